@@ -1,0 +1,10 @@
+# Warnings and sanitizers shared by every target of the project.
+add_library(symmer_warnings INTERFACE)
+target_compile_options(symmer_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>
+  $<$<AND:$<BOOL:${SYMMER_WARNINGS_AS_ERRORS}>,$<COMPILE_LANGUAGE:C,CXX>>:-Werror>)
+
+if(SYMMER_SANITIZE)
+  add_compile_options(-fsanitize=${SYMMER_SANITIZE} -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${SYMMER_SANITIZE})
+endif()

@@ -1,0 +1,119 @@
+#pragma once
+// The node model: what one compute node is made of, as symmer and TSAR see it.
+//
+// Built on hwloc. Every index in this API is a *logical* index among the objects the process
+// may use (its allowed cpuset, so cgroups and `taskset` restrict the model); OS numbers are
+// kept beside them only for talking to Linux (/proc, sched_setaffinity, move_pages).
+// A model is loaded from this node, from an hwloc XML export or from an hwloc synthetic
+// description, so tests run against the shapes of real machines.
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace symmer::topology {
+
+namespace detail {
+struct NodeModelData;  // hwloc handle and the vectors below; defined in node_model.cpp
+}
+
+/// Raised when a model cannot be built (unreadable XML, bad synthetic string, hwloc failure)
+/// or when an operation does not apply to it (binding a thread on a fixture topology).
+class TopologyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One physical core.
+struct Core {
+  int index = -1;         ///< logical index among allowed cores, 0..cores()-1
+  int os_index = -1;      ///< Linux core id (hwloc os_index of the Core object)
+  int package = -1;       ///< logical package index
+  int numa_node = -1;     ///< logical index of the NUMA node whose memory is local
+  std::vector<int> pus;   ///< Linux CPU numbers of its hardware threads (allowed ones only)
+};
+
+/// A cache level shared by one or more cores.
+struct Cache {
+  int level = 0;                 ///< 1, 2, 3 ... (data/unified caches only)
+  std::uint64_t size_bytes = 0;
+  std::vector<int> cores;        ///< logical indices of the cores sharing it
+};
+
+/// A NUMA node: a memory with the cores local to it.
+struct NumaNode {
+  int index = -1;                ///< logical index
+  int os_index = -1;             ///< Linux node number (for libnuma / move_pages)
+  std::uint64_t memory_bytes = 0;
+  std::vector<int> cores;        ///< logical indices of its local cores
+};
+
+/// A processor package (socket).
+struct Package {
+  int index = -1;
+  std::vector<int> cores;
+  std::vector<int> numa_nodes;
+};
+
+/// What a PCI device is, as far as symmer cares.
+enum class PciKind { kNic, kGpu, kOther };
+
+/// A PCI device with its locality: NICs (their interrupts cost cores capability) and GPUs
+/// (TSAR devices; their driving cores stay free of MPI ranks).
+struct PciDevice {
+  PciKind kind = PciKind::kOther;
+  std::string pci_address;          ///< "0000:3b:00.0"
+  std::vector<std::string> names;   ///< OS device names: "eth0", "mlx5_0", "cuda0", "nvml0"...
+  int numa_node = -1;               ///< logical NUMA node it is attached to, -1 if unknown
+  std::vector<int> local_cores;     ///< logical cores close to it (its locality cpuset)
+  int cuda_device = -1;             ///< CUDA device ordinal, -1 when no CUDA name is known
+  int omp_device = -1;              ///< OpenMP target device number (GCC nvptx: CUDA order)
+};
+
+/// The whole node. Cheap to copy (the hwloc topology is shared, immutable once loaded).
+class NodeModel {
+ public:
+  /// This node, restricted to the calling process's allowed cpuset and memory nodes.
+  static NodeModel from_this_node();
+  /// A topology exported with `lstopo file.xml` (tests keep fixtures under tests/fixtures).
+  static NodeModel from_xml_file(const std::string& path);
+  /// An hwloc synthetic description, e.g. "pack:2 numa:2 l3:1 core:8 pu:2".
+  static NodeModel from_synthetic(const std::string& description);
+
+  const std::vector<Package>& packages() const;
+  const std::vector<NumaNode>& numa_nodes() const;
+  const std::vector<Core>& cores() const;
+  const std::vector<Cache>& caches() const;
+  const std::vector<PciDevice>& pci_devices() const;
+  std::vector<PciDevice> gpus() const;
+  std::vector<PciDevice> nics() const;
+
+  /// Logical core holding Linux CPU `os_pu`, or -1 when that CPU is not in the model.
+  int core_of_pu(int os_pu) const;
+  /// Smallest cache level shared by cores `a` and `b`; 0 when they share none.
+  int shared_cache_level(int a, int b) const;
+
+  /// True when the model describes the machine this process runs on (binding is possible).
+  bool is_this_node() const;
+  /// Where the model came from: "this node", "xml:<path>" or "synthetic:<description>".
+  const std::string& source() const;
+
+  /// Binds the calling thread to all PUs of logical core `core`. Throws TopologyError for a
+  /// core out of range or a model that is not this node.
+  void bind_current_thread(int core) const;
+
+  /// The model as JSON (stable keys: packages, numa_nodes, cores, caches, pci_devices).
+  nlohmann::json to_json() const;
+  /// The model as a human-readable tree.
+  std::string to_text() const;
+
+ private:
+  explicit NodeModel(std::shared_ptr<const detail::NodeModelData> data);
+  std::shared_ptr<const detail::NodeModelData> impl_;
+};
+
+}  // namespace symmer::topology

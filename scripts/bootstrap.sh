@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the build, the tests and the demo need; nothing else.
+# Idempotent: packages already installed are left alone, and nothing runs when none is missing.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  g++ cmake ninja-build pkg-config python3
+  # MPI: MPICH first; Open MPI for the second build of the PMPI shim
+  mpich libmpich-dev openmpi-bin libopenmpi-dev
+  # node model, memory placement, counters
+  hwloc libhwloc-dev libnuma-dev numactl libpapi-dev papi-tools
+  # daemon, parsing, logging
+  libboost-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
+  # tests and micro-benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # TSAR: GCC OpenMP offload to NVIDIA, and the peer runtimes of the benchmark suite
+  gcc-12-offload-nvptx libtbb-dev libstarpu-dev
+  # pictures of what the runtime did (scripts/plot.py)
+  python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "bootstrap: missing Debian packages: ${missing[*]}" >&2
+  echo "bootstrap: install them as root: apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "bootstrap: installing ${#missing[@]} Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "bootstrap: done"
