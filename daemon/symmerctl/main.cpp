@@ -14,8 +14,10 @@ int main(int argc, char** argv) {
   std::string synthetic;
   CLI::App* topology = app.add_subcommand("topology", "print the node model symmer and TSAR use");
   topology->add_flag("--json", json, "print JSON instead of text");
-  auto* xml_opt = topology->add_option("--xml", xml, "load an hwloc XML export instead of this node");
-  topology->add_option("--synthetic", synthetic, "load an hwloc synthetic description")->excludes(xml_opt);
+  auto* xml_opt =
+      topology->add_option("--xml", xml, "load an hwloc XML export instead of this node");
+  topology->add_option("--synthetic", synthetic, "load an hwloc synthetic description")
+      ->excludes(xml_opt);
 
   CLI11_PARSE(app, argc, argv);
 

@@ -68,15 +68,24 @@ class [[nodiscard]] Expected {
                                         !std::is_same_v<std::remove_cvref_t<U>, Error> &&
                                         !std::is_same_v<std::remove_cvref_t<U>, Expected>>>
   Expected(U&& v) : state_(std::in_place_index<0>, std::forward<U>(v)) {}  // NOLINT: implicit
-  Expected(Error e) : state_(std::in_place_index<1>, std::move(e)) {}     // NOLINT: implicit
+  Expected(Error e) : state_(std::in_place_index<1>, std::move(e)) {}      // NOLINT: implicit
 
   bool has_value() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return has_value(); }
 
   /// The value; throws BadExpectedAccess when this holds an error.
-  T& value() & { check(); return std::get<0>(state_); }
-  const T& value() const& { check(); return std::get<0>(state_); }
-  T&& value() && { check(); return std::get<0>(std::move(state_)); }
+  T& value() & {
+    check();
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    check();
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    check();
+    return std::get<0>(std::move(state_));
+  }
 
   /// The value without a check: only after has_value() returned true.
   T& operator*() & noexcept { return *std::get_if<0>(&state_); }
@@ -126,12 +135,18 @@ using Status = Expected<void>;
 
 inline const char* errc_name(Errc code) noexcept {
   switch (code) {
-    case Errc::kInvalidArgument: return "invalid argument";
-    case Errc::kNotFound: return "not found";
-    case Errc::kIo: return "I/O error";
-    case Errc::kParse: return "parse error";
-    case Errc::kUnsupported: return "unsupported";
-    case Errc::kInternal: break;
+    case Errc::kInvalidArgument:
+      return "invalid argument";
+    case Errc::kNotFound:
+      return "not found";
+    case Errc::kIo:
+      return "I/O error";
+    case Errc::kParse:
+      return "parse error";
+    case Errc::kUnsupported:
+      return "unsupported";
+    case Errc::kInternal:
+      break;
   }
   return "internal error";
 }
