@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the main job on an embedded default.
+# Installs what is missing, builds, and runs the main job on an embedded default: today the
+# node model symmer and TSAR work from, and each core's effective capability right now.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -7,5 +8,9 @@ scripts/bootstrap.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
 
-echo "== The node model symmer and TSAR work from (build/bin/symmerctl topology)"
-build/bin/symmerctl topology
+echo
+echo "== The node model symmer and TSAR work from (build/bin/symmerctl topology --load)"
+build/bin/symmerctl topology --load --window 1s
+echo
+echo "== A 2-socket, 4-NUMA-node, 4-GPU node from its hwloc export (--xml)"
+build/bin/symmerctl topology --xml tests/fixtures/topologies/2p4n4gpu.xml | grep -v '^  core '

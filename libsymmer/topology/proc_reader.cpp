@@ -2,7 +2,7 @@
 #include "symmer/topology/proc_reader.hpp"
 
 #include <cerrno>
-#include <cstring>
+#include <system_error>
 #include <fstream>
 
 namespace symmer::topology {
@@ -20,7 +20,7 @@ Expected<std::string> ProcReader::read_file(const std::string& name) const {
   if (!in) {
     const int err = errno;
     return Error(err == ENOENT ? Errc::kNotFound : Errc::kIo,
-                 "cannot open " + path + ": " + std::strerror(err));
+                 "cannot open " + path + ": " + std::generic_category().message(err));
   }
   // /proc files report size 0: read in chunks until EOF.
   std::string text;
