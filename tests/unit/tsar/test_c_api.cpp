@@ -217,22 +217,23 @@ TEST_F(CApi, LearnedTimesCacheSeedsTheNextRun) {
   const std::string cache = ::testing::TempDir() + "/tsar-cache-" + std::to_string(getpid()) + ".json";
   setenv("TSAR_CACHE", cache.c_str(), 1);
   tsar::set_devices("cpu:0,cpu:1");
+  // 0.5 ms / 2 ms per iteration: long against the wake-up delays of a loaded machine.
   const auto body = [](const tsar::Chunk& c) {
-    std::this_thread::sleep_for(std::chrono::microseconds(c.size() * (c.worker() == 0 ? 10 : 40)));
+    std::this_thread::sleep_for(std::chrono::microseconds(c.size() * (c.worker() == 0 ? 500 : 2000)));
   };
   {
     tsar::Region learn("cached", "adaptive");
-    for (int pass = 0; pass < 4; ++pass) learn.parallel_for(400, body);
+    for (int pass = 0; pass < 4; ++pass) learn.parallel_for(80, body);
   }
   const auto saved = nlohmann::json::parse(std::ifstream(cache));
   ASSERT_TRUE(saved["entries"].contains("cached@cpu:0,cpu:1")) << saved.dump();
   tsar::Region reuse("cached", "adaptive");
-  reuse.parallel_for(400, body);
+  reuse.parallel_for(80, body);
   const auto first = reuse.split();
   EXPECT_GT(first[0], 2 * first[1]);  // the very first pass is already ~4:1, not 1:1
   tsar::Region other("not-cached", "adaptive");
-  other.parallel_for(400, body);
-  EXPECT_EQ(other.split(), (std::vector<std::int64_t>{200, 200}));
+  other.parallel_for(80, body);
+  EXPECT_EQ(other.split(), (std::vector<std::int64_t>{40, 40}));
   // A damaged cache file is ignored (with a message on stderr), never an error.
   std::ofstream(cache) << "{ not json";
   EXPECT_NO_THROW(tsar::Region("cached"));
