@@ -100,6 +100,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
 }
 
 Region::~Region() {
+  if (trace_ != nullptr) trace_->flush();
   const char* cache = std::getenv("TSAR_CACHE");
   if (cache == nullptr || cache[0] == '\0' || passes() == 0) return;
   std::vector<double> times(workers_.size(), 0.0);

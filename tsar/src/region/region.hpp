@@ -43,7 +43,7 @@ class Region {
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
   Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
          unsigned kinds, const double* initial_tpi, int num_times);
-  /// Saves learned times to TSAR_CACHE.
+  /// Flushes the TSAR_TRACE file and saves learned times to TSAR_CACHE.
   ~Region();
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;
