@@ -14,3 +14,7 @@ build/bin/symmerctl topology --load --window 1s
 echo
 echo "== A 2-socket, 4-NUMA-node, 4-GPU node from its hwloc export (--xml)"
 build/bin/symmerctl topology --xml tests/fixtures/topologies/2p4n4gpu.xml | grep -v '^  core '
+
+echo
+echo "== TSAR: one loop split across every device found, and the split it learns (build/bin/tsar-demo)"
+build/bin/tsar-demo
