@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the main job on an embedded default: today the
-# node model symmer and TSAR work from, and each core's effective capability right now.
+# Installs what is missing, builds, and runs the main job on an embedded default: the node
+# model symmer and TSAR work from with each core's effective capability right now, then the
+# parts' demos (each section below).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
