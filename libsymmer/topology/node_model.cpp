@@ -7,11 +7,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <system_error>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <system_error>
 
 #include "cuda_driver.hpp"
 
@@ -42,7 +42,8 @@ HwlocHandle load_hwloc(Configure&& configure, const std::string& what) {
   hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
   if (!configure(topo)) throw TopologyError("cannot use topology source " + what);
   if (hwloc_topology_load(topo) != 0)
-    throw TopologyError("cannot load topology from " + what + ": " + std::generic_category().message(errno));
+    throw TopologyError("cannot load topology from " + what + ": " +
+                        std::generic_category().message(errno));
   return handle;
 }
 
@@ -294,17 +295,18 @@ detail::NodeModelData make_impl(HwlocHandle topo, std::string source) {
 
 NodeModel::NodeModel(std::shared_ptr<const detail::NodeModelData> data) : impl_(std::move(data)) {}
 
-NodeModel NodeModel::from_this_node() {
+NodeModel NodeModel::from_this_node(GpuQuery gpu_query) {
   auto topo = load_hwloc([](hwloc_topology_t) { return true; }, "this node");
   detail::NodeModelData m = make_impl(std::move(topo), "this node");
-  map_cuda_ordinals(m);
+  if (gpu_query == GpuQuery::kCudaDriver) map_cuda_ordinals(m);
   return NodeModel(std::make_shared<const detail::NodeModelData>(std::move(m)));
 }
 
 NodeModel NodeModel::from_xml_file(const std::string& path) {
   // hwloc reports a missing file only as a generic load failure; say which file and why.
   if (!std::ifstream(path)) {
-    throw TopologyError("cannot read hwloc XML file '" + path + "': " + std::generic_category().message(errno));
+    throw TopologyError("cannot read hwloc XML file '" + path +
+                        "': " + std::generic_category().message(errno));
   }
   auto topo =
       load_hwloc([&](hwloc_topology_t t) { return hwloc_topology_set_xml(t, path.c_str()) == 0; },

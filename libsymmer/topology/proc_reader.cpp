@@ -2,8 +2,8 @@
 #include "symmer/topology/proc_reader.hpp"
 
 #include <cerrno>
-#include <system_error>
 #include <fstream>
+#include <system_error>
 
 namespace symmer::topology {
 namespace {

@@ -88,11 +88,22 @@ struct PciDevice {
   std::string model;           ///< "NVIDIA H100 80GB HBM3", "[15b3:101b]"... "" if unknown
 };
 
+/// What from_this_node() asks besides hwloc about the GPUs it finds.
+enum class GpuQuery {
+  /// CUDA ordinals from the CUDA driver (libcuda.so.1) when installed and a GPU lacks a
+  /// "cudaN" name. Initialises the driver (cuInit, no context): about 0.2 s on an H100 node.
+  kCudaDriver,
+  /// hwloc only; no GPU runtime is loaded (for processes that must stay light, such as every
+  /// rank of an MPI job). cuda_device stays -1 unless hwloc itself names "cudaN".
+  kNone,
+};
+
 /// The whole node. Cheap to copy (the hwloc topology is shared, immutable once loaded).
 class NodeModel {
  public:
-  /// This node, restricted to the calling process's allowed cpuset and memory nodes.
-  static NodeModel from_this_node();
+  /// This node, restricted to the calling process's allowed cpuset and memory nodes; GPUs
+  /// get CUDA ordinals as `gpu_query` says.
+  static NodeModel from_this_node(GpuQuery gpu_query = GpuQuery::kCudaDriver);
   /// A topology exported with `lstopo file.xml` (tests keep fixtures under tests/fixtures).
   static NodeModel from_xml_file(const std::string& path);
   /// An hwloc synthetic description, e.g. "pack:2 numa:2 l3:1 core:8 pu:2".
