@@ -53,6 +53,7 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
   target_.clear();
   in_flight_.clear();
   excluded_.clear();
+  failed_.clear();
   sharing_since_.clear();
   free_cores_ = free_cores;
   result_ = ActuationResult{};
@@ -90,7 +91,8 @@ bool Actuator::core_taken(int core, int except_rank) const {
 void Actuator::issue_ready(TimePoint now) {
   const auto pending = [&](int rank) {
     return excluded_.count(rank) == 0 && in_flight_.count(rank) == 0 &&
-           placement_.count(rank) != 0 && placement_.at(rank) != target_.at(rank);
+           placement_.count(rank) != 0 && placement_.at(rank) != target_.at(rank) &&
+           failed_.count({rank, target_.at(rank)}) == 0;
   };
   bool issued = false;
   for (const auto& [rank, target] : target_)
@@ -132,6 +134,19 @@ void Actuator::issue_ready(TimePoint now) {
     for (int r : cycle) issue(r, target_.at(r), now);  // all at once: shortest sharing
     return;
   }
+  // Stuck while two ranks share a core (a bind failed on the way back): send a plan rank
+  // that still answers to a free core instead.
+  std::map<int, int> count;
+  for (const auto& [rank, core] : placement_) ++count[core];
+  for (const auto& [rank, core] : placement_) {
+    if (count[core] < 2 || target_.count(rank) == 0 || excluded_.count(rank) != 0) continue;
+    for (int f : free_cores_)
+      if (!core_taken(f, -1) && failed_.count({rank, f}) == 0) {
+        target_[rank] = f;
+        issue(rank, f, now);
+        return;
+      }
+  }
 }
 
 void Actuator::track_sharing(TimePoint now) {
@@ -172,6 +187,7 @@ std::optional<ActuationResult> Actuator::poll(TimePoint now) {
       it = in_flight_.erase(it);
     } else if (a.generation == f.generation) {
       it = in_flight_.erase(it);
+      failed_.insert({rank, f.core});
       fault("local rank " + std::to_string(rank) + " could not bind to core " +
                 std::to_string(f.core) + " (not in its allowed cpuset?)",
             now);
@@ -210,6 +226,7 @@ ActuationResult Actuator::finish(TimePoint now) {
                                           [&](const auto& p) { return p.second == home; });
       if (home_free && control_.force_bind(rank, home)) {
         placement_[rank] = home;
+        control_.command(rank, home, ++generation_);  // so a late wake-up keeps it there
         result_.faults.push_back("local rank " + std::to_string(rank) +
                                  " bound back to core " + std::to_string(home) + " from outside");
         resolved = true;

@@ -121,9 +121,11 @@ std::vector<Move> whole_assignment(const topology::NodeModel& node, const Window
     for (auto& [dom, list] : by_domain) {
       if (list.size() < unit.size()) continue;
       std::vector<int> take(list.begin(), list.begin() + static_cast<long>(unit.size()));
-      double score = 0.0;  // capability given to demand, the busiest first
+      // Capability given to demand, the busiest first; then fewest ranks displaced.
+      double score = 0.0;
       for (std::size_t i = 0; i < take.size(); ++i)
-        score += w.capability(take[i]) * (1.0 + 1e-3 * static_cast<double>(take.size() - i));
+        score += w.capability(take[i]) * (1.0 + 1e-3 * static_cast<double>(take.size() - i)) -
+                 1e-6 * preference(take[i]);
       // A domain the unit already sits in wins ties.
       const bool home = domain[static_cast<std::size_t>(current[unit.front()])] == dom;
       if (score > best_score + 1e-9 || (std::abs(score - best_score) <= 1e-9 && home)) {
@@ -148,6 +150,30 @@ std::vector<Move> whole_assignment(const topology::NodeModel& node, const Window
       for (std::size_t j = 0; j < unit.size(); ++j)
         if (i != j && placed[unit[j]] == current[unit[i]] && bucket(chosen[i]) == bucket(chosen[j]))
           std::swap(placed[unit[i]], placed[unit[j]]);
+  }
+
+  // Ranks alone in their unit with demands within 5% of each other are interchangeable:
+  // among the cores they got, let each keep its own where it can (fewer moves, same speed).
+  std::vector<int> singles;
+  for (const auto& unit : units)
+    if (unit.size() == 1) singles.push_back(unit.front());
+  for (std::size_t i = 0; i < singles.size();) {
+    std::size_t j = i;
+    const double lead = model.demand(singles[i]);
+    while (j < singles.size() && model.demand(singles[j]) >= 0.95 * lead) ++j;
+    std::set<int> cores_of_run;
+    for (std::size_t k = i; k < j; ++k) cores_of_run.insert(placed[singles[k]]);
+    std::vector<int> unplaced;
+    for (std::size_t k = i; k < j; ++k) {
+      const int r = singles[k];
+      if (cores_of_run.erase(current[r]) != 0)
+        placed[r] = current[r];
+      else
+        unplaced.push_back(r);
+    }
+    auto core = cores_of_run.begin();
+    for (int r : unplaced) placed[r] = *core++;
+    i = j;
   }
 
   std::vector<Move> moves;

@@ -11,7 +11,8 @@
 // Faults: a rank that dies, answers kFailed (its target left the allowed cpuset) or does not
 // answer within ack_timeout stops the plan. The silent rank's command is superseded by one
 // to stay where it is, and every rank the plan already moved is moved back, in the same
-// sharing-free order. A rank that does not answer the way back either is bound from outside
+// sharing-free order. A rank that cannot go back (its core left the cpuset) goes to a free
+// core instead; one that does not answer the way back either is bound from outside
 // (RankControl::force_bind) when possible; the result names any core left shared.
 
 #include <chrono>
@@ -87,6 +88,7 @@ class Actuator {
   std::map<int, int> target_;     // plan rank -> core it should end on (now)
   std::map<int, InFlight> in_flight_;
   std::set<int> excluded_;        // dead or silent ranks: no more commands
+  std::set<std::pair<int, int>> failed_;  // (rank, core) binds the rank reported failing
   std::vector<int> free_cores_;
   std::map<int, TimePoint> sharing_since_;
   ActuationResult result_;
