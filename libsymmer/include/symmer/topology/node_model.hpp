@@ -2,18 +2,20 @@
 // The node model: what one compute node is made of, as symmer and TSAR see it.
 //
 // Built on hwloc. Every index in this API is a *logical* index among the objects the process
-// may use (its allowed cpuset, so cgroups and `taskset` restrict the model); OS numbers are
-// kept beside them only for talking to Linux (/proc, sched_setaffinity, move_pages).
+// may use: its allowed cpuset and nodeset (cgroup cpusets, Slurm/systemd resource limits; an
+// XML export's allowed sets) restrict the model. The process's current binding (`taskset`,
+// `mpiexec -bind-to`) does not: a rank bound to one core still sees the whole node it may
+// use. OS numbers are kept beside logical indices only for talking to Linux (/proc,
+// sched_setaffinity, move_pages).
 // A model is loaded from this node, from an hwloc XML export or from an hwloc synthetic
 // description, so tests run against the shapes of real machines.
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace symmer::topology {
 
@@ -30,26 +32,27 @@ class TopologyError : public std::runtime_error {
 
 /// One physical core.
 struct Core {
-  int index = -1;         ///< logical index among allowed cores, 0..cores()-1
-  int os_index = -1;      ///< Linux core id (hwloc os_index of the Core object)
-  int package = -1;       ///< logical package index
-  int numa_node = -1;     ///< logical index of the NUMA node whose memory is local
-  std::vector<int> pus;   ///< Linux CPU numbers of its hardware threads (allowed ones only)
+  int index = -1;        ///< logical index among allowed cores, 0..cores()-1
+  int os_index = -1;     ///< Linux core id (hwloc os_index of the Core object)
+  int package = -1;      ///< logical package index
+  int numa_node = -1;    ///< logical index of the NUMA node whose memory is local
+  std::vector<int> pus;  ///< Linux CPU numbers of its hardware threads (allowed ones only)
 };
 
 /// A cache level shared by one or more cores.
 struct Cache {
-  int level = 0;                 ///< 1, 2, 3 ... (data/unified caches only)
+  int level = 0;  ///< 1, 2, 3 ... (data/unified caches only)
   std::uint64_t size_bytes = 0;
-  std::vector<int> cores;        ///< logical indices of the cores sharing it
+  std::vector<int> cores;  ///< logical indices of the cores sharing it
 };
 
 /// A NUMA node: a memory with the cores local to it.
 struct NumaNode {
-  int index = -1;                ///< logical index
-  int os_index = -1;             ///< Linux node number (for libnuma / move_pages)
+  int index = -1;     ///< logical index
+  int os_index = -1;  ///< Linux node number (for libnuma / move_pages)
   std::uint64_t memory_bytes = 0;
-  std::vector<int> cores;        ///< logical indices of its local cores
+  std::vector<int> cores;  ///< logical indices of its local cores (empty: memory only)
+  std::string subtype;     ///< hwloc subtype: "" for DRAM, "HBM", "MCDRAM", "GPUMemory"...
 };
 
 /// A processor package (socket).
@@ -59,19 +62,30 @@ struct Package {
   std::vector<int> numa_nodes;
 };
 
-/// What a PCI device is, as far as symmer cares.
+/// What a PCI device is, as far as symmer cares. pci_devices() lists NICs and GPUs only;
+/// kOther (storage, BMC display, bridges) is what classification leaves out.
 enum class PciKind { kNic, kGpu, kOther };
 
 /// A PCI device with its locality: NICs (their interrupts cost cores capability) and GPUs
 /// (TSAR devices; their driving cores stay free of MPI ranks).
+///
+/// A NIC is a network-class device (Ethernet, InfiniBand, fabric). A GPU is a 3D-controller or
+/// processing-accelerator device, or a display device with a compute OS device (cuda, nvml,
+/// opencl, rsmi...); a plain VGA controller such as a server's BMC display is not a GPU.
 struct PciDevice {
   PciKind kind = PciKind::kOther;
-  std::string pci_address;          ///< "0000:3b:00.0"
-  std::vector<std::string> names;   ///< OS device names: "eth0", "mlx5_0", "cuda0", "nvml0"...
-  int numa_node = -1;               ///< logical NUMA node it is attached to, -1 if unknown
-  std::vector<int> local_cores;     ///< logical cores close to it (its locality cpuset)
-  int cuda_device = -1;             ///< CUDA device ordinal, -1 when no CUDA name is known
-  int omp_device = -1;              ///< OpenMP target device number (GCC nvptx: CUDA order)
+  std::string pci_address;         ///< "0000:3b:00.0"
+  std::vector<std::string> names;  ///< OS device names: "eth0", "mlx5_0", "cuda0", "nvml0"...
+  int numa_node = -1;              ///< logical NUMA node it is attached to, -1 if unknown
+  std::vector<int> local_cores;    ///< logical cores close to it (its locality cpuset)
+  /// CUDA device ordinal, -1 when unknown: from a "cudaN" OS device in the topology, or on
+  /// this node from the CUDA driver (libcuda.so.1) when installed; honours CUDA_VISIBLE_DEVICES.
+  int cuda_device = -1;
+  /// OpenMP target device number under GCC's nvptx offloading, which numbers devices in CUDA
+  /// order; -1 when the CUDA ordinal is unknown or, on this node, no nvptx plugin is installed.
+  int omp_device = -1;
+  std::uint16_t class_id = 0;  ///< PCI class and subclass, e.g. 0x0302 (3D controller)
+  std::string model;           ///< "NVIDIA H100 80GB HBM3", "[15b3:101b]"... "" if unknown
 };
 
 /// The whole node. Cheap to copy (the hwloc topology is shared, immutable once loaded).

@@ -1,0 +1,53 @@
+#pragma once
+// Decision side of the slot control words (layout.hpp SlotControl): the analyzer or symmerd
+// orders a rank onto a CPU and reads the rank's acknowledgement. The rank side lives in the
+// PMPI shim (it re-binds all its threads at its next MPI call).
+
+#include <cstdint>
+#include <string>
+
+#include "symmer/expected.hpp"
+#include "symmer/segment/layout.hpp"
+
+namespace symmer::segment {
+
+/// A read-write mapping of a validated segment, for its control words only.
+/// The segment must belong to the caller (or the caller be root). Move-only.
+class SegmentControl {
+ public:
+  /// Validates the segment (read_segment) and maps it.
+  static Expected<SegmentControl> open(const std::string& path);
+
+  SegmentControl(SegmentControl&& other) noexcept;
+  SegmentControl& operator=(SegmentControl&& other) noexcept;
+  SegmentControl(const SegmentControl&) = delete;
+  SegmentControl& operator=(const SegmentControl&) = delete;
+  ~SegmentControl();
+
+  std::uint64_t local_ranks() const { return local_ranks_; }
+
+  /// Orders local rank `local_rank` onto Linux CPU `cpu` with a new generation, which it
+  /// returns. kInvalidArgument for a rank or CPU out of range.
+  Expected<std::uint32_t> post_command(std::uint64_t local_rank, int cpu) const;
+
+  /// The command currently posted for `local_rank`.
+  Command command(std::uint64_t local_rank) const;
+
+  /// The rank's latest acknowledgement.
+  Ack ack(std::uint64_t local_rank) const;
+
+ private:
+  SegmentControl(void* base, std::size_t size, std::uint64_t slots_offset, std::uint64_t slot_size,
+                 std::uint64_t local_ranks)
+      : base_(base), size_(size), slots_offset_(slots_offset), slot_size_(slot_size),
+        local_ranks_(local_ranks) {}
+  SlotControl& control(std::uint64_t local_rank) const;
+
+  void* base_ = nullptr;
+  std::size_t size_ = 0;
+  std::uint64_t slots_offset_ = 0;
+  std::uint64_t slot_size_ = 0;
+  std::uint64_t local_ranks_ = 0;
+};
+
+}  // namespace symmer::segment

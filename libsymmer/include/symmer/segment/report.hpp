@@ -1,0 +1,24 @@
+#pragma once
+// Node segment snapshots as JSON (symmerctl ranks --json, the shim's SYMMER_DUMP file) and as
+// a text table (symmerctl ranks).
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "symmer/segment/reader.hpp"
+
+namespace symmer::segment {
+
+/// The whole snapshot: header, node summaries, and every slot with its cumulative counters.
+/// When `previous` is a snapshot of the same segment taken earlier, each rank also gets a
+/// "window" object with the deltas between the two.
+nlohmann::json to_json(const SegmentSnapshot& snapshot, const SegmentSnapshot* previous = nullptr);
+
+/// One table row per rank: job, node, rank, pid, cpu, idle %, compute, out-of-sync, late-sender
+/// and traffic. With `previous`, the shares and times are those of the window in between.
+std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
+                     const std::vector<const SegmentSnapshot*>& previous = {});
+
+}  // namespace symmer::segment

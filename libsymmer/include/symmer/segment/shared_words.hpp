@@ -1,0 +1,78 @@
+#pragma once
+// Word-wise access to memory shared between processes (the node segment).
+//
+// Every field of the segment is a 64-bit word; writers and readers go through these relaxed
+// atomic accesses so no value is ever torn and no access is a data race (ThreadSanitizer
+// clean), with the seqlock (layout.hpp) giving consistent multi-word copies.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace symmer::segment {
+
+/// Relaxed atomic load of one shared word.
+inline std::uint64_t load_word(const std::uint64_t& w) noexcept {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w)).load(std::memory_order_relaxed);
+}
+
+/// Relaxed atomic store of one shared word.
+inline void store_word(std::uint64_t& w, std::uint64_t v) noexcept {
+  std::atomic_ref<std::uint64_t>(w).store(v, std::memory_order_relaxed);
+}
+
+/// Copies `bytes` (a multiple of 8) from shared memory word by word.
+inline void copy_from_shared(void* dst, const void* shared_src, std::size_t bytes) noexcept {
+  auto* d = static_cast<std::uint64_t*>(dst);
+  const auto* s = static_cast<const std::uint64_t*>(shared_src);
+  for (std::size_t i = 0; i < bytes / 8; ++i) d[i] = load_word(s[i]);
+}
+
+/// Copies `bytes` (a multiple of 8) into shared memory word by word.
+inline void copy_to_shared(void* shared_dst, const void* src, std::size_t bytes) noexcept {
+  auto* d = static_cast<std::uint64_t*>(shared_dst);
+  const auto* s = static_cast<const std::uint64_t*>(src);
+  for (std::size_t i = 0; i < bytes / 8; ++i) store_word(d[i], s[i]);
+}
+
+/// Writer side of a seqlock whose sequence word is `seq`. Several threads of one rank may
+/// publish; try_begin lets exactly one in and never waits.
+class SeqlockWriter {
+ public:
+  explicit SeqlockWriter(std::uint64_t& seq) noexcept : seq_(seq) {}
+
+  /// Makes the sequence odd if it was even; false when another writer holds it.
+  bool try_begin() noexcept {
+    std::uint64_t s = seq_.load(std::memory_order_relaxed);
+    if (s & 1) return false;
+    if (!seq_.compare_exchange_strong(s, s + 1, std::memory_order_acquire,
+                                      std::memory_order_relaxed))
+      return false;
+    // Data stores below must not become visible before the odd sequence.
+    std::atomic_thread_fence(std::memory_order_release);
+    return true;
+  }
+
+  /// Makes the sequence even again, publishing what was written since try_begin.
+  void end() noexcept { seq_.fetch_add(1, std::memory_order_release); }
+
+ private:
+  std::atomic_ref<std::uint64_t> seq_;
+};
+
+/// Reader side: copies with `copy()` until the sequence was even and unchanged around it.
+/// Returns false when `max_tries` copies all raced with a writer.
+template <typename Copy>
+bool seqlock_read(const std::uint64_t& seq, Copy&& copy, int max_tries = 1000) {
+  std::atomic_ref<std::uint64_t> s(const_cast<std::uint64_t&>(seq));
+  for (int i = 0; i < max_tries; ++i) {
+    const std::uint64_t before = s.load(std::memory_order_acquire);
+    if (before & 1) continue;
+    copy();
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (s.load(std::memory_order_relaxed) == before) return true;
+  }
+  return false;
+}
+
+}  // namespace symmer::segment

@@ -1,0 +1,77 @@
+#pragma once
+// Writer side of the node segment (layout.hpp): local rank 0 creates it, every local rank
+// attaches to it and publishes into its own slot. Used by the PMPI shim; no MPI in here.
+
+#include <cstdint>
+#include <string>
+
+#include "symmer/expected.hpp"
+#include "symmer/segment/layout.hpp"
+
+namespace symmer::segment {
+
+/// What local rank 0 knows about the job when it creates the segment.
+struct SegmentParams {
+  std::string directory;  ///< empty: segment_directory()
+  std::uint64_t job_id = 0;
+  std::uint64_t node_id = 0;
+  std::uint64_t node_index = 0;
+  std::uint64_t node_count = 1;
+  std::uint64_t local_ranks = 1;
+  std::uint64_t world_size = 1;
+  MpiFamily mpi_family = MpiFamily::kUnknown;
+  std::uint64_t thread_level = 0;
+  std::uint64_t eager_limit_local = 0;
+  std::uint64_t eager_limit_remote = 0;
+  std::uint64_t publish_period_ns = 10'000'000;
+  std::string app_name;
+  std::string mpi_library;
+};
+
+/// A mapped node segment. Move-only; unmaps (but does not remove) on destruction.
+class SegmentWriter {
+ public:
+  /// Creates the segment file (mode 0600, exclusive) and publishes its header. An existing
+  /// file of the same name is replaced only when it is the caller's and its job is dead;
+  /// otherwise this fails with a message naming the owner or the live job.
+  static Expected<SegmentWriter> create(const SegmentParams& params);
+
+  /// Maps a segment another rank created; checks that it is a complete segment of `job_id`
+  /// on `node_id` with `local_ranks` slots, owned by the caller.
+  static Expected<SegmentWriter> attach(const std::string& path, std::uint64_t job_id,
+                                        std::uint64_t node_id, std::uint64_t local_ranks);
+
+  SegmentWriter(SegmentWriter&& other) noexcept;
+  SegmentWriter& operator=(SegmentWriter&& other) noexcept;
+  SegmentWriter(const SegmentWriter&) = delete;
+  SegmentWriter& operator=(const SegmentWriter&) = delete;
+  ~SegmentWriter();
+
+  const std::string& path() const { return path_; }
+  const SegmentHeader& header() const { return *static_cast<const SegmentHeader*>(base_); }
+
+  /// Start of slot `local_rank` (SlotIdentity at +0, see layout.hpp).
+  std::byte* slot(std::uint64_t local_rank) const;
+  SlotIdentity& identity(std::uint64_t local_rank) const;
+  SlotControl& control(std::uint64_t local_rank) const;
+  SlotCounters& counters(std::uint64_t local_rank) const;
+  /// local_ranks local peers followed by node_buckets remote nodes.
+  PeerCounters* peers(std::uint64_t local_rank) const;
+  SummaryArea& summary_area() const;
+  NodeSummary* summaries() const;
+
+  /// Marks slot `local_rank` active for the calling process (pid, start time, ranks).
+  void attach_slot(std::uint64_t local_rank, std::uint64_t global_rank) const;
+
+  /// Removes the file (the mapping stays valid until destruction).
+  Status remove() const;
+
+ private:
+  SegmentWriter(std::string path, void* base, std::size_t size)
+      : path_(std::move(path)), base_(base), size_(size) {}
+  std::string path_;
+  void* base_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace symmer::segment
