@@ -16,7 +16,7 @@ nlohmann::json ActuationResult::to_json() const {
 }
 
 Actuator::Actuator(RankControl& control, ActuatorOptions options)
-    : control_(control), options_(options), generation_(options.first_generation - 1) {}
+    : control_(control), options_(options) {}
 
 bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
                      const std::vector<int>& free_cores, TimePoint now) {
@@ -66,10 +66,17 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
   return true;
 }
 
-void Actuator::issue(int rank, int core, TimePoint now) {
-  const std::uint64_t generation = ++generation_;
-  control_.command(rank, core, generation);
+bool Actuator::issue(int rank, int core, TimePoint now) {
+  const std::uint64_t generation = control_.command(rank, core);
+  if (generation == 0) {
+    failed_.insert({rank, core});
+    fault("cannot post a command moving local rank " + std::to_string(rank) + " to core " +
+              std::to_string(core),
+          now);
+    return false;
+  }
   in_flight_[rank] = {core, generation, now};
+  return true;
 }
 
 void Actuator::fault(const std::string& message, TimePoint) {
@@ -96,10 +103,7 @@ void Actuator::issue_ready(TimePoint now) {
   };
   bool issued = false;
   for (const auto& [rank, target] : target_)
-    if (pending(rank) && !core_taken(target, rank)) {
-      issue(rank, target, now);
-      issued = true;
-    }
+    if (pending(rank) && !core_taken(target, rank)) issued = issue(rank, target, now) || issued;
   if (issued || !in_flight_.empty()) return;
 
   // Nothing can go straight to its target: look for a cycle of pending ranks.
@@ -195,7 +199,7 @@ std::optional<ActuationResult> Actuator::poll(TimePoint now) {
       it = in_flight_.erase(it);
       excluded_.insert(rank);
       // Supersede the unanswered command: if the rank wakes up, it stays where it is.
-      control_.command(rank, placement_[rank], ++generation_);
+      control_.command(rank, placement_[rank]);
       fault("local rank " + std::to_string(rank) + " did not answer within " +
                 std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
                                    options_.ack_timeout)
@@ -226,7 +230,7 @@ ActuationResult Actuator::finish(TimePoint now) {
                                           [&](const auto& p) { return p.second == home; });
       if (home_free && control_.force_bind(rank, home)) {
         placement_[rank] = home;
-        control_.command(rank, home, ++generation_);  // so a late wake-up keeps it there
+        control_.command(rank, home);  // so a late wake-up keeps it there
         result_.faults.push_back("local rank " + std::to_string(rank) +
                                  " bound back to core " + std::to_string(home) + " from outside");
         resolved = true;

@@ -21,9 +21,9 @@ std::vector<SyncPair> sync_pairs(const WindowSample& w, double min_share) {
   const double d = static_cast<double>(w.duration_ns);
   if (d <= 0.0) return pairs;
   for (const auto& waiter : w.ranks)
-    for (const auto& [peer, wait_ns] : waiter.late_sender_wait_ns) {
-      const RankWindow* sender = w.find_global(peer);
-      if (sender == nullptr) continue;  // on another node
+    for (const auto& [peer, wait_ns] : waiter.late_sender_wait_local) {
+      const RankWindow* sender = w.find_local(peer);
+      if (sender == nullptr) continue;  // gone
       const double share =
           static_cast<double>(std::min(wait_ns, sender->outofsync_compute_ns)) / d;
       if (share >= min_share && share > 0.0)
@@ -85,9 +85,9 @@ MetricResult OutOfSyncMetric::evaluate(const MetricContext& context) const {
   nlohmann::json remote = nlohmann::json::array();
   const double d = std::max(static_cast<double>(w.duration_ns), 1.0);
   for (const auto& r : w.ranks)
-    for (const auto& [peer, ns] : r.late_sender_wait_ns)
-      if (w.find_global(peer) == nullptr && static_cast<double>(ns) / d >= kSymptomShare)
-        remote.push_back({{"waiter", r.local_rank}, {"remote_sender", peer},
+    for (const auto& [node, ns] : r.late_sender_wait_node)
+      if (static_cast<double>(ns) / d >= kSymptomShare)
+        remote.push_back({{"waiter", r.local_rank}, {"remote_node", node},
                           {"share", static_cast<double>(ns) / d}});
 
   result.symptom.present = !pairs.empty();

@@ -13,12 +13,6 @@ const RankWindow* WindowSample::find_local(int local_rank) const {
   return nullptr;
 }
 
-const RankWindow* WindowSample::find_global(int global_rank) const {
-  for (const auto& r : ranks)
-    if (r.global_rank == global_rank) return &r;
-  return nullptr;
-}
-
 double WindowSample::capability(int core) const {
   if (core < 0 || static_cast<std::size_t>(core) >= core_capability.size()) return 1.0;
   return core_capability[static_cast<std::size_t>(core)];
@@ -65,9 +59,13 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
       bad(who + ": out-of-sync compute time exceeds the window");
     if (static_cast<double>(r.blocking_send_wait_ns) > limit)
       bad(who + ": blocking send wait exceeds the window");
-    for (const auto& [peer, ns] : r.late_sender_wait_ns) {
-      if (peer < 0 || peer == r.global_rank)
-        bad(who + ": late-sender wait on invalid peer " + std::to_string(peer));
+    for (const auto& [peer, ns] : r.late_sender_wait_local) {
+      if (peer < 0 || peer == r.local_rank)
+        bad(who + ": late-sender wait on invalid local peer " + std::to_string(peer));
+      if (static_cast<double>(ns) > limit) bad(who + ": late-sender wait exceeds the window");
+    }
+    for (const auto& [remote, ns] : r.late_sender_wait_node) {
+      if (remote < 0) bad(who + ": late-sender wait on invalid node " + std::to_string(remote));
       if (static_cast<double>(ns) > limit) bad(who + ": late-sender wait exceeds the window");
     }
     for (const auto& [peer, bytes] : r.bytes_to_local) {
@@ -116,7 +114,8 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
       s.compute_ns += r.compute_ns;
       s.outofsync_compute_ns += r.outofsync_compute_ns;
       s.blocking_send_wait_ns += r.blocking_send_wait_ns;
-      for (const auto& [k, v] : r.late_sender_wait_ns) s.late_sender_wait_ns[k] += v;
+      for (const auto& [k, v] : r.late_sender_wait_local) s.late_sender_wait_local[k] += v;
+      for (const auto& [k, v] : r.late_sender_wait_node) s.late_sender_wait_node[k] += v;
       for (const auto& [k, v] : r.bytes_to_local) s.bytes_to_local[k] += v;
       for (const auto& [k, v] : r.bytes_to_node) s.bytes_to_node[k] += v;
       if (s.cache_misses && r.cache_misses)

@@ -225,15 +225,24 @@ TEST(Actuator, RefusesPlansThatDoNotStartFromThePlacement) {
   EXPECT_FALSE(a.busy());
 }
 
-TEST(Actuator, GenerationsCountUpFromTheConfiguredStart) {
+TEST(Actuator, CommandThatCannotBePostedIsAFault) {
   FakeRankControl ranks({{0, 0}, {1, 1}});
-  ActuatorOptions o;
-  o.first_generation = 41;
-  Actuator a(ranks, o);
+  Actuator a(ranks, {});
+  TimePoint now{};
+  ASSERT_TRUE(a.start(plan_of({{0, 0, -5}}), ranks.placement(), {}, now));
+  const auto r = run(a, now, [&](int) { ranks.everyone_enters_mpi(); });
+  EXPECT_FALSE(r.completed);
+  EXPECT_THAT(r.faults[0], HasSubstr("cannot post a command moving local rank 0 to core -5"));
+  EXPECT_EQ(ranks.placement(), (std::map<int, int>{{0, 0}, {1, 1}}));
+}
+
+TEST(Actuator, BusyActuatorRefusesASecondPlan) {
+  FakeRankControl ranks({{0, 0}, {1, 1}});
+  Actuator a(ranks, {});
   ASSERT_TRUE(a.start(plan_of(kSwap), ranks.placement(), {}, TimePoint{}));
-  EXPECT_EQ(ranks.slots[0].command_generation, 41u);
-  EXPECT_EQ(ranks.slots[1].command_generation, 42u);
-  EXPECT_FALSE(a.start(plan_of(kSwap), ranks.placement(), {}, TimePoint{}));  // busy
+  EXPECT_TRUE(a.busy());
+  EXPECT_FALSE(a.start(plan_of(kSwap), ranks.placement(), {}, TimePoint{}));
+  EXPECT_THAT(a.refusal(), HasSubstr("still running"));
 }
 
 }  // namespace

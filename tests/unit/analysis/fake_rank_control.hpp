@@ -26,11 +26,13 @@ class FakeRankControl final : public RankControl {
     for (const auto& [rank, core] : placement) slots[rank].core = core;
   }
 
-  void command(int local_rank, int core, std::uint64_t generation) override {
+  std::uint64_t command(int local_rank, int core) override {
     auto& s = slots.at(local_rank);
+    if (core < 0) return 0;
     s.command_core = core;
-    s.command_generation = generation;
+    s.command_generation = ++generation;
     log.push_back({local_rank, core});
+    return generation;
   }
   Ack ack(int local_rank) const override { return slots.at(local_rank).ack; }
   bool alive(int local_rank) const override { return slots.at(local_rank).alive; }
@@ -74,6 +76,7 @@ class FakeRankControl final : public RankControl {
   std::map<int, Slot> slots;
   std::set<int> forbidden_cores;  // binding there fails (left the allowed cpuset)
   bool allow_force_bind = false;
+  std::uint64_t generation = 0;  // last one handed out
   std::vector<std::pair<int, int>> log;     // every command (rank, core)
   std::vector<std::pair<int, int>> forced;  // force_bind calls that succeeded
 };

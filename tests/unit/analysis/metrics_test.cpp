@@ -170,7 +170,7 @@ TEST(OutOfSyncMetric, WaitsNotCausedByCapabilityAreReportedNotMoved) {
   const Evidence ev(job, two_cores());
   WindowSample w = ev.all;
   w.ranks[0].outofsync_compute_ns = w.duration_ns / 4;
-  w.ranks[1].late_sender_wait_ns[0] = w.duration_ns / 4;
+  w.ranks[1].late_sender_wait_local[0] = w.duration_ns / 4;
   const MetricContext context{two_cores(), w, nullptr, nullptr, {}};
   const auto result = OutOfSyncMetric().evaluate(context);
   EXPECT_TRUE(result.symptom.present);

@@ -92,7 +92,7 @@ struct SyntheticJob {
           if (compute_time(r) < compute_time(p))
             rw.outofsync_compute_ns = ns(n * c);
           else
-            rw.late_sender_wait_ns[p] = ns(n * compute_time(p));
+            rw.late_sender_wait_local[p] = ns(n * compute_time(p));
         }
       }
       if (remote_bytes > 0) rw.bytes_to_node[1] = static_cast<std::uint64_t>(n * static_cast<double>(remote_bytes));

@@ -52,12 +52,12 @@ TEST(WindowSample, RejectsBadShapesAndPeers) {
   w.duration_ns = 0;
   w.core_capability.resize(3);
   w.ranks[0].bytes_to_local[0] = 5;          // to itself
-  w.ranks[1].late_sender_wait_ns[-2] = 1;    // no such peer
+  w.ranks[1].late_sender_wait_local[-2] = 1;  // no such peer
   const std::string problems = all(validate(w, four_cores()));
   EXPECT_THAT(problems, HasSubstr("window duration is 0"));
   EXPECT_THAT(problems, HasSubstr("core_capability has 3 entries, the node has 4 cores"));
   EXPECT_THAT(problems, HasSubstr("bytes to invalid local peer 0"));
-  EXPECT_THAT(problems, HasSubstr("late-sender wait on invalid peer -2"));
+  EXPECT_THAT(problems, HasSubstr("late-sender wait on invalid local peer -2"));
 }
 
 TEST(WindowSample, NanCapabilityIsRejected) {

@@ -32,8 +32,6 @@ namespace symmer::analysis {
 struct ActuatorOptions {
   /// How long a rank may take to answer (it answers at its next MPI call).
   std::chrono::nanoseconds ack_timeout = std::chrono::seconds(3);
-  /// Generation of the first command; later ones count up (above any a slot already saw).
-  std::uint64_t first_generation = 1;
 };
 
 struct ActuationResult {
@@ -71,7 +69,7 @@ class Actuator {
     std::uint64_t generation = 0;
     TimePoint issued;
   };
-  void issue(int rank, int core, TimePoint now);
+  bool issue(int rank, int core, TimePoint now);
   void fault(const std::string& message, TimePoint now);
   bool core_taken(int core, int except_rank) const;
   void issue_ready(TimePoint now);
@@ -92,7 +90,6 @@ class Actuator {
   std::vector<int> free_cores_;
   std::map<int, TimePoint> sharing_since_;
   ActuationResult result_;
-  std::uint64_t generation_ = 0;
   std::string refusal_;
 };
 

@@ -2,7 +2,8 @@
 // The actuator's view of the ranks: the command word in each rank's slot of the node
 // segment. The analyzer writes (target core, generation); the rank reads it at its next MPI
 // call, re-binds all its threads and acknowledges with the generation and the outcome.
-// The node segment's writer (pmpi-shim) implements this; tests use an in-memory fake.
+// SegmentRankControl (segment_rank_control.hpp) implements it on the node segment's control
+// words; tests use an in-memory fake.
 
 #include <cstdint>
 
@@ -24,9 +25,10 @@ struct Ack {
 class RankControl {
  public:
   virtual ~RankControl() = default;
-  /// Asks local rank `local_rank` to re-bind to logical core `core`. A newer generation
-  /// supersedes an older command the rank has not acted on yet.
-  virtual void command(int local_rank, int core, std::uint64_t generation) = 0;
+  /// Asks local rank `local_rank` to re-bind to logical core `core` and returns the command's
+  /// generation (a new one each call; it supersedes an older command the rank has not acted
+  /// on yet), or 0 when the command could not be posted (rank or core out of range).
+  virtual std::uint64_t command(int local_rank, int core) = 0;
   /// The rank's latest acknowledgement.
   virtual Ack ack(int local_rank) const = 0;
   /// False once the rank's process is gone.

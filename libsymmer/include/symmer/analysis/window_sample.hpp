@@ -32,9 +32,11 @@ struct RankWindow {
   /// sends, sends above the eager limit): the sender side of out-of-sync communication.
   std::uint64_t outofsync_compute_ns = 0;
   std::uint64_t blocking_send_wait_ns = 0;  ///< inside blocking sends waiting for the receiver
-  /// Receiver side of out-of-sync communication: time waited for a message, by the global
-  /// rank of the late sender (MPI_SOURCE of the completed receive).
-  std::map<int, std::uint64_t> late_sender_wait_ns;
+  /// Receiver side of out-of-sync communication: time waited for a message, by the local
+  /// rank of the late sender (MPI_SOURCE of the completed receive, when on this node) ...
+  std::map<int, std::uint64_t> late_sender_wait_local;
+  /// ... and by remote node index, when the late sender runs on another node.
+  std::map<int, std::uint64_t> late_sender_wait_node;
   std::map<int, std::uint64_t> bytes_to_local;  ///< bytes sent, by peer local rank
   std::map<int, std::uint64_t> bytes_to_node;   ///< bytes sent off-node, by remote node id
   std::optional<std::uint64_t> cache_misses;    ///< last-level misses; nullopt: no counters
@@ -56,8 +58,6 @@ struct WindowSample {
   double duration_s() const { return static_cast<double>(duration_ns) * 1e-9; }
   /// The entry of local rank `local_rank`, or nullptr.
   const RankWindow* find_local(int local_rank) const;
-  /// The entry of global rank `global_rank`, or nullptr.
-  const RankWindow* find_global(int global_rank) const;
   /// Capability of logical core `core`; 1.0 when the core is unknown (-1) or not covered.
   double capability(int core) const;
 };
