@@ -182,6 +182,24 @@ TEST_F(CApi, MismatchedIterationCountsAreReportedWithoutHanging) {
   EXPECT_EQ(tsar_free(r), TSAR_OK);
 }
 
+TEST_F(CApi, TeamDeviceRunsAPlaceOnOneWorker) {
+  ASSERT_EQ(tsar_set_devices("place:0"), TSAR_OK);
+  tsar::Region region("team");
+  ASSERT_EQ(region.num_devices(), 1);
+  const auto info = region.device(0);
+  EXPECT_STREQ(info.key, "place:0");
+  EXPECT_GE(info.num_cores, 1);
+  std::vector<int> seen(1000, 0);
+  auto m = region.map(seen.data(), seen.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  region.parallel_for(1000, [&](const tsar::Chunk& c) {
+    // A team device's body may run its range in parallel on the team's cores.
+    int* p = c.ptr(m);
+#pragma omp parallel for num_threads(info.num_cores)
+    for (std::int64_t i = c.begin(); i < c.end(); ++i) p[i]++;
+  });
+  for (int v : seen) ASSERT_EQ(v, 1);
+}
+
 TEST_F(CApi, TraceFilesInJsonAndCsv) {
   tsar::Region region("traced", "chunk-dynamic");
   for (int pass = 0; pass < 4; ++pass)

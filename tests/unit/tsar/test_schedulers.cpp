@@ -31,7 +31,10 @@ SimulatedPass simulate(Scheduler& s, std::int64_t n, std::vector<TimeEstimator>&
   for (std::size_t w = 0; w < workers; ++w) active[w] = std::isfinite(p[w]) ? 1 : 0;
   SimulatedPass out;
   out.ranges.resize(workers);
-  SubPassPlan plan = s.begin_pass(n, effective_times(est, active));
+  std::vector<double> tpi(workers);
+  effective_times(est, active, tpi);
+  SubPassPlan plan;
+  s.begin_pass(n, tpi, plan);
   for (;;) {
     ++out.sub_passes;
     std::vector<std::int64_t> iters(workers, 0);
@@ -68,9 +71,8 @@ SimulatedPass simulate(Scheduler& s, std::int64_t n, std::vector<TimeEstimator>&
     }
     for (std::size_t w = 0; w < workers; ++w)
       if (active[w] && iters[w] > 0) est[w].add(p[w] + 1e-6 / static_cast<double>(iters[w]));
-    auto next = s.next_sub_pass(effective_times(est, active));
-    if (!next) break;
-    plan = std::move(*next);
+    effective_times(est, active, tpi);
+    if (!s.next_sub_pass(tpi, plan)) break;
   }
   return out;
 }
@@ -119,9 +121,10 @@ TEST(Schedulers, EverySchedulerCoversEveryPassExactlyOnce) {
 
 TEST(Schedulers, StaticKeepsItsFirstSplit) {
   auto s = make_scheduler(parse_schedule("static"), 2);
-  const auto a = s->begin_pass(300, std::vector<double>{1, 2});
+  SubPassPlan a, b;
+  s->begin_pass(300, std::vector<double>{1, 2}, a);
   EXPECT_EQ(a.counts, (std::vector<std::int64_t>{200, 100}));
-  const auto b = s->begin_pass(300, std::vector<double>{5, 1});  // measurements are ignored
+  s->begin_pass(300, std::vector<double>{5, 1}, b);  // measurements are ignored
   EXPECT_EQ(b.counts, a.counts);
   EXPECT_FALSE(s->adapts());
 }
@@ -167,7 +170,8 @@ TEST(Schedulers, QuickTrainsOnASlicedFirstPassOnly) {
 
 TEST(Schedulers, ChunkStaticScalesChunkSizeBySpeed) {
   PerDeviceChunkScheduler s(100, 3, /*dynamic=*/false);
-  s.begin_pass(100000, std::vector<double>{1, 2, 4});
+  SubPassPlan plan;
+  s.begin_pass(100000, std::vector<double>{1, 2, 4}, plan);
   EXPECT_EQ(s.chunk_size(0), 171);  // 100 * 3 * 4/7
   EXPECT_EQ(s.chunk_size(1), 86);
   EXPECT_EQ(s.chunk_size(2), 43);
@@ -176,7 +180,8 @@ TEST(Schedulers, ChunkStaticScalesChunkSizeBySpeed) {
 
 TEST(Schedulers, ChunkDynamicGrowsChunksTooShortToAmortiseDispatch) {
   PerDeviceChunkScheduler s(1, 2, /*dynamic=*/true);
-  s.begin_pass(1'000'000, std::vector<double>{1e-8, 1e-8});
+  SubPassPlan plan;
+  s.begin_pass(1'000'000, std::vector<double>{1e-8, 1e-8}, plan);
   ChunkQueue q;
   q.reset(0, 1'000'000);
   Range r;
@@ -193,7 +198,8 @@ TEST(Schedulers, ChunkDynamicKeepsTheTailBalanced) {
   // A fast and a 10x slower worker with huge chunk sizes: near the end, no chunk exceeds half
   // of the worker's fair share of what remains.
   PerDeviceChunkScheduler s(100000, 2, /*dynamic=*/true);
-  s.begin_pass(1000, std::vector<double>{1e-6, 10e-6});
+  SubPassPlan plan;
+  s.begin_pass(1000, std::vector<double>{1e-6, 10e-6}, plan);
   ChunkQueue q;
   q.reset(0, 1000);
   Range r;
@@ -203,7 +209,8 @@ TEST(Schedulers, ChunkDynamicKeepsTheTailBalanced) {
 
 TEST(Schedulers, HGuidedShrinksChunksWithTheRemainder) {
   HGuidedScheduler s(1, 2);
-  s.begin_pass(1000, std::vector<double>{1.0, 1.0});
+  SubPassPlan plan;
+  s.begin_pass(1000, std::vector<double>{1.0, 1.0}, plan);
   ChunkQueue q;
   q.reset(0, 1000);
   Range a, b;

@@ -83,7 +83,8 @@ TEST(EffectiveTimes, UnmeasuredDevicesUseScaledPriors) {
   e[2].set_prior(1.0);
   e[0].add(2e-6);
   const std::vector<unsigned char> active = {1, 1, 0};
-  const auto t = tsar::core::effective_times(e, active);
+  std::vector<double> t(3);
+  tsar::core::effective_times(e, active, t);
   EXPECT_DOUBLE_EQ(t[0], 2e-6);
   EXPECT_DOUBLE_EQ(t[1], 8e-6);
   EXPECT_TRUE(std::isinf(t[2]));

@@ -14,6 +14,7 @@
 #include "api/error.hpp"
 #include "cache/time_cache.hpp"
 #include "devices/host_device.hpp"
+#include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
 
 namespace tsar::core {
@@ -34,10 +35,6 @@ std::string kinds_text(unsigned kinds) {
 }
 
 }  // namespace
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
                unsigned kinds, const double* initial_tpi, int num_times)
@@ -91,15 +88,19 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   const auto priors = consistent_priors(peak_tpi_, given_tpi_);
   for (std::size_t w = 0; w < n; ++w) estimators_[w].set_prior(priors[w]);
   active_.assign(n, 1);
+  times_.resize(n);
   ranges_.resize(n);
+  for (const auto& w : workers_) slots_.push_back(w.slot);
   scheduler_ = make_scheduler(spec_, workers());
   reductions_ = Reductions(workers());
   stats_ = Statistics(workers());
   barrier_.set_count(workers());
   plan_.counts.assign(n, 0);
+  plan_.counts.reserve(n);
 }
 
 Region::~Region() {
+  if (trace_ != nullptr) trace_->flush();
   const char* cache = std::getenv("TSAR_CACHE");
   if (cache == nullptr || cache[0] == '\0' || passes() == 0) return;
   std::vector<double> times(workers_.size(), 0.0);
@@ -162,7 +163,10 @@ Reductions& Region::reductions() {
   return reductions_;
 }
 
-std::vector<double> Region::current_times() const { return effective_times(estimators_, active_); }
+std::span<const double> Region::current_times() {
+  effective_times(estimators_, active_, times_);
+  return times_;
+}
 
 std::vector<std::string> Region::device_keys() const {
   std::vector<std::string> keys;
@@ -223,6 +227,9 @@ void Region::join_pass(int worker, std::int64_t n) {
     }
   }
   me.in_pass = true;
+  me.kind = static_cast<unsigned>(me.device->kind());
+  me.id = me.device->description().id;
+  me.launch = me.device->launch_context();
   me.error = pass_error_;
   if (me.error != TSAR_OK) {
     set_last_error(me.error, pass_error_message_);
@@ -254,21 +261,19 @@ void Region::begin_pass(std::int64_t n) {
     pass_error_ = e.status();
     pass_error_message_ = e.what();
     n_ = std::max<std::int64_t>(n, 0);
-    SubPassPlan empty;
-    empty.counts.assign(workers_.size(), 0);
+    ratio_plan(0, 0, current_times(), plan_);
     pass_chunked_ = false;
-    install(std::move(empty));
+    install();
     return;
   }
   reductions_.reset();
-  SubPassPlan plan = scheduler_->begin_pass(n, current_times());
-  pass_chunked_ = plan.chunked;
-  install(std::move(plan));
+  scheduler_->begin_pass(n, current_times(), plan_);
+  pass_chunked_ = plan_.chunked;
+  install();
   schedule_seconds_ += now_seconds() - t0;
 }
 
-void Region::install(SubPassPlan plan) {
-  plan_ = std::move(plan);
+void Region::install() {
   if (plan_.chunked) {
     queue_.reset(plan_.lo, plan_.hi);
     return;
@@ -321,7 +326,9 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
     *begin = me.current.begin;
     *end = me.current.end;
   }
-  me.start = now_seconds();
+  // A chunk handed out by loop() starts when the previous one ended: one clock read per chunk.
+  if (!me.started) me.start = now_seconds();
+  me.started = false;
   return status;
 }
 
@@ -350,6 +357,8 @@ int Region::loop(int worker, int* status) {
     if (scheduler_->take_chunk(worker, {ran, t - me.start}, queue_, r) == ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
+      me.start = t;
+      me.started = true;
       return 1;
     }
   }
@@ -385,8 +394,8 @@ void Region::finish_sub_pass() {
       if (active_[w] && x.sub_iterations > 0 && x.sub_busy > 0.0)
         estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
-    if (auto next = scheduler_->next_sub_pass(current_times())) {
-      install(std::move(*next));
+    if (scheduler_->next_sub_pass(current_times(), plan_)) {
+      install();
       decision_ = kContinue;
       schedule_seconds_ += now_seconds() - t0;
       return;
@@ -484,10 +493,8 @@ void Region::run_worker(void* context, int worker) {
   do {
     self->next(worker, self->n_, &b, &e);
     if (b < e) {
-      const Device& d = *self->workers_[static_cast<std::size_t>(worker)].device;
-      const LaunchContext lc = d.launch_context();
-      const tsar_chunk chunk{b, e, worker, static_cast<unsigned>(d.kind()), d.description().id,
-                             lc.omp_device, lc.stream};
+      const Worker& me = self->workers_[static_cast<std::size_t>(worker)];
+      const tsar_chunk chunk{b, e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream};
       try {
         self->body_(&chunk, self->body_arg_);
       } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the pool
@@ -522,9 +529,7 @@ int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
     throw Error(static_cast<tsar_status>(pass_error_), pass_error_message_);
   }
   state_.store(kActive, std::memory_order_release);
-  std::vector<int> slots(workers_.size());
-  for (std::size_t w = 0; w < workers_.size(); ++w) slots[w] = workers_[w].slot;
-  runtime_->pool().run(slots, &Region::run_worker, this);
+  runtime_->pool().run(slots_, &Region::run_worker, this);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
     throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");

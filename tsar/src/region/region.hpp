@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,7 @@ class Region {
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
   Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
          unsigned kinds, const double* initial_tpi, int num_times);
-  /// Saves learned times to TSAR_CACHE.
+  /// Flushes the TSAR_TRACE file and saves learned times to TSAR_CACHE.
   ~Region();
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;
@@ -102,6 +103,10 @@ class Region {
     // Written by the worker during a pass, read by the leader after the barrier.
     bool in_pass = false;
     bool has_pending = false;
+    bool started = false;       ///< start already set by loop() for the pending chunk
+    unsigned kind = 0;          ///< the device as bodies see it, cached at the pass start
+    int id = -1;
+    LaunchContext launch;
     int error = TSAR_OK;        ///< this worker's error in this pass (n mismatch...)
     Range pending;
     Range current;
@@ -119,13 +124,13 @@ class Region {
 
   void join_pass(int worker, std::int64_t n);
   void begin_pass(std::int64_t n);       // planner: the pass's first plan
-  void install(SubPassPlan plan);        // planner/leader
+  void install();                        // planner/leader: publishes plan_
   void start_sub_pass(int worker);       // worker: its first range of the current plan
   void finish_sub_pass();                // leader, inside the barrier
   void end_pass(double last_arrival);    // leader
   void back_off();                       // leader, end of pass
   void record_pass(double last_arrival); // leader
-  std::vector<double> current_times() const;
+  std::span<const double> current_times();  // leader: effective times into times_
   std::vector<std::string> device_keys() const;
   void ensure_bound(Worker& w) const;
   static void run_worker(void* context, int worker);
@@ -142,6 +147,8 @@ class Region {
   std::vector<Worker> workers_;
   std::vector<TimeEstimator> estimators_;   ///< leader only
   std::vector<unsigned char> active_;       ///< leader only; 0 = retired with no CPU to become
+  std::vector<double> times_;               ///< leader only: effective times per iteration
+  std::vector<int> slots_;                  ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;
   Reductions reductions_;
@@ -171,8 +178,5 @@ class Region {
   Statistics stats_;
   TraceSink* trace_;
 };
-
-/// Seconds on a monotonic clock.
-double now_seconds();
 
 }  // namespace tsar::core

@@ -7,26 +7,15 @@
 #include "workers/wait_word.hpp"
 
 namespace tsar::core {
-namespace {
-
-SubPassPlan chunked_plan(std::int64_t n) {
-  SubPassPlan plan;
-  plan.hi = n;
-  plan.chunked = true;
-  return plan;
-}
-
-}  // namespace
-
 std::int64_t auto_chunk(std::int64_t configured, std::int64_t n, std::span<const double> tpi) {
   if (configured > 0) return configured;
   const auto active = std::count_if(tpi.begin(), tpi.end(), [](double p) { return std::isfinite(p); });
   return std::max<std::int64_t>(1, n / (16 * std::max<std::int64_t>(1, active)));
 }
 
-SubPassPlan ChunkScheduler::begin_pass(std::int64_t n, std::span<const double> tpi) {
+void ChunkScheduler::begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) {
   size_ = auto_chunk(configured_, n, tpi);
-  return chunked_plan(n);
+  chunked_plan(n, plan);
 }
 
 ChunkQueue::Result ChunkScheduler::take_chunk(int, const ChunkTiming&, ChunkQueue& queue,
@@ -37,7 +26,8 @@ ChunkQueue::Result ChunkScheduler::take_chunk(int, const ChunkTiming&, ChunkQueu
 PerDeviceChunkScheduler::PerDeviceChunkScheduler(std::int64_t chunk, int workers, bool dynamic)
     : configured_(chunk), dynamic_(dynamic), workers_(static_cast<std::size_t>(workers)) {}
 
-SubPassPlan PerDeviceChunkScheduler::begin_pass(std::int64_t n, std::span<const double> tpi) {
+void PerDeviceChunkScheduler::begin_pass(std::int64_t n, std::span<const double> tpi,
+                                         SubPassPlan& plan) {
   if (!initialised_ || !dynamic_) {
     // chunk-static (and chunk-dynamic's start): chunk_j = base * n_active * f_j, so a chunk
     // runs about as long on every device; the default times of the first pass are kept.
@@ -57,7 +47,7 @@ SubPassPlan PerDeviceChunkScheduler::begin_pass(std::int64_t n, std::span<const 
   // The region's robust estimate starts each pass; chunk timings refine it within the pass.
   for (std::size_t w = 0; w < workers_.size(); ++w)
     workers_[w].smoothed_tpi.store(tpi[w], std::memory_order_relaxed);
-  return chunked_plan(n);
+  chunked_plan(n, plan);
 }
 
 void PerDeviceChunkScheduler::adapt(WorkerState& s, const ChunkTiming& last) const {
@@ -111,10 +101,10 @@ HGuidedScheduler::HGuidedScheduler(std::int64_t min_chunk, int workers)
     : min_chunk_(std::max<std::int64_t>(1, min_chunk)),
       share_(static_cast<std::size_t>(workers), 0.0) {}
 
-SubPassPlan HGuidedScheduler::begin_pass(std::int64_t n, std::span<const double> tpi) {
+void HGuidedScheduler::begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) {
   const std::vector<double> f = split_fractions(tpi);
   for (std::size_t w = 0; w < share_.size(); ++w) share_[w] = f.empty() ? 0.0 : f[w];
-  return chunked_plan(n);
+  chunked_plan(n, plan);
 }
 
 ChunkQueue::Result HGuidedScheduler::take_chunk(int worker, const ChunkTiming&, ChunkQueue& queue,

@@ -17,7 +17,7 @@ std::int64_t auto_chunk(std::int64_t configured, std::int64_t n, std::span<const
 class ChunkScheduler final : public Scheduler {
  public:
   explicit ChunkScheduler(std::int64_t chunk) : configured_(chunk) {}
-  SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) override;
+  void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                 Range& out) override;
   bool adapts() const override { return false; }
@@ -34,7 +34,7 @@ class PerDeviceChunkScheduler final : public Scheduler {
   static constexpr double kMinChunkSeconds = 20e-6;
 
   PerDeviceChunkScheduler(std::int64_t chunk, int workers, bool dynamic);
-  SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) override;
+  void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                 Range& out) override;
   bool adapts() const override { return dynamic_; }
@@ -64,7 +64,7 @@ class PerDeviceChunkScheduler final : public Scheduler {
 class HGuidedScheduler final : public Scheduler {
  public:
   HGuidedScheduler(std::int64_t min_chunk, int workers);
-  SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) override;
+  void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                 Range& out) override;
 

@@ -12,12 +12,15 @@ class HybridScheduler final : public Scheduler {
   HybridScheduler(std::int64_t chunk, int workers)
       : chunks_(chunk, workers, /*dynamic=*/true), adaptive_(AdaptiveScheduler::Mode::kAdaptive, 0) {}
 
-  SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) override {
-    return passes_ == 0 ? chunks_.begin_pass(n, tpi) : adaptive_.begin_pass(n, tpi);
+  void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override {
+    if (passes_ == 0)
+      chunks_.begin_pass(n, tpi, plan);
+    else
+      adaptive_.begin_pass(n, tpi, plan);
   }
-  std::optional<SubPassPlan> next_sub_pass(std::span<const double> tpi) override {
-    if (passes_++ == 0) return std::nullopt;
-    return adaptive_.next_sub_pass(tpi);
+  bool next_sub_pass(std::span<const double> tpi, SubPassPlan& plan) override {
+    if (passes_++ == 0) return false;
+    return adaptive_.next_sub_pass(tpi, plan);
   }
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                 Range& out) override {

@@ -4,9 +4,9 @@
 
 namespace tsar::core {
 
-SubPassPlan StaticScheduler::begin_pass(std::int64_t n, std::span<const double> tpi) {
+void StaticScheduler::begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) {
   if (frozen_.empty()) frozen_.assign(tpi.begin(), tpi.end());
-  return ratio_plan(0, n, frozen_);
+  ratio_plan(0, n, frozen_, plan);
 }
 
 AdaptiveScheduler::AdaptiveScheduler(Mode mode, int div)
@@ -26,24 +26,25 @@ std::int64_t AdaptiveScheduler::sub_pass_size(int k) const {
   return n_ / parts + (k < n_ % parts ? 1 : 0);
 }
 
-SubPassPlan AdaptiveScheduler::begin_pass(std::int64_t n, std::span<const double> tpi) {
+void AdaptiveScheduler::begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) {
   n_ = n;
   sub_pass_ = 0;
   const std::int64_t size = sub_pass_size(0);
   next_lo_ = size;
-  return ratio_plan(0, size, tpi);
+  ratio_plan(0, size, tpi, plan);
 }
 
-std::optional<SubPassPlan> AdaptiveScheduler::next_sub_pass(std::span<const double> tpi) {
+bool AdaptiveScheduler::next_sub_pass(std::span<const double> tpi, SubPassPlan& plan) {
   const std::int64_t size = next_lo_ < n_ ? sub_pass_size(sub_pass_ + 1) : 0;
   if (size <= 0) {
     ++passes_;
-    return std::nullopt;
+    return false;
   }
   ++sub_pass_;
   const std::int64_t lo = next_lo_;
   next_lo_ += size;
-  return ratio_plan(lo, lo + size, tpi);
+  ratio_plan(lo, lo + size, tpi, plan);
+  return true;
 }
 
 }  // namespace tsar::core

@@ -9,7 +9,7 @@ namespace tsar::core {
 
 class StaticScheduler final : public Scheduler {
  public:
-  SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) override;
+  void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   bool adapts() const override { return false; }
 
  private:
@@ -21,8 +21,8 @@ class AdaptiveScheduler final : public Scheduler {
   enum class Mode { kAdaptive, kSplit, kQuick };
   AdaptiveScheduler(Mode mode, int div);
 
-  SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) override;
-  std::optional<SubPassPlan> next_sub_pass(std::span<const double> tpi) override;
+  void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
+  bool next_sub_pass(std::span<const double> tpi, SubPassPlan& plan) override;
 
  private:
   /// Size of sub-pass `k` (0-based) of this pass; 0 when the pass is complete.

@@ -7,18 +7,21 @@
 
 namespace tsar::core {
 
-SubPassPlan ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi) {
-  SubPassPlan plan;
+void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan) {
   plan.lo = lo;
   plan.hi = hi;
+  plan.chunked = false;
   plan.counts.resize(tpi.size());
   split_iterations(hi - lo, tpi, plan.counts);
-  return plan;
 }
 
-std::optional<SubPassPlan> Scheduler::next_sub_pass(std::span<const double>) {
-  return std::nullopt;
+void chunked_plan(std::int64_t n, SubPassPlan& plan) {
+  plan.lo = 0;
+  plan.hi = n;
+  plan.chunked = true;
 }
+
+bool Scheduler::next_sub_pass(std::span<const double>, SubPassPlan&) { return false; }
 
 ChunkQueue::Result Scheduler::take_chunk(int, const ChunkTiming&, ChunkQueue&, Range&) {
   return ChunkQueue::Result::kClosed;

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -37,11 +36,12 @@ class Scheduler {
  public:
   virtual ~Scheduler() = default;
 
-  /// The first sub-pass of a pass of n iterations. tpi[w]: worker w's time per iteration
-  /// (one unit for all workers; +inf for retired workers).
-  virtual SubPassPlan begin_pass(std::int64_t n, std::span<const double> tpi) = 0;
-  /// After a sub-pass was measured: the next sub-pass of the pass, or nullopt when done.
-  virtual std::optional<SubPassPlan> next_sub_pass(std::span<const double> tpi);
+  /// Writes the first sub-pass of a pass of n iterations into plan (reusing its storage).
+  /// tpi[w]: worker w's time per iteration (one unit for all workers; +inf: retired).
+  virtual void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) = 0;
+  /// After a sub-pass was measured: writes the next sub-pass of the pass into plan and
+  /// returns true, or returns false when the pass is done.
+  virtual bool next_sub_pass(std::span<const double> tpi, SubPassPlan& plan);
   /// Chunked plans: worker w's next chunk from `queue`.
   virtual ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                         Range& out);
@@ -53,6 +53,8 @@ class Scheduler {
 std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers);
 
 /// A ratio plan over [lo, hi) with the adaptive split of DESIGN.md (split_math).
-SubPassPlan ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi);
+void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan);
+/// A chunked plan over [0, n).
+void chunked_plan(std::int64_t n, SubPassPlan& plan);
 
 }  // namespace tsar::core

@@ -27,8 +27,16 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   if (out.size() != tpi.size()) throw std::invalid_argument("split_iterations: size mismatch");
   std::fill(out.begin(), out.end(), 0);
   if (n <= 0) return;
-  const std::vector<double> f = split_fractions(tpi);
-  if (f.empty()) throw std::invalid_argument("split_iterations: no usable device");
+  // Scratch kept per thread: a pass's split allocates nothing in steady state.
+  thread_local std::vector<double> f;
+  thread_local std::vector<std::size_t> order, eligible;
+  f.assign(tpi.size(), 0.0);
+  double sum = 0.0;
+  for (double p : tpi)
+    if (usable(p)) sum += 1.0 / p;
+  if (sum <= 0.0 || !std::isfinite(sum)) throw std::invalid_argument("split_iterations: no usable device");
+  for (std::size_t j = 0; j < tpi.size(); ++j)
+    if (usable(tpi[j])) f[j] = (1.0 / tpi[j]) / sum;
 
   // floor(f_j * N). f_j carries a few ulps of rounding, so an exact share such as 300/3
   // can come out as 99.99999999999999; a nudge of 1e-14 (relative) restores it without
@@ -47,17 +55,21 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
     --assigned;
   }
 
-  // Fastest first; ties keep device order so the split is deterministic.
-  std::vector<std::size_t> order;
-  for (std::size_t j = 0; j < tpi.size(); ++j)
-    if (usable(tpi[j])) order.push_back(j);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return tpi[a] < tpi[b]; });
+  // Fastest first; ties keep device order so the split is deterministic (insertion sort:
+  // stable, in place, and device counts are small).
+  order.clear();
+  for (std::size_t j = 0; j < tpi.size(); ++j) {
+    if (!usable(tpi[j])) continue;
+    std::size_t k = order.size();
+    order.push_back(j);
+    for (; k > 0 && tpi[order[k - 1]] > tpi[j]; --k) order[k] = order[k - 1];
+    order[k] = j;
+  }
   const auto devices = static_cast<std::int64_t>(order.size());
 
   // "Assigned less than N/n", in integers: out_j < ceil(N/n).
   const std::int64_t threshold = n / devices + (n % devices != 0 ? 1 : 0);
-  std::vector<std::size_t> eligible;
+  eligible.clear();
   for (std::size_t j : order)
     if (out[j] >= threshold) eligible.push_back(j);
   if (eligible.empty()) eligible = order;

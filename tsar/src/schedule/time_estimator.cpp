@@ -7,7 +7,7 @@
 namespace tsar::core {
 namespace {
 
-double median(std::vector<double> v) {
+double median(std::vector<double>& v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -30,41 +30,48 @@ void TimeEstimator::add(double sample) {
       count_ = keep;
       streak_ = 0;
       ++retrains_;
+      update_median();
     }
   }
   ring_[count_ % kHistory] = sample;
   ++count_;
+  update_median();
 }
 
-double TimeEstimator::estimate() const {
-  if (!measured()) return prior_;
+void TimeEstimator::update_median() {
   const int n = static_cast<int>(std::min<std::int64_t>(count_, kHistory));
   std::array<double, kHistory> sorted{};
-  std::copy_n(ring_.begin(), n, sorted.begin());
-  std::sort(sorted.begin(), sorted.begin() + n);
-  return sorted[(n - 1) / 2];
+  for (int i = 0; i < n; ++i) {  // insertion sort of at most kHistory values
+    int k = i;
+    for (; k > 0 && sorted[k - 1] > ring_[i]; --k) sorted[k] = sorted[k - 1];
+    sorted[k] = ring_[i];
+  }
+  median_ = sorted[(n - 1) / 2];
 }
 
 void TimeEstimator::reset() {
   ring_ = {};
   count_ = 0;
   streak_ = 0;
+  median_ = 0.0;
 }
 
 
-std::vector<double> effective_times(std::span<const TimeEstimator> estimators,
-                                    std::span<const unsigned char> active) {
-  std::vector<double> ratios;
+void effective_times(std::span<const TimeEstimator> estimators,
+                     std::span<const unsigned char> active, std::span<double> out) {
+  thread_local std::vector<double> ratios;
+  ratios.clear();
   for (std::size_t j = 0; j < estimators.size(); ++j)
     if (active[j] && estimators[j].measured() && estimators[j].prior() > 0.0)
       ratios.push_back(estimators[j].estimate() / estimators[j].prior());
   const double scale = ratios.empty() ? 1.0 : median(ratios);
-  std::vector<double> out(estimators.size(), std::numeric_limits<double>::infinity());
   for (std::size_t j = 0; j < estimators.size(); ++j) {
-    if (!active[j]) continue;
+    if (!active[j]) {
+      out[j] = std::numeric_limits<double>::infinity();
+      continue;
+    }
     out[j] = estimators[j].measured() ? estimators[j].estimate() : estimators[j].prior() * scale;
   }
-  return out;
 }
 
 std::vector<double> consistent_priors(std::span<const double> peak_based,

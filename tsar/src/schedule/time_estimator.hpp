@@ -28,7 +28,7 @@ class TimeEstimator {
   /// Adds one pass's measurement (seconds per iteration, > 0).
   void add(double seconds_per_iteration);
   /// Lower median of the history; the prior while nothing was measured.
-  double estimate() const;
+  double estimate() const { return count_ > 0 ? median_ : prior_; }
   bool measured() const { return count_ > 0; }
   /// Measurements since the last re-training (at most kHistory kept).
   std::int64_t samples() const { return count_; }
@@ -38,18 +38,22 @@ class TimeEstimator {
   void reset();
 
  private:
+  void update_median();
+
   std::array<double, kHistory> ring_{};
+  double median_ = 0.0;
   std::int64_t count_ = 0;
   int streak_ = 0;
   std::int64_t retrains_ = 0;
   double prior_ = 0.0;
 };
 
-/// Times per iteration in one unit for all workers: measured workers give their estimate;
-/// a worker not measured yet gets its prior scaled by the median measured/prior ratio of the
-/// measured ones (priors from peaks are only relative). Inactive workers get +inf.
-std::vector<double> effective_times(std::span<const TimeEstimator> estimators,
-                                    std::span<const unsigned char> active);
+/// Times per iteration in one unit for all workers, into out: measured workers give their
+/// estimate; a worker not measured yet gets its prior scaled by the median measured/prior
+/// ratio of the measured ones (priors from peaks are only relative). Inactive workers get
+/// +inf. Allocates nothing once the calling thread has seen as many workers.
+void effective_times(std::span<const TimeEstimator> estimators,
+                     std::span<const unsigned char> active, std::span<double> out);
 
 /// Initial times per iteration: given[j] > 0 where the user or the cache knew it, else the
 /// peak-based relative time scaled by the median given/peak ratio of the known ones.
