@@ -8,9 +8,12 @@
 // T(ideal) = 1 / sum_j (1 / T_j), T_j the time of core j alone for the whole loop under the
 // same noise (DESIGN.md's co-execution efficiency is its inverse). Each T is the median pass
 // of the measured rounds; a round runs every variant once, so all see the same conditions.
-// The top-level ratios are the regular loop's; the imbalanced loop's sit under "imbalanced".
-// Usage: tsar-bench-cpu [--noise-core C] [--share F] [--no-noise] [--rounds R]
+// Every timed pass starts from quiet cores (a 5 ms pause before it), so no runtime pays for
+// the previous one's spinning threads. The top-level ratios are the regular loop's; the
+// imbalanced loop's sit under "imbalanced".
+// Usage: tsar-bench-cpu [--cores LIST] [--noise-core C] [--share F] [--no-noise] [--rounds R]
 //                       [--iterations N] [--us-per-iteration U]
+//   --cores LIST  logical cores to use (default: all); TSAR gets one CPU device per core
 #include <omp.h>
 
 #include <algorithm>
@@ -24,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "core_list.hpp"
 #include "noise_process.hpp"
 #include "symmer/topology/node_model.hpp"
 #include "tsar/tsar.hpp"
@@ -34,7 +38,8 @@ using Clock = std::chrono::steady_clock;
 using symmer::topology::NodeModel;
 
 struct Options {
-  int noise_core = -1;  // -1: the last core
+  std::string cores;    // "": every core
+  int noise_core = -1;  // -1: the last core used
   double share = 0.5;
   bool noise = true;
   int rounds = 10;
@@ -77,11 +82,11 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-/// Kernel steps per microsecond on core 0, with nothing else running.
-double steps_per_us(const NodeModel& node) {
+/// Kernel steps per microsecond on `core`, before the noise starts.
+double steps_per_us(const NodeModel& node, int core) {
   double rate = 0.0;
   std::thread t([&] {
-    node.bind_current_thread(0);
+    node.bind_current_thread(core);
     volatile double sink = kernel(1, 20000);  // warm up the clock
     const double s = timed([&] { sink = kernel(2, 200000); });
     (void)sink;
@@ -91,23 +96,28 @@ double steps_per_us(const NodeModel& node) {
   return rate;
 }
 
+void quiet_pause() { std::this_thread::sleep_for(std::chrono::milliseconds(5)); }
+
 /// The whole loop on core `core` alone (median of three).
 double standalone(const NodeModel& node, const Loop& loop, int core, std::vector<double>& y) {
   std::vector<double> runs;
   std::thread t([&] {
     node.bind_current_thread(core);
-    for (int r = 0; r < 3; ++r) runs.push_back(timed([&] { run_range(loop, 0, loop.n, y.data()); }));
+    for (int r = 0; r < 3; ++r) {
+      quiet_pause();
+      runs.push_back(timed([&] { run_range(loop, 0, loop.n, y.data()); }));
+    }
   });
   t.join();
   return median(runs);
 }
 
-nlohmann::json measure(const NodeModel& node, const Loop& loop, int rounds) {
-  const int cores = static_cast<int>(node.cores().size());
+nlohmann::json measure(const NodeModel& node, const std::vector<int>& used, const Loop& loop, int rounds) {
+  const int cores = static_cast<int>(used.size());
   std::vector<double> ref(static_cast<std::size_t>(loop.n)), y(ref.size());
 
   std::vector<double> alone;
-  for (int c = 0; c < cores; ++c) alone.push_back(standalone(node, loop, c, ref));
+  for (int c : used) alone.push_back(standalone(node, loop, c, ref));
   double inverse = 0.0;
   for (double t : alone) inverse += 1.0 / t;
   const double ideal = 1.0 / inverse;
@@ -135,6 +145,7 @@ nlohmann::json measure(const NodeModel& node, const Loop& loop, int rounds) {
   for (int round = 0; round < warmup + rounds; ++round) {
     for (std::size_t v = 0; v < variants.size(); ++v) {
       std::fill(y.begin(), y.end(), 0.0);
+      quiet_pause();
       const double t = timed(variants[v].second);
       if (y != ref) throw std::runtime_error(std::string(variants[v].first) + " computed a wrong result");
       if (round >= warmup) times[v].push_back(t);
@@ -172,7 +183,8 @@ bool parse(int argc, char** argv, Options& o) {
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     const bool has_value = a + 1 < argc;
-    if (arg == "--noise-core" && has_value) o.noise_core = std::atoi(argv[++a]);
+    if (arg == "--cores" && has_value) o.cores = argv[++a];
+    else if (arg == "--noise-core" && has_value) o.noise_core = std::atoi(argv[++a]);
     else if (arg == "--share" && has_value) o.share = std::atof(argv[++a]);
     else if (arg == "--no-noise") o.noise = false;
     else if (arg == "--rounds" && has_value) o.rounds = std::max(1, std::atoi(argv[++a]));
@@ -189,21 +201,31 @@ int main(int argc, char** argv) {
   Options opt;
   if (!parse(argc, argv, opt)) {
     std::fprintf(stderr,
-                 "usage: %s [--noise-core C] [--share F in (0,1)] [--no-noise] [--rounds R] "
-                 "[--iterations N] [--us-per-iteration U]\n",
+                 "usage: %s [--cores LIST] [--noise-core C] [--share F in (0,1)] [--no-noise] "
+                 "[--rounds R] [--iterations N] [--us-per-iteration U]\n",
                  argv[0]);
     return 2;
   }
   try {
     const NodeModel node = NodeModel::from_this_node();
-    const int cores = static_cast<int>(node.cores().size());
-    if (opt.noise_core < 0) opt.noise_core = cores - 1;
-    if (opt.noise_core >= cores) throw std::runtime_error("--noise-core " + std::to_string(opt.noise_core) + " does not exist");
-    // OpenMP thread t on core t, as TSAR's device t (libgomp keeps its threads across regions).
+    std::vector<int> used;
+    if (opt.cores.empty()) {
+      for (int c = 0; c < static_cast<int>(node.cores().size()); ++c) used.push_back(c);
+    } else {
+      used = symmer::noise::parse_core_list(opt.cores, static_cast<int>(node.cores().size()));
+    }
+    const int cores = static_cast<int>(used.size());
+    if (opt.noise_core < 0) opt.noise_core = used.back();
+    if (std::find(used.begin(), used.end(), opt.noise_core) == used.end())
+      throw std::runtime_error("--noise-core " + std::to_string(opt.noise_core) + " is not one of the cores used");
+    std::string devices;
+    for (int c : used) devices += (devices.empty() ? "cpu:" : ",cpu:") + std::to_string(c);
+    tsar::set_devices(devices);
+    // OpenMP thread t on the t-th core used, as TSAR's device t (libgomp keeps its threads).
 #pragma omp parallel num_threads(cores)
-    node.bind_current_thread(omp_get_thread_num());
+    node.bind_current_thread(used[static_cast<std::size_t>(omp_get_thread_num())]);
 
-    const int reps = std::max(1, static_cast<int>(opt.us_per_iteration * steps_per_us(node)));
+    const int reps = std::max(1, static_cast<int>(opt.us_per_iteration * steps_per_us(node, used.front())));
     std::unique_ptr<tsar::bench::NoiseProcess> noise;
     if (opt.noise && cores > 1) {
       noise = std::make_unique<tsar::bench::NoiseProcess>(tsar::bench::noise_program_path(),
@@ -215,11 +237,11 @@ int main(int argc, char** argv) {
     const Loop regular{"regular", false, opt.iterations, reps};
     const Loop imbalanced{"imbalanced", true, opt.iterations, reps};
     nlohmann::json out{{"bench", "tsar-bench-cpu"},
-                       {"cores", cores},
+                       {"cores", used},
                        {"iterations", opt.iterations},
                        {"us_per_iteration", opt.us_per_iteration}};
-    out["regular"] = measure(node, regular, opt.rounds);
-    out["imbalanced"] = measure(node, imbalanced, opt.rounds);
+    out["regular"] = measure(node, used, regular, opt.rounds);
+    out["imbalanced"] = measure(node, used, imbalanced, opt.rounds);
     if (noise) {
       const std::string report = noise->stop();
       out["noise"] = {{"core", opt.noise_core}, {"share", opt.share}};

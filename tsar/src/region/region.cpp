@@ -164,7 +164,7 @@ Reductions& Region::reductions() {
 }
 
 std::span<const double> Region::current_times() {
-  effective_times(estimators_, active_, times_);
+  effective_times(estimators_, active_, times_, ratio_scratch_);
   return times_;
 }
 
@@ -390,9 +390,10 @@ void Region::finish_sub_pass() {
   }
   if (!canceled_.load(std::memory_order_relaxed) && pass_error_ == TSAR_OK) {
     for (std::size_t w = 0; w < workers_.size(); ++w) {
-      const Worker& x = workers_[w];
-      if (active_[w] && x.sub_iterations > 0 && x.sub_busy > 0.0)
-        estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
+      Worker& x = workers_[w];
+      if (!active_[w] || x.sub_iterations <= 0 || !(x.sub_busy > 0.0)) continue;
+      if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
+      estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
     if (scheduler_->next_sub_pass(current_times(), plan_)) {
       install();
@@ -411,6 +412,22 @@ void Region::finish_sub_pass() {
   schedule_seconds_ += now_seconds() - t0;
   if (pass_error_ == TSAR_OK) record_pass(last);  // a refused pass ran nothing
   state_.store(kIdle, std::memory_order_release);
+}
+
+void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const {
+  // A time per iteration describes the iterations it was measured on. When a device's range
+  // (relative to its sub-pass) overlaps its previous one by less than half, the history is
+  // about other iterations -- work that varies with i, as in a triangular loop -- and only
+  // the new sample predicts the next split. Stable splits keep the history, and with it the
+  // protection against spikes.
+  const double size = static_cast<double>(std::max<std::int64_t>(1, plan_.hi - plan_.lo));
+  const double lo = static_cast<double>(range.begin - plan_.lo) / size;
+  const double hi = static_cast<double>(range.end - plan_.lo) / size;
+  const double overlap = std::min(hi, w.sampled_hi) - std::max(lo, w.sampled_lo);
+  const double united = std::max(hi, w.sampled_hi) - std::min(lo, w.sampled_lo);
+  if (estimator.measured() && united > 0.0 && overlap < 0.5 * united) estimator.reset();
+  w.sampled_lo = lo;
+  w.sampled_hi = hi;
 }
 
 void Region::back_off() {

@@ -115,7 +115,9 @@ class Region {
     std::int64_t sub_iterations = 0;
     std::int64_t sub_chunks = 0;
     double sub_busy = 0.0;
-    // Pass totals, kept by the leader.
+    // Kept by the leader: the relative range of its last sample, and pass totals.
+    double sampled_lo = 0.0;
+    double sampled_hi = 0.0;
     std::int64_t pass_iterations = 0;
     std::int64_t pass_chunks = 0;
     double pass_busy = 0.0;
@@ -129,6 +131,7 @@ class Region {
   void finish_sub_pass();                // leader, inside the barrier
   void end_pass(double last_arrival);    // leader
   void back_off();                       // leader, end of pass
+  void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
   void record_pass(double last_arrival); // leader
   std::span<const double> current_times();  // leader: effective times into times_
   std::vector<std::string> device_keys() const;
@@ -148,6 +151,7 @@ class Region {
   std::vector<TimeEstimator> estimators_;   ///< leader only
   std::vector<unsigned char> active_;       ///< leader only; 0 = retired with no CPU to become
   std::vector<double> times_;               ///< leader only: effective times per iteration
+  std::vector<double> ratio_scratch_;       ///< leader only: working storage of times_
   std::vector<int> slots_;                  ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;

@@ -45,8 +45,11 @@ void PerDeviceChunkScheduler::begin_pass(std::int64_t n, std::span<const double>
     initialised_ = true;
   }
   // The region's robust estimate starts each pass; chunk timings refine it within the pass.
-  for (std::size_t w = 0; w < workers_.size(); ++w)
+  const std::vector<double> share = split_fractions(tpi);
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
     workers_[w].smoothed_tpi.store(tpi[w], std::memory_order_relaxed);
+    workers_[w].share = share.empty() ? 0.0 : share[w];
+  }
   chunked_plan(n, plan);
 }
 
@@ -69,7 +72,7 @@ void PerDeviceChunkScheduler::adapt(WorkerState& s, const ChunkTiming& last) con
   s.size = std::clamp(s.size, 1.0, 1e15);
 }
 
-std::int64_t PerDeviceChunkScheduler::tail_cap(int worker, std::int64_t remaining) const {
+std::int64_t PerDeviceChunkScheduler::tail_cap(int worker, std::int64_t remaining) {
   double sum = 0.0;
   for (const auto& s : workers_) {
     const double p = s.smoothed_tpi.load(std::memory_order_relaxed);
@@ -79,6 +82,7 @@ std::int64_t PerDeviceChunkScheduler::tail_cap(int worker, std::int64_t remainin
   if (!(sum > 0.0) || !(mine > 0.0) || !std::isfinite(mine))
     return std::max<std::int64_t>(1, remaining / (2 * static_cast<std::int64_t>(workers_.size())));
   const double share = (1.0 / mine) / sum;
+  workers_[static_cast<std::size_t>(worker)].share = share;
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(remaining) * share / 2.0));
 }
 
@@ -88,7 +92,11 @@ ChunkQueue::Result PerDeviceChunkScheduler::take_chunk(int worker, const ChunkTi
   std::int64_t size = std::max<std::int64_t>(1, std::llround(s.size));
   if (dynamic_) {
     adapt(s, last);
-    size = std::min(std::max<std::int64_t>(1, std::llround(s.size)), tail_cap(worker, queue.remaining()));
+    size = std::max<std::int64_t>(1, std::llround(s.size));
+    // The cap binds once remaining * share / 2 < size; check it from a little before that.
+    const std::int64_t remaining = queue.remaining();
+    if (static_cast<double>(remaining) * s.share < 4.0 * static_cast<double>(size))
+      size = std::min(size, tail_cap(worker, remaining));
   }
   return queue.take(size, out);
 }

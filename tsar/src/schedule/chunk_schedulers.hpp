@@ -49,11 +49,13 @@ class PerDeviceChunkScheduler final : public Scheduler {
     int direction = 1;                    ///< +1 growing, -1 shrinking
     std::atomic<double> smoothed_tpi{0};  ///< read by the other workers for the tail cap
     double prior_tpi = 0.0;
+    double share = 0.0;                   ///< its split fraction when last computed
   };
 
   void adapt(WorkerState& s, const ChunkTiming& last) const;
   /// At most half of the worker's fair share of what remains, so the tail stays balanced.
-  std::int64_t tail_cap(int worker, std::int64_t remaining) const;
+  /// Reads every worker's speed (their cache lines): only done near the tail.
+  std::int64_t tail_cap(int worker, std::int64_t remaining);
 
   std::int64_t configured_;
   bool dynamic_;
