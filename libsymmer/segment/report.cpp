@@ -190,7 +190,7 @@ json to_json(const SegmentSnapshot& s, const SegmentSnapshot* previous) {
     r["in_mpi_threads"] = k.in_mpi_threads;
     const Command cmd = decode_command(slot.control.command);
     const Ack ack = decode_ack(slot.control.ack);
-    r["command"] = {{"generation", cmd.generation}, {"cpu", cmd.cpu}};
+    r["command"] = {{"generation", cmd.generation}, {"cpu", cmd.generation ? cmd.cpu : -1}};
     r["ack"] = {{"generation", ack.generation}, {"status", ack_status_name(ack.status)}, {"cpu", ack.cpu}};
     r["rebinds_ok"] = slot.control.rebinds_ok;
     r["rebinds_failed"] = slot.control.rebinds_failed;
