@@ -13,6 +13,13 @@
 
 namespace symmer::shim::fortran {
 
+// INTEGERs in a Fortran status (Open MPI's mpi.h does not say: its statuses are the C struct).
+#if defined(MPI_F_STATUS_SIZE)
+inline constexpr int kStatusSize = MPI_F_STATUS_SIZE;
+#else
+inline constexpr int kStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
+#endif
+
 inline Scratch& scratch() noexcept { return *t_state->scratch; }
 
 inline MPI_Comm comm_f2c(MPI_Fint f) noexcept {
@@ -78,7 +85,7 @@ class StatusView {
   void* get() noexcept { return &c_; }
 
  private:
-  MPI_Fint store_[MPI_F_STATUS_SIZE] = {};
+  MPI_Fint store_[kStatusSize] = {};
   MPI_Fint* arg_;
   MPI_Status c_{};
 };
@@ -89,7 +96,7 @@ class StatusArrayView {
   StatusArrayView(MPI_Fint count, MPI_Fint* user) noexcept : arg_(user) {
     if (ignored_statuses(user) && count > 0) {
       auto& store = scratch().fortran_status_store;
-      const std::size_t n = static_cast<std::size_t>(count) * MPI_F_STATUS_SIZE;
+      const std::size_t n = static_cast<std::size_t>(count) * kStatusSize;
       if (store.size() < n) store.resize(n);
       arg_ = store.data();
     }
@@ -100,7 +107,7 @@ class StatusArrayView {
     auto& c = scratch().fortran_statuses;
     if (n <= 0) return;
     if (c.size() < static_cast<std::size_t>(n)) c.resize(n);
-    for (MPI_Fint i = 0; i < n; ++i) mpi.PMPI_Status_f2c(arg_ + i * MPI_F_STATUS_SIZE, &c[i]);
+    for (MPI_Fint i = 0; i < n; ++i) mpi.PMPI_Status_f2c(arg_ + i * kStatusSize, &c[i]);
   }
   void* get() noexcept { return scratch().fortran_statuses.data(); }
 

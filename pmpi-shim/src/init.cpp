@@ -237,15 +237,16 @@ void init_begin() noexcept {
 
 void init_end(int rc, int /*required*/, int* provided) noexcept {
   if (rc != MPI_SUCCESS || g.active.load()) return;
-  if (!mpi.complete) {
-    if (launcher_rank_zero()) say("the MPI library lacks functions the shim needs; the job runs unmonitored");
-    return;
-  }
   const std::string version = library_version();
   if (!library_matches(version)) {
     if (launcher_rank_zero())
       say(std::string("this shim was built for ") + kFamilyName + " but the application uses '" +
-          version + "'; the job runs unmonitored (symmer-run picks the matching shim)");
+          (version.empty() ? "an unknown MPI" : version) +
+          "'; the job runs unmonitored (symmer-run picks the matching shim)");
+    return;
+  }
+  if (!mpi.complete) {
+    if (launcher_rank_zero()) say("the MPI library lacks functions the shim needs; the job runs unmonitored");
     return;
   }
   int world_rank = 0, world_size = 1, level = MPI_THREAD_SINGLE;

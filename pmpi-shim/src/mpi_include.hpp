@@ -17,6 +17,11 @@
 #pragma weak ompi_request_null
 #pragma weak ompi_mpi_byte
 #pragma weak ompi_mpi_int
+#pragma weak ompi_mpi_unsigned
+#pragma weak ompi_mpi_unsigned_long
+#pragma weak ompi_mpi_unsigned_long_long
+#pragma weak ompi_mpi_long_long_int
+#pragma weak ompi_mpi_count
 #pragma weak ompi_mpi_uint64_t
 #pragma weak ompi_mpi_op_max
 #pragma weak ompi_mpi_op_min

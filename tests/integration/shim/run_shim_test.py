@@ -171,6 +171,41 @@ def figures(t):
         check(r0['cache_misses'] is None and d['counters_note'], 'unavailable counters must say why')
 
 
+@case
+def thread_multiple(t):
+    """4 threads per rank under MPI_THREAD_MULTIPLE: totals exact, no update lost."""
+    prefix = os.path.join(t.tmp, 'self')
+    dump = os.path.join(t.tmp, 'dump.json')
+    rc, out, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_threads'), prefix], t.env(SYMMER_DUMP=dump))
+    check(rc == 0, f'threads exited {rc}: {err}')
+    if out.startswith('SKIP'):
+        print(out.strip())
+        sys.exit(77)
+    check(not symmer_lines(err), f'unexpected messages: {symmer_lines(err)}')
+    d = load_dump(dump)
+    check(d['thread_level'] == 3, f'thread level {d["thread_level"]}')
+    for rank in (0, 1):
+        with open(f'{prefix}.{rank}.json') as f:
+            me = json.load(f)
+        r = rank_of(d, rank)
+        p = peer(r, 1 - rank)
+        if rank == 0:
+            check(r['bytes_sent'] == me['bytes'] and p['bytes_sent'] == me['bytes'],
+                  f'rank 0 bytes sent {r["bytes_sent"]} / to peer {p["bytes_sent"]}, expected {me["bytes"]}')
+            check(r['msgs_sent'] == me['messages'], f'rank 0 messages {r["msgs_sent"]} != {me["messages"]}')
+            check(r['calls']['send'] == me['blocking'] and r['calls']['isend'] == me['nonblocking'],
+                  f'rank 0 calls {r["calls"]}')
+            check(r['pending_send_compute_ns'] <= r['compute_ns'], 'pending compute above compute')
+        else:
+            check(r['bytes_recv'] == me['bytes'] and p['bytes_recv'] == me['bytes'],
+                  f'rank 1 bytes received {r["bytes_recv"]} / from peer {p["bytes_recv"]}, expected {me["bytes"]}')
+            check(r['msgs_recv'] == me['messages'], f'rank 1 messages {r["msgs_recv"]} != {me["messages"]}')
+            check(r['calls']['recv'] == me['blocking'] and r['calls']['irecv'] == me['nonblocking'],
+                  f'rank 1 calls {r["calls"]}')
+        check(r['calls']['wait'] == me['nonblocking'], f'rank {rank} waits {r["calls"]["wait"]}')
+        check(r['untracked_requests'] == 0, 'requests left untracked')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build', required=True)
