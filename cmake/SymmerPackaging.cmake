@@ -1,9 +1,21 @@
 # find_package(Symmer) / find_package(TSAR) configs and pkg-config files for installs.
+# Included last by the top-level CMakeLists.txt, so it sees every target the parts defined:
+# a library joins a package by `install(TARGETS <lib> EXPORT SymmerTargets)` (or TSARTargets)
+# and is named in the pkg-config file below when its target exists.
 include(CMakePackageConfigHelpers)
 set(SYMMER_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake)
 
-# symmer_install_package(<Package> <pkg-config name> <export set> <libs for .pc>)
-function(symmer_install_package package pcname exportset pclibs)
+# pkg-config files locate the prefix from their own place, so `cmake --install --prefix`
+# anywhere gives a working file.
+file(RELATIVE_PATH SYMMER_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" SYMMER_PC_TO_PREFIX "${SYMMER_PC_TO_PREFIX}")
+
+# symmer_install_package(<Package> <pkg-config name> <export set>
+#                        LIBRARIES <target...> [REQUIRES <pc...>] [REQUIRES_PRIVATE <pc...>])
+# Installs <Package>Config.cmake + version file and <pcname>.pc naming the LIBRARIES that
+# exist as targets.
+function(symmer_install_package package pcname exportset)
+  cmake_parse_arguments(ARG "" "" "LIBRARIES;REQUIRES;REQUIRES_PRIVATE" ${ARGN})
   install(EXPORT ${exportset} NAMESPACE ${package}:: DESTINATION ${SYMMER_CMAKE_DIR}/${package})
   configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/${package}Config.cmake.in
     ${PROJECT_BINARY_DIR}/${package}Config.cmake INSTALL_DESTINATION ${SYMMER_CMAKE_DIR}/${package})
@@ -12,13 +24,23 @@ function(symmer_install_package package pcname exportset pclibs)
   install(FILES ${PROJECT_BINARY_DIR}/${package}Config.cmake
                 ${PROJECT_BINARY_DIR}/${package}ConfigVersion.cmake
           DESTINATION ${SYMMER_CMAKE_DIR}/${package})
+  set(PC_LIBS "")
+  foreach(lib IN LISTS ARG_LIBRARIES)
+    if(TARGET ${lib})
+      string(APPEND PC_LIBS " -l${lib}")
+    endif()
+  endforeach()
   set(PC_NAME ${pcname})
-  set(PC_LIBS ${pclibs})
+  list(JOIN ARG_REQUIRES " " PC_REQUIRES)
+  list(JOIN ARG_REQUIRES_PRIVATE " " PC_REQUIRES_PRIVATE)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pcname}.pc.in ${PROJECT_BINARY_DIR}/${pcname}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${pcname}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endfunction()
 
-symmer_install_package(Symmer symmer SymmerTargets "-lsymmer -lsymmer-topology")
+symmer_install_package(Symmer symmer SymmerTargets
+  LIBRARIES symmer symmer-topology
+  REQUIRES nlohmann_json
+  REQUIRES_PRIVATE hwloc)
 if(TARGET tsar)
-  symmer_install_package(TSAR tsar TSARTargets "-ltsar")
+  symmer_install_package(TSAR tsar TSARTargets LIBRARIES tsar REQUIRES symmer)
 endif()

@@ -1,38 +1,32 @@
-// symmerctl: command-line view of the node and, with symmerd, its control client.
-#include <CLI/CLI.hpp>
+// symmerctl: command-line view of the node and, with symmerd, its control client. Each
+// subcommand lives in its own <name>_command.cpp and registers itself (command.hpp).
+#include <exception>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
-#include "symmer/topology/node_model.hpp"
+#include "command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"symmerctl: inspect and control symmer on this node"};
   app.require_subcommand(1);
 
-  bool json = false;
-  std::string xml;
-  std::string synthetic;
-  CLI::App* topology = app.add_subcommand("topology", "print the node model symmer and TSAR use");
-  topology->add_flag("--json", json, "print JSON instead of text");
-  auto* xml_opt =
-      topology->add_option("--xml", xml, "load an hwloc XML export instead of this node");
-  topology->add_option("--synthetic", synthetic, "load an hwloc synthetic description")
-      ->excludes(xml_opt);
+  std::vector<std::pair<CLI::App*, symmer::ctl::CommandRun>> runs;
+  for (const symmer::ctl::Command& command : symmer::ctl::registered_commands()) {
+    CLI::App* sub = app.add_subcommand(command.name, command.help);
+    runs.emplace_back(sub, command.setup(*sub));
+  }
 
   CLI11_PARSE(app, argc, argv);
 
-  try {
-    using symmer::topology::NodeModel;
-    const NodeModel model = !xml.empty()         ? NodeModel::from_xml_file(xml)
-                            : !synthetic.empty() ? NodeModel::from_synthetic(synthetic)
-                                                 : NodeModel::from_this_node();
-    if (json)
-      std::cout << model.to_json().dump(2) << "\n";
-    else
-      std::cout << model.to_text();
-  } catch (const std::exception& e) {
-    std::cerr << "symmerctl: " << e.what() << "\n";
-    return 1;
+  for (auto& [sub, run] : runs) {
+    if (!sub->parsed()) continue;
+    try {
+      return run();
+    } catch (const std::exception& e) {
+      std::cerr << "symmerctl " << sub->get_name() << ": " << e.what() << "\n";
+      return 1;
+    }
   }
-  return 0;
+  return 1;  // unreachable: require_subcommand(1)
 }

@@ -19,8 +19,20 @@ namespace {
 
 using HwlocHandle = std::shared_ptr<hwloc_topology>;
 
+// hwloc loads its plugins (PCI through libpciaccess, OpenCL...) when the first topology is
+// created and unloads them when the last one goes; each unload leaks libpciaccess's state.
+// One never-destroyed, never-loaded topology keeps them loaded for the process's lifetime.
+void keep_hwloc_plugins_loaded() {
+  static const hwloc_topology_t keep_alive = [] {
+    hwloc_topology_t t = nullptr;
+    return hwloc_topology_init(&t) == 0 ? t : nullptr;
+  }();
+  (void)keep_alive;
+}
+
 template <typename Configure>
 HwlocHandle load_hwloc(Configure&& configure, const std::string& what) {
+  keep_hwloc_plugins_loaded();
   hwloc_topology_t topo = nullptr;
   if (hwloc_topology_init(&topo) != 0) throw TopologyError("hwloc_topology_init failed");
   HwlocHandle handle(topo, hwloc_topology_destroy);

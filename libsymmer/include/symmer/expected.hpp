@@ -99,13 +99,24 @@ class [[nodiscard]] Expected {
     return has_value() ? std::get<0>(state_) : static_cast<T>(std::forward<U>(fallback));
   }
 
-  /// The error; only after has_value() returned false.
-  const Error& error() const& noexcept { return *std::get_if<1>(&state_); }
-  Error&& error() && noexcept { return std::move(*std::get_if<1>(&state_)); }
+  /// The error; only meaningful after has_value() returned false (else a kInternal error
+  /// saying so, never undefined behaviour).
+  const Error& error() const& noexcept {
+    const Error* e = std::get_if<1>(&state_);
+    return e ? *e : no_error();
+  }
+  Error error() && noexcept {
+    Error* e = std::get_if<1>(&state_);
+    return e ? std::move(*e) : no_error();
+  }
 
  private:
   void check() const {
     if (!has_value()) throw BadExpectedAccess(*std::get_if<1>(&state_));
+  }
+  static const Error& no_error() noexcept {
+    static const Error e(Errc::kInternal, "error() called on an Expected that holds a value");
+    return e;
   }
   std::variant<T, Error> state_;
 };

@@ -45,6 +45,12 @@ TEST(Expected, ValueOnErrorThrowsWithTheMessage) {
   }
 }
 
+TEST(Expected, ErrorOnAValueIsAnInternalErrorNotACrash) {
+  auto v = parse_positive("1");
+  EXPECT_EQ(v.error().code, symmer::Errc::kInternal);
+  EXPECT_EQ(std::move(v).error().code, symmer::Errc::kInternal);
+}
+
 TEST(Expected, ConvertsFromWhatTIsConstructibleFrom) {
   auto make = [](bool ok) -> symmer::Expected<std::string> {
     if (!ok) return symmer::Error(symmer::Errc::kNotFound, "no such thing");

@@ -1,0 +1,63 @@
+#pragma once
+// Per-core load over a window and each core's *effective capability* for the job: the share
+// of the core left to it after hardware interrupts, soft interrupts, hypervisor steal and
+// foreign processes (DESIGN.md; thesis 3.3). Computed from two ProcSnapshots.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "symmer/expected.hpp"
+#include "symmer/topology/node_model.hpp"
+#include "symmer/topology/proc_reader.hpp"
+
+namespace symmer::topology {
+
+/// Where the time of one CPU, or of one core's CPUs together, went during a window. Shares
+/// are fractions of that time, in [0,1].
+struct CoreLoad {
+  int core = -1;              ///< logical core of the model; -1 in per-CPU results
+  std::vector<int> cpus;      ///< Linux CPUs it covers
+  double window_seconds = 0;  ///< the window as the CPU counters measured it (per CPU)
+  double busy = 0;            ///< user+nice+system: every process, kernel threads, guests
+  double job = 0;             ///< the job's own busy share (given by the caller), <= busy
+  double foreign = 0;         ///< busy - job: other processes and kernel threads
+  double irq = 0;             ///< hardware interrupt handling
+  double softirq = 0;         ///< soft interrupt handling (network stack, block, timers)
+  double steal = 0;           ///< time the hypervisor gave to other guests
+  double idle = 0;            ///< idle + iowait
+  /// 1 - irq - softirq - steal - foreign, clamped to [0,1]: what the job can get.
+  double capability = 1;
+  std::uint64_t device_interrupts = 0;  ///< device interrupt lines' counts in the window
+  std::uint64_t net_rx = 0;             ///< NET_RX soft interrupts raised in the window
+  std::uint64_t net_tx = 0;             ///< NET_TX soft interrupts raised in the window
+};
+
+/// Clock ticks per second of /proc/stat on this node (sysconf(_SC_CLK_TCK), usually 100).
+double clock_ticks_per_second();
+
+/// Load of every Linux CPU present in both snapshots, in CPU order. `job_busy_seconds` gives
+/// the job's own CPU time on some CPUs during the window (threads pinned there, from
+/// getrusage or /proc/<pid>/stat); CPUs not listed count the job's share as 0.
+/// `ticks_per_second` 0 means clock_ticks_per_second(). Errors: `after` not later than
+/// `before` on some CPU (no tick elapsed, or counters from another boot), no CPU in common.
+Expected<std::vector<CoreLoad>> cpu_loads(const ProcSnapshot& before, const ProcSnapshot& after,
+                                          const std::map<int, double>& job_busy_seconds = {},
+                                          double ticks_per_second = 0);
+
+/// Load of every core of `model`: its CPUs' ticks added up, so a 2-thread core with one
+/// thread busy is half busy. `job_busy_seconds_by_core` is indexed by logical core (may be
+/// empty or shorter). Errors: as cpu_loads, and a model CPU missing from either snapshot
+/// (offline, or snapshots of another node).
+Expected<std::vector<CoreLoad>> core_loads(const NodeModel& model, const ProcSnapshot& before,
+                                           const ProcSnapshot& after,
+                                           const std::vector<double>& job_busy_seconds_by_core = {},
+                                           double ticks_per_second = 0);
+
+/// Reads `reader`, waits `window`, reads again and returns core_loads() for `model` (no job
+/// share: everything busy counts as foreign).
+Expected<std::vector<CoreLoad>> sample_core_loads(const NodeModel& model, const ProcReader& reader,
+                                                  std::chrono::milliseconds window);
+
+}  // namespace symmer::topology
