@@ -25,7 +25,9 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # How each kind of call is accounted. `cls`: CallClass; `before`/`after`: hook calls, with
 # {arg} placeholders naming the call's arguments ({a|b}: the first of a, b the call has) and
 # {mode} the send mode flag; `status`: status arguments the shim must see even when the
-# application passes MPI_STATUS(ES)_IGNORE (replaced by per-thread scratch).
+# application passes MPI_STATUS(ES)_IGNORE (replaced by per-thread scratch); `poll`: the call
+# never blocks (timed by sampling, Call::stop_poll) and `after` runs only when this holds.
+# A `before` of before_complete returns whether any request is followed; `after` runs only then.
 KINDS = {
     'send': dict(cls='kSend', after='after_send(call, {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
     'recv': dict(cls='kRecv', status='status', after='after_recv(call, {source}, {comm}, {status})'),
@@ -51,20 +53,22 @@ KINDS = {
                      statuses=('array_of_statuses', 'incount'),
                      after='after_waitsome(call, rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
     'test': dict(cls='kTest', before='before_complete(call, 1, {request})', status='status',
-                 after='after_test(call, rc, {flag}, {status})'),
+                 poll='*{flag}', after='after_test(call, rc, {flag}, {status})'),
     'testall': dict(cls='kTest', before='before_complete(call, {count}, {array_of_requests})',
-                    statuses=('array_of_statuses', 'count'),
+                    statuses=('array_of_statuses', 'count'), poll='*{flag}',
                     after='after_testall(call, rc, {flag}, {array_of_statuses})'),
     'testany': dict(cls='kTest', before='before_complete(call, {count}, {array_of_requests})', status='status',
-                    after='after_testany(call, rc, {index}, {flag}, {status})'),
+                    poll='*{flag}', after='after_testany(call, rc, {index}, {flag}, {status})'),
     'testsome': dict(cls='kTest', before='before_complete(call, {incount}, {array_of_requests})',
                      statuses=('array_of_statuses', 'incount'),
                      after='after_waitsome(call, rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
     'get_status': dict(cls='kTest'),
     'probe': dict(cls='kProbe', status='status', after='after_probe(call, {source}, {comm}, nullptr, {status})'),
-    'iprobe': dict(cls='kIprobe', status='status', after='after_probe(call, {source}, {comm}, {flag}, {status})'),
+    'iprobe': dict(cls='kIprobe', status='status', poll='*{flag}',
+                   after='after_probe(call, {source}, {comm}, {flag}, {status})'),
     'mprobe': dict(cls='kProbe', status='status', after='after_mprobe(call, {source}, {comm}, nullptr, {status})'),
-    'improbe': dict(cls='kIprobe', status='status', after='after_mprobe(call, {source}, {comm}, {flag}, {status})'),
+    'improbe': dict(cls='kIprobe', status='status', poll='*{flag}',
+                    after='after_mprobe(call, {source}, {comm}, {flag}, {status})'),
     'coll': dict(cls='kCollective'),
     'coll_post': dict(cls='kIcollective'),
     'rma_sync': dict(cls='kRmaSync'),
@@ -241,17 +245,27 @@ def gen_c_wrapper(c):
     else:
         out.append(f'  Call call(CallClass::{s["cls"]});\n')
         out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
+        guards = []
         if 'before' in s:
-            out.append(f'  hooks::{c.fill(s["before"])};\n')
+            if s['before'].startswith('before_complete'):
+                out.append(f'  const bool followed = hooks::{c.fill(s["before"])};\n')
+                guards.append('followed')
+            else:
+                out.append(f'  hooks::{c.fill(s["before"])};\n')
         if 'status' in s:
-            out.append(f'  {s["status"]} = hooks::status_arg(call, {s["status"]});\n')
+            out.append(f'  {s["status"]} = call.status_arg({s["status"]});\n')
         if 'statuses' in s:
             arr, count = s['statuses']
             out.append(f'  {arr} = hooks::statuses_arg(call, {count}, {arr});\n')
         out.append(f'  const int rc = pmpi.{c.pname}({args});\n')
-        out.append('  call.stop();\n')
+        if 'poll' in s:
+            out.append('  call.stop_poll();\n')
+            guards.insert(0, f'{c.fill(s["poll"])} != 0')
+        else:
+            out.append('  call.stop();\n')
         if 'after' in s:
-            out.append(f'  hooks::{c.fill(s["after"])};\n')
+            cond = f'if ({" && ".join(guards)}) ' if guards else ''
+            out.append(f'  {cond}hooks::{c.fill(s["after"])};\n')
         out.append('  call.finish();\n  return rc;\n}\n')
     out.append(guard_close(c))
     return ''.join(out)
@@ -377,18 +391,31 @@ def gen_fortran_wrapper(c):
         return re.sub(r'\{([a-z_|]+)\}', sub, template).replace('(call, rc', '(call, *ierr')
 
     out += pre
+    guards = []
     if 'before' in s:
-        out.append(f'  hooks::{filled(s["before"])};\n')
+        if s['before'].startswith('before_complete'):
+            out.append(f'  const bool followed = hooks::{filled(s["before"])};\n')
+            guards.append('followed')
+        else:
+            out.append(f'  hooks::{filled(s["before"])};\n')
     if 'status' in s:
         out.append(f'  {s["status"]} = {s["status"]}_c.fortran_arg();\n')
     if 'statuses' in s:
         arr = s['statuses'][0]
         out.append(f'  {arr} = {arr}_c.fortran_arg();\n')
     out.append(f'  pmpi.{pf}({args});\n')
-    out.append('  call.stop();\n')
+    if 'poll' in s:
+        out.append('  call.stop_poll();\n')
+        guards.insert(0, re.sub(r'\{([a-z_|]+)\}', lambda m: m.group(1), s['poll']) + ' != 0')  # LOGICAL
+    else:
+        out.append('  call.stop();\n')
+    if guards:
+        out.append(f'  if ({" && ".join(guards)}) {{\n')
     out += post
     if 'after' in s:
         out.append(f'  hooks::{filled(s["after"])};\n')
+    if guards:
+        out.append('  }\n')
     out.append('  call.finish();\n}\n')
     return ''.join(out)
 

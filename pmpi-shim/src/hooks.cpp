@@ -144,9 +144,12 @@ const MPI_Status* status_at(void* statuses, int i) noexcept {
 
 }  // namespace
 
-Scratch* make_scratch() noexcept {
+Scratch* make_scratch(void** status) noexcept {
   auto* s = new (std::nothrow) Scratch;
-  if (s) s->mprobe_comm = MPI_COMM_NULL;
+  if (s) {
+    s->mprobe_comm = MPI_COMM_NULL;
+    *status = &s->status;
+  }
   return s;
 }
 
@@ -282,14 +285,14 @@ void before_request_free(Call& /*call*/, void* request) noexcept {
   if (info.comm) comm_release(static_cast<CommInfo*>(info.comm));
 }
 
-void before_complete(Call& call, int count, void* reqs) noexcept {
+bool before_complete(Call& call, int count, void* reqs) noexcept {
   Scratch& s = scratch_of(call);
   s.completing_count = 0;
   s.completing_recv = false;
-  s.wait_peers.clear();
-  if (count <= 0) return;
+  if (count <= 0 || (count == 1 && *static_cast<const MPI_Request*>(reqs) == MPI_REQUEST_NULL)) return false;
   if (s.completing.size() < static_cast<std::size_t>(count)) s.completing.resize(count);
   const auto* r = static_cast<const MPI_Request*>(reqs);
+  bool tracked = false;
   for (int i = 0; i < count; ++i) {
     CompletionEntry& e = s.completing[i];
     e.index = -1;
@@ -304,12 +307,10 @@ void before_complete(Call& call, int count, void* reqs) noexcept {
       continue;
     }
     s.completing_recv = s.completing_recv || e.info.kind == RequestInfo::kRecv;
+    tracked = true;
   }
   s.completing_count = count;
-}
-
-void* status_arg(Call& call, void* status) noexcept {
-  return status == MPI_STATUS_IGNORE ? &scratch_of(call).status : status;
+  return tracked;
 }
 
 void* statuses_arg(Call& call, int count, void* statuses) noexcept {

@@ -3,8 +3,9 @@
 // declarations; hooks.cpp implements them with the MPI library's types).
 //
 // `after_*` run after call.stop(), so call.duration() is the time spent in the real call.
-// Status arguments reaching the hooks are never MPI_STATUS_IGNORE: status_arg/statuses_arg
-// substitute per-thread scratch first, because the shim needs MPI_SOURCE and the byte count.
+// Status arguments reaching the hooks are never MPI_STATUS_IGNORE: Call::status_arg and
+// statuses_arg substitute per-thread scratch first, because the shim needs MPI_SOURCE and the
+// byte count.
 
 #include "abi.hpp"
 
@@ -40,9 +41,9 @@ void after_recv_init(Call& call, int source, symmer_handle comm, void* request) 
 void after_start(Call& call, int count, void* requests) noexcept;
 void before_request_free(Call& call, void* request) noexcept;
 
-// Completion: before_complete remembers what the requests were (the real call overwrites them).
-void before_complete(Call& call, int count, void* requests) noexcept;
-void* status_arg(Call& call, void* status) noexcept;
+// Completion: before_complete remembers what the requests were (the real call overwrites them)
+// and says whether any is one the shim follows; the after_* hooks are needed only then.
+bool before_complete(Call& call, int count, void* requests) noexcept;
 void* statuses_arg(Call& call, int count, void* statuses) noexcept;
 void after_wait(Call& call, int rc, void* status) noexcept;
 void after_waitall(Call& call, int rc, void* statuses) noexcept;

@@ -279,6 +279,7 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.world_rank = static_cast<std::uint64_t>(world_rank);
   g.world_size = static_cast<std::uint64_t>(world_size);
   g.thread_level = level;
+  g.status_ignore = MPI_STATUS_IGNORE;
   MPI_Comm shared;
   if (mpi.PMPI_Comm_split_type(init_state.world, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL,
                                &shared) != MPI_SUCCESS) {

@@ -16,7 +16,7 @@
 namespace symmer::shim {
 
 Runtime g;
-thread_local ThreadState* t_state __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit thread_local ThreadState* t_state __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 
@@ -180,7 +180,7 @@ ThreadState* register_thread() noexcept {
   auto* ts = new (std::nothrow) ThreadState;
   if (ts == nullptr) return nullptr;
   ts->peers.reset(new (std::nothrow) PeerCounter[g.peer_entries]);
-  ts->scratch = make_scratch();
+  ts->scratch = make_scratch(&ts->scratch_status);
   if (!ts->peers || ts->scratch == nullptr) {
     release_scratch(ts->scratch);
     delete ts;

@@ -52,11 +52,17 @@ struct ThreadState {
   ThreadCounters counters;
   std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
   std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
+  std::uint64_t polls = 0;               ///< nonblocking polls that found nothing
+  std::uint64_t poll_ticks = 0;          ///< running mean of their duration (sampled)
   std::atomic<int> depth{0};             ///< nesting of intercepted calls (>0: inside MPI)
   bool main_thread = false;              ///< the thread that called MPI_Init
   int registry_index = -1;
   Scratch* scratch = nullptr;            ///< owned; see hooks.cpp
+  void* scratch_status = nullptr;        ///< an MPI_Status in `scratch`
 };
+
+/// Forces inlining on the per-call path.
+#define SYMMER_INLINE inline __attribute__((always_inline))
 
 inline constexpr int kMaxThreads = 1024;
 
@@ -82,6 +88,7 @@ struct Runtime {
   std::vector<std::int32_t> peer_of_world;      ///< world rank -> peer entry, -1 unknown
   std::uint64_t eager_local = 65536, eager_remote = 65536;
   int thread_level = 0;                         ///< MPI_THREAD_* provided, 0..3
+  void* status_ignore = nullptr;                ///< MPI_STATUS_IGNORE of the MPI in use
 
   std::atomic<ThreadState*> threads[kMaxThreads] = {};
   std::atomic<int> thread_high_water{0};
@@ -95,10 +102,11 @@ struct Runtime {
 extern Runtime g;
 
 /// This thread's state; null until its first tracked call. initial-exec TLS: one load.
-extern thread_local ThreadState* t_state __attribute__((tls_model("initial-exec")));
+extern constinit thread_local ThreadState* t_state __attribute__((tls_model("initial-exec")));
 
 /// Per-thread scratch buffers of the typed hooks (hooks.cpp); null when out of memory.
-Scratch* make_scratch() noexcept;
+/// `status` receives the address of its MPI_Status.
+Scratch* make_scratch(void** status) noexcept;
 void release_scratch(Scratch* scratch) noexcept;
 
 /// Creates this thread's state (first MPI call of a thread); null when monitoring is off or
@@ -126,7 +134,7 @@ inline int peer_of_world(int w) noexcept {
 
 /// Accounts the time since the thread's last MPI call as compute (and as out of sync while
 /// the rank holds incomplete sends).
-inline void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
+SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
   const std::uint64_t gap = now - ts.last_exit;
   ts.counters.compute.add(gap);
   if (g.pending_sends.load(std::memory_order_relaxed) > 0) {
