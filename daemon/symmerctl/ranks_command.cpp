@@ -44,7 +44,8 @@ Scan scan(const std::string& dir) {
 symmer::ctl::CommandRun setup(CLI::App& cmd) {
   auto o = std::make_shared<Options>();
   cmd.add_flag("--json", o->json, "print JSON instead of a table");
-  cmd.add_option("--dir", o->dir, "where the node segments are (default $SYMMER_SHM_DIR or /dev/shm)");
+  cmd.add_option("--dir", o->dir,
+                 "where the node segments are (default $SYMMER_SHM_DIR or /dev/shm)");
   cmd.add_option("--window", o->window_seconds,
                  "read twice, this many seconds apart, and show the figures of that window")
       ->check(CLI::Range(0.0, 3600.0));
@@ -71,13 +72,17 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
       }
       nlohmann::json removed = first.removed;
       for (const auto& r : now.removed) removed.push_back(r);
-      std::cout << nlohmann::json{{"directory", dir}, {"jobs", jobs}, {"problems", now.problems},
+      std::cout << nlohmann::json{{"directory", dir},
+                                  {"jobs", jobs},
+                                  {"problems", now.problems},
                                   {"removed_stale", removed}}
                        .dump(2)
                 << "\n";
       return 0;
     }
-    for (const auto& r : first.removed) std::cerr << "symmerctl ranks: removed stale segment " << r.get<std::string>() << " (its job is gone)\n";
+    for (const auto& r : first.removed)
+      std::cerr << "symmerctl ranks: removed stale segment " << r.get<std::string>()
+                << " (its job is gone)\n";
     for (const auto& p : now.problems)
       std::cerr << "symmerctl ranks: ignored " << p["error"].get<std::string>() << "\n";
     if (current.empty()) {

@@ -33,9 +33,12 @@ const char* shim_file(Mpi m) {
 
 const char* mpi_name(Mpi m) {
   switch (m) {
-    case Mpi::kMpich: return "MPICH";
-    case Mpi::kOpenMpi: return "Open MPI";
-    case Mpi::kNone: break;
+    case Mpi::kMpich:
+      return "MPICH";
+    case Mpi::kOpenMpi:
+      return "Open MPI";
+    case Mpi::kNone:
+      break;
   }
   return "none";
 }
@@ -50,12 +53,15 @@ struct RunOptions {
 };
 
 void add_run_options(CLI::App& app, RunOptions& o) {
-  app.add_option("--mpi", o.mpi, "MPI of the application: auto (from its libraries), mpich, openmpi")
+  app.add_option("--mpi", o.mpi,
+                 "MPI of the application: auto (from its libraries), mpich, openmpi")
       ->check(CLI::IsMember({"auto", "mpich", "openmpi"}));
-  app.add_option("--dump", o.dump, "write each node's figures as JSON at MPI_Finalize (SYMMER_DUMP)");
+  app.add_option("--dump", o.dump,
+                 "write each node's figures as JSON at MPI_Finalize (SYMMER_DUMP)");
   app.add_option("--analyzer", o.analyzer, "embedded analyzer in local rank 0: embedded or off")
       ->check(CLI::IsMember({"embedded", "off"}));
-  app.add_option("--shim", o.shim, "use this shim library instead of the one found beside symmer-run");
+  app.add_option("--shim", o.shim,
+                 "use this shim library instead of the one found beside symmer-run");
   app.add_flag("--dry-run", o.dry_run, "print the decision and the environment, run nothing");
 }
 
@@ -68,7 +74,8 @@ std::optional<fs::path> resolve_program(const std::string& name) {
   std::size_t start = 0;
   while (start <= dirs.size()) {
     const std::size_t end = dirs.find(':', start);
-    const std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string dir =
+        dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
     const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
     if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
     if (end == std::string::npos) break;
@@ -83,7 +90,10 @@ bool is_elf_executable(const fs::path& p) {
   const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   char magic[4] = {};
-  const bool elf = ::read(fd, magic, 4) == 4 && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+  const bool elf = ::read(fd, magic, 4) == 4 && std::memcmp(magic,
+                                                            "\x7f"
+                                                            "ELF",
+                                                            4) == 0;
   ::close(fd);
   return elf;
 }
@@ -91,7 +101,8 @@ bool is_elf_executable(const fs::path& p) {
 /// Which MPI a program is linked against, from the dynamic loader's view of it (ldd).
 Mpi linked_mpi(const fs::path& program) {
   std::string cmd = "ldd '";
-  for (char c : fs::absolute(program).string()) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (char c : fs::absolute(program).string())
+    cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
   cmd += "' 2>/dev/null";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return Mpi::kNone;
@@ -167,15 +178,18 @@ int main(int argc, char** argv) {
 
   if (shim) {
     const char* old = std::getenv("LD_PRELOAD");
-    const std::string preload = old && *old ? std::string(old) + ":" + shim->string() : shim->string();
+    const std::string preload =
+        old && *old ? std::string(old) + ":" + shim->string() : shim->string();
     ::setenv("LD_PRELOAD", preload.c_str(), 1);
     if (!opts.dump.empty()) ::setenv("SYMMER_DUMP", opts.dump.c_str(), 1);
     if (!opts.analyzer.empty()) ::setenv("SYMMER_ANALYZER", opts.analyzer.c_str(), 1);
   }
   if (opts.dry_run) {
-    std::cout << "application: " << (app_path.empty() ? "-" : app_path) << " (" << mpi_name(mpi) << ")\n"
+    std::cout << "application: " << (app_path.empty() ? "-" : app_path) << " (" << mpi_name(mpi)
+              << ")\n"
               << "shim: " << (shim ? shim->string() : "-") << "\n"
-              << "LD_PRELOAD=" << (std::getenv("LD_PRELOAD") ? std::getenv("LD_PRELOAD") : "") << "\n";
+              << "LD_PRELOAD=" << (std::getenv("LD_PRELOAD") ? std::getenv("LD_PRELOAD") : "")
+              << "\n";
     return 0;
   }
   std::vector<char*> args;

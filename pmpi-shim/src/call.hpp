@@ -36,13 +36,15 @@ class Call {
     tracked_ = true;
     t0_ = now_ticks();
     account_compute(*ts, t0_);
-    if (__builtin_expect(segment::load_word(*g.command_word) !=
-                             g.seen_command.load(std::memory_order_relaxed), 0))
+    if (__builtin_expect(
+            segment::load_word(*g.command_word) != g.seen_command.load(std::memory_order_relaxed),
+            0))
       apply_command();
   }
 
   SYMMER_INLINE ~Call() {
-    if (ts_) ts_->depth.store(ts_->depth.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    if (ts_)
+      ts_->depth.store(ts_->depth.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
   }
 
   Call(const Call&) = delete;

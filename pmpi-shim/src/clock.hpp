@@ -23,7 +23,8 @@ extern ClockSource g_clock_source;
 inline std::uint64_t monotonic_now_ns() noexcept {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 /// Current time in ticks.
@@ -50,7 +51,9 @@ class TickConverter {
     return static_cast<std::uint64_t>((static_cast<u128>(ns) << 32) / (mult_ ? mult_ : 1));
   }
   /// Ticks per second, for reports.
-  double ticks_per_second() const noexcept { return 1e9 * 4294967296.0 / static_cast<double>(mult_); }
+  double ticks_per_second() const noexcept {
+    return 1e9 * 4294967296.0 / static_cast<double>(mult_);
+  }
 
  private:
   std::uint64_t mult_ = 1ull << 32;  ///< ns per tick in 32.32 fixed point

@@ -52,7 +52,8 @@ CommInfo* build(MPI_Comm comm) noexcept {
   if (n > 0) mpi.PMPI_Group_translate_ranks(group, n, ranks.data(), world_group, world.data());
   mpi.PMPI_Group_free(&group);
   info->peer.resize(n);
-  for (int i = 0; i < n; ++i) info->peer[i] = world[i] == MPI_UNDEFINED ? -1 : peer_of_world(world[i]);
+  for (int i = 0; i < n; ++i)
+    info->peer[i] = world[i] == MPI_UNDEFINED ? -1 : peer_of_world(world[i]);
   return info;
 }
 
@@ -118,7 +119,8 @@ CommInfo* comm_acquire(ThreadState& ts, MPI_Comm comm) noexcept {
 }
 
 void comm_release(CommInfo* info) noexcept {
-  if (info && info != &untranslatable && info->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete info;
+  if (info && info != &untranslatable && info->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    delete info;
 }
 
 int comm_info_peer(const CommInfo* info, int rank) noexcept {

@@ -18,8 +18,8 @@ struct ThreadState;
 
 /// Translation of one communicator's ranks (its remote group for intercommunicators).
 struct CommInfo {
-  std::atomic<int> refs{1};         ///< the attribute + requests still using it
-  std::vector<std::int32_t> peer;   ///< comm rank -> peer entry, -1 unknown
+  std::atomic<int> refs{1};        ///< the attribute + requests still using it
+  std::vector<std::int32_t> peer;  ///< comm rank -> peer entry, -1 unknown
 };
 
 /// Creates the attribute keyval. Returns false when the MPI refuses.

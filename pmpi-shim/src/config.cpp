@@ -46,10 +46,17 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text) {
   std::uint64_t scale = 1;
   std::string digits = text;
   switch (std::tolower(static_cast<unsigned char>(text.back()))) {
-    case 'k': scale = 1ull << 10; break;
-    case 'm': scale = 1ull << 20; break;
-    case 'g': scale = 1ull << 30; break;
-    default: break;
+    case 'k':
+      scale = 1ull << 10;
+      break;
+    case 'm':
+      scale = 1ull << 20;
+      break;
+    case 'g':
+      scale = 1ull << 30;
+      break;
+    default:
+      break;
   }
   if (scale != 1) digits.pop_back();
   const auto v = parse_uint(digits);
@@ -65,9 +72,12 @@ Expected<Config> read_config() {
     c.monitor = *on;
   }
   if (auto v = env("SYMMER_ANALYZER")) {
-    if (*v == "embedded") c.embedded_analyzer = true;
-    else if (*v == "off") c.embedded_analyzer = false;
-    else return bad("SYMMER_ANALYZER", *v, "embedded or off");
+    if (*v == "embedded")
+      c.embedded_analyzer = true;
+    else if (*v == "off")
+      c.embedded_analyzer = false;
+    else
+      return bad("SYMMER_ANALYZER", *v, "embedded or off");
   }
   if (auto v = env("SYMMER_NODE_ID")) {
     const auto id = parse_uint(*v);
@@ -102,10 +112,14 @@ Expected<Config> read_config() {
     c.papi = *on;
   }
   if (auto v = env("SYMMER_CLOCK")) {
-    if (*v == "auto") c.clock = ClockChoice::kAuto;
-    else if (*v == "tsc") c.clock = ClockChoice::kTsc;
-    else if (*v == "monotonic") c.clock = ClockChoice::kMonotonic;
-    else return bad("SYMMER_CLOCK", *v, "auto, tsc or monotonic");
+    if (*v == "auto")
+      c.clock = ClockChoice::kAuto;
+    else if (*v == "tsc")
+      c.clock = ClockChoice::kTsc;
+    else if (*v == "monotonic")
+      c.clock = ClockChoice::kMonotonic;
+    else
+      return bad("SYMMER_CLOCK", *v, "auto, tsc or monotonic");
   }
   if (auto v = env("SYMMER_DUMP")) c.dump_path = *v;
   if (auto v = env("SYMMER_SHM_DIR")) {

@@ -18,8 +18,8 @@ using segment::store_word;
 
 struct Exchange {
   bool enabled = false;
-  MPI_Comm comm;           ///< Iallgather of summaries
-  MPI_Comm finish_comm;    ///< agreement at MPI_Finalize (never mixed with `comm`'s collectives)
+  MPI_Comm comm;         ///< Iallgather of summaries
+  MPI_Comm finish_comm;  ///< agreement at MPI_Finalize (never mixed with `comm`'s collectives)
   int leaders = 0;
   MPI_Request request;
   bool in_flight = false;
@@ -48,8 +48,10 @@ NodeSummary summarize_node() noexcept {
     s.out_of_sync_ns += oos;
     s.late_sender_ns += late;
     s.send_wait_ns += load_word(k.send_wait_ns);
-    if (oos >= s.worst_out_of_sync_ns) s.worst_out_of_sync_ns = oos, s.worst_out_of_sync_rank = rank;
-    if (late >= s.worst_late_sender_ns) s.worst_late_sender_ns = late, s.worst_late_sender_rank = rank;
+    if (oos >= s.worst_out_of_sync_ns)
+      s.worst_out_of_sync_ns = oos, s.worst_out_of_sync_rank = rank;
+    if (late >= s.worst_late_sender_ns)
+      s.worst_late_sender_ns = late, s.worst_late_sender_rank = rank;
     const segment::PeerCounters* peers = seg.peers(r);
     for (std::uint64_t b = 0; b < g.node_buckets; ++b) {
       s.bytes_sent_remote += load_word(peers[g.local_ranks + b].bytes_sent);

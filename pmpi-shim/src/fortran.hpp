@@ -128,7 +128,8 @@ class FlagView {
 /// A Fortran (1-based) index as a C (0-based) one.
 class IndexView {
  public:
-  explicit IndexView(const MPI_Fint* f) noexcept : c_(*f == MPI_UNDEFINED ? MPI_UNDEFINED : *f - 1) {}
+  explicit IndexView(const MPI_Fint* f) noexcept
+      : c_(*f == MPI_UNDEFINED ? MPI_UNDEFINED : *f - 1) {}
   int* get() noexcept { return &c_; }
 
  private:

@@ -37,7 +37,8 @@ std::uint64_t received_bytes(const MPI_Status* status) noexcept {
 }
 
 std::uint64_t eager_limit(int peer) noexcept {
-  return peer >= 0 && static_cast<std::uint64_t>(peer) < g.local_ranks ? g.eager_local : g.eager_remote;
+  return peer >= 0 && static_cast<std::uint64_t>(peer) < g.local_ranks ? g.eager_local
+                                                                       : g.eager_remote;
 }
 
 bool is_rendezvous(SendMode mode, std::uint64_t bytes, int peer) noexcept {
@@ -132,7 +133,8 @@ void charge_completion(Call& call) noexcept {
   } else if (sends > 0) {
     ts.counters.send_wait.add(d);
     for (std::int32_t p : s.wait_peers)
-      if (is_send_peer(p) && decode_send_peer(p) >= 0) ts.peers[decode_send_peer(p)].send_wait.add(d / sends);
+      if (is_send_peer(p) && decode_send_peer(p) >= 0)
+        ts.peers[decode_send_peer(p)].send_wait.add(d / sends);
   }
   s.wait_peers.clear();
 }
@@ -190,7 +192,8 @@ void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int
                     symmer_handle comm, void* status) noexcept {
   if (dest >= 0) {
     ThreadState& ts = call.thread();
-    count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest), type_bytes(sendtype, sendcount));
+    count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
+               type_bytes(sendtype, sendcount));
   }
   after_recv(call, source, comm, status);
 }
@@ -289,7 +292,8 @@ bool before_complete(Call& call, int count, void* reqs) noexcept {
   Scratch& s = scratch_of(call);
   s.completing_count = 0;
   s.completing_recv = false;
-  if (count <= 0 || (count == 1 && *static_cast<const MPI_Request*>(reqs) == MPI_REQUEST_NULL)) return false;
+  if (count <= 0 || (count == 1 && *static_cast<const MPI_Request*>(reqs) == MPI_REQUEST_NULL))
+    return false;
   if (s.completing.size() < static_cast<std::size_t>(count)) s.completing.resize(count);
   const auto* r = static_cast<const MPI_Request*>(reqs);
   bool tracked = false;

@@ -55,7 +55,8 @@ void say(const std::string& text) {
 std::string library_version() {
   std::vector<char> text(16384, '\0');  // larger than any MPI_MAX_LIBRARY_VERSION_STRING
   int len = 0;
-  if (mpi.PMPI_Get_library_version == nullptr || mpi.PMPI_Get_library_version(text.data(), &len) != MPI_SUCCESS)
+  if (mpi.PMPI_Get_library_version == nullptr ||
+      mpi.PMPI_Get_library_version(text.data(), &len) != MPI_SUCCESS)
     return {};
   std::string v(text.data());
   return v.substr(0, v.find('\n'));
@@ -66,7 +67,8 @@ bool library_matches(const std::string& version) {
   return version.find("Open MPI") != std::string::npos;
 #else
   // MPICH and the MPICH-ABI derivatives.
-  return version.find("MPICH") != std::string::npos || version.find("MVAPICH") != std::string::npos ||
+  return version.find("MPICH") != std::string::npos ||
+         version.find("MVAPICH") != std::string::npos ||
          version.find("Intel(R) MPI") != std::string::npos;
 #endif
 }
@@ -112,11 +114,13 @@ std::optional<std::uint64_t> cvar(const char* wanted) {
     std::optional<std::uint64_t> value;
     if (type == MPI_INT || type == MPI_UNSIGNED) {
       int v = 0;
-      if (mpi.PMPI_T_cvar_read(handle, &v) == MPI_SUCCESS && v > 0) value = static_cast<std::uint64_t>(v);
+      if (mpi.PMPI_T_cvar_read(handle, &v) == MPI_SUCCESS && v > 0)
+        value = static_cast<std::uint64_t>(v);
     } else if (type == MPI_UNSIGNED_LONG || type == MPI_UNSIGNED_LONG_LONG || type == MPI_COUNT ||
                type == MPI_LONG_LONG) {
       long long v = 0;
-      if (mpi.PMPI_T_cvar_read(handle, &v) == MPI_SUCCESS && v > 0) value = static_cast<std::uint64_t>(v);
+      if (mpi.PMPI_T_cvar_read(handle, &v) == MPI_SUCCESS && v > 0)
+        value = static_cast<std::uint64_t>(v);
     }
     mpi.PMPI_T_cvar_handle_free(&handle);
     return value;
@@ -139,8 +143,9 @@ void choose_eager_limits(const Config& cfg, std::uint64_t& local, std::uint64_t&
       if (auto v = cvar(n)) return v;
     return std::nullopt;
   };
-  if (auto v = first({"MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE",
-                      "btl_vader_eager_limit", "btl_sm_eager_limit"}))
+  if (auto v =
+          first({"MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE",
+                 "btl_vader_eager_limit", "btl_sm_eager_limit"}))
     local = *v;
   if (auto v = first({"MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE",
                       "btl_tcp_eager_limit"}))
@@ -228,9 +233,9 @@ namespace hooks {
 
 void init_begin() noexcept {
   init_state.config = read_config();
-  const ClockChoice clock =
-      init_state.config ? init_state.config->clock : ClockChoice::kAuto;
-  const bool tsc = clock == ClockChoice::kTsc || (clock == ClockChoice::kAuto && tsc_is_invariant());
+  const ClockChoice clock = init_state.config ? init_state.config->clock : ClockChoice::kAuto;
+  const bool tsc =
+      clock == ClockChoice::kTsc || (clock == ClockChoice::kAuto && tsc_is_invariant());
   g_clock_source = tsc ? ClockSource::kTsc : ClockSource::kMonotonic;
   g.ticks.begin();  // calibrated over MPI_Init, which takes milliseconds anyway
 }
@@ -246,7 +251,8 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
     return;
   }
   if (!mpi.complete) {
-    if (launcher_rank_zero()) say("the MPI library lacks functions the shim needs; the job runs unmonitored");
+    if (launcher_rank_zero())
+      say("the MPI library lacks functions the shim needs; the job runs unmonitored");
     return;
   }
   int world_rank = 0, world_size = 1, level = MPI_THREAD_SINGLE;
@@ -316,7 +322,8 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.peer_entries = g.local_ranks + g.node_buckets;
 
   // 3. Peer map: every world rank's node and local rank.
-  std::vector<std::int32_t> mine = {static_cast<std::int32_t>(g.node_index), local_rank}, all(2 * world_size);
+  std::vector<std::int32_t> mine = {static_cast<std::int32_t>(g.node_index), local_rank},
+                            all(2 * world_size);
   mpi.PMPI_Allgather(mine.data(), 2, MPI_INT, all.data(), 2, MPI_INT, init_state.world);
   g.peer_of_world.assign(world_size, -1);
   for (int w = 0; w < world_size; ++w) {
@@ -330,9 +337,10 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   std::uint64_t job = g.config.job_id ? *g.config.job_id : (world_rank == 0 ? random_job_id() : 0);
   mpi.PMPI_Bcast(&job, 1, MPI_UINT64_T, 0, init_state.world);
   g.job_id = job;
-  std::string problem = g.local_ranks > segment::kMaxLocalRanks
-                            ? "more than " + std::to_string(segment::kMaxLocalRanks) + " ranks on a node"
-                            : open_segment(g.config, local_rank, init_state.node);
+  std::string problem =
+      g.local_ranks > segment::kMaxLocalRanks
+          ? "more than " + std::to_string(segment::kMaxLocalRanks) + " ranks on a node"
+          : open_segment(g.config, local_rank, init_state.node);
   int ok = problem.empty() ? 1 : 0, all_ok = 0;
   mpi.PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, init_state.world);
   if (!problem.empty()) say(problem + "; the job runs unmonitored");

@@ -11,8 +11,8 @@ MpiFunctions mpi;
 
 void resolve_mpi_functions() noexcept {
   bool complete = true;
-#define SYMMER_MPI_RESOLVE(f)                                             \
-  mpi.f = reinterpret_cast<decltype(mpi.f)>(::dlsym(RTLD_NEXT, #f));     \
+#define SYMMER_MPI_RESOLVE(f)                                        \
+  mpi.f = reinterpret_cast<decltype(mpi.f)>(::dlsym(RTLD_NEXT, #f)); \
   complete = complete && mpi.f != nullptr;
   SYMMER_MPI_HELPERS(SYMMER_MPI_RESOLVE)
 #undef SYMMER_MPI_RESOLVE

@@ -31,8 +31,9 @@ void papi_start(bool enabled) noexcept {
     return;
   }
   // The last-level cache the CPU reports first; L1 data misses as the fallback.
-  const std::pair<int, CacheEvent> presets[] = {
-      {PAPI_L3_TCM, CacheEvent::kL3Tcm}, {PAPI_L2_TCM, CacheEvent::kL2Tcm}, {PAPI_L1_DCM, CacheEvent::kL1Dcm}};
+  const std::pair<int, CacheEvent> presets[] = {{PAPI_L3_TCM, CacheEvent::kL3Tcm},
+                                                {PAPI_L2_TCM, CacheEvent::kL2Tcm},
+                                                {PAPI_L1_DCM, CacheEvent::kL1Dcm}};
   int rc = PAPI_create_eventset(&event_set);
   if (rc != PAPI_OK) {
     note = std::string("PAPI_create_eventset: ") + PAPI_strerror(rc);
@@ -54,7 +55,8 @@ void papi_start(bool enabled) noexcept {
 }
 
 void papi_sample() noexcept {
-  if (status.load(std::memory_order_relaxed) != static_cast<std::uint64_t>(CountersStatus::kAvailable))
+  if (status.load(std::memory_order_relaxed) !=
+      static_cast<std::uint64_t>(CountersStatus::kAvailable))
     return;
   long long v = 0;
   if (PAPI_read(event_set, &v) == PAPI_OK && v >= 0)

@@ -19,13 +19,13 @@ namespace symmer::shim {
 struct RequestInfo {
   enum Kind : std::uint8_t { kSend = 1, kRecv = 2 };
   Kind kind = kSend;
-  bool rendezvous = false;   ///< send above the eager limit (or synchronous)
+  bool rendezvous = false;  ///< send above the eager limit (or synchronous)
   bool persistent = false;
-  bool active = true;        ///< persistent requests: started and not yet completed
-  std::int32_t peer = -1;    ///< peer entry; -1: unknown (receives: resolve from MPI_SOURCE)
-  std::uint64_t bytes = 0;   ///< persistent sends: bytes per start
-  void* comm = nullptr;      ///< receives from MPI_ANY_SOURCE on a non-world communicator:
-                             ///< a referenced CommInfo (hooks.cpp)
+  bool active = true;       ///< persistent requests: started and not yet completed
+  std::int32_t peer = -1;   ///< peer entry; -1: unknown (receives: resolve from MPI_SOURCE)
+  std::uint64_t bytes = 0;  ///< persistent sends: bytes per start
+  void* comm = nullptr;     ///< receives from MPI_ANY_SOURCE on a non-world communicator:
+                            ///< a referenced CommInfo (hooks.cpp)
 };
 
 class RequestTable {
@@ -38,7 +38,8 @@ class RequestTable {
   /// Records `info` for request handle `key` (never 0); false when its bucket is full.
   bool insert(std::uint64_t key, const RequestInfo& info) noexcept {
     Entry* b = bucket(key);
-    for (int pass = 0; pass < 2; ++pass) {  // first a stale entry of the same handle, then a free one
+    for (int pass = 0; pass < 2;
+         ++pass) {  // first a stale entry of the same handle, then a free one
       const std::uint64_t want = pass == 0 ? key : 0;
       for (std::uint64_t w = 0; w < kWays; ++w) {
         std::uint64_t k = want;
@@ -69,7 +70,9 @@ class RequestTable {
     return entries_[index].serial.load(std::memory_order_relaxed);
   }
   /// Updates the info of an entry its request's owner holds (persistent start/complete).
-  void set_active(std::int64_t index, bool active) noexcept { entries_[index].info.active = active; }
+  void set_active(std::int64_t index, bool active) noexcept {
+    entries_[index].info.active = active;
+  }
 
   /// Frees the entry at `index` if it still holds `key` at `serial`.
   void erase(std::int64_t index, std::uint64_t key, std::uint64_t serial) noexcept {

@@ -40,12 +40,19 @@ void lock_publish() noexcept {
 void unlock_publish() noexcept { publish_lock.store(false, std::memory_order_release); }
 
 void add_counters(ThreadCounters& into, const ThreadCounters& from) noexcept {
-  Counter ThreadCounters::*fields[] = {
-      &ThreadCounters::idle,       &ThreadCounters::compute,    &ThreadCounters::other,
-      &ThreadCounters::out_of_sync, &ThreadCounters::pending_compute, &ThreadCounters::send_wait,
-      &ThreadCounters::late_sender, &ThreadCounters::shim,       &ThreadCounters::bytes_sent,
-      &ThreadCounters::bytes_recv, &ThreadCounters::msgs_sent,  &ThreadCounters::msgs_recv,
-      &ThreadCounters::untracked};
+  Counter ThreadCounters::*fields[] = {&ThreadCounters::idle,
+                                       &ThreadCounters::compute,
+                                       &ThreadCounters::other,
+                                       &ThreadCounters::out_of_sync,
+                                       &ThreadCounters::pending_compute,
+                                       &ThreadCounters::send_wait,
+                                       &ThreadCounters::late_sender,
+                                       &ThreadCounters::shim,
+                                       &ThreadCounters::bytes_sent,
+                                       &ThreadCounters::bytes_recv,
+                                       &ThreadCounters::msgs_sent,
+                                       &ThreadCounters::msgs_recv,
+                                       &ThreadCounters::untracked};
   for (auto f : fields) (into.*f).add((from.*f).get());
   for (std::size_t c = 0; c < kCallClassCount; ++c) into.calls[c].add(from.calls[c].get());
 }
@@ -240,7 +247,8 @@ void apply_command() noexcept {
   const segment::AckStatus status = rebind_all_threads(cmd.cpu);
   segment::SlotControl& ctl = g.segment->control(g.local_rank);
   const int cpu_now = status == segment::AckStatus::kOk ? cmd.cpu : sched_getcpu();
-  std::atomic_ref<std::uint64_t>(status == segment::AckStatus::kOk ? ctl.rebinds_ok : ctl.rebinds_failed)
+  std::atomic_ref<std::uint64_t>(status == segment::AckStatus::kOk ? ctl.rebinds_ok
+                                                                   : ctl.rebinds_failed)
       .fetch_add(1, std::memory_order_relaxed);
   std::atomic_ref<std::uint64_t>(ctl.ack).store(
       segment::encode_ack({cmd.generation, status, cpu_now}), std::memory_order_release);

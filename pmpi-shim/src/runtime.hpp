@@ -57,8 +57,8 @@ struct ThreadState {
   std::atomic<int> depth{0};             ///< nesting of intercepted calls (>0: inside MPI)
   bool main_thread = false;              ///< the thread that called MPI_Init
   int registry_index = -1;
-  Scratch* scratch = nullptr;            ///< owned; see hooks.cpp
-  void* scratch_status = nullptr;        ///< an MPI_Status in `scratch`
+  Scratch* scratch = nullptr;      ///< owned; see hooks.cpp
+  void* scratch_status = nullptr;  ///< an MPI_Status in `scratch`
 };
 
 /// Forces inlining on the per-call path.
@@ -71,12 +71,12 @@ inline constexpr std::uint64_t kNoCommand = 0;
 
 /// Process-wide state. Written during MPI_Init (before `active`) and MPI_Finalize.
 struct Runtime {
-  std::atomic<bool> active{false};              ///< monitoring on: wrappers account calls
-  std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
+  std::atomic<bool> active{false};             ///< monitoring on: wrappers account calls
+  std::atomic<std::uint64_t> next_publish{0};  ///< ticks at which the next publish is due
   std::uint64_t publish_period_ticks = 0;
   const std::uint64_t* command_word = &kNoCommand;  ///< this rank's SlotControl::command
-  std::atomic<std::uint64_t> seen_command{0};   ///< last command word acted upon
-  std::atomic<std::int64_t> pending_sends{0};   ///< nonblocking sends not yet completed
+  std::atomic<std::uint64_t> seen_command{0};       ///< last command word acted upon
+  std::atomic<std::int64_t> pending_sends{0};       ///< nonblocking sends not yet completed
   std::atomic<std::int64_t> pending_rendezvous{0};  ///< ... of them above the eager limit
 
   Config config;
@@ -84,17 +84,17 @@ struct Runtime {
   std::optional<segment::SegmentWriter> segment;
   std::uint64_t local_rank = 0, local_ranks = 1, world_rank = 0, world_size = 1;
   std::uint64_t node_index = 0, node_count = 1, node_buckets = 1, node_id = 0, job_id = 0;
-  std::uint64_t peer_entries = 1;               ///< local_ranks + node_buckets
-  std::vector<std::int32_t> peer_of_world;      ///< world rank -> peer entry, -1 unknown
+  std::uint64_t peer_entries = 1;           ///< local_ranks + node_buckets
+  std::vector<std::int32_t> peer_of_world;  ///< world rank -> peer entry, -1 unknown
   std::uint64_t eager_local = 65536, eager_remote = 65536;
-  int thread_level = 0;                         ///< MPI_THREAD_* provided, 0..3
-  void* status_ignore = nullptr;                ///< MPI_STATUS_IGNORE of the MPI in use
+  int thread_level = 0;           ///< MPI_THREAD_* provided, 0..3
+  void* status_ignore = nullptr;  ///< MPI_STATUS_IGNORE of the MPI in use
 
   std::atomic<ThreadState*> threads[kMaxThreads] = {};
   std::atomic<int> thread_high_water{0};
-  ThreadCounters retired;                       ///< threads that exited (under the publish lock)
+  ThreadCounters retired;  ///< threads that exited (under the publish lock)
   std::unique_ptr<PeerCounter[]> retired_peers;
-  std::unique_ptr<PeerCounter[]> sum_peers;     ///< publishing's work area (publish lock)
+  std::unique_ptr<PeerCounter[]> sum_peers;  ///< publishing's work area (publish lock)
 
   std::unique_ptr<EmbeddedAnalyzer> analyzer;
 };

@@ -30,11 +30,11 @@ struct Scratch {
   std::vector<MPI_Status> statuses;         ///< stands in for MPI_STATUSES_IGNORE
   std::vector<CompletionEntry> completing;  ///< before_complete's view of the call's requests
   int completing_count = 0;
-  bool completing_recv = false;             ///< a tracked receive is among them
-  std::vector<std::int32_t> wait_peers;     ///< peers the current completion waited for
+  bool completing_recv = false;          ///< a tracked receive is among them
+  std::vector<std::int32_t> wait_peers;  ///< peers the current completion waited for
   CommCacheEntry comm_cache[8];
   unsigned comm_cache_next = 0;
-  MPI_Comm mprobe_comm;                     ///< communicator of the last (I)Mprobe
+  MPI_Comm mprobe_comm;  ///< communicator of the last (I)Mprobe
   bool have_mprobe_comm = false;
   // Fortran bindings: C copies of Fortran arguments.
   std::vector<MPI_Request> fortran_requests;

@@ -78,9 +78,11 @@ int worker(const Options& o) {
   int flag = 0;
 
   MPI_Request null_request = MPI_REQUEST_NULL;
-  const double test = ns_per_call(o.iterations, [&] { MPI_Test(&null_request, &flag, MPI_STATUS_IGNORE); });
-  const double iprobe =
-      ns_per_call(o.iterations, [&] { MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); });
+  const double test =
+      ns_per_call(o.iterations, [&] { MPI_Test(&null_request, &flag, MPI_STATUS_IGNORE); });
+  const double iprobe = ns_per_call(o.iterations, [&] {
+    MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  });
   char msg[8] = {};
   const long rounds = std::max(1L, o.iterations / 10);
   const double round_trip = ns_per_call(rounds, [&] {
@@ -100,8 +102,8 @@ int worker(const Options& o) {
   const double t0 = now();
   for (int it = 0; it < o.app_iterations; ++it) {
     checksum += compute(field);
-    MPI_Sendrecv(halo_out.data(), 1024, MPI_DOUBLE, peer, 7, halo_in.data(), 1024, MPI_DOUBLE, peer, 7,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(halo_out.data(), 1024, MPI_DOUBLE, peer, 7, halo_in.data(), 1024, MPI_DOUBLE, peer,
+                 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (it % 10 == 0) {
       double local = checksum, global = 0;
       MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -110,8 +112,11 @@ int worker(const Options& o) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double app = now() - t0;
   if (rank == 0)
-    std::printf("%s\n", json{{"test_ns", test}, {"iprobe_ns", iprobe}, {"pingpong_ns", round_trip / 2},
-                             {"app_s", app}, {"checksum", std::isfinite(checksum)}}
+    std::printf("%s\n", json{{"test_ns", test},
+                             {"iprobe_ns", iprobe},
+                             {"pingpong_ns", round_trip / 2},
+                             {"app_s", app},
+                             {"checksum", std::isfinite(checksum)}}
                             .dump()
                             .c_str());
   MPI_Finalize();
@@ -125,7 +130,8 @@ std::string shell_quote(const std::string& s) {
 }
 
 // One worker job; its rank 0's JSON line, or null when it failed.
-json run_worker(const Options& o, const std::string& self, const std::string& preload, const std::string& shm) {
+json run_worker(const Options& o, const std::string& self, const std::string& preload,
+                const std::string& shm) {
   std::string cmd = "env -u LD_PRELOAD SYMMER_SHM_DIR=" + shell_quote(shm);
   if (!preload.empty()) cmd += " LD_PRELOAD=" + shell_quote(preload);
   cmd += " " + shell_quote(o.mpiexec) + " -n 2 -bind-to core " + shell_quote(self) + " --worker" +
@@ -174,7 +180,8 @@ int driver(Options o) {
         std::cerr << "symmer-bench-overhead: a worker job failed\n";
         return 1;
       }
-      for (const char* kind : kinds) (preload ? with : without)[kind].push_back(j[kind].get<double>());
+      for (const char* kind : kinds)
+        (preload ? with : without)[kind].push_back(j[kind].get<double>());
     }
   }
   fs::remove_all(shm);
@@ -185,7 +192,8 @@ int driver(Options o) {
     const double a = median(without[kind]), b = median(with[kind]);
     per_call[name] = {{"without_ns", a}, {"with_ns", b}};
     added[name] = b - a;
-    std::printf("%-9s %8.1f ns/call without, %8.1f ns/call with the shim: %+6.1f ns\n", name.c_str(), a, b, b - a);
+    std::printf("%-9s %8.1f ns/call without, %8.1f ns/call with the shim: %+6.1f ns\n",
+                name.c_str(), a, b, b - a);
   }
   const double app_without = median(without["app_s"]), app_with = median(with["app_s"]);
   const double app_overhead = app_with / app_without - 1.0;
@@ -215,13 +223,17 @@ int driver(Options o) {
 int main(int argc, char** argv) {
   CLI::App app{"symmer-bench-overhead: PMPI shim overhead per call and on a balanced application"};
   Options o;
-  app.add_flag("--worker", o.worker, "run as one rank of the measured MPI job (internal)")->group("");
-  app.add_option("--iterations", o.iterations, "calls per measurement")->check(CLI::Range(1L, 100000000L));
-  app.add_option("--repeats", o.repeats, "jobs per variant (medians are reported)")->check(CLI::Range(1, 100));
+  app.add_flag("--worker", o.worker, "run as one rank of the measured MPI job (internal)")
+      ->group("");
+  app.add_option("--iterations", o.iterations, "calls per measurement")
+      ->check(CLI::Range(1L, 100000000L));
+  app.add_option("--repeats", o.repeats, "jobs per variant (medians are reported)")
+      ->check(CLI::Range(1, 100));
   app.add_option("--app-iterations", o.app_iterations, "iterations of the balanced application")
       ->check(CLI::Range(1, 1000000));
   app.add_flag("--quick", o.quick, "one short job per variant (a smoke run, not a measurement)");
-  app.add_option("--shim", o.shim, "the shim to measure (default: ../lib/libsymmer-pmpi.so beside this program)");
+  app.add_option("--shim", o.shim,
+                 "the shim to measure (default: ../lib/libsymmer-pmpi.so beside this program)");
   app.add_option("--mpiexec", o.mpiexec, "MPICH's mpiexec");
   CLI11_PARSE(app, argc, argv);
   return o.worker ? worker(o) : driver(o);

@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
       self.sends++, self.msgs_sent++, self.bytes_sent += 4000;
     } else {
       busy(0.002);
-      self.late_from_peer += timed([&] { MPI_Recv(ints.data(), 1000, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+      self.late_from_peer += timed(
+          [&] { MPI_Recv(ints.data(), 1000, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
       self.recvs++, self.msgs_recv++, self.bytes_recv += 4000;
     }
   }
@@ -112,7 +113,8 @@ int main(int argc, char** argv) {
       self.isends++, self.waits++, self.msgs_sent++, self.bytes_sent += 65536;
     } else {
       MPI_Status st;
-      self.late_from_peer += timed([&] { MPI_Recv(big.data(), 65536, MPI_CHAR, 0, 3, MPI_COMM_WORLD, &st); });
+      self.late_from_peer +=
+          timed([&] { MPI_Recv(big.data(), 65536, MPI_CHAR, 0, 3, MPI_COMM_WORLD, &st); });
       self.recvs++, self.msgs_recv++, self.bytes_recv += 65536;
     }
   }
@@ -147,7 +149,9 @@ int main(int argc, char** argv) {
   timed([&] { MPI_Allreduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); });
   self.collectives += 2;
   timed([&] { MPI_Send(ints.data(), 10, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD); });
-  timed([&] { MPI_Recv(ints.data(), 10, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+  timed([&] {
+    MPI_Recv(ints.data(), 10, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  });
   self.sends++, self.recvs++;
   MPI_Comm_free(&reversed);
 
@@ -156,16 +160,16 @@ int main(int argc, char** argv) {
     char path[4096];
     std::snprintf(path, sizeof path, "%s.%d.json", argv[1], rank);
     if (FILE* f = std::fopen(path, "w")) {
-      std::fprintf(f,
-                   "{\"rank\": %d, \"peer\": %d, \"wall\": %.9f, \"in_mpi\": %.9f, \"late_from_peer\": %.9f,"
-                   " \"pending_compute\": %.9f, \"bytes_sent\": %lld, \"bytes_recv\": %lld,"
-                   " \"msgs_sent\": %lld, \"msgs_recv\": %lld, \"sends\": %d, \"recvs\": %d,"
-                   " \"isends\": %d, \"irecvs\": %d, \"waits\": %d, \"persistent\": %d,"
-                   " \"collectives\": %d, \"total\": %g}\n",
-                   rank, peer, self.end - self.start, self.in_mpi, self.late_from_peer,
-                   self.pending_compute, self.bytes_sent, self.bytes_recv, self.msgs_sent,
-                   self.msgs_recv, self.sends, self.recvs, self.isends, self.irecvs, self.waits,
-                   self.persistent, self.collectives, total);
+      std::fprintf(
+          f,
+          "{\"rank\": %d, \"peer\": %d, \"wall\": %.9f, \"in_mpi\": %.9f, \"late_from_peer\": %.9f,"
+          " \"pending_compute\": %.9f, \"bytes_sent\": %lld, \"bytes_recv\": %lld,"
+          " \"msgs_sent\": %lld, \"msgs_recv\": %lld, \"sends\": %d, \"recvs\": %d,"
+          " \"isends\": %d, \"irecvs\": %d, \"waits\": %d, \"persistent\": %d,"
+          " \"collectives\": %d, \"total\": %g}\n",
+          rank, peer, self.end - self.start, self.in_mpi, self.late_from_peer, self.pending_compute,
+          self.bytes_sent, self.bytes_recv, self.msgs_sent, self.msgs_recv, self.sends, self.recvs,
+          self.isends, self.irecvs, self.waits, self.persistent, self.collectives, total);
       std::fclose(f);
     }
   }

@@ -88,18 +88,20 @@ int main(int argc, char** argv) {
     auto ctl = SegmentControl::open(find_segment());
     for (int r : {0, 1}) {
       const Ack a = ctl->ack(r);
-      const std::string s = a.generation == static_cast<std::uint32_t>(gen_ok) && a.cpu == cpus[1 - r]
-                                ? ack_status_name(a.status)
-                                : "stale";
+      const std::string s =
+          a.generation == static_cast<std::uint32_t>(gen_ok) && a.cpu == cpus[1 - r]
+              ? ack_status_name(a.status)
+              : "stale";
       if (r == 0 || ack_ok == "ok") ack_ok = s;
     }
     // A corrupt order, written behind the library's back.
     auto snap = read_segment(find_segment());
-    const std::uint64_t off = snap->header.slots_offset + snap->header.slot_size + kSlotControlOffset +
-                              offsetof(SlotControl, command);
+    const std::uint64_t off = snap->header.slots_offset + snap->header.slot_size +
+                              kSlotControlOffset + offsetof(SlotControl, command);
     const std::uint64_t word = encode_command({static_cast<std::uint32_t>(gen_ok + 1), 9999});
     const int fd = ::open(snap->path.c_str(), O_WRONLY);
-    if (fd < 0 || ::pwrite(fd, &word, sizeof word, static_cast<off_t>(off)) != sizeof word) MPI_Abort(MPI_COMM_WORLD, 4);
+    if (fd < 0 || ::pwrite(fd, &word, sizeof word, static_cast<off_t>(off)) != sizeof word)
+      MPI_Abort(MPI_COMM_WORLD, 4);
     ::close(fd);
   }
   MPI_Barrier(MPI_COMM_WORLD);  // rank 1 sees the corrupt order at its next call
@@ -107,7 +109,8 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     auto ctl = SegmentControl::open(find_segment());
     const Ack a = ctl->ack(1);
-    ack_bad = a.generation == static_cast<std::uint32_t>(gen_ok + 1) ? ack_status_name(a.status) : "stale";
+    ack_bad = a.generation == static_cast<std::uint32_t>(gen_ok + 1) ? ack_status_name(a.status)
+                                                                     : "stale";
   }
   stop = true;
   helper.join();
@@ -115,10 +118,11 @@ int main(int argc, char** argv) {
     char path[4096];
     std::snprintf(path, sizeof path, "%s.%d.json", argv[1], rank);
     if (FILE* f = std::fopen(path, "w")) {
-      std::fprintf(f,
-                   "{\"rank\": %d, \"target\": %d, \"start_cpu\": %d, \"cpu\": %d, \"helper_cpu\": %d,"
-                   " \"ack_ok\": \"%s\", \"ack_bad\": \"%s\"}\n",
-                   rank, target, start_cpu, moved, helper_moved, ack_ok.c_str(), ack_bad.c_str());
+      std::fprintf(
+          f,
+          "{\"rank\": %d, \"target\": %d, \"start_cpu\": %d, \"cpu\": %d, \"helper_cpu\": %d,"
+          " \"ack_ok\": \"%s\", \"ack_bad\": \"%s\"}\n",
+          rank, target, start_cpu, moved, helper_moved, ack_ok.c_str(), ack_bad.c_str());
       std::fclose(f);
     }
   }

@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
     seg->attach_slot(r, r);
     store_word(seg->identity(r).pid, static_cast<std::uint64_t>(dead_pid()));
   }
-  store_word(const_cast<SegmentHeader&>(seg->header()).creator_pid, load_word(seg->identity(0).pid));
+  store_word(const_cast<SegmentHeader&>(seg->header()).creator_pid,
+             load_word(seg->identity(0).pid));
   std::printf("%s\n", seg->path().c_str());
   return 0;
 }
