@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  g++ cmake ninja-build pkg-config python3
+  g++ gfortran cmake ninja-build pkg-config python3
   # MPI: MPICH first; Open MPI for the second build of the PMPI shim
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   # node model, memory placement, counters

@@ -9,3 +9,7 @@ cmake --build --preset release
 
 echo "== The node model symmer and TSAR work from (build/bin/symmerctl topology)"
 build/bin/symmerctl topology
+
+echo
+echo "== TSAR: one loop split across every device found, and the split it learns (build/bin/tsar-demo)"
+build/bin/tsar-demo

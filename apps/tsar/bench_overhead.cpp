@@ -1,0 +1,165 @@
+// tsar-bench-overhead: what TSAR itself costs, measured against an empty loop body.
+//   pass_overhead_us   adaptive schedule: one pass over every device, divided by the number
+//                      of devices (goal: under 1 us per device)
+//   chunk_dispatch_ns  chunk:1 schedule: the cost of one chunk dispatch on one device while
+//                      every device takes chunks (goal: under 100 ns)
+// In the same run, for scale: a single-device pass, the thesis-style pass from an OpenMP team,
+// OpenMP's own empty static parallel-for and its dynamic,1 dispatch.
+// Usage: tsar-bench-overhead [--passes N] [--chunks N]   (TSAR_DEVICES picks the devices)
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tsar/tsar.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Median over `reps` repetitions of f() (which returns seconds per operation).
+template <class F>
+double median_of(int reps, F&& f) {
+  std::vector<double> v;
+  for (int r = 0; r < reps; ++r) v.push_back(f());
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+inline void opaque() { asm volatile("" ::: "memory"); }
+
+double tsar_pass_seconds(tsar::Region& region, std::int64_t n, int passes) {
+  const auto empty = [](const tsar::Chunk&) { opaque(); };
+  for (int p = 0; p < passes / 10; ++p) region.parallel_for(n, empty);  // warm-up
+  return median_of(5, [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) region.parallel_for(n, empty);
+    return seconds_since(t0) / passes;
+  });
+}
+
+double omp_team_pass_seconds(tsar::Region& region, std::int64_t n, int passes) {
+  tsar_region* r = region.handle();
+  const int devices = region.num_devices();
+  const auto run = [&] {
+#pragma omp parallel num_threads(devices)
+    do {
+      std::int64_t b = 0, e = 0;
+      tsar_next(r, n, &b, &e);
+      for (std::int64_t i = b; i < e; ++i) opaque();
+    } while (tsar_loop(r));
+  };
+  for (int p = 0; p < passes / 10; ++p) run();
+  return median_of(5, [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) run();
+    return seconds_since(t0) / passes;
+  });
+}
+
+double omp_static_pass_seconds(int threads, std::int64_t n, int passes) {
+  const auto run = [&] {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t i = 0; i < n; ++i) opaque();
+  };
+  for (int p = 0; p < passes / 10; ++p) run();
+  return median_of(5, [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) run();
+    return seconds_since(t0) / passes;
+  });
+}
+
+double omp_dynamic_dispatch_seconds(int threads, std::int64_t n) {
+  return median_of(5, [&] {
+    const auto t0 = Clock::now();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::int64_t i = 0; i < n; ++i) opaque();
+    return seconds_since(t0) * threads / static_cast<double>(n);
+  });
+}
+
+double tsar_dispatch_seconds(tsar::Region& region, std::int64_t n) {
+  const auto empty = [](const tsar::Chunk&) { opaque(); };
+  region.parallel_for(n, empty);
+  const int devices = region.num_devices();
+  return median_of(5, [&] {
+    const auto t0 = Clock::now();
+    region.parallel_for(n, empty);
+    return seconds_since(t0) * devices / static_cast<double>(n);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int passes = 20000;
+  std::int64_t chunks = 1 << 21;
+  for (int a = 1; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--passes") == 0 && a + 1 < argc) {
+      passes = std::max(10, std::atoi(argv[++a]));
+    } else if (std::strcmp(argv[a], "--chunks") == 0 && a + 1 < argc) {
+      chunks = std::max<std::int64_t>(1000, std::atoll(argv[++a]));
+    } else {
+      std::fprintf(stderr, "usage: %s [--passes N] [--chunks N]\n", argv[0]);
+      return 2;
+    }
+  }
+  try {
+    tsar::Region adaptive("overhead-adaptive", "adaptive");
+    tsar::Region chunked("overhead-chunk", "chunk:1");
+    const int devices = adaptive.num_devices();
+    std::vector<std::string> keys;
+    for (int d = 0; d < devices; ++d) keys.push_back(adaptive.device(d).key);
+    const std::int64_t n = 1024 * devices;
+
+    const double pass = tsar_pass_seconds(adaptive, n, passes);
+    const double pass_team = omp_team_pass_seconds(adaptive, n, passes);
+    const double omp_pass = omp_static_pass_seconds(devices, n, passes);
+    const double dispatch = tsar_dispatch_seconds(chunked, chunks);
+    const double omp_dispatch = omp_dynamic_dispatch_seconds(devices, chunks);
+
+    tsar::set_devices("cpu:0");
+    tsar::Region adaptive1("overhead-adaptive-1", "adaptive");
+    tsar::Region chunked1("overhead-chunk-1", "chunk:1");
+    const double pass1 = tsar_pass_seconds(adaptive1, 1024, passes);
+    const double dispatch1 = tsar_dispatch_seconds(chunked1, chunks / 4);
+
+    std::printf("devices: %d\n", devices);
+    std::printf("adaptive pass, TSAR pool        %8.3f us  (%.3f us per device)\n", pass * 1e6, pass * 1e6 / devices);
+    std::printf("adaptive pass, one device       %8.3f us\n", pass1 * 1e6);
+    std::printf("adaptive pass, OpenMP team      %8.3f us  (tsar_next/tsar_loop in omp parallel)\n", pass_team * 1e6);
+    std::printf("OpenMP static parallel for      %8.3f us\n", omp_pass * 1e6);
+    std::printf("chunk dispatch, all devices     %8.1f ns per chunk per device\n", dispatch * 1e9);
+    std::printf("chunk dispatch, one device      %8.1f ns\n", dispatch1 * 1e9);
+    std::printf("OpenMP dynamic,1 dispatch       %8.1f ns per iteration per thread\n", omp_dispatch * 1e9);
+
+    const nlohmann::json out{{"bench", "tsar-bench-overhead"},
+                             {"devices", keys},
+                             {"pass_overhead_us", pass * 1e6 / devices},
+                             {"pass_us", pass * 1e6},
+                             {"pass_one_device_us", pass1 * 1e6},
+                             {"pass_omp_team_us", pass_team * 1e6},
+                             {"omp_static_pass_us", omp_pass * 1e6},
+                             {"chunk_dispatch_ns", dispatch * 1e9},
+                             {"chunk_dispatch_one_device_ns", dispatch1 * 1e9},
+                             {"omp_dynamic1_dispatch_ns", omp_dispatch * 1e9},
+                             {"goal_pass_overhead_us", 1.0},
+                             {"goal_chunk_dispatch_ns", 100.0}};
+    std::printf("%s\n", out.dump().c_str());
+  } catch (const tsar::Error& e) {
+    std::fprintf(stderr, "tsar-bench-overhead: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

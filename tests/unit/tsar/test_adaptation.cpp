@@ -1,0 +1,139 @@
+// Adaptation end to end, with devices of deterministic relative speed: the body sleeps in
+// proportion to its iterations and a per-device factor, so the ideal split is known whatever
+// else the machine runs. One unit is 500 us, so each device's part of a pass takes tens of
+// milliseconds and the wake-up delays of a loaded machine (a few ms) stay small against it.
+// Assertions are on the split (ratios, with margins), never on elapsed time.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "tsar/tsar.hpp"
+
+namespace {
+
+void sleep_iterations(std::int64_t iterations, double factor) {
+  std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(500.0 * factor * static_cast<double>(iterations)));
+}
+
+class Adaptation : public ::testing::Test {
+ protected:
+  void TearDown() override { tsar::set_devices(""); }
+};
+
+TEST_F(Adaptation, AdaptiveConvergesToTheSpeedRatioOnFourDevices) {
+  tsar::set_devices("cpu:0,cpu:1,cpu:0,cpu:1");  // four workers on two cores
+  const std::vector<double> factor = {1, 2, 3, 6};  // ideal shares 1/2, 1/4, 1/6, 1/12
+  for (const char* schedule : {"adaptive", "quick:4", "hybrid"}) {
+    SCOPED_TRACE(schedule);
+    tsar::Region region("converge", schedule);
+    const auto body = [&](const tsar::Chunk& c) { sleep_iterations(c.size(), factor[static_cast<std::size_t>(c.worker())]); };
+    std::vector<double> mean(4, 0.0);  // over the last three passes: one noisy pass is not the point
+    for (int pass = 0; pass < 7; ++pass) {
+      region.parallel_for(120, body);
+      if (pass < 4) continue;
+      const auto split = region.split();
+      for (std::size_t w = 0; w < 4; ++w) mean[w] += static_cast<double>(split[w]) / 3.0;
+    }
+    const std::vector<double> ideal = {60, 30, 20, 10};
+    for (std::size_t w = 0; w < 4; ++w) EXPECT_NEAR(mean[w], ideal[w], 0.08 * 120) << "device " << w;
+  }
+}
+
+TEST_F(Adaptation, SplitAdaptsWithinASinglePass) {
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::Region region("single", "split:8");
+  region.parallel_for(320, [](const tsar::Chunk& c) { sleep_iterations(c.size(), c.worker() == 0 ? 1 : 3); });
+  const auto stats = region.pass_stats();
+  EXPECT_EQ(stats.pass.sub_passes, 8);
+  // The first sub-pass splits 50:50, later ones ~3:1 (device 0 ~72% of the pass, ~50%
+  // without adapting within the pass).
+  EXPECT_GT(stats.devices[0].iterations, 176);
+}
+
+TEST_F(Adaptation, ChunkDynamicGivesTheSlowDeviceFewerIterations) {
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::Region region("chunks", "chunk-dynamic:8");
+  for (int pass = 0; pass < 3; ++pass)
+    region.parallel_for(120, [](const tsar::Chunk& c) { sleep_iterations(c.size(), c.worker() == 0 ? 1 : 4); });
+  const auto split = region.split();
+  EXPECT_GT(split[0], 2 * split[1]);  // 4:1 ideally
+}
+
+TEST_F(Adaptation, OneSpikyPassDoesNotCollapseTheSplit) {
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::Region region("spiky", "adaptive");
+  int pass = 0;
+  for (; pass < 8; ++pass) {
+    region.parallel_for(80, [&](const tsar::Chunk& c) {
+      // Pass 4: device 0 takes 10x longer once (a page-fault storm, a preemption).
+      sleep_iterations(c.size(), c.worker() == 0 && pass == 4 ? 10.0 : 1.0);
+    });
+    if (pass >= 5) {  // trusting the last pass alone would give device 0 ~9% now
+      const auto split = region.split();
+      EXPECT_GT(split[0], 24) << "pass " << pass;
+      EXPECT_GT(split[1], 24) << "pass " << pass;
+    }
+  }
+}
+
+TEST_F(Adaptation, SlowAcceleratorIsRetiredAndItsWorkerComputesOnTheCpu) {
+  tsar::set_devices("cpu:0,emul:1");
+  for (const char* schedule : {"adaptive", "chunk-dynamic"}) {
+    SCOPED_TRACE(schedule);
+    tsar::Region region("backoff", schedule);
+    ASSERT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
+    std::vector<int> seen(60);
+    auto m = region.map(seen.data(), seen.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+    int retired_at = -1;
+    for (int pass = 0; pass < 8; ++pass) {
+      std::fill(seen.begin(), seen.end(), 0);
+      region.parallel_for(60, [&](const tsar::Chunk& c) {
+        // The emulated accelerator is 8x slower per iteration than the CPU core.
+        sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 8.0 : 1.0);
+        int* p = c.ptr(m);
+        for (auto i = c.begin(); i < c.end(); ++i) p[i]++;
+      });
+      for (int v : seen) ASSERT_EQ(v, 1);
+      if (retired_at < 0 && region.device(1).retired) retired_at = pass;
+    }
+    ASSERT_GE(retired_at, 1) << "never retired";
+    EXPECT_LE(retired_at, 4);
+    const auto info = region.device(1);
+    EXPECT_EQ(info.kind, static_cast<unsigned>(TSAR_DEVICE_CPU));  // its worker became a CPU worker
+    EXPECT_STREQ(info.key, "cpu:1");
+    EXPECT_GE(region.split()[1], 10);  // the converted worker really computes (ideally half)
+  }
+}
+
+TEST_F(Adaptation, BackOffCanBeDisabled) {
+  tsar::set_devices("cpu:0,emul:1");
+  tsar::Region region("no-backoff", "adaptive");
+  region.set_backoff(0);
+  for (int pass = 0; pass < 5; ++pass)
+    region.parallel_for(40, [](const tsar::Chunk& c) {
+      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 8.0 : 1.0);
+    });
+  EXPECT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
+  EXPECT_EQ(region.device(1).retired, 0);
+  const auto split = region.split();
+  EXPECT_LT(split[1], split[0] / 3);  // it still gets its (small) share
+}
+
+TEST_F(Adaptation, UserTimesSetTheFirstSplit) {
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::RegionOptions options;
+  options.name = "given";
+  options.schedule = "static";
+  options.time_per_iteration = {1e-6, 3e-6};
+  tsar::Region region(options);
+  region.parallel_for(400, [](const tsar::Chunk&) {});
+  EXPECT_EQ(region.split(), (std::vector<std::int64_t>{300, 100}));
+  region.set_time_per_iteration(1, 1e-6);  // static keeps its first split
+  region.parallel_for(400, [](const tsar::Chunk&) {});
+  EXPECT_EQ(region.split(), (std::vector<std::int64_t>{300, 100}));
+}
+
+}  // namespace

@@ -1,0 +1,309 @@
+/*
+ * tsar.h - TSAR, the Task-Size Adapting Runtime: one loop split across every CPU core and
+ * accelerator of a node, each device's share learned while the program runs.
+ *
+ * A *region* is a loop of n iterations [0, n) that the program runs many times; each run is a
+ * *pass*. TSAR gives every device of the region one worker thread (pinned to the device's
+ * core), splits each pass between them with a schedule, times each device and adapts the split
+ * (thesis ch. 4-5). Every call returns a tsar_status unless its comment says otherwise; on an
+ * error, tsar_last_error() tells what was wrong.
+ *
+ * Two ways to run a region:
+ *  1. Callback: tsar_run(region, n, body, arg). TSAR's persistent worker pool runs the pass;
+ *     the calling thread is the worker of device 0.
+ *  2. Thesis style, from C or Fortran OpenMP: thread t of an OpenMP team of exactly
+ *     tsar_num_devices(region) threads is the worker of device t (TSAR pins it):
+ *
+ *       #pragma omp parallel num_threads(tsar_num_devices(r))
+ *       do {
+ *         int64_t b, e;
+ *         tsar_next(r, n, &b, &e);
+ *         for (int64_t i = b; i < e; ++i) body(i);
+ *       } while (tsar_loop(r));
+ *
+ * Schedules (TSAR_SCHEDULE or the schedule argument, like OMP_SCHEDULE):
+ *   static         split by default times per iteration, once (thesis 4.3.2)
+ *   adaptive       first pass static, then the split that equalises predicted finish times
+ *   split[:div]    every pass in div sub-passes, adapting after each (default div 10)
+ *   quick[:div]    first pass: a 1/div training sub-pass, then the rest; then adaptive
+ *   chunk[:size]   chunks of one size from a fetch-and-add ticket queue (OpenMP dynamic)
+ *   chunk-static[:size]   chunk size per device, scaled by its default speed
+ *   chunk-dynamic[:size]  per-device chunk sizes adapted to measured speed as chunks finish
+ *   hybrid[:size]  first pass chunk-dynamic, then adaptive
+ *   hguided        heterogeneous guided (chunk = remaining * device share / 2), a baseline
+ *
+ * Environment: TSAR_SCHEDULE (schedule when the API gives none), TSAR_DEVICES (device list,
+ * see tsar_set_devices), TSAR_CACHE (file of learned times per region name and device set),
+ * TSAR_TRACE (per-pass statistics, CSV when the name ends in .csv, else JSON lines).
+ */
+#ifndef TSAR_TSAR_H
+#define TSAR_TSAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Status codes                                                                               */
+
+typedef enum tsar_status {
+  TSAR_OK = 0,
+  TSAR_ERR_NULL = 1,        /* a required pointer argument is NULL */
+  TSAR_ERR_INVALID = 2,     /* an argument is out of range (negative size, bad flags...) */
+  TSAR_ERR_SCHEDULE = 3,    /* unknown schedule name or bad schedule parameter */
+  TSAR_ERR_DEVICES = 4,     /* no device of the allowed kinds, or a bad device list */
+  TSAR_ERR_REGISTERED = 5,  /* buffer or reduction already registered (or overlapping one) */
+  TSAR_ERR_UNKNOWN = 6,     /* buffer or reduction not registered with this region */
+  TSAR_ERR_THREADS = 7,     /* called from a thread that is not a worker of the region */
+  TSAR_ERR_STATE = 8,       /* not allowed now (e.g. registering memory during a pass) */
+  TSAR_ERR_CANCELED = 9,    /* the pass was canceled (tsar_cancel or a failing body) */
+  TSAR_ERR_IO = 10,         /* cache or trace file could not be read or written */
+  TSAR_ERR_SYSTEM = 11,     /* out of memory, thread creation or binding failed */
+  TSAR_ERR_UNSUPPORTED = 12 /* the device kind cannot do this in this build */
+} tsar_status;
+
+/* Static description of a status code ("invalid argument"); never NULL. */
+const char* tsar_status_string(int status);
+/* The message of the last failing TSAR call in the calling thread, naming what was wrong;
+ * "" when none failed. Valid until the thread's next failing call. */
+const char* tsar_last_error(void);
+/* The status of the last failing TSAR call in the calling thread (TSAR_OK when none). Calls
+ * that do not return a status (tsar_loop, tsar_mem, ...) set it too. */
+int tsar_last_status(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Devices                                                                                    */
+
+/* Device kinds, combined as masks for a region's allowed devices. */
+enum {
+  TSAR_DEVICE_CPU = 1u,        /* a CPU core, or a team of cores (a NUMA place) */
+  TSAR_DEVICE_OMP_TARGET = 2u, /* an OpenMP target device (omp_target_alloc/memcpy) */
+  TSAR_DEVICE_CUDA = 4u,       /* a CUDA device driven through streams */
+  TSAR_DEVICE_EMULATED = 8u,   /* accelerator stand-in: runs host code on its control core */
+  TSAR_DEVICE_ACCEL = 14u,     /* every accelerator kind */
+  TSAR_DEVICE_ALL = 15u
+};
+
+/* What a region's device is. */
+typedef struct tsar_device_info {
+  unsigned kind;       /* one TSAR_DEVICE_* bit */
+  int id;              /* CPU: first logical core; OpenMP target: device number; CUDA: ordinal */
+  int numa_node;       /* logical NUMA node it is closest to, -1 when unknown */
+  int control_core;    /* logical core its worker thread is pinned to */
+  int num_cores;       /* cores it computes on: 1 for a core, the team size for a place */
+  int omp_device;      /* OpenMP device number for target regions, -1 for host devices */
+  int retired;         /* 1 when back-off took it out of the region */
+  double peak_gflops;  /* the peak estimate behind the default split */
+  char key[32];        /* stable name: "cpu:3", "place:0", "omp:1", "cuda:0", "emul:0" */
+} tsar_device_info;
+
+/* Sets the devices of regions initialised from now on (existing regions keep theirs).
+ * spec is a comma-separated list; NULL restores the default (TSAR_DEVICES, else every
+ * allowed core of this node plus its accelerators):
+ *   cpu:N | cpu:N-M   a CPU device per core (logical index); a core may be listed twice
+ *                     (two workers on one core: tests of many devices on small machines)
+ *   cpu:all           one CPU device per allowed core
+ *   place:N           one CPU device for all cores of NUMA node N (a team)
+ *   emul:N            an emulated accelerator whose worker is pinned to core N
+ * Fails with TSAR_ERR_DEVICES (naming the bad entry) and changes nothing on a bad spec. */
+int tsar_set_devices(const char* spec);
+/* Number of devices a region allowed `kinds` would get now, in *count. */
+int tsar_count_devices(unsigned kinds, int* count);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Regions                                                                                    */
+
+typedef struct tsar_region tsar_region;
+
+/* Creates a region in *region.
+ *  name      key of the learned-times cache and of the trace; NULL = "region"
+ *  schedule  a schedule (see above); NULL or "" = TSAR_SCHEDULE, else "adaptive"
+ *  device_kinds  TSAR_DEVICE_* mask of the kinds it may use; 0 = TSAR_DEVICE_ALL
+ *  time_per_iteration  NULL, or num_times initial seconds per iteration, one per device in
+ *            region order (tsar_count_devices tells how many); 0 entries mean "unknown".
+ *            Precedence of defaults: these values, then TSAR_CACHE, then device peaks.
+ *  div       sub-passes of split/quick; 0 = the schedule's ":div" or 10
+ * On failure *region is NULL. */
+int tsar_init(tsar_region** region, const char* name, const char* schedule,
+              unsigned device_kinds, const double* time_per_iteration, int num_times, int div);
+/* Saves learned times (TSAR_CACHE), flushes the trace, frees the region and its
+ * registrations. NULL is accepted. Fails with TSAR_ERR_STATE during a pass. */
+int tsar_free(tsar_region* region);
+
+/* Number of devices (= workers) of the region; 0 for NULL. */
+int tsar_num_devices(const tsar_region* region);
+/* Description of device `device` (0 .. tsar_num_devices-1). */
+int tsar_get_device_info(const tsar_region* region, int device, tsar_device_info* info);
+/* Initial seconds per iteration of one device, used until it is measured. */
+int tsar_set_time_per_iteration(tsar_region* region, int device, double seconds);
+/* Back-off: an accelerator slower per iteration than the slowest CPU device for `passes`
+ * passes in a row (chunk schedules: running fewer iterations than it) is retired for the
+ * region and its worker becomes a CPU worker on its control core. 0 disables; default 2. */
+int tsar_set_backoff(tsar_region* region, int passes);
+/* The region's schedule as text ("split:10"), written to buf (at most size bytes). */
+int tsar_get_schedule(const tsar_region* region, char* buf, size_t size);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Running passes, thesis style (inside the caller's OpenMP team)                            */
+
+/* Begins the calling worker's part of a pass of n iterations (the first call of the pass
+ * computes the split) and returns the caller's range [*begin, *end), possibly empty. Under
+ * chunk and split schedules, the do/while loop runs once per chunk or sub-pass, and the
+ * range is the current one. All workers must pass the same n. On an error the range is
+ * empty and tsar_loop still must be called. */
+int tsar_next(tsar_region* region, int64_t n, int64_t* begin, int64_t* end);
+/* The do/while condition after the caller's range: times it, and either hands the caller
+ * another chunk/sub-pass (returns 1) or waits for all workers at the end of the pass, where
+ * the last one adapts the split, merges reductions and records statistics (returns 0).
+ * Returns 0 with tsar_last_status() set on misuse. */
+int tsar_loop(tsar_region* region);
+/* Kind (TSAR_DEVICE_*) of the calling worker's device; 0 when the caller is no worker. */
+unsigned tsar_get_type(const tsar_region* region);
+/* Kind-specific id of the calling worker's device (tsar_device_info.id); -1 when none. */
+int tsar_get_device(const tsar_region* region);
+/* Index of the calling worker's device in the region (0 .. tsar_num_devices-1); -1 when none. */
+int tsar_get_worker(const tsar_region* region);
+/* Stops handing out work in the current pass (callable from a body): running ranges finish,
+ * no new chunk or sub-pass starts, no reduction is merged, no time is learned, and the pass
+ * ends with TSAR_ERR_CANCELED from tsar_run (tsar_last_status after tsar_loop). */
+int tsar_cancel(tsar_region* region);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Running passes with TSAR's worker pool                                                    */
+
+/* One range handed to a body. */
+typedef struct tsar_chunk {
+  int64_t begin;     /* first iteration */
+  int64_t end;       /* one past the last iteration */
+  int worker;        /* device index in the region */
+  unsigned kind;     /* TSAR_DEVICE_* of the device */
+  int device_id;     /* tsar_device_info.id */
+  int omp_device;    /* OpenMP device number for target regions, -1 for host devices */
+  void* stream;      /* CUDA stream of the device, NULL for others */
+} tsar_chunk;
+
+typedef void (*tsar_body_fn)(const tsar_chunk* chunk, void* arg);
+
+/* Runs one pass of n iterations: body(chunk, arg) on each device's worker for each of its
+ * ranges, then the end-of-pass work of tsar_loop. The calling thread is device 0's worker
+ * and stays pinned to its core. Returns TSAR_ERR_CANCELED when a body called tsar_cancel;
+ * the pool stays usable. Concurrent calls on one device set run one after the other; a
+ * call from inside a body fails with TSAR_ERR_STATE. */
+int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Memory association (thesis 5.3.3, 5.4.2-5.4.4)                                            */
+
+/* Direction and handling flags of a registered buffer. */
+enum {
+  TSAR_MEM_IN = 1u,       /* read by the loop: copied to devices before their ranges */
+  TSAR_MEM_OUT = 2u,      /* written by the loop: each device's part copied back */
+  TSAR_MEM_INOUT = 3u,
+  TSAR_MEM_PERSIST = 4u,  /* device copies stay between passes until unregistered */
+  TSAR_MEM_PAD = 8u       /* rows may be padded to the device's alignment (see layout) */
+};
+
+/* How iterations select the part of a buffer a device needs. */
+typedef enum tsar_assoc {
+  TSAR_ASSOC_FULL = 0,      /* every device needs all of it (inputs only) */
+  TSAR_ASSOC_ROWS = 1,      /* iteration i uses row i (1-D: element i) */
+  TSAR_ASSOC_COLS = 2,      /* iteration j uses column j (packed on copying devices) */
+  TSAR_ASSOC_ROWS_COLS = 3  /* iteration i uses row i and column i */
+} tsar_assoc;
+
+/* Shape and association of a buffer. A 1-D array is rows = count, cols = 1. */
+typedef struct tsar_mem_desc {
+  size_t elem_size;   /* bytes per element, > 0 */
+  size_t rows;        /* rows, > 0 */
+  size_t cols;        /* elements per row, > 0 */
+  size_t row_stride;  /* elements from one row start to the next (>= cols); 0 = cols */
+  size_t halo;        /* extra rows (ROWS) or columns (COLS) each side, read-only input */
+  int assoc;          /* tsar_assoc */
+  unsigned flags;     /* TSAR_MEM_*; at least one of IN and OUT */
+} tsar_mem_desc;
+
+/* Where the calling worker's view of a buffer is: element (r, c) of the host buffer is at
+ * base[(r - row_offset) * row_stride + (c - col_offset)] for the caller's rows/columns. */
+typedef struct tsar_mem_layout {
+  void* base;
+  size_t row_stride;   /* elements, padded when TSAR_MEM_PAD and the device wants it */
+  int64_t row_offset;
+  int64_t col_offset;
+} tsar_mem_layout;
+
+/* Registers host buffer `host` with the region (outside passes). Fails with
+ * TSAR_ERR_REGISTERED when `host` or any byte of it is already registered. */
+int tsar_reg_mem_desc(tsar_region* region, void* host, const tsar_mem_desc* desc);
+/* Shorthand: 1-D array of count elements (assoc ROWS = element i for iteration i). */
+int tsar_reg_mem(tsar_region* region, void* host, size_t elem_size, size_t count, size_t halo,
+                 int assoc, unsigned flags);
+/* Shorthand: rows x cols matrix with row_stride elements per row (0 = cols). */
+int tsar_reg_mem_2d(tsar_region* region, void* host, size_t elem_size, size_t rows,
+                    size_t cols, size_t row_stride, size_t halo, int assoc, unsigned flags);
+/* The calling worker's pointer for registered buffer `host`, indexed like `host` for the
+ * caller's rows (columns: see tsar_mem_layout). On host-memory devices it is `host`.
+ * NULL (tsar_last_status set) when not registered or not called by a worker. */
+void* tsar_mem(const tsar_region* region, const void* host);
+/* The calling worker's full view of a registered buffer. */
+int tsar_mem_layout_get(const tsar_region* region, const void* host, tsar_mem_layout* layout);
+/* Unregisters a buffer (outside passes); persistent device copies are freed. */
+int tsar_unreg_mem(tsar_region* region, const void* host);
+/* Moves the registration of `old_host` to `new_host` (same shape), e.g. to swap the
+ * buffers of a double-buffered stencil between passes. */
+int tsar_retarget_mem(tsar_region* region, const void* old_host, void* new_host);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Reductions (thesis 5.4.4, OpenMP 4.0 declare reduction)                                   */
+
+/* combine(inout, in, ctx): *inout = *inout (op) *in. */
+typedef void (*tsar_combine_fn)(void* inout, const void* in, void* ctx);
+
+/* Registers a reduction into `result` (size bytes): each worker gets a private accumulator
+ * set to *identity at the start of each pass; at the end of a pass that was not canceled,
+ * the accumulators are combined into *result in device order. */
+int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
+                       tsar_combine_fn combine, void* ctx);
+/* The calling worker's accumulator for `result` (valid during a pass); NULL on error. */
+void* tsar_reduction(const tsar_region* region, const void* result);
+/* Unregisters a reduction (outside passes). */
+int tsar_unreg_reduction(tsar_region* region, const void* result);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Statistics                                                                                 */
+
+typedef struct tsar_pass_stats {
+  int64_t pass;            /* 0-based pass number */
+  int64_t n;               /* iterations of the pass */
+  int sub_passes;          /* sub-passes run (split, quick) */
+  int canceled;            /* 1 when the pass was canceled */
+  double seconds;          /* from the split to the last worker's arrival */
+  double schedule_seconds; /* spent computing splits and adapting */
+} tsar_pass_stats;
+
+typedef struct tsar_device_stats {
+  int64_t iterations;        /* iterations the device ran in the pass */
+  int64_t chunks;            /* ranges it ran */
+  double busy_seconds;       /* time running them, its copies included */
+  double idle_seconds;       /* time it waited at the end of (sub-)passes */
+  double time_per_iteration; /* estimate after the pass (seconds), 0 when unknown */
+  unsigned kind;             /* its kind during the pass */
+  int retired;               /* 1 once back-off retired it */
+} tsar_device_stats;
+
+/* Passes run so far (the last 4096 are kept for tsar_get_pass_stats); -1 for NULL. */
+int64_t tsar_num_passes(const tsar_region* region);
+/* Statistics of pass `pass` (-1 = the last one): *stats, and per device up to `capacity`
+ * entries of `devices` (NULL when capacity is 0). */
+int tsar_get_pass_stats(const tsar_region* region, int64_t pass, tsar_pass_stats* stats,
+                        tsar_device_stats* devices, int capacity);
+/* Writes the kept statistics to `path`: CSV when it ends in ".csv", else JSON. */
+int tsar_write_trace(const tsar_region* region, const char* path);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TSAR_TSAR_H */

@@ -1,0 +1,358 @@
+// tsar.hpp - the C++ API of TSAR, header-only over tsar.h (read it for the model: regions,
+// passes, schedules, devices, environment variables).
+//
+//   tsar::Region region("saxpy", "adaptive");
+//   auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
+//   auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+//   double sum = 0;
+//   auto total = region.reduction(sum, 0.0, std::plus<>{});
+//   for (int step = 0; step < steps; ++step)
+//     region.parallel_for(n, [&](const tsar::Chunk& c) {
+//       const double* xp = c.ptr(xs);
+//       double* yp = c.ptr(ys);
+//       double& s = c.local(total);
+//       for (auto i = c.begin(); i < c.end(); ++i) { yp[i] += a * xp[i]; s += yp[i]; }
+//     });
+//
+// Every failure throws tsar::Error. An exception thrown by a body stops the pass (no new
+// chunk or sub-pass starts, nothing is learned or merged) and reaches the caller of
+// parallel_for; the region and the worker pool stay usable.
+#ifndef TSAR_TSAR_HPP
+#define TSAR_TSAR_HPP
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tsar/tsar.h"
+
+namespace tsar {
+
+/// A TSAR call failed. status() is its tsar_status, what() names what was wrong.
+class Error : public std::runtime_error {
+ public:
+  Error(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  int status() const noexcept { return status_; }
+
+ private:
+  int status_;
+};
+
+namespace detail {
+inline void check(int status) {
+  if (status != TSAR_OK) throw Error(status, tsar_last_error());
+}
+}  // namespace detail
+
+/// Device kinds (tsar_device_info.kind, Chunk::kind).
+enum class DeviceKind : unsigned {
+  cpu = TSAR_DEVICE_CPU,
+  omp_target = TSAR_DEVICE_OMP_TARGET,
+  cuda = TSAR_DEVICE_CUDA,
+  emulated = TSAR_DEVICE_EMULATED,
+};
+
+/// How iterations select the part of a mapped buffer a device needs (tsar_assoc).
+enum class Assoc : int {
+  full = TSAR_ASSOC_FULL,
+  rows = TSAR_ASSOC_ROWS,
+  cols = TSAR_ASSOC_COLS,
+  rows_cols = TSAR_ASSOC_ROWS_COLS,
+};
+
+/// Sets the devices of regions created from now on (see tsar_set_devices); "" = default.
+inline void set_devices(const std::string& spec) {
+  detail::check(tsar_set_devices(spec.empty() ? nullptr : spec.c_str()));
+}
+
+/// Devices a region allowed `kinds` would get now.
+inline int count_devices(unsigned kinds = TSAR_DEVICE_ALL) {
+  int n = 0;
+  detail::check(tsar_count_devices(kinds, &n));
+  return n;
+}
+
+/// A host buffer registered with a region; unregistered when destroyed.
+template <class T>
+class Mapped {
+ public:
+  Mapped() = default;
+  Mapped(tsar_region* region, T* host) : region_(region), host_(host) {}
+  Mapped(Mapped&& other) noexcept { *this = std::move(other); }
+  Mapped& operator=(Mapped&& other) noexcept {
+    if (this != &other) {
+      reset();
+      region_ = std::exchange(other.region_, nullptr);
+      host_ = std::exchange(other.host_, nullptr);
+    }
+    return *this;
+  }
+  ~Mapped() { reset(); }
+
+  T* host() const { return host_; }
+  /// Registers the buffer under a new host pointer of the same shape (double buffering).
+  void retarget(T* new_host) {
+    detail::check(tsar_retarget_mem(region_, host_, new_host));
+    host_ = new_host;
+  }
+
+ private:
+  void reset() noexcept {
+    if (region_ != nullptr) tsar_unreg_mem(region_, host_);
+    region_ = nullptr;
+  }
+  tsar_region* region_ = nullptr;
+  T* host_ = nullptr;
+};
+
+/// A reduction registered with a region; unregistered when destroyed.
+template <class T>
+class Reduction {
+  static_assert(std::is_trivially_copyable_v<T>, "reduction values are copied bytewise");
+
+ public:
+  Reduction() = default;
+  Reduction(Reduction&& other) noexcept { *this = std::move(other); }
+  Reduction& operator=(Reduction&& other) noexcept {
+    if (this != &other) {
+      reset();
+      region_ = std::exchange(other.region_, nullptr);
+      result_ = std::exchange(other.result_, nullptr);
+      combine_ = std::move(other.combine_);
+    }
+    return *this;
+  }
+  ~Reduction() { reset(); }
+
+  T* result() const { return result_; }
+
+ private:
+  friend class Region;
+  struct CombineBase {
+    virtual ~CombineBase() = default;
+  };
+  template <class Combine>
+  struct CombineHolder final : CombineBase {
+    explicit CombineHolder(Combine c) : combine(std::move(c)) {}
+    static void call(void* inout, const void* in, void* ctx) {
+      auto& f = static_cast<CombineHolder*>(ctx)->combine;
+      T& a = *static_cast<T*>(inout);
+      const T& b = *static_cast<const T*>(in);
+      if constexpr (std::is_invocable_r_v<T, Combine&, const T&, const T&>)
+        a = f(a, b);
+      else
+        f(a, b);
+    }
+    Combine combine;
+  };
+
+  void reset() noexcept {
+    if (region_ != nullptr) tsar_unreg_reduction(region_, result_);
+    region_ = nullptr;
+  }
+  tsar_region* region_ = nullptr;
+  T* result_ = nullptr;
+  std::unique_ptr<CombineBase> combine_;
+};
+
+/// One range of a pass handed to a body on one device.
+class Chunk {
+ public:
+  Chunk(const tsar_region* region, const tsar_chunk& chunk) : region_(region), chunk_(chunk) {}
+
+  std::int64_t begin() const { return chunk_.begin; }
+  std::int64_t end() const { return chunk_.end; }
+  std::int64_t size() const { return chunk_.end - chunk_.begin; }
+  /// The device's index in the region.
+  int worker() const { return chunk_.worker; }
+  DeviceKind kind() const { return static_cast<DeviceKind>(chunk_.kind); }
+  /// Kind-specific device id (tsar_device_info.id).
+  int device_id() const { return chunk_.device_id; }
+  /// OpenMP device number for target constructs; -1 on host devices.
+  int omp_device() const { return chunk_.omp_device; }
+  /// CUDA stream of the device; nullptr elsewhere.
+  void* stream() const { return chunk_.stream; }
+
+  /// This device's pointer for a mapped buffer, indexed like the host buffer for this
+  /// chunk's rows (the host pointer itself on host-memory devices).
+  template <class T>
+  T* ptr(const Mapped<T>& mapped) const {
+    void* p = tsar_mem(region_, mapped.host());
+    if (p == nullptr) throw Error(tsar_last_status(), tsar_last_error());
+    return static_cast<T*>(p);
+  }
+  /// This device's full view of a mapped buffer (packed columns, padded rows).
+  template <class T>
+  tsar_mem_layout layout(const Mapped<T>& mapped) const {
+    tsar_mem_layout l{};
+    detail::check(tsar_mem_layout_get(region_, mapped.host(), &l));
+    return l;
+  }
+  /// This device's private accumulator of a reduction.
+  template <class T>
+  T& local(const Reduction<T>& reduction) const {
+    void* p = tsar_reduction(region_, reduction.result());
+    if (p == nullptr) throw Error(tsar_last_status(), tsar_last_error());
+    return *static_cast<T*>(p);
+  }
+
+ private:
+  const tsar_region* region_;
+  tsar_chunk chunk_;
+};
+
+/// Statistics of one pass: the pass and one entry per device.
+struct PassStats {
+  tsar_pass_stats pass{};
+  std::vector<tsar_device_stats> devices;
+};
+
+/// What tsar_init takes.
+struct RegionOptions {
+  std::string name = "region";            ///< key of the learned-times cache and trace
+  std::string schedule;                   ///< "" = TSAR_SCHEDULE, else adaptive
+  unsigned device_kinds = TSAR_DEVICE_ALL;
+  std::vector<double> time_per_iteration; ///< empty, or one per device (0 = unknown)
+  int div = 0;                            ///< split/quick sub-passes; 0 = default
+};
+
+/// A loop region (tsar_region). Movable, not copyable.
+class Region {
+ public:
+  /// A region named `name` with `schedule` ("" = TSAR_SCHEDULE, else adaptive).
+  explicit Region(const std::string& name, const std::string& schedule = "",
+                  unsigned device_kinds = TSAR_DEVICE_ALL)
+      : Region(RegionOptions{name, schedule, device_kinds, {}, 0}) {}
+  explicit Region(const RegionOptions& options = {}) {
+    detail::check(tsar_init(&region_, options.name.c_str(),
+                            options.schedule.empty() ? nullptr : options.schedule.c_str(),
+                            options.device_kinds,
+                            options.time_per_iteration.empty() ? nullptr : options.time_per_iteration.data(),
+                            static_cast<int>(options.time_per_iteration.size()), options.div));
+  }
+  Region(Region&& other) noexcept : region_(std::exchange(other.region_, nullptr)) {}
+  Region& operator=(Region&& other) noexcept {
+    if (this != &other) {
+      tsar_free(region_);
+      region_ = std::exchange(other.region_, nullptr);
+    }
+    return *this;
+  }
+  ~Region() { tsar_free(region_); }
+
+  /// Runs one pass of n iterations on every device. body(const Chunk&) runs once per range
+  /// a device gets; a body taking std::int64_t runs once per iteration instead.
+  template <class Body>
+  void parallel_for(std::int64_t n, Body&& body) {
+    Invocation<std::remove_reference_t<Body>> inv{body, region_};
+    const int status = tsar_run(region_, n, &Invocation<std::remove_reference_t<Body>>::call, &inv);
+    if (inv.error) std::rethrow_exception(inv.error);
+    detail::check(status);
+  }
+
+  /// Stops the current pass (from a body); parallel_for then throws Error(TSAR_ERR_CANCELED).
+  void cancel() { detail::check(tsar_cancel(region_)); }
+
+  /// Registers a 1-D array of count elements.
+  template <class T>
+  Mapped<T> map(T* host, std::size_t count, Assoc assoc, unsigned flags, std::size_t halo = 0) {
+    detail::check(tsar_reg_mem(region_, host, sizeof(T), count, halo, static_cast<int>(assoc), flags));
+    return Mapped<T>(region_, host);
+  }
+  /// Registers a rows x cols matrix with row_stride elements per row (0 = cols).
+  template <class T>
+  Mapped<T> map_2d(T* host, std::size_t rows, std::size_t cols, std::size_t row_stride, Assoc assoc,
+                   unsigned flags, std::size_t halo = 0) {
+    detail::check(tsar_reg_mem_2d(region_, host, sizeof(T), rows, cols, row_stride, halo,
+                                  static_cast<int>(assoc), flags));
+    return Mapped<T>(region_, host);
+  }
+  /// Registers a reduction into `result`: combine(a, b) returns the combined value, or
+  /// combines b into a when it returns void.
+  template <class T, class Combine>
+  Reduction<T> reduction(T& result, const T& identity, Combine combine) {
+    using Holder = typename Reduction<T>::template CombineHolder<Combine>;
+    auto holder = std::make_unique<Holder>(std::move(combine));
+    detail::check(tsar_reg_reduction(region_, &result, &identity, sizeof(T), &Holder::call, holder.get()));
+    Reduction<T> r;
+    r.region_ = region_;
+    r.result_ = &result;
+    r.combine_ = std::move(holder);
+    return r;
+  }
+
+  int num_devices() const { return tsar_num_devices(region_); }
+  tsar_device_info device(int index) const {
+    tsar_device_info info{};
+    detail::check(tsar_get_device_info(region_, index, &info));
+    return info;
+  }
+  std::string schedule() const {
+    char buf[64];
+    detail::check(tsar_get_schedule(region_, buf, sizeof buf));
+    return buf;
+  }
+  void set_time_per_iteration(int device, double seconds) {
+    detail::check(tsar_set_time_per_iteration(region_, device, seconds));
+  }
+  void set_backoff(int passes) { detail::check(tsar_set_backoff(region_, passes)); }
+
+  std::int64_t passes() const { return tsar_num_passes(region_); }
+  /// Statistics of pass `pass` (-1 = the last).
+  PassStats pass_stats(std::int64_t pass = -1) const {
+    PassStats s;
+    s.devices.resize(static_cast<std::size_t>(num_devices()));
+    detail::check(tsar_get_pass_stats(region_, pass, &s.pass, s.devices.data(),
+                                      static_cast<int>(s.devices.size())));
+    return s;
+  }
+  /// Iterations each device ran in the last pass.
+  std::vector<std::int64_t> split() const {
+    std::vector<std::int64_t> out;
+    for (const auto& d : pass_stats().devices) out.push_back(d.iterations);
+    return out;
+  }
+  void write_trace(const std::string& path) const { detail::check(tsar_write_trace(region_, path.c_str())); }
+
+  tsar_region* handle() const { return region_; }
+
+ private:
+  template <class Body>
+  struct Invocation {
+    Invocation(Body& b, const tsar_region* r) : body(b), region(r) {}
+    Body& body;
+    const tsar_region* region;
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+
+    static void call(const tsar_chunk* c, void* arg) {
+      auto* self = static_cast<Invocation*>(arg);
+      try {
+        const Chunk chunk(self->region, *c);
+        if constexpr (std::is_invocable_v<Body&, const Chunk&>) {
+          self->body(chunk);
+        } else {
+          static_assert(std::is_invocable_v<Body&, std::int64_t>,
+                        "the body must take a const tsar::Chunk& or a std::int64_t");
+          for (std::int64_t i = c->begin; i < c->end; ++i) self->body(i);
+        }
+      } catch (...) {
+        if (!self->failed.exchange(true)) self->error = std::current_exception();
+        tsar_cancel(const_cast<tsar_region*>(self->region));
+      }
+    }
+  };
+
+  tsar_region* region_ = nullptr;
+};
+
+}  // namespace tsar
+
+#endif  // TSAR_TSAR_HPP

@@ -1,0 +1,271 @@
+// The C API (tsar.h) over the C++ runtime: argument checks, the caller's worker, and every
+// internal error turned into a status code plus tsar_last_error().
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "api/error.hpp"
+#include "region/region.hpp"
+#include "runtime/runtime.hpp"
+#include "tsar/tsar.h"
+
+struct tsar_region {
+  std::unique_ptr<tsar::core::Region> impl;
+};
+
+namespace {
+
+using tsar::core::Error;
+
+int fail(int status, const std::string& message) {
+  tsar::core::set_last_error(status, message);
+  return status;
+}
+
+/// Runs f; a thrown Error (or any exception) becomes the status and the thread's last error.
+template <class F>
+int guarded(const char* call, F&& f) {
+  try {
+    f();
+    return TSAR_OK;
+  } catch (const Error& e) {
+    return fail(e.status(), std::string(call) + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(TSAR_ERR_SYSTEM, std::string(call) + ": out of memory");
+  } catch (const std::exception& e) {
+    return fail(TSAR_ERR_SYSTEM, std::string(call) + ": " + e.what());
+  }
+}
+
+#define TSAR_REQUIRE(ptr, call)                                                   \
+  do {                                                                            \
+    if ((ptr) == nullptr) return fail(TSAR_ERR_NULL, std::string(call) + ": " #ptr " is NULL"); \
+  } while (0)
+
+/// The calling thread's worker index in `region`, or -1 with the thread's last error set.
+int worker_of(const tsar_region* region, const char* call) {
+  if (region == nullptr) {
+    fail(TSAR_ERR_NULL, std::string(call) + ": region is NULL");
+    return -1;
+  }
+  std::string why;
+  const int w = region->impl->caller_worker(&why);
+  if (w < 0) fail(TSAR_ERR_THREADS, std::string(call) + ": " + why);
+  return w;
+}
+
+}  // namespace
+
+extern "C" {
+
+int tsar_set_devices(const char* spec) {
+  return guarded("tsar_set_devices", [&] {
+    tsar::core::Runtime::select(spec == nullptr ? std::nullopt : std::optional<std::string>(spec));
+  });
+}
+
+int tsar_count_devices(unsigned kinds, int* count) {
+  TSAR_REQUIRE(count, "tsar_count_devices");
+  return guarded("tsar_count_devices", [&] {
+    const unsigned mask = kinds == 0 ? static_cast<unsigned>(TSAR_DEVICE_ALL) : kinds;
+    int n = 0;
+    for (const auto& d : tsar::core::Runtime::current()->devices())
+      if ((static_cast<unsigned>(d->kind()) & mask) != 0) ++n;
+    *count = n;
+  });
+}
+
+int tsar_init(tsar_region** region, const char* name, const char* schedule,
+              unsigned device_kinds, const double* time_per_iteration, int num_times, int div) {
+  TSAR_REQUIRE(region, "tsar_init");
+  *region = nullptr;
+  return guarded("tsar_init", [&] {
+    const tsar::core::ScheduleSpec spec = tsar::core::resolve_schedule(schedule, div);
+    auto impl = std::make_unique<tsar::core::Region>(tsar::core::Runtime::current(), name ? name : "", spec,
+                                               device_kinds, time_per_iteration, num_times);
+    *region = new tsar_region{std::move(impl)};
+  });
+}
+
+int tsar_free(tsar_region* region) {
+  if (region == nullptr) return TSAR_OK;
+  if (region->impl->in_pass())
+    return fail(TSAR_ERR_STATE, "tsar_free: the region is in a pass");
+  return guarded("tsar_free", [&] { delete region; });
+}
+
+int tsar_num_devices(const tsar_region* region) {
+  if (region == nullptr) {
+    fail(TSAR_ERR_NULL, "tsar_num_devices: region is NULL");
+    return 0;
+  }
+  return region->impl->workers();
+}
+
+int tsar_get_device_info(const tsar_region* region, int device, tsar_device_info* info) {
+  TSAR_REQUIRE(region, "tsar_get_device_info");
+  TSAR_REQUIRE(info, "tsar_get_device_info");
+  if (device < 0 || device >= region->impl->workers())
+    return fail(TSAR_ERR_INVALID, "tsar_get_device_info: device " + std::to_string(device) +
+                                      " out of range (region has " +
+                                      std::to_string(region->impl->workers()) + ")");
+  return guarded("tsar_get_device_info", [&] { *info = region->impl->device_info(device); });
+}
+
+int tsar_set_time_per_iteration(tsar_region* region, int device, double seconds) {
+  TSAR_REQUIRE(region, "tsar_set_time_per_iteration");
+  return guarded("tsar_set_time_per_iteration",
+                 [&] { region->impl->set_time_per_iteration(device, seconds); });
+}
+
+int tsar_set_backoff(tsar_region* region, int passes) {
+  TSAR_REQUIRE(region, "tsar_set_backoff");
+  return guarded("tsar_set_backoff", [&] { region->impl->set_backoff(passes); });
+}
+
+int tsar_get_schedule(const tsar_region* region, char* buf, size_t size) {
+  TSAR_REQUIRE(region, "tsar_get_schedule");
+  TSAR_REQUIRE(buf, "tsar_get_schedule");
+  const std::string text = region->impl->schedule().to_string();
+  if (size < text.size() + 1)
+    return fail(TSAR_ERR_INVALID, "tsar_get_schedule: buffer of " + std::to_string(size) +
+                                      " bytes is too small (need " + std::to_string(text.size() + 1) + ")");
+  std::memcpy(buf, text.c_str(), text.size() + 1);
+  return TSAR_OK;
+}
+
+int tsar_next(tsar_region* region, int64_t n, int64_t* begin, int64_t* end) {
+  const int w = worker_of(region, "tsar_next");
+  if (w < 0) {
+    if (begin != nullptr) *begin = 0;
+    if (end != nullptr) *end = 0;
+    return tsar_last_status();
+  }
+  try {
+    return region->impl->next(w, n, begin, end);
+  } catch (const std::exception& e) {  // planning ran out of memory: nothing was started
+    if (begin != nullptr) *begin = 0;
+    if (end != nullptr) *end = 0;
+    return fail(TSAR_ERR_SYSTEM, std::string("tsar_next: ") + e.what());
+  }
+}
+
+int tsar_loop(tsar_region* region) {
+  const int w = worker_of(region, "tsar_loop");
+  if (w < 0) return 0;
+  int status = TSAR_OK;
+  return region->impl->loop(w, &status);
+}
+
+unsigned tsar_get_type(const tsar_region* region) {
+  const int w = worker_of(region, "tsar_get_type");
+  return w < 0 ? 0u : static_cast<unsigned>(region->impl->device(w).kind());
+}
+
+int tsar_get_device(const tsar_region* region) {
+  const int w = worker_of(region, "tsar_get_device");
+  return w < 0 ? -1 : region->impl->device(w).description().id;
+}
+
+int tsar_get_worker(const tsar_region* region) { return worker_of(region, "tsar_get_worker"); }
+
+int tsar_cancel(tsar_region* region) {
+  TSAR_REQUIRE(region, "tsar_cancel");
+  return guarded("tsar_cancel", [&] { region->impl->cancel(); });
+}
+
+int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg) {
+  TSAR_REQUIRE(region, "tsar_run");
+  TSAR_REQUIRE(body, "tsar_run");
+  return guarded("tsar_run", [&] { region->impl->run(n, body, arg); });
+}
+
+int tsar_reg_mem_desc(tsar_region* region, void* host, const tsar_mem_desc* desc) {
+  TSAR_REQUIRE(region, "tsar_reg_mem");
+  TSAR_REQUIRE(desc, "tsar_reg_mem");
+  return guarded("tsar_reg_mem", [&] { region->impl->memory().add(host, *desc); });
+}
+
+int tsar_reg_mem(tsar_region* region, void* host, size_t elem_size, size_t count, size_t halo,
+                 int assoc, unsigned flags) {
+  const tsar_mem_desc desc{elem_size, count, 1, 1, halo, assoc, flags};
+  return tsar_reg_mem_desc(region, host, &desc);
+}
+
+int tsar_reg_mem_2d(tsar_region* region, void* host, size_t elem_size, size_t rows, size_t cols,
+                    size_t row_stride, size_t halo, int assoc, unsigned flags) {
+  const tsar_mem_desc desc{elem_size, rows, cols, row_stride, halo, assoc, flags};
+  return tsar_reg_mem_desc(region, host, &desc);
+}
+
+int tsar_mem_layout_get(const tsar_region* region, const void* host, tsar_mem_layout* layout) {
+  TSAR_REQUIRE(layout, "tsar_mem_layout_get");
+  const int w = worker_of(region, "tsar_mem_layout_get");
+  if (w < 0) return tsar_last_status();
+  const tsar::core::Registration* reg = region->impl->registered_memory().find(host);
+  if (reg == nullptr)
+    return fail(TSAR_ERR_UNKNOWN, "tsar_mem_layout_get: buffer is not registered with this region");
+  return guarded("tsar_mem_layout_get",
+                 [&] { *layout = tsar::core::MemoryRegistry::view(*reg, region->impl->device(w)); });
+}
+
+void* tsar_mem(const tsar_region* region, const void* host) {
+  tsar_mem_layout layout{};
+  if (tsar_mem_layout_get(region, host, &layout) != TSAR_OK) return nullptr;
+  return layout.base;
+}
+
+int tsar_unreg_mem(tsar_region* region, const void* host) {
+  TSAR_REQUIRE(region, "tsar_unreg_mem");
+  return guarded("tsar_unreg_mem", [&] { region->impl->memory().remove(host); });
+}
+
+int tsar_retarget_mem(tsar_region* region, const void* old_host, void* new_host) {
+  TSAR_REQUIRE(region, "tsar_retarget_mem");
+  return guarded("tsar_retarget_mem", [&] { region->impl->memory().retarget(old_host, new_host); });
+}
+
+int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
+                       tsar_combine_fn combine, void* ctx) {
+  TSAR_REQUIRE(region, "tsar_reg_reduction");
+  return guarded("tsar_reg_reduction",
+                 [&] { region->impl->reductions().add(result, identity, size, combine, ctx); });
+}
+
+void* tsar_reduction(const tsar_region* region, const void* result) {
+  const int w = worker_of(region, "tsar_reduction");
+  if (w < 0) return nullptr;
+  void* acc = region->impl->registered_reductions().accumulator(result, w);
+  if (acc == nullptr) fail(TSAR_ERR_UNKNOWN, "tsar_reduction: result is not a registered reduction");
+  return acc;
+}
+
+int tsar_unreg_reduction(tsar_region* region, const void* result) {
+  TSAR_REQUIRE(region, "tsar_unreg_reduction");
+  return guarded("tsar_unreg_reduction", [&] { region->impl->reductions().remove(result); });
+}
+
+int64_t tsar_num_passes(const tsar_region* region) {
+  if (region == nullptr) {
+    fail(TSAR_ERR_NULL, "tsar_num_passes: region is NULL");
+    return -1;
+  }
+  return region->impl->passes();
+}
+
+int tsar_get_pass_stats(const tsar_region* region, int64_t pass, tsar_pass_stats* stats,
+                        tsar_device_stats* devices, int capacity) {
+  TSAR_REQUIRE(region, "tsar_get_pass_stats");
+  return guarded("tsar_get_pass_stats",
+                 [&] { region->impl->pass_stats(pass, stats, devices, capacity); });
+}
+
+int tsar_write_trace(const tsar_region* region, const char* path) {
+  TSAR_REQUIRE(region, "tsar_write_trace");
+  TSAR_REQUIRE(path, "tsar_write_trace");
+  return guarded("tsar_write_trace", [&] { region->impl->write_trace(path); });
+}
+
+}  // extern "C"

@@ -1,0 +1,103 @@
+#pragma once
+// The generic device interface. Everything TSAR does with a device -- pin its worker, move
+// memory, let bodies launch work, wait -- goes through it, in the shape of LLVM libomptarget's
+// plugin layer: one generic interface, each backend behind it. Host devices (a CPU core, a
+// team of cores, the emulated accelerator) implement it in host_device.hpp; an OpenMP-target
+// backend maps it onto omp_target_alloc / omp_target_memcpy / omp_target_memcpy_rect with
+// its OpenMP device number, a CUDA backend onto cudaMallocAsync / cudaMemcpy(3D)Async on the
+// device's stream.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "tsar/tsar.h"
+
+namespace symmer::topology {
+class NodeModel;
+}
+
+namespace tsar::core {
+
+enum class DeviceKind : unsigned {
+  kCpu = TSAR_DEVICE_CPU,
+  kOmpTarget = TSAR_DEVICE_OMP_TARGET,
+  kCuda = TSAR_DEVICE_CUDA,
+  kEmulated = TSAR_DEVICE_EMULATED,
+};
+
+const char* device_kind_name(DeviceKind kind);
+
+/// What a device is, fixed when it is created.
+struct DeviceDescription {
+  DeviceKind kind = DeviceKind::kCpu;
+  int id = -1;                ///< CPU: first logical core; OpenMP target: device number; CUDA: ordinal
+  std::string key;            ///< stable name for caches and traces: "cpu:3", "place:0", "cuda:1"
+  int numa_node = -1;         ///< logical NUMA node it is attached to
+  std::vector<int> cores;     ///< logical cores it computes on (accelerators: none)
+  int control_core = -1;      ///< logical core its worker thread is pinned to
+  double peak_gflops = 0.0;   ///< peak estimate for the default split (thesis 4.3.2)
+  std::size_t alignment = 64; ///< bytes rows are padded to under TSAR_MEM_PAD
+  bool host_memory = true;    ///< computes on host memory directly: registered buffers need no copies
+};
+
+/// A rectangular copy of up to three dimensions, outermost first: the parameters of
+/// omp_target_memcpy_rect (and of cudaMemcpy3D). Offsets and extents are in elements.
+struct RectCopy {
+  std::size_t elem_size = 0;
+  int dims = 0;
+  std::array<std::size_t, 3> volume{};
+  std::array<std::size_t, 3> dst_offsets{};
+  std::array<std::size_t, 3> src_offsets{};
+  std::array<std::size_t, 3> dst_dims{};
+  std::array<std::size_t, 3> src_dims{};
+};
+
+/// What a body needs to launch work on the device from its worker thread.
+struct LaunchContext {
+  int omp_device = -1;     ///< device(...) of an OpenMP target construct; -1 on host devices
+  void* stream = nullptr;  ///< cudaStream_t of the device's worker; nullptr elsewhere
+};
+
+class Device {
+ public:
+  explicit Device(DeviceDescription description)
+      : description_(std::move(description)), serial_(next_serial()) {}
+  virtual ~Device() = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceDescription& description() const { return description_; }
+  DeviceKind kind() const { return description_.kind; }
+  /// Unique for the process's life (a worker thread remembers which device it is bound to).
+  std::uint64_t serial() const { return serial_; }
+
+  /// Makes the calling thread this device's worker: pins it to the device's cores and, for
+  /// accelerators, selects the device and creates its queue on that thread.
+  virtual void attach_worker(const symmer::topology::NodeModel& node) = 0;
+  virtual LaunchContext launch_context() const = 0;
+
+  // Device memory, used from the device's worker. Copies are ordered on the device's queue
+  // and may complete asynchronously until synchronize(). Failures throw tsar::Error.
+  virtual void* allocate(std::size_t bytes) = 0;
+  virtual void release(void* device_ptr) noexcept = 0;
+  virtual void copy_to_device(void* dst, const void* src_host, std::size_t bytes) = 0;
+  virtual void copy_from_device(void* dst_host, const void* src, std::size_t bytes) = 0;
+  virtual void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) = 0;
+  virtual void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) = 0;
+  /// Waits for everything queued on the device (copies, launches) to finish.
+  virtual void synchronize() = 0;
+
+ private:
+  static std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+  }
+  DeviceDescription description_;
+  std::uint64_t serial_;
+};
+
+}  // namespace tsar::core

@@ -1,0 +1,179 @@
+#include "devices/host_device.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "api/error.hpp"
+#include "symmer/topology/node_model.hpp"
+
+namespace tsar::core {
+
+const char* device_kind_name(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::kCpu: return "cpu";
+    case DeviceKind::kOmpTarget: return "omp";
+    case DeviceKind::kCuda: return "cuda";
+    case DeviceKind::kEmulated: return "emul";
+  }
+  return "?";
+}
+
+void HostDevice::attach_worker(const symmer::topology::NodeModel& node) {
+  const auto& d = description();
+  if (d.cores.size() <= 1) {
+    node.bind_current_thread(d.control_core);
+    return;
+  }
+  // A team: the worker may run on every core of it, so nested parallelism spreads over them.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int core : d.cores)
+    for (int pu : node.cores().at(core).pus) CPU_SET(pu, &set);
+  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); rc != 0)
+    throw Error(TSAR_ERR_SYSTEM, "binding the worker of " + d.key + ": " + std::strerror(rc));
+}
+
+void* HostDevice::allocate(std::size_t bytes) {
+  const std::size_t align = std::max<std::size_t>(description().alignment, alignof(std::max_align_t));
+  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, rounded);
+  if (p == nullptr)
+    throw Error(TSAR_ERR_SYSTEM,
+                "allocating " + std::to_string(bytes) + " bytes on " + description().key);
+  return p;
+}
+
+void HostDevice::release(void* device_ptr) noexcept { std::free(device_ptr); }
+
+void HostDevice::copy_to_device(void* dst, const void* src_host, std::size_t bytes) {
+  std::memcpy(dst, src_host, bytes);
+}
+
+void HostDevice::copy_from_device(void* dst_host, const void* src, std::size_t bytes) {
+  std::memcpy(dst_host, src, bytes);
+}
+
+void HostDevice::copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) {
+  copy_rect_host(dst, src_host, rect);
+}
+
+void HostDevice::copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) {
+  copy_rect_host(dst_host, src, rect);
+}
+
+void copy_rect_host(void* dst, const void* src, const RectCopy& rect) {
+  if (dst == nullptr || src == nullptr) throw Error(TSAR_ERR_NULL, "rectangle copy: null array");
+  if (rect.dims < 1 || rect.dims > 3 || rect.elem_size == 0)
+    throw Error(TSAR_ERR_INVALID, "rectangle copy: dims must be 1..3 and elem_size > 0");
+  for (int d = 0; d < rect.dims; ++d) {
+    const auto fits = [&](std::size_t offset, std::size_t extent) {
+      return rect.volume[d] <= extent && offset <= extent - rect.volume[d];
+    };
+    if (!fits(rect.dst_offsets[d], rect.dst_dims[d]) || !fits(rect.src_offsets[d], rect.src_dims[d]))
+      throw Error(TSAR_ERR_INVALID,
+                  "rectangle copy: dimension " + std::to_string(d) + " leaves its array");
+  }
+  // Pad to three dimensions: missing outer dimensions have extent and volume 1.
+  std::array<std::size_t, 3> vol{1, 1, 1}, doff{}, soff{}, ddim{1, 1, 1}, sdim{1, 1, 1};
+  const int shift = 3 - rect.dims;
+  for (int d = 0; d < rect.dims; ++d) {
+    vol[shift + d] = rect.volume[d];
+    doff[shift + d] = rect.dst_offsets[d];
+    soff[shift + d] = rect.src_offsets[d];
+    ddim[shift + d] = rect.dst_dims[d];
+    sdim[shift + d] = rect.src_dims[d];
+  }
+  auto* out = static_cast<unsigned char*>(dst);
+  const auto* in = static_cast<const unsigned char*>(src);
+  const std::size_t row_bytes = vol[2] * rect.elem_size;
+  for (std::size_t i = 0; i < vol[0]; ++i) {
+    for (std::size_t j = 0; j < vol[1]; ++j) {
+      const std::size_t d_elem = ((doff[0] + i) * ddim[1] + doff[1] + j) * ddim[2] + doff[2];
+      const std::size_t s_elem = ((soff[0] + i) * sdim[1] + soff[1] + j) * sdim[2] + soff[2];
+      std::memcpy(out + d_elem * rect.elem_size, in + s_elem * rect.elem_size, row_bytes);
+    }
+  }
+}
+
+double core_peak_gflops() {
+  static const double peak = [] {
+    const double lanes = __builtin_cpu_supports("avx512f") ? 8.0
+                         : __builtin_cpu_supports("avx")   ? 4.0
+                                                           : 2.0;
+    double ghz = 2.0;
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);) {
+      if (line.rfind("cpu MHz", 0) == 0) {
+        if (auto colon = line.find(':'); colon != std::string::npos) {
+          const double mhz = std::atof(line.c_str() + colon + 1);
+          if (mhz > 100.0) ghz = mhz / 1000.0;
+        }
+        break;
+      }
+    }
+    return lanes * 2.0 * ghz;
+  }();
+  return peak;
+}
+
+namespace {
+
+DeviceDescription host_description(const symmer::topology::NodeModel& node, DeviceKind kind,
+                                   std::vector<int> cores, std::string key, int id) {
+  DeviceDescription d;
+  d.kind = kind;
+  d.id = id;
+  d.key = std::move(key);
+  d.control_core = cores.front();
+  d.numa_node = node.cores().at(cores.front()).numa_node;
+  d.peak_gflops = core_peak_gflops() * static_cast<double>(cores.size());
+  d.alignment = 64;
+  d.host_memory = true;
+  d.cores = std::move(cores);
+  return d;
+}
+
+void check_core(const symmer::topology::NodeModel& node, int core, const std::string& what) {
+  const auto cores = static_cast<int>(node.cores().size());
+  if (core < 0 || core >= cores)
+    throw Error(TSAR_ERR_DEVICES, what + ": core " + std::to_string(core) +
+                                      " does not exist (cores 0-" + std::to_string(cores - 1) +
+                                      " are allowed here)");
+}
+
+}  // namespace
+
+std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core) {
+  check_core(node, core, "cpu:" + std::to_string(core));
+  return std::make_shared<HostDevice>(host_description(
+      node, DeviceKind::kCpu, {core}, "cpu:" + std::to_string(core), core));
+}
+
+std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node) {
+  const auto& numa = node.numa_nodes();
+  const std::string key = "place:" + std::to_string(numa_node);
+  if (numa_node < 0 || numa_node >= static_cast<int>(numa.size()))
+    throw Error(TSAR_ERR_DEVICES, key + ": NUMA node " + std::to_string(numa_node) +
+                                      " does not exist (" + std::to_string(numa.size()) +
+                                      " NUMA nodes here)");
+  if (numa[numa_node].cores.empty())
+    throw Error(TSAR_ERR_DEVICES, key + ": NUMA node has no allowed cores");
+  auto d = host_description(node, DeviceKind::kCpu, numa[numa_node].cores, key,
+                            numa[numa_node].cores.front());
+  d.numa_node = numa_node;
+  return std::make_shared<HostDevice>(std::move(d));
+}
+
+std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int core) {
+  const std::string key = "emul:" + std::to_string(id);
+  check_core(node, core, key);
+  auto d = host_description(node, DeviceKind::kEmulated, {core}, key, id);
+  return std::make_shared<HostDevice>(std::move(d));
+}
+
+}  // namespace tsar::core

@@ -1,0 +1,43 @@
+#pragma once
+// Devices that compute on host memory: a CPU core, a team of cores (a NUMA place), and the
+// emulated accelerator (accelerator scheduling -- back-off, per-kind defaults -- on a machine
+// without one; it runs host code on its control core). Their memory operations work on host
+// allocations so the generic memory paths can be exercised; registered buffers need none.
+
+#include <memory>
+#include <vector>
+
+#include "devices/device.hpp"
+
+namespace tsar::core {
+
+class HostDevice final : public Device {
+ public:
+  using Device::Device;
+
+  void attach_worker(const symmer::topology::NodeModel& node) override;
+  LaunchContext launch_context() const override { return {}; }
+
+  void* allocate(std::size_t bytes) override;
+  void release(void* device_ptr) noexcept override;
+  void copy_to_device(void* dst, const void* src_host, std::size_t bytes) override;
+  void copy_from_device(void* dst_host, const void* src, std::size_t bytes) override;
+  void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) override;
+  void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
+  void synchronize() override {}
+};
+
+/// One CPU device per logical core.
+std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core);
+/// One CPU device for all cores of NUMA node `numa_node` (a team; its worker runs on them all).
+std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node);
+/// The emulated accelerator number `id`, its worker pinned to `core`.
+std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int core);
+
+/// Copies a rectangle between two host arrays (the host half of omp_target_memcpy_rect).
+void copy_rect_host(void* dst, const void* src, const RectCopy& rect);
+
+/// Peak double-precision GFLOP/s of one core of this machine: SIMD lanes x 2 (FMA) x GHz.
+double core_peak_gflops();
+
+}  // namespace tsar::core

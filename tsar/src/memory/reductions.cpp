@@ -1,0 +1,66 @@
+#include "memory/reductions.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "api/error.hpp"
+
+namespace tsar::core {
+namespace {
+constexpr std::size_t kLine = 64;
+}
+
+void Reductions::add(void* result, const void* identity, std::size_t size,
+                     tsar_combine_fn combine, void* ctx) {
+  if (result == nullptr || identity == nullptr || combine == nullptr)
+    throw Error(TSAR_ERR_NULL, "registering a reduction: result, identity and combine must not be NULL");
+  if (size == 0) throw Error(TSAR_ERR_INVALID, "registering a reduction: size is 0");
+  for (const auto& e : entries_) {
+    const auto lo = static_cast<unsigned char*>(result);
+    const auto elo = static_cast<unsigned char*>(e.result);
+    if (lo < elo + e.size && elo < lo + size)
+      throw Error(TSAR_ERR_REGISTERED, "reduction result is already registered (or overlaps one)");
+  }
+  const std::size_t stride = (size + kLine - 1) / kLine * kLine;
+  auto* raw = static_cast<unsigned char*>(
+      std::aligned_alloc(kLine, stride * static_cast<std::size_t>(workers_)));
+  if (raw == nullptr) throw Error(TSAR_ERR_SYSTEM, "allocating reduction accumulators");
+  Entry e{result, size, stride,
+          std::vector<unsigned char>(static_cast<const unsigned char*>(identity),
+                                     static_cast<const unsigned char*>(identity) + size),
+          combine, ctx, {raw, std::free}};
+  entries_.push_back(std::move(e));
+  auto& added = entries_.back();
+  for (int w = 0; w < workers_; ++w)
+    std::memcpy(added.storage.get() + added.stride * static_cast<std::size_t>(w), added.identity.data(), size);
+}
+
+void Reductions::remove(const void* result) {
+  const auto it = std::find_if(entries_.begin(), entries_.end(),
+                               [&](const Entry& e) { return e.result == result; });
+  if (it == entries_.end())
+    throw Error(TSAR_ERR_UNKNOWN, "reduction result is not registered with this region");
+  entries_.erase(it);
+}
+
+void* Reductions::accumulator(const void* result, int worker) const {
+  for (const auto& e : entries_)
+    if (e.result == result) return e.storage.get() + e.stride * static_cast<std::size_t>(worker);
+  return nullptr;
+}
+
+void Reductions::reset() {
+  for (auto& e : entries_)
+    for (int w = 0; w < workers_; ++w)
+      std::memcpy(e.storage.get() + e.stride * static_cast<std::size_t>(w), e.identity.data(), e.size);
+}
+
+void Reductions::merge() {
+  for (auto& e : entries_)
+    for (int w = 0; w < workers_; ++w)
+      e.combine(e.result, e.storage.get() + e.stride * static_cast<std::size_t>(w), e.ctx);
+}
+
+}  // namespace tsar::core

@@ -1,0 +1,140 @@
+#include "memory/registry.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "api/error.hpp"
+#include "devices/device.hpp"
+
+namespace tsar::core {
+namespace {
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+bool mul_overflows(std::size_t a, std::size_t b, std::size_t* out) {
+  return __builtin_mul_overflow(a, b, out);
+}
+
+}  // namespace
+
+tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::size_t* extent) {
+  if (host == nullptr) throw Error(TSAR_ERR_NULL, "registering memory: host pointer is NULL");
+  tsar_mem_desc d = in;
+  const std::string what = "buffer " + hex(host) + ": ";
+  if (d.elem_size == 0) throw Error(TSAR_ERR_INVALID, what + "elem_size is 0");
+  if (d.rows == 0 || d.cols == 0)
+    throw Error(TSAR_ERR_INVALID, what + "rows and cols must be > 0 (got " +
+                                      std::to_string(d.rows) + " x " + std::to_string(d.cols) + ")");
+  if (d.row_stride == 0) d.row_stride = d.cols;
+  if (d.row_stride < d.cols)
+    throw Error(TSAR_ERR_INVALID, what + "row_stride " + std::to_string(d.row_stride) +
+                                      " is smaller than cols " + std::to_string(d.cols));
+  if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
+    throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
+  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD;
+  if ((d.flags & ~kKnown) != 0)
+    throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
+  if ((d.flags & TSAR_MEM_INOUT) == 0)
+    throw Error(TSAR_ERR_INVALID, what + "flags name no direction (TSAR_MEM_IN and/or TSAR_MEM_OUT)");
+  if (d.assoc == TSAR_ASSOC_FULL && (d.flags & TSAR_MEM_OUT) != 0)
+    throw Error(TSAR_ERR_INVALID,
+                what + "a FULL buffer cannot be an output: devices would overwrite each other's "
+                       "results (associate it by ROWS or COLS)");
+  if (d.assoc == TSAR_ASSOC_FULL && d.halo != 0)
+    throw Error(TSAR_ERR_INVALID, what + "a halo needs a ROWS or COLS association");
+  // Extent: (rows - 1) * row_stride + cols elements.
+  std::size_t elems = 0, bytes = 0;
+  if (mul_overflows(d.rows - 1, d.row_stride, &elems) || __builtin_add_overflow(elems, d.cols, &elems) ||
+      mul_overflows(elems, d.elem_size, &bytes) ||
+      bytes > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) -
+                  reinterpret_cast<std::uintptr_t>(host))
+    throw Error(TSAR_ERR_INVALID, what + "size overflows the address space");
+  *extent = bytes;
+  return d;
+}
+
+void MemoryRegistry::check_overlap(const void* host, std::size_t extent, const void* ignore) const {
+  const auto lo = reinterpret_cast<std::uintptr_t>(host);
+  const auto hi = lo + extent;
+  for (const auto& e : entries_) {
+    if (e.host == ignore) continue;
+    const auto elo = reinterpret_cast<std::uintptr_t>(e.host);
+    const auto ehi = elo + e.extent;
+    if (e.host == host)
+      throw Error(TSAR_ERR_REGISTERED, "buffer " + hex(host) + " is already registered");
+    if (lo < ehi && elo < hi)
+      throw Error(TSAR_ERR_REGISTERED, "buffer " + hex(host) + " (" + std::to_string(extent) +
+                                           " bytes) overlaps registered buffer " + hex(e.host) +
+                                           " (" + std::to_string(e.extent) + " bytes)");
+  }
+}
+
+void MemoryRegistry::add(void* host, const tsar_mem_desc& desc) {
+  std::size_t extent = 0;
+  const tsar_mem_desc d = validate_mem_desc(host, desc, &extent);
+  check_overlap(host, extent, nullptr);
+  entries_.push_back({host, d, extent});
+}
+
+void MemoryRegistry::remove(const void* host) {
+  const auto it = std::find_if(entries_.begin(), entries_.end(),
+                               [&](const Registration& r) { return r.host == host; });
+  if (it == entries_.end())
+    throw Error(TSAR_ERR_UNKNOWN, "buffer " + hex(host) + " is not registered with this region");
+  entries_.erase(it);
+}
+
+void MemoryRegistry::retarget(const void* old_host, void* new_host) {
+  if (new_host == nullptr) throw Error(TSAR_ERR_NULL, "retargeting memory: new pointer is NULL");
+  auto it = std::find_if(entries_.begin(), entries_.end(),
+                         [&](const Registration& r) { return r.host == old_host; });
+  if (it == entries_.end())
+    throw Error(TSAR_ERR_UNKNOWN, "buffer " + hex(old_host) + " is not registered with this region");
+  check_overlap(new_host, it->extent, old_host);
+  it->host = new_host;
+}
+
+const Registration* MemoryRegistry::find(const void* host) const {
+  for (const auto& e : entries_)
+    if (e.host == host) return &e;
+  return nullptr;
+}
+
+void MemoryRegistry::check_pass(std::int64_t n) const {
+  for (const auto& e : entries_) {
+    std::size_t items = 0;
+    const char* dim = "";
+    switch (e.desc.assoc) {
+      case TSAR_ASSOC_ROWS: items = e.desc.rows; dim = "rows"; break;
+      case TSAR_ASSOC_COLS: items = e.desc.cols; dim = "columns"; break;
+      case TSAR_ASSOC_ROWS_COLS: items = std::min(e.desc.rows, e.desc.cols); dim = "rows/columns"; break;
+      default: continue;
+    }
+    if (static_cast<std::uint64_t>(n) > items)
+      throw Error(TSAR_ERR_INVALID, "buffer " + hex(e.host) + " has " + std::to_string(items) +
+                                        " " + dim + " but the pass has " + std::to_string(n) +
+                                        " iterations (iteration i uses item i)");
+  }
+}
+
+tsar_mem_layout MemoryRegistry::view(const Registration& reg, const Device& device) {
+  if (!device.description().host_memory)
+    throw Error(TSAR_ERR_UNSUPPORTED, "device " + device.description().key +
+                                          " has its own memory; its copy backend is not built");
+  return {reg.host, reg.desc.row_stride, 0, 0};
+}
+
+Range MemoryRegistry::needed(const Registration& reg, Range range) {
+  if (reg.desc.assoc == TSAR_ASSOC_FULL || range.empty()) return {};
+  const auto items = static_cast<std::int64_t>(
+      reg.desc.assoc == TSAR_ASSOC_COLS ? reg.desc.cols : reg.desc.rows);
+  const auto halo = static_cast<std::int64_t>(reg.desc.halo);
+  return {std::max<std::int64_t>(0, range.begin - halo), std::min(items, range.end + halo)};
+}
+
+}  // namespace tsar::core

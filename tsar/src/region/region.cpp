@@ -1,0 +1,591 @@
+#include "region/region.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "api/error.hpp"
+#include "cache/time_cache.hpp"
+#include "devices/host_device.hpp"
+#include "region/tick_clock.hpp"
+#include "region/trace_sink.hpp"
+
+namespace tsar::core {
+namespace {
+
+// The region whose pool job the calling thread runs (tsar_run), and its worker index.
+thread_local const Region* tls_region = nullptr;
+thread_local int tls_worker = -1;
+// The device the calling thread is pinned to (Device::serial), so pinning is one system call
+// per change of device, not per pass.
+thread_local std::uint64_t tls_bound_device = 0;
+
+std::string kinds_text(unsigned kinds) {
+  std::string s;
+  for (unsigned bit : {TSAR_DEVICE_CPU, TSAR_DEVICE_OMP_TARGET, TSAR_DEVICE_CUDA, TSAR_DEVICE_EMULATED})
+    if (kinds & bit) s += (s.empty() ? "" : "|") + std::string(device_kind_name(static_cast<DeviceKind>(bit)));
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
+               unsigned kinds, const double* initial_tpi, int num_times)
+    : runtime_(std::move(runtime)),
+      name_(name.empty() ? "region" : std::move(name)),
+      spec_(schedule),
+      kinds_(kinds == 0 ? static_cast<unsigned>(TSAR_DEVICE_ALL) : kinds),
+      reductions_(0),
+      stats_(0),
+      trace_(TraceSink::from_env()) {
+  if ((kinds_ & ~static_cast<unsigned>(TSAR_DEVICE_ALL)) != 0)
+    throw Error(TSAR_ERR_INVALID, "device kinds mask " + std::to_string(kinds) + " has unknown bits");
+  const auto& devices = runtime_->devices();
+  std::string available;
+  for (std::size_t s = 0; s < devices.size(); ++s) {
+    available += (available.empty() ? "" : ", ") + devices[s]->description().key;
+    if ((static_cast<unsigned>(devices[s]->kind()) & kinds_) == 0) continue;
+    Worker w;
+    w.device = devices[s];
+    w.slot = static_cast<int>(s);
+    workers_.push_back(std::move(w));
+  }
+  if (workers_.empty())
+    throw Error(TSAR_ERR_DEVICES, "no device of kind " + kinds_text(kinds_) +
+                                      " (devices: " + (available.empty() ? "none" : available) + ")");
+  const auto n = static_cast<std::size_t>(workers());
+  if (initial_tpi == nullptr && num_times != 0)
+    throw Error(TSAR_ERR_INVALID, "num_times is " + std::to_string(num_times) + " but time_per_iteration is NULL");
+  if (initial_tpi != nullptr && num_times != workers())
+    throw Error(TSAR_ERR_INVALID, "time_per_iteration has " + std::to_string(num_times) +
+                                      " entries; the region has " + std::to_string(workers()) +
+                                      " devices (tsar_count_devices tells how many)");
+
+  for (const auto& w : workers_) original_keys_.push_back(w.device->description().key);
+  given_tpi_.assign(n, 0.0);
+  if (const char* cache = std::getenv("TSAR_CACHE"); cache != nullptr && cache[0] != '\0') {
+    if (auto cached = load_cached_times(cache, name_, original_keys_)) given_tpi_ = *cached;
+  }
+  for (std::size_t w = 0; w < n && initial_tpi != nullptr; ++w) {
+    const double t = initial_tpi[w];
+    if (!(t >= 0.0) || !std::isfinite(t))
+      throw Error(TSAR_ERR_INVALID, "time_per_iteration[" + std::to_string(w) +
+                                        "] must be a finite number >= 0 (0 = unknown)");
+    if (t > 0.0) given_tpi_[w] = t;
+  }
+  for (const auto& w : workers_) {
+    const double peak = w.device->description().peak_gflops;
+    peak_tpi_.push_back(peak > 0.0 ? 1.0 / peak : 1.0);
+  }
+  estimators_.resize(n);
+  const auto priors = consistent_priors(peak_tpi_, given_tpi_);
+  for (std::size_t w = 0; w < n; ++w) estimators_[w].set_prior(priors[w]);
+  active_.assign(n, 1);
+  times_.resize(n);
+  ranges_.resize(n);
+  for (const auto& w : workers_) slots_.push_back(w.slot);
+  scheduler_ = make_scheduler(spec_, workers());
+  reductions_ = Reductions(workers());
+  stats_ = Statistics(workers());
+  barrier_.set_count(workers());
+  plan_.counts.assign(n, 0);
+  plan_.counts.reserve(n);
+}
+
+Region::~Region() {
+  if (trace_ != nullptr) trace_->flush();
+  const char* cache = std::getenv("TSAR_CACHE");
+  if (cache == nullptr || cache[0] == '\0' || passes() == 0) return;
+  std::vector<double> times(workers_.size(), 0.0);
+  bool any = false;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    times[w] = workers_[w].retired ? workers_[w].retired_tpi
+               : estimators_[w].measured() ? estimators_[w].estimate()
+                                           : 0.0;
+    any = any || times[w] > 0.0;
+  }
+  if (!any) return;
+  if (const std::string problem = store_cached_times(cache, name_, original_keys_, times); !problem.empty())
+    std::fprintf(stderr, "tsar: %s\n", problem.c_str());
+}
+
+// ---------------------------------------------------------------------------------------
+// Description and configuration
+
+tsar_device_info Region::device_info(int worker) const {
+  const Worker& w = workers_.at(static_cast<std::size_t>(worker));
+  const auto& d = w.device->description();
+  tsar_device_info info{};
+  info.kind = static_cast<unsigned>(d.kind);
+  info.id = d.id;
+  info.numa_node = d.numa_node;
+  info.control_core = d.control_core;
+  info.num_cores = std::max<int>(1, static_cast<int>(d.cores.size()));
+  info.omp_device = w.device->launch_context().omp_device;
+  info.retired = w.retired ? 1 : 0;
+  info.peak_gflops = d.peak_gflops;
+  std::snprintf(info.key, sizeof info.key, "%s", d.key.c_str());
+  return info;
+}
+
+void Region::set_time_per_iteration(int worker, double seconds) {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "tsar_set_time_per_iteration during a pass");
+  if (worker < 0 || worker >= workers())
+    throw Error(TSAR_ERR_INVALID, "device " + std::to_string(worker) + " out of range (region has " +
+                                      std::to_string(workers()) + ")");
+  if (!(seconds >= 0.0) || !std::isfinite(seconds))
+    throw Error(TSAR_ERR_INVALID, "time per iteration must be a finite number >= 0");
+  given_tpi_[static_cast<std::size_t>(worker)] = seconds;
+  const auto priors = consistent_priors(peak_tpi_, given_tpi_);
+  for (std::size_t w = 0; w < estimators_.size(); ++w) estimators_[w].set_prior(priors[w]);
+}
+
+void Region::set_backoff(int passes) {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "tsar_set_backoff during a pass");
+  if (passes < 0) throw Error(TSAR_ERR_INVALID, "back-off passes must be >= 0 (0 disables)");
+  backoff_passes_ = passes;
+}
+
+MemoryRegistry& Region::memory() {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "memory registrations cannot change during a pass");
+  return memory_;
+}
+
+Reductions& Region::reductions() {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "reductions cannot change during a pass");
+  return reductions_;
+}
+
+std::span<const double> Region::current_times() {
+  effective_times(estimators_, active_, times_);
+  return times_;
+}
+
+std::vector<std::string> Region::device_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& w : workers_) keys.push_back(w.device->description().key);
+  return keys;
+}
+
+void Region::ensure_bound(Worker& w) const {
+  if (tls_bound_device == w.device->serial()) return;
+  tls_bound_device = w.device->serial();
+  try {
+    w.device->attach_worker(runtime_->node());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
+                 w.device->description().key.c_str(), e.what());
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The pass protocol
+
+int Region::caller_worker(std::string* why) const {
+  if (tls_region == this) return tls_worker;
+  if (pool_driven_) {
+    *why = "the region is running a pass on TSAR's worker pool (tsar_run)";
+    return -1;
+  }
+  const int team = omp_get_num_threads();
+  if (team != workers()) {
+    *why = "called from a team of " + std::to_string(team) + " thread(s) but the region has " +
+           std::to_string(workers()) +
+           " devices: use #pragma omp parallel num_threads(tsar_num_devices(region))";
+    return -1;
+  }
+  return omp_get_thread_num();
+}
+
+void Region::join_pass(int worker, std::int64_t n) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  if (!pool_driven_) {
+    for (;;) {
+      std::uint32_t s = state_.load(std::memory_order_acquire);
+      if (s == kActive) break;
+      if (s == kIdle) {
+        if (state_.compare_exchange_weak(s, kPlanning, std::memory_order_acq_rel)) {
+          try {
+            begin_pass(n);
+          } catch (...) {
+            state_.store(kIdle, std::memory_order_release);
+            throw;
+          }
+          state_.store(kActive, std::memory_order_release);
+          break;
+        }
+        continue;
+      }
+      cpu_relax();  // another worker is planning: microseconds
+    }
+  }
+  me.in_pass = true;
+  me.kind = static_cast<unsigned>(me.device->kind());
+  me.id = me.device->description().id;
+  me.launch = me.device->launch_context();
+  me.error = pass_error_;
+  if (me.error != TSAR_OK) {
+    set_last_error(me.error, pass_error_message_);
+  } else if (n != n_) {
+    me.error = TSAR_ERR_INVALID;
+    set_last_error(me.error, "tsar_next: n = " + std::to_string(n) + " differs from the pass's n = " +
+                                 std::to_string(n_) + " (every worker must pass the same n)");
+  }
+  ensure_bound(me);
+}
+
+void Region::begin_pass(std::int64_t n) {
+  const double t0 = now_seconds();
+  pass_start_ = t0;
+  sub_passes_ = 0;
+  schedule_seconds_ = 0.0;
+  canceled_.store(false, std::memory_order_relaxed);
+  pass_error_ = TSAR_OK;
+  pass_error_message_.clear();
+  n_ = n;
+  for (auto& w : workers_) {
+    w.pass_iterations = w.pass_chunks = 0;
+    w.pass_busy = w.pass_idle = 0.0;
+  }
+  try {
+    if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
+    memory_.check_pass(n);
+  } catch (const Error& e) {
+    pass_error_ = e.status();
+    pass_error_message_ = e.what();
+    n_ = std::max<std::int64_t>(n, 0);
+    ratio_plan(0, 0, current_times(), plan_);
+    pass_chunked_ = false;
+    install();
+    return;
+  }
+  reductions_.reset();
+  scheduler_->begin_pass(n, current_times(), plan_);
+  pass_chunked_ = plan_.chunked;
+  install();
+  schedule_seconds_ += now_seconds() - t0;
+}
+
+void Region::install() {
+  if (plan_.chunked) {
+    queue_.reset(plan_.lo, plan_.hi);
+    return;
+  }
+  std::int64_t at = plan_.lo;
+  for (std::size_t w = 0; w < ranges_.size(); ++w) {
+    ranges_[w] = {at, at + plan_.counts[w]};
+    at += plan_.counts[w];
+  }
+}
+
+void Region::start_sub_pass(int worker) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  me.sub_iterations = me.sub_chunks = 0;
+  me.sub_busy = 0.0;
+  Range r;
+  if (me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
+    if (!plan_.chunked) {
+      r = ranges_[static_cast<std::size_t>(worker)];
+    } else if (me.active && scheduler_->take_chunk(worker, {}, queue_, r) != ChunkQueue::Result::kSuccess) {
+      r = {};
+    }
+  }
+  me.pending = r;
+  me.has_pending = true;
+}
+
+int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* end) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  if (!me.in_pass) {
+    join_pass(worker, n);
+    start_sub_pass(worker);
+  }
+  int status = me.error;
+  if (!me.has_pending) {
+    me.error = status = TSAR_ERR_STATE;
+    me.current = {};
+    set_last_error(status, "tsar_next called twice without tsar_loop in between");
+  } else {
+    me.has_pending = false;
+    me.current = me.pending;
+  }
+  if (begin == nullptr || end == nullptr) {
+    me.current = {};
+    if (status == TSAR_OK) {
+      status = TSAR_ERR_NULL;
+      set_last_error(status, "tsar_next: begin or end is NULL (the worker's range was skipped)");
+    }
+  } else {
+    *begin = me.current.begin;
+    *end = me.current.end;
+  }
+  // A chunk handed out by loop() starts when the previous one ended: one clock read per chunk.
+  if (!me.started) me.start = now_seconds();
+  me.started = false;
+  return status;
+}
+
+int Region::loop(int worker, int* status) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  if (!me.in_pass) {
+    *status = TSAR_ERR_STATE;
+    set_last_error(*status, "tsar_loop without tsar_next in this pass");
+    return 0;
+  }
+  const double t = now_seconds();
+  if (me.has_pending) {
+    me.has_pending = false;
+    me.error = TSAR_ERR_STATE;
+    set_last_error(me.error, "tsar_loop called again without tsar_next: a range was not run");
+  }
+  const std::int64_t ran = me.current.size();
+  me.sub_busy += t - me.start;
+  if (ran > 0) {
+    me.sub_iterations += ran;
+    ++me.sub_chunks;
+  }
+  me.current = {};
+  if (plan_.chunked && me.active && me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
+    Range r;
+    if (scheduler_->take_chunk(worker, {ran, t - me.start}, queue_, r) == ChunkQueue::Result::kSuccess) {
+      me.pending = r;
+      me.has_pending = true;
+      me.start = t;
+      me.started = true;
+      return 1;
+    }
+  }
+  me.arrival = t;
+  barrier_.arrive_and_wait([this] { finish_sub_pass(); });
+  if (decision_ == kContinue) {
+    start_sub_pass(worker);
+    return 1;
+  }
+  me.in_pass = false;
+  *status = me.error != TSAR_OK ? me.error : outcome_;
+  if (*status == TSAR_ERR_CANCELED)
+    set_last_error(*status, "the pass of region '" + name_ + "' was canceled");
+  else if (*status == TSAR_OK)
+    clear_last_error();
+  return 0;
+}
+
+void Region::finish_sub_pass() {
+  const double t0 = now_seconds();
+  double last = 0.0;
+  for (const auto& w : workers_) last = std::max(last, w.arrival);
+  ++sub_passes_;
+  for (auto& w : workers_) {
+    w.pass_idle += last - w.arrival;
+    w.pass_iterations += w.sub_iterations;
+    w.pass_chunks += w.sub_chunks;
+    w.pass_busy += w.sub_busy;
+  }
+  if (!canceled_.load(std::memory_order_relaxed) && pass_error_ == TSAR_OK) {
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      Worker& x = workers_[w];
+      if (!active_[w] || x.sub_iterations <= 0 || !(x.sub_busy > 0.0)) continue;
+      if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
+      estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
+    }
+    if (scheduler_->next_sub_pass(current_times(), plan_)) {
+      install();
+      decision_ = kContinue;
+      schedule_seconds_ += now_seconds() - t0;
+      return;
+    }
+  }
+  decision_ = kDone;
+  const bool canceled = canceled_.load(std::memory_order_relaxed);
+  if (!canceled && pass_error_ == TSAR_OK) {
+    reductions_.merge();
+    if (scheduler_->adapts() && backoff_passes_ > 0) back_off();
+  }
+  outcome_ = canceled ? TSAR_ERR_CANCELED : pass_error_;
+  schedule_seconds_ += now_seconds() - t0;
+  if (pass_error_ == TSAR_OK) record_pass(last);  // a refused pass ran nothing
+  state_.store(kIdle, std::memory_order_release);
+}
+
+void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const {
+  // A time per iteration describes the iterations it was measured on. When a device's range
+  // (relative to its sub-pass) overlaps its previous one by less than half, the history is
+  // about other iterations -- work that varies with i, as in a triangular loop -- and only
+  // the new sample predicts the next split. Stable splits keep the history, and with it the
+  // protection against spikes.
+  const double size = static_cast<double>(std::max<std::int64_t>(1, plan_.hi - plan_.lo));
+  const double lo = static_cast<double>(range.begin - plan_.lo) / size;
+  const double hi = static_cast<double>(range.end - plan_.lo) / size;
+  const double overlap = std::min(hi, w.sampled_hi) - std::max(lo, w.sampled_lo);
+  const double united = std::max(hi, w.sampled_hi) - std::min(lo, w.sampled_lo);
+  if (estimator.measured() && united > 0.0 && overlap < 0.5 * united) estimator.reset();
+  w.sampled_lo = lo;
+  w.sampled_hi = hi;
+}
+
+void Region::back_off() {
+  // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU device (chunk
+  // passes: fewer iterations than the one that ran fewest) for K passes in a row.
+  bool any_cpu = false;
+  double slowest_tpi = 0.0;
+  std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
+  std::size_t a_cpu = 0;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
+    any_cpu = true;
+    a_cpu = w;
+    if (estimators_[w].measured()) slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate());
+    fewest = std::min(fewest, workers_[w].pass_iterations);
+  }
+  if (!any_cpu) return;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    Worker& x = workers_[w];
+    if (!active_[w] || x.device->kind() == DeviceKind::kCpu) continue;
+    const bool slower = pass_chunked_ ? x.pass_iterations < fewest
+                                      : estimators_[w].measured() && slowest_tpi > 0.0 &&
+                                            estimators_[w].estimate() > slowest_tpi;
+    x.backoff_streak = slower ? x.backoff_streak + 1 : 0;
+    if (x.backoff_streak < backoff_passes_) continue;
+    x.retired = true;
+    x.retired_tpi = estimators_[w].estimate();
+    x.backoff_streak = 0;
+    const int core = x.device->description().control_core;
+    if ((kinds_ & TSAR_DEVICE_CPU) != 0 && core >= 0) {
+      // Its worker becomes a CPU worker on the core that drove the accelerator.
+      x.device = make_cpu_core(runtime_->node(), core);
+      estimators_[w].reset();
+      estimators_[w].set_prior(estimators_[a_cpu].prior());
+    } else {
+      active_[w] = 0;
+      x.active = false;
+    }
+  }
+}
+
+void Region::record_pass(double last_arrival) {
+  const std::int64_t p = stats_.recorded();
+  tsar_pass_stats& ps = stats_.pass_slot(p);
+  ps.pass = p;
+  ps.n = n_;
+  ps.sub_passes = sub_passes_;
+  ps.canceled = outcome_ == TSAR_ERR_CANCELED ? 1 : 0;
+  ps.seconds = last_arrival - pass_start_;
+  ps.schedule_seconds = schedule_seconds_;
+  auto ds = stats_.device_slots(p);
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    const Worker& x = workers_[w];
+    ds[w] = {x.pass_iterations, x.pass_chunks, x.pass_busy, x.pass_idle,
+             estimators_[w].measured() ? estimators_[w].estimate() : 0.0,
+             static_cast<unsigned>(x.device->kind()), x.retired ? 1 : 0};
+  }
+  stats_.commit(p);
+  if (trace_ != nullptr) {
+    const TraceContext ctx{name_, spec_.to_string(), device_keys()};
+    trace_->write(trace_->csv() ? pass_to_csv(ctx, ps, ds) : pass_to_json(ctx, ps, ds));
+  }
+}
+
+void Region::cancel() {
+  if (!in_pass()) throw Error(TSAR_ERR_STATE, "tsar_cancel outside a pass");
+  canceled_.store(true, std::memory_order_relaxed);
+  queue_.close();
+}
+
+// ---------------------------------------------------------------------------------------
+// The worker pool path
+
+void Region::run_worker(void* context, int worker) {
+  auto* self = static_cast<Region*>(context);
+  tls_region = self;
+  tls_worker = worker;
+  std::int64_t b = 0, e = 0;
+  int status = TSAR_OK;
+  do {
+    self->next(worker, self->n_, &b, &e);
+    if (b < e) {
+      const Worker& me = self->workers_[static_cast<std::size_t>(worker)];
+      const tsar_chunk chunk{b, e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream};
+      try {
+        self->body_(&chunk, self->body_arg_);
+      } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the pool
+        self->canceled_.store(true, std::memory_order_relaxed);
+        self->queue_.close();
+      }
+    }
+  } while (self->loop(worker, &status));
+  tls_region = nullptr;
+  tls_worker = -1;
+}
+
+int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
+  if (WorkerPool::on_pool_thread() || tls_region != nullptr)
+    throw Error(TSAR_ERR_STATE, "tsar_run from inside a loop body: nested regions are not supported");
+  std::uint32_t expected = kIdle;
+  if (!state_.compare_exchange_strong(expected, kPlanning, std::memory_order_acq_rel))
+    throw Error(TSAR_ERR_STATE, "region '" + name_ + "' is already running a pass");
+  pool_driven_ = true;
+  body_ = body;
+  body_arg_ = arg;
+  try {
+    begin_pass(n);
+  } catch (...) {
+    pool_driven_ = false;
+    state_.store(kIdle, std::memory_order_release);
+    throw;
+  }
+  if (pass_error_ != TSAR_OK) {  // refused (bad n, buffers too small): nothing runs
+    pool_driven_ = false;
+    state_.store(kIdle, std::memory_order_release);
+    throw Error(static_cast<tsar_status>(pass_error_), pass_error_message_);
+  }
+  state_.store(kActive, std::memory_order_release);
+  runtime_->pool().run(slots_, &Region::run_worker, this);
+  pool_driven_ = false;
+  if (outcome_ == TSAR_ERR_CANCELED)
+    throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");
+  if (outcome_ != TSAR_OK) throw Error(static_cast<tsar_status>(outcome_), pass_error_message_);
+  return TSAR_OK;
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics
+
+void Region::pass_stats(std::int64_t pass, tsar_pass_stats* out, tsar_device_stats* devices,
+                        int capacity) const {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "statistics are read outside passes");
+  if (capacity < 0) throw Error(TSAR_ERR_INVALID, "capacity is negative");
+  if (capacity > 0 && devices == nullptr) throw Error(TSAR_ERR_NULL, "devices is NULL but capacity > 0");
+  const std::int64_t p = pass == -1 ? stats_.recorded() - 1 : pass;
+  if (!stats_.kept(p))
+    throw Error(TSAR_ERR_INVALID,
+                "pass " + std::to_string(pass) + " is not kept (passes run: " +
+                    std::to_string(stats_.recorded()) + ", the last " +
+                    std::to_string(Statistics::kKeep) + " are kept)");
+  if (out != nullptr) *out = stats_.pass(p);
+  const auto ds = stats_.devices(p);
+  for (int w = 0; w < std::min<int>(capacity, static_cast<int>(ds.size())); ++w)
+    devices[w] = ds[static_cast<std::size_t>(w)];
+}
+
+void Region::write_trace(const std::string& path) const {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "traces are written outside passes");
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw Error(TSAR_ERR_IO, "cannot open " + path + ": " + std::strerror(errno));
+  const bool csv = is_csv_path(path);
+  if (csv) out << csv_header();
+  const TraceContext ctx{name_, spec_.to_string(), device_keys()};
+  const std::int64_t first = std::max<std::int64_t>(0, stats_.recorded() - Statistics::kKeep);
+  for (std::int64_t p = first; p < stats_.recorded(); ++p)
+    out << (csv ? pass_to_csv(ctx, stats_.pass(p), stats_.devices(p))
+                : pass_to_json(ctx, stats_.pass(p), stats_.devices(p)));
+  if (!out) throw Error(TSAR_ERR_IO, "writing " + path + " failed");
+}
+
+}  // namespace tsar::core

@@ -1,0 +1,185 @@
+#pragma once
+// A region: one loop that runs in passes over its workers, one per device (thesis 5.4.4).
+//
+// The pass protocol is driven by the workers themselves, whoever they are -- TSAR's pool
+// threads (run) or the caller's OpenMP team (tsar_next/tsar_loop):
+//
+//   next(w)  the first worker to arrive plans the pass (the scheduler's split, reductions
+//            reset); each worker then takes its range or first chunk and starts its clock.
+//   loop(w)  stops the clock; chunk schedules hand the worker its next chunk right here
+//            (a fetch-and-add, no lock); otherwise it arrives at the end-of-pass barrier,
+//            where the last worker learns the times, plans the next sub-pass or ends the
+//            pass (back-off, reductions, statistics, trace) before releasing the others.
+//
+// Everything a worker touches during a pass is its own cache-line-aligned slot, the plan
+// (read-only while workers run) and the ChunkQueue.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "memory/registry.hpp"
+#include "memory/reductions.hpp"
+#include "queue/chunk_queue.hpp"
+#include "region/statistics.hpp"
+#include "runtime/runtime.hpp"
+#include "schedule/schedule_spec.hpp"
+#include "schedule/scheduler.hpp"
+#include "schedule/time_estimator.hpp"
+#include "tsar/tsar.h"
+#include "workers/pass_barrier.hpp"
+
+namespace tsar::core {
+
+class TraceSink;
+
+class Region {
+ public:
+  static constexpr int kDefaultBackoff = 2;
+
+  /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
+  Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
+         unsigned kinds, const double* initial_tpi, int num_times);
+  /// Flushes the TSAR_TRACE file and saves learned times to TSAR_CACHE.
+  ~Region();
+  Region(const Region&) = delete;
+  Region& operator=(const Region&) = delete;
+
+  // -- description -------------------------------------------------------------------------
+  int workers() const { return static_cast<int>(workers_.size()); }
+  tsar_device_info device_info(int worker) const;
+  const ScheduleSpec& schedule() const { return spec_; }
+  const std::string& name() const { return name_; }
+  bool in_pass() const { return state_.load(std::memory_order_acquire) != kIdle; }
+
+  // -- configuration (outside passes; throw Error) -----------------------------------------
+  void set_time_per_iteration(int worker, double seconds);
+  void set_backoff(int passes);
+  MemoryRegistry& memory();
+  Reductions& reductions();
+  /// Read-only views for lookups during passes (tsar_mem, tsar_reduction).
+  const MemoryRegistry& registered_memory() const { return memory_; }
+  const Reductions& registered_reductions() const { return reductions_; }
+
+  // -- the pass protocol --------------------------------------------------------------------
+  /// Worker index of the calling thread (pool worker of this region, or OpenMP thread of a
+  /// team of workers() threads); -1 with *why set otherwise.
+  int caller_worker(std::string* why) const;
+  /// tsar_next for worker w. Returns a tsar_status (also set as the thread's last error);
+  /// the range is empty on errors.
+  int next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* end);
+  /// tsar_loop for worker w: 1 = run again, 0 = pass over. *status gets the pass's outcome
+  /// (also the thread's last error).
+  int loop(int worker, int* status);
+  /// Runs one pass on the worker pool. Returns a tsar_status.
+  int run(std::int64_t n, tsar_body_fn body, void* arg);
+  void cancel();
+
+  /// The calling worker's device (valid while it is in a pass).
+  const Device& device(int worker) const { return *workers_[static_cast<std::size_t>(worker)].device; }
+
+  // -- statistics ---------------------------------------------------------------------------
+  std::int64_t passes() const { return stats_.recorded(); }
+  /// Throws Error(TSAR_ERR_STATE during a pass, TSAR_ERR_INVALID for a pass not kept).
+  void pass_stats(std::int64_t pass, tsar_pass_stats* out, tsar_device_stats* devices,
+                  int capacity) const;
+  /// Throws Error(TSAR_ERR_IO).
+  void write_trace(const std::string& path) const;
+
+ private:
+  enum State : std::uint32_t { kIdle, kPlanning, kActive };
+  enum Decision : std::uint32_t { kContinue, kDone };
+
+  struct alignas(64) Worker {
+    std::shared_ptr<Device> device;
+    int slot = 0;               ///< runtime device slot: the pool thread that runs it
+    bool active = true;         ///< false once retired with no CPU to become (leader writes)
+    bool retired = false;       ///< its accelerator was retired by back-off
+    int backoff_streak = 0;
+    double retired_tpi = 0.0;   ///< the retired accelerator's last estimate (for the cache)
+    // Written by the worker during a pass, read by the leader after the barrier.
+    bool in_pass = false;
+    bool has_pending = false;
+    bool started = false;       ///< start already set by loop() for the pending chunk
+    unsigned kind = 0;          ///< the device as bodies see it, cached at the pass start
+    int id = -1;
+    LaunchContext launch;
+    int error = TSAR_OK;        ///< this worker's error in this pass (n mismatch...)
+    Range pending;
+    Range current;
+    double start = 0.0;
+    double arrival = 0.0;
+    std::int64_t sub_iterations = 0;
+    std::int64_t sub_chunks = 0;
+    double sub_busy = 0.0;
+    // Kept by the leader: the relative range of its last sample, and pass totals.
+    double sampled_lo = 0.0;
+    double sampled_hi = 0.0;
+    std::int64_t pass_iterations = 0;
+    std::int64_t pass_chunks = 0;
+    double pass_busy = 0.0;
+    double pass_idle = 0.0;
+  };
+
+  void join_pass(int worker, std::int64_t n);
+  void begin_pass(std::int64_t n);       // planner: the pass's first plan
+  void install();                        // planner/leader: publishes plan_
+  void start_sub_pass(int worker);       // worker: its first range of the current plan
+  void finish_sub_pass();                // leader, inside the barrier
+  void end_pass(double last_arrival);    // leader
+  void back_off();                       // leader, end of pass
+  void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
+  void record_pass(double last_arrival); // leader
+  std::span<const double> current_times();  // leader: effective times into times_
+  std::vector<std::string> device_keys() const;
+  void ensure_bound(Worker& w) const;
+  static void run_worker(void* context, int worker);
+
+  std::shared_ptr<Runtime> runtime_;
+  std::string name_;
+  ScheduleSpec spec_;
+  unsigned kinds_;
+  int backoff_passes_ = kDefaultBackoff;
+  std::vector<std::string> original_keys_;  ///< device set key of the cache
+  std::vector<double> peak_tpi_;            ///< relative times from device peaks
+  std::vector<double> given_tpi_;           ///< user or cache times (0 = unknown)
+
+  std::vector<Worker> workers_;
+  std::vector<TimeEstimator> estimators_;   ///< leader only
+  std::vector<unsigned char> active_;       ///< leader only; 0 = retired with no CPU to become
+  std::vector<double> times_;               ///< leader only: effective times per iteration
+  std::vector<int> slots_;                  ///< the pool thread of each worker
+  std::unique_ptr<Scheduler> scheduler_;
+  MemoryRegistry memory_;
+  Reductions reductions_;
+
+  // The current (sub-)pass: written by the planner/leader, read by workers after the
+  // state/barrier hand-off.
+  SubPassPlan plan_;
+  std::vector<Range> ranges_;
+  ChunkQueue queue_;
+  std::int64_t n_ = 0;
+  int pass_error_ = TSAR_OK;
+  std::string pass_error_message_;
+  int sub_passes_ = 0;
+  double pass_start_ = 0.0;
+  double schedule_seconds_ = 0.0;
+  bool pass_chunked_ = false;
+  std::atomic<bool> canceled_{false};
+  Decision decision_ = kDone;
+  int outcome_ = TSAR_OK;  ///< status of the last finished pass
+  std::atomic<bool> pool_driven_{false};
+  tsar_body_fn body_ = nullptr;
+  void* body_arg_ = nullptr;
+
+  alignas(64) std::atomic<std::uint32_t> state_{kIdle};
+  PassBarrier barrier_;
+
+  Statistics stats_;
+  TraceSink* trace_;
+};
+
+}  // namespace tsar::core

@@ -1,0 +1,58 @@
+#pragma once
+// Per-pass statistics of a region: the last kKeep passes in a preallocated ring (recording a
+// pass allocates nothing), and their JSON / CSV forms for TSAR_TRACE and tsar_write_trace.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tsar/tsar.h"
+
+namespace tsar::core {
+
+class Statistics {
+ public:
+  static constexpr std::int64_t kKeep = 4096;
+
+  explicit Statistics(int workers);
+
+  /// Slots for pass number `pass` (overwrites the oldest kept pass).
+  tsar_pass_stats& pass_slot(std::int64_t pass);
+  std::span<tsar_device_stats> device_slots(std::int64_t pass);
+  /// Marks pass `pass` as recorded.
+  void commit(std::int64_t pass) { recorded_ = pass + 1; }
+
+  std::int64_t recorded() const { return recorded_; }
+  /// True when `pass` is still kept.
+  bool kept(std::int64_t pass) const { return pass >= 0 && pass < recorded_ && pass >= recorded_ - kKeep; }
+  const tsar_pass_stats& pass(std::int64_t pass) const;
+  std::span<const tsar_device_stats> devices(std::int64_t pass) const;
+
+ private:
+  std::size_t index(std::int64_t pass) const { return static_cast<std::size_t>(pass % kKeep); }
+  int workers_;
+  std::int64_t recorded_ = 0;
+  std::vector<tsar_pass_stats> passes_;
+  std::vector<tsar_device_stats> devices_;
+};
+
+/// What a trace line names besides the numbers.
+struct TraceContext {
+  std::string region;
+  std::string schedule;
+  std::vector<std::string> device_keys;  ///< per worker, at the time of the pass
+};
+
+/// One pass as a JSON object on one line (JSON lines), with a trailing newline.
+std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
+                         std::span<const tsar_device_stats> devices);
+/// One pass as CSV rows (one per device), with trailing newlines.
+std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
+                        std::span<const tsar_device_stats> devices);
+/// The CSV header matching pass_to_csv.
+const char* csv_header();
+/// True when `path` names a CSV file.
+bool is_csv_path(const std::string& path);
+
+}  // namespace tsar::core

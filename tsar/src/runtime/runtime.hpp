@@ -1,0 +1,38 @@
+#pragma once
+// A runtime: this node's model, a set of devices and the worker pool with one thread per
+// device. Regions take the current runtime when they are created and keep it alive, so
+// tsar_set_devices can switch the device set for new regions while old ones run on.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "symmer/topology/node_model.hpp"
+#include "workers/worker_pool.hpp"
+
+namespace tsar::core {
+
+class Runtime {
+ public:
+  Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices);
+
+  /// The runtime new regions use: built on first use from TSAR_DEVICES or, without it,
+  /// from every allowed core of this node.
+  static std::shared_ptr<Runtime> current();
+  /// Replaces the current runtime with one for `spec` (nullopt: the default). Throws
+  /// Error(TSAR_ERR_DEVICES) and keeps the current one on a bad spec.
+  static void select(const std::optional<std::string>& spec);
+
+  const symmer::topology::NodeModel& node() const { return node_; }
+  const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
+  WorkerPool& pool() { return pool_; }
+
+ private:
+  symmer::topology::NodeModel node_;
+  std::vector<std::shared_ptr<Device>> devices_;
+  WorkerPool pool_;
+};
+
+}  // namespace tsar::core

@@ -1,0 +1,50 @@
+#include "schedule/scheduler.hpp"
+
+#include "schedule/chunk_schedulers.hpp"
+#include "schedule/hybrid_scheduler.hpp"
+#include "schedule/ratio_schedulers.hpp"
+#include "schedule/split_math.hpp"
+
+namespace tsar::core {
+
+void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan) {
+  plan.lo = lo;
+  plan.hi = hi;
+  plan.chunked = false;
+  plan.counts.resize(tpi.size());
+  split_iterations(hi - lo, tpi, plan.counts);
+}
+
+void chunked_plan(std::int64_t n, SubPassPlan& plan) {
+  plan.lo = 0;
+  plan.hi = n;
+  plan.chunked = true;
+}
+
+bool Scheduler::next_sub_pass(std::span<const double>, SubPassPlan&) { return false; }
+
+ChunkQueue::Result Scheduler::take_chunk(int, const ChunkTiming&, ChunkQueue&, Range&) {
+  return ChunkQueue::Result::kClosed;
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers) {
+  switch (spec.kind) {
+    case ScheduleKind::kStatic: return std::make_unique<StaticScheduler>();
+    case ScheduleKind::kAdaptive:
+      return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kAdaptive, spec.div);
+    case ScheduleKind::kSplit:
+      return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kSplit, spec.div);
+    case ScheduleKind::kQuick:
+      return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kQuick, spec.div);
+    case ScheduleKind::kChunk: return std::make_unique<ChunkScheduler>(spec.chunk);
+    case ScheduleKind::kChunkStatic:
+      return std::make_unique<PerDeviceChunkScheduler>(spec.chunk, workers, false);
+    case ScheduleKind::kChunkDynamic:
+      return std::make_unique<PerDeviceChunkScheduler>(spec.chunk, workers, true);
+    case ScheduleKind::kHybrid: return std::make_unique<HybridScheduler>(spec.chunk, workers);
+    case ScheduleKind::kHGuided: return std::make_unique<HGuidedScheduler>(spec.chunk, workers);
+  }
+  return nullptr;
+}
+
+}  // namespace tsar::core

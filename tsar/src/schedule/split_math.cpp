@@ -1,0 +1,83 @@
+#include "schedule/split_math.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace tsar::core {
+namespace {
+
+bool usable(double p) { return p > 0.0 && std::isfinite(p); }
+
+}  // namespace
+
+std::vector<double> split_fractions(std::span<const double> tpi) {
+  double sum = 0.0;
+  for (double p : tpi)
+    if (usable(p)) sum += 1.0 / p;
+  if (sum <= 0.0 || !std::isfinite(sum)) return {};
+  std::vector<double> f(tpi.size(), 0.0);
+  for (std::size_t j = 0; j < tpi.size(); ++j)
+    if (usable(tpi[j])) f[j] = (1.0 / tpi[j]) / sum;
+  return f;
+}
+
+void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std::int64_t> out) {
+  if (out.size() != tpi.size()) throw std::invalid_argument("split_iterations: size mismatch");
+  std::fill(out.begin(), out.end(), 0);
+  if (n <= 0) return;
+  // Scratch kept per thread: a pass's split allocates nothing in steady state.
+  thread_local std::vector<double> f;
+  thread_local std::vector<std::size_t> order, eligible;
+  f.assign(tpi.size(), 0.0);
+  double sum = 0.0;
+  for (double p : tpi)
+    if (usable(p)) sum += 1.0 / p;
+  if (sum <= 0.0 || !std::isfinite(sum)) throw std::invalid_argument("split_iterations: no usable device");
+  for (std::size_t j = 0; j < tpi.size(); ++j)
+    if (usable(tpi[j])) f[j] = (1.0 / tpi[j]) / sum;
+
+  // floor(f_j * N). f_j carries a few ulps of rounding, so an exact share such as 300/3
+  // can come out as 99.99999999999999; a nudge of 1e-14 (relative) restores it without
+  // moving any share that is genuinely below an integer.
+  std::int64_t assigned = 0;
+  for (std::size_t j = 0; j < f.size(); ++j) {
+    const long double share = static_cast<long double>(f[j]) * static_cast<long double>(n);
+    const long double nudged = share * (1.0L + 1e-14L);
+    out[j] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(nudged)), 0, n);
+    assigned += out[j];
+  }
+  // Rounding of f_j can only overshoot by a hair; give the excess back from the largest share.
+  while (assigned > n) {
+    auto largest = std::max_element(out.begin(), out.end());
+    --*largest;
+    --assigned;
+  }
+
+  // Fastest first; ties keep device order so the split is deterministic (insertion sort:
+  // stable, in place, and device counts are small).
+  order.clear();
+  for (std::size_t j = 0; j < tpi.size(); ++j) {
+    if (!usable(tpi[j])) continue;
+    std::size_t k = order.size();
+    order.push_back(j);
+    for (; k > 0 && tpi[order[k - 1]] > tpi[j]; --k) order[k] = order[k - 1];
+    order[k] = j;
+  }
+  const auto devices = static_cast<std::int64_t>(order.size());
+
+  // "Assigned less than N/n", in integers: out_j < ceil(N/n).
+  const std::int64_t threshold = n / devices + (n % devices != 0 ? 1 : 0);
+  eligible.clear();
+  for (std::size_t j : order)
+    if (out[j] >= threshold) eligible.push_back(j);
+  if (eligible.empty()) eligible = order;
+
+  for (std::size_t k = 0; assigned < n; k = (k + 1) % eligible.size()) {
+    ++out[eligible[k]];
+    ++assigned;
+  }
+}
+
+}  // namespace tsar::core

@@ -1,0 +1,90 @@
+#include "schedule/time_estimator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tsar::core {
+namespace {
+
+double median(std::vector<double>& v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+void TimeEstimator::add(double sample) {
+  if (!(sample > 0.0)) return;
+  if (measured()) {
+    const double est = estimate();
+    const bool outlier = sample > est * kRetrainFactor || sample < est / kRetrainFactor;
+    streak_ = outlier ? streak_ + 1 : 0;
+    if (streak_ >= kRetrainStreak) {
+      // Keep only the streak (the newest kRetrainStreak - 1 samples) plus this one.
+      std::array<double, kHistory> kept{};
+      const int keep = kRetrainStreak - 1;
+      for (int k = 0; k < keep; ++k) kept[k] = ring_[(count_ - keep + k) % kHistory];
+      ring_ = kept;
+      count_ = keep;
+      streak_ = 0;
+      ++retrains_;
+      update_median();
+    }
+  }
+  ring_[count_ % kHistory] = sample;
+  ++count_;
+  update_median();
+}
+
+void TimeEstimator::update_median() {
+  const int n = static_cast<int>(std::min<std::int64_t>(count_, kHistory));
+  std::array<double, kHistory> sorted{};
+  for (int i = 0; i < n; ++i) {  // insertion sort of at most kHistory values
+    int k = i;
+    for (; k > 0 && sorted[k - 1] > ring_[i]; --k) sorted[k] = sorted[k - 1];
+    sorted[k] = ring_[i];
+  }
+  median_ = sorted[(n - 1) / 2];
+}
+
+void TimeEstimator::reset() {
+  ring_ = {};
+  count_ = 0;
+  streak_ = 0;
+  median_ = 0.0;
+}
+
+
+void effective_times(std::span<const TimeEstimator> estimators,
+                     std::span<const unsigned char> active, std::span<double> out) {
+  thread_local std::vector<double> ratios;
+  ratios.clear();
+  for (std::size_t j = 0; j < estimators.size(); ++j)
+    if (active[j] && estimators[j].measured() && estimators[j].prior() > 0.0)
+      ratios.push_back(estimators[j].estimate() / estimators[j].prior());
+  const double scale = ratios.empty() ? 1.0 : median(ratios);
+  for (std::size_t j = 0; j < estimators.size(); ++j) {
+    if (!active[j]) {
+      out[j] = std::numeric_limits<double>::infinity();
+      continue;
+    }
+    out[j] = estimators[j].measured() ? estimators[j].estimate() : estimators[j].prior() * scale;
+  }
+}
+
+std::vector<double> consistent_priors(std::span<const double> peak_based,
+                                      std::span<const double> given) {
+  std::vector<double> ratios;
+  for (std::size_t j = 0; j < peak_based.size(); ++j)
+    if (j < given.size() && given[j] > 0.0 && peak_based[j] > 0.0)
+      ratios.push_back(given[j] / peak_based[j]);
+  const double scale = ratios.empty() ? 1.0 : median(ratios);
+  std::vector<double> out(peak_based.size());
+  for (std::size_t j = 0; j < peak_based.size(); ++j)
+    out[j] = (j < given.size() && given[j] > 0.0) ? given[j] : peak_based[j] * scale;
+  return out;
+}
+
+}  // namespace tsar::core
