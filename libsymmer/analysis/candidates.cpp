@@ -1,0 +1,76 @@
+// Candidate enumeration and pricing shared by the metrics (see candidates.hpp).
+#include "candidates.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "symmer/analysis/confidence.hpp"
+
+namespace symmer::analysis::detail {
+
+std::vector<std::vector<Move>> candidate_moves(const MetricContext& context,
+                                               std::span<const int> involves) {
+  const auto& ranks = context.evidence.ranks;
+  const auto wanted = [&](int local) {
+    return involves.empty() || std::find(involves.begin(), involves.end(), local) != involves.end();
+  };
+  std::vector<std::vector<Move>> out;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const auto& a = ranks[i];
+    if (a.core < 0) continue;
+    for (std::size_t j = i + 1; j < ranks.size(); ++j) {
+      const auto& b = ranks[j];
+      if (b.core < 0 || b.core == a.core) continue;
+      if (!wanted(a.local_rank) && !wanted(b.local_rank)) continue;
+      out.push_back({{a.local_rank, a.core, b.core}, {b.local_rank, b.core, a.core}});
+    }
+    if (!wanted(a.local_rank)) continue;
+    for (int f : context.free_cores) out.push_back({{a.local_rank, a.core, f}});
+  }
+  return out;
+}
+
+std::vector<Proposal> price_candidates(
+    const MetricContext& context, std::string_view metric,
+    const std::vector<std::vector<Move>>& candidates, const GainFunction& gain,
+    double extra_confidence,
+    const std::function<nlohmann::json(std::span<const Move>)>& evidence, std::size_t limit) {
+  const WindowSample& w = context.evidence;
+  double least_coverage = w.ranks.empty() ? 0.0 : 1.0;
+  for (const auto& r : w.ranks) least_coverage = std::min(least_coverage, coverage(r, w));
+
+  std::vector<Proposal> out;
+  for (const auto& moves : candidates) {
+    const double g = gain(w, moves);
+    if (!(g > 0.0)) continue;
+    std::optional<double> g1;
+    std::optional<double> g2;
+    if (context.first_half != nullptr && context.second_half != nullptr) {
+      g1 = gain(*context.first_half, moves);
+      g2 = gain(*context.second_half, moves);
+    }
+    double least_calls = std::numeric_limits<double>::max();
+    for (const auto& m : moves)
+      if (const RankWindow* r = w.find_local(m.local_rank))
+        least_calls = std::min(least_calls, static_cast<double>(r->calls));
+    if (moves.empty()) least_calls = 0;
+
+    Proposal p;
+    p.metric = std::string(metric);
+    p.moves = moves;
+    p.gain = g;
+    p.gain_s = g * w.duration_s();
+    p.confidence = least_coverage * count_confidence(least_calls, 1.0) *
+                   split_half_agreement(g1, g2) * extra_confidence;
+    p.evidence = evidence(moves);
+    p.evidence["coverage"] = least_coverage;
+    if (g1 && g2) p.evidence["gain_halves"] = {*g1, *g2};
+    out.push_back(std::move(p));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Proposal& a, const Proposal& b) { return a.gain > b.gain; });
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+}  // namespace symmer::analysis::detail

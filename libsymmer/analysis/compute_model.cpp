@@ -1,0 +1,74 @@
+// Compute demand and critical path (see compute_model.hpp).
+#include "symmer/analysis/compute_model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace symmer::analysis {
+namespace {
+
+// Ranks bound to one core split its capability.
+std::map<int, int> occupancy(const std::map<int, int>& cores) {
+  std::map<int, int> count;
+  for (const auto& [rank, core] : cores)
+    if (core >= 0) ++count[core];
+  return count;
+}
+
+double effective(const WindowSample& w, const std::map<int, int>& occ, int core) {
+  const auto it = occ.find(core);
+  const int sharers = it == occ.end() ? 1 : std::max(1, it->second);
+  return std::max(ComputeModel::kMinCapability, w.capability(core) / sharers);
+}
+
+}  // namespace
+
+ComputeModel::ComputeModel(const WindowSample& window) : window_(window) {
+  for (const auto& r : window.ranks) current_[r.local_rank] = r.core;
+  const auto occ = occupancy(current_);
+  for (const auto& r : window.ranks)
+    demand_[r.local_rank] = static_cast<double>(r.compute_ns) * 1e-9 * effective(window, occ, r.core);
+}
+
+double ComputeModel::demand(int local_rank) const {
+  const auto it = demand_.find(local_rank);
+  return it == demand_.end() ? 0.0 : it->second;
+}
+
+std::map<int, double> ComputeModel::compute_times(const std::map<int, int>& cores) const {
+  std::map<int, int> mapping = current_;
+  for (const auto& [rank, core] : cores) mapping[rank] = core;
+  const auto occ = occupancy(mapping);
+  std::map<int, double> times;
+  for (const auto& [rank, d] : demand_) times[rank] = d / effective(window_, occ, mapping[rank]);
+  return times;
+}
+
+double ComputeModel::critical_path(const std::map<int, int>& cores) const {
+  double cp = 0.0;
+  for (const auto& [rank, t] : compute_times(cores)) cp = std::max(cp, t);
+  return cp;
+}
+
+double ComputeModel::critical_path() const {
+  double cp = 0.0;
+  for (const auto& r : window_.ranks) cp = std::max(cp, static_cast<double>(r.compute_ns) * 1e-9);
+  return cp;
+}
+
+double ComputeModel::comm_floor() const {
+  if (window_.ranks.empty()) return 0.0;
+  double floor = std::numeric_limits<double>::max();
+  for (const auto& r : window_.ranks) floor = std::min(floor, static_cast<double>(r.idle_ns) * 1e-9);
+  return floor;
+}
+
+double ComputeModel::gain(const std::map<int, int>& cores) const {
+  // Compare model against model, so a mapping that changes nothing predicts exactly zero.
+  const double before = critical_path(current_);
+  const double total = before + comm_floor();
+  if (total <= 0.0) return 0.0;
+  return (before - critical_path(cores)) / total;
+}
+
+}  // namespace symmer::analysis

@@ -1,0 +1,145 @@
+// Window sanity checks and aggregation (see window_sample.hpp).
+#include "symmer/analysis/window_sample.hpp"
+
+#include <set>
+
+#include "symmer/topology/node_model.hpp"
+
+namespace symmer::analysis {
+
+const RankWindow* WindowSample::find_local(int local_rank) const {
+  for (const auto& r : ranks)
+    if (r.local_rank == local_rank) return &r;
+  return nullptr;
+}
+
+double WindowSample::capability(int core) const {
+  if (core < 0 || static_cast<std::size_t>(core) >= core_capability.size()) return 1.0;
+  return core_capability[static_cast<std::size_t>(core)];
+}
+
+std::vector<std::string> validate(const WindowSample& w, const topology::NodeModel& node) {
+  std::vector<std::string> problems;
+  const int ncores = static_cast<int>(node.cores().size());
+  const auto bad = [&](const std::string& what) { problems.push_back(what); };
+
+  if (w.duration_ns == 0) bad("window duration is 0");
+  if (!w.core_capability.empty() && static_cast<int>(w.core_capability.size()) != ncores)
+    bad("core_capability has " + std::to_string(w.core_capability.size()) +
+        " entries, the node has " + std::to_string(ncores) + " cores");
+  for (std::size_t c = 0; c < w.core_capability.size(); ++c)
+    if (!(w.core_capability[c] >= 0.0 && w.core_capability[c] <= 1.0))
+      bad("core_capability[" + std::to_string(c) + "] = " + std::to_string(w.core_capability[c]) +
+          " is outside [0, 1]");
+  if (!w.core_irq_share.empty() && w.core_irq_share.size() != w.core_capability.size())
+    bad("core_irq_share and core_capability differ in length");
+  for (std::size_t c = 0; c < w.core_irq_share.size(); ++c)
+    if (!(w.core_irq_share[c] >= 0.0 && w.core_irq_share[c] <= 1.0))
+      bad("core_irq_share[" + std::to_string(c) + "] is outside [0, 1]");
+
+  std::set<int> locals;
+  std::set<int> globals;
+  // Counters may run slightly past the window (a call that ended just after the snapshot was
+  // credited to it); anything far beyond is corruption.
+  const double limit = static_cast<double>(w.duration_ns) * 1.5 + 1e6;
+  for (const auto& r : w.ranks) {
+    const std::string who = "local rank " + std::to_string(r.local_rank);
+    if (r.local_rank < 0) bad("a rank has local_rank " + std::to_string(r.local_rank));
+    if (!locals.insert(r.local_rank).second) bad(who + " appears twice");
+    if (r.global_rank < 0) bad(who + ": global_rank " + std::to_string(r.global_rank));
+    if (!globals.insert(r.global_rank).second)
+      bad("global rank " + std::to_string(r.global_rank) + " appears twice");
+    if (r.pid <= 0) bad(who + ": pid " + std::to_string(r.pid));
+    if (r.core < -1 || r.core >= ncores)
+      bad(who + ": core " + std::to_string(r.core) + " is not a core of this node (0.." +
+          std::to_string(ncores - 1) + ")");
+    if (static_cast<double>(r.idle_ns) + static_cast<double>(r.compute_ns) > limit)
+      bad(who + ": idle + compute time exceeds the window");
+    if (static_cast<double>(r.outofsync_compute_ns) > limit)
+      bad(who + ": out-of-sync compute time exceeds the window");
+    if (static_cast<double>(r.blocking_send_wait_ns) > limit)
+      bad(who + ": blocking send wait exceeds the window");
+    for (const auto& [peer, ns] : r.late_sender_wait_local) {
+      if (peer < 0 || peer == r.local_rank)
+        bad(who + ": late-sender wait on invalid local peer " + std::to_string(peer));
+      if (static_cast<double>(ns) > limit) bad(who + ": late-sender wait exceeds the window");
+    }
+    for (const auto& [remote, ns] : r.late_sender_wait_node) {
+      if (remote < 0) bad(who + ": late-sender wait on invalid node " + std::to_string(remote));
+      if (static_cast<double>(ns) > limit) bad(who + ": late-sender wait exceeds the window");
+    }
+    for (const auto& [peer, bytes] : r.bytes_to_local) {
+      (void)bytes;
+      if (peer < 0 || peer == r.local_rank)
+        bad(who + ": bytes to invalid local peer " + std::to_string(peer));
+    }
+    for (const auto& [remote, bytes] : r.bytes_to_node) {
+      (void)bytes;
+      if (remote < 0) bad(who + ": bytes to invalid node " + std::to_string(remote));
+    }
+  }
+  return problems;
+}
+
+WindowSample aggregate(std::span<const WindowSample> windows) {
+  WindowSample out;
+  if (windows.empty()) return out;
+  out.start_ns = windows.front().start_ns;
+  std::vector<double> cap_weight;
+  std::map<int, RankWindow> by_local;
+  for (const auto& w : windows) {
+    out.duration_ns += w.duration_ns;
+    const double d = static_cast<double>(w.duration_ns);
+    if (w.core_capability.size() > out.core_capability.size()) {
+      out.core_capability.resize(w.core_capability.size(), 0.0);
+      cap_weight.resize(w.core_capability.size(), 0.0);
+    }
+    for (std::size_t c = 0; c < w.core_capability.size(); ++c) {
+      out.core_capability[c] += w.core_capability[c] * d;
+      cap_weight[c] += d;
+    }
+    if (w.core_irq_share.size() > out.core_irq_share.size())
+      out.core_irq_share.resize(w.core_irq_share.size(), 0.0);
+    for (std::size_t c = 0; c < w.core_irq_share.size(); ++c)
+      out.core_irq_share[c] += w.core_irq_share[c] * d;
+
+    for (const auto& r : w.ranks) {
+      auto [it, fresh] = by_local.try_emplace(r.local_rank, r);
+      if (fresh) continue;
+      RankWindow& s = it->second;
+      s.global_rank = r.global_rank;
+      s.pid = r.pid;
+      s.core = r.core;
+      s.idle_ns += r.idle_ns;
+      s.compute_ns += r.compute_ns;
+      s.outofsync_compute_ns += r.outofsync_compute_ns;
+      s.blocking_send_wait_ns += r.blocking_send_wait_ns;
+      for (const auto& [k, v] : r.late_sender_wait_local) s.late_sender_wait_local[k] += v;
+      for (const auto& [k, v] : r.late_sender_wait_node) s.late_sender_wait_node[k] += v;
+      for (const auto& [k, v] : r.bytes_to_local) s.bytes_to_local[k] += v;
+      for (const auto& [k, v] : r.bytes_to_node) s.bytes_to_node[k] += v;
+      if (s.cache_misses && r.cache_misses)
+        *s.cache_misses += *r.cache_misses;
+      else
+        s.cache_misses.reset();  // a total over part of the span would mislead
+      s.calls += r.calls;
+    }
+  }
+  for (std::size_t c = 0; c < out.core_capability.size(); ++c)
+    out.core_capability[c] = cap_weight[c] > 0 ? out.core_capability[c] / cap_weight[c] : 1.0;
+  const double total = static_cast<double>(out.duration_ns);
+  for (auto& s : out.core_irq_share) s = total > 0 ? s / total : 0.0;
+  for (auto& [local, r] : by_local) out.ranks.push_back(std::move(r));
+  return out;
+}
+
+bool mapping_changed(const WindowSample& before, const WindowSample& after) {
+  if (before.ranks.size() != after.ranks.size()) return true;
+  for (const auto& r : after.ranks) {
+    const RankWindow* b = before.find_local(r.local_rank);
+    if (b == nullptr || b->pid != r.pid || b->core != r.core) return true;
+  }
+  return false;
+}
+
+}  // namespace symmer::analysis

@@ -1,0 +1,96 @@
+#pragma once
+// The actuator carries out a plan through RankControl without blocking: start() it, then
+// poll() it until it returns a result.
+//
+// Ordering keeps two ranks from sharing a core (thesis 3.3, the swap handshake): a rank is
+// commanded onto a core only after the rank on it acknowledged leaving. A cycle of moves (a
+// swap) goes through a free allowed core when there is one (A -> free, B -> A's core,
+// A -> B's core: no sharing at all); without one, both ranks of the cycle are commanded at
+// once, so they share a core only between their two next MPI calls.
+//
+// Faults: a rank that dies, answers kFailed (its target left the allowed cpuset) or does not
+// answer within ack_timeout stops the plan. The silent rank's command is superseded by one
+// to stay where it is, and every rank the plan already moved is moved back, in the same
+// sharing-free order. A rank that cannot go back (its core left the cpuset) goes to a free
+// core instead; one that does not answer the way back either is bound from outside
+// (RankControl::force_bind) when possible; the result names any core left shared.
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "symmer/analysis/planner.hpp"
+#include "symmer/analysis/rank_control.hpp"
+
+namespace symmer::analysis {
+
+struct ActuatorOptions {
+  /// How long a rank may take to answer (it answers at its next MPI call).
+  std::chrono::nanoseconds ack_timeout = std::chrono::seconds(3);
+};
+
+struct ActuationResult {
+  std::uint64_t plan_id = 0;
+  bool completed = false;               ///< every move of the plan done
+  std::vector<Move> done;               ///< moves in effect at the end (for page migration)
+  std::vector<std::string> faults;      ///< what went wrong, one message each
+  std::vector<int> dead_ranks;          ///< local ranks found dead
+  std::vector<int> shared_cores;        ///< cores still holding two live ranks at the end
+  std::chrono::nanoseconds longest_sharing{0};  ///< longest time two ranks shared a core
+  TimePoint finished;
+
+  nlohmann::json to_json() const;
+};
+
+class Actuator {
+ public:
+  Actuator(RankControl& control, ActuatorOptions options);
+
+  /// Starts carrying out `plan`. `placement` is the core of every live local rank of the job
+  /// (moves must start from it); `free_cores` are allowed cores no rank uses (staging
+  /// points). False, changing nothing, when a plan is already running or the plan does not
+  /// start from `placement` (refusal() says why).
+  bool start(const Plan& plan, const std::map<int, int>& placement,
+             const std::vector<int>& free_cores, TimePoint now);
+  /// Advances the running plan; returns its result once it is finished.
+  std::optional<ActuationResult> poll(TimePoint now);
+  bool busy() const { return running_; }
+  /// Why the last start() returned false.
+  const std::string& refusal() const { return refusal_; }
+
+ private:
+  struct InFlight {
+    int core = -1;
+    std::uint64_t generation = 0;
+    TimePoint issued;
+  };
+  bool issue(int rank, int core, TimePoint now);
+  void fault(const std::string& message, TimePoint now);
+  bool core_taken(int core, int except_rank) const;
+  void issue_ready(TimePoint now);
+  void track_sharing(TimePoint now);
+  ActuationResult finish(TimePoint now);
+
+  RankControl& control_;
+  ActuatorOptions options_;
+  bool running_ = false;
+  bool reverting_ = false;
+  Plan plan_;
+  std::map<int, int> placement_;  // live rank -> core it acknowledged (or started on)
+  std::map<int, int> origin_;     // plan rank -> core before the plan
+  std::map<int, int> target_;     // plan rank -> core it should end on (now)
+  std::map<int, InFlight> in_flight_;
+  std::set<int> excluded_;        // dead or silent ranks: no more commands
+  std::set<std::pair<int, int>> failed_;  // (rank, core) binds the rank reported failing
+  std::vector<int> free_cores_;
+  std::map<int, TimePoint> sharing_since_;
+  ActuationResult result_;
+  std::string refusal_;
+};
+
+}  // namespace symmer::analysis

@@ -1,0 +1,81 @@
+#pragma once
+// The analyzer: window deltas -> metrics -> planner -> actuator, with the decision log.
+//
+// It is driven from outside and never blocks or sleeps: on_window() with each new window
+// (every `period`), tick() in between while tick() says work is in flight (the actuator
+// waiting for acknowledgements, pages being migrated). The embedded thread in local rank 0
+// and symmerd both drive it the same way; tests drive it with synthetic windows and a fake
+// RankControl.
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symmer/analysis/actuator.hpp"
+#include "symmer/analysis/config.hpp"
+#include "symmer/analysis/decision_log.hpp"
+#include "symmer/analysis/page_migration.hpp"
+#include "symmer/analysis/planner.hpp"
+#include "symmer/analysis/report.hpp"
+#include "symmer/topology/node_model.hpp"
+
+namespace symmer::analysis {
+
+/// Replaceable system access (tests substitute fakes).
+struct AnalyzerHooks {
+  /// Hot memory of a process (hot_ranges by default).
+  std::function<std::vector<MemoryRange>(int pid, int target_os_node)> hot_ranges;
+  MovePagesFunction move_pages;  ///< system_move_pages() by default
+};
+
+class Analyzer {
+ public:
+  /// `control` may be null: the analyzer then only advises (as with advice_only).
+  Analyzer(AnalyzerConfig config, topology::NodeModel node, RankControl* control,
+           DecisionLog& decision_log, TimePoint start, AnalyzerHooks hooks = {});
+
+  /// False when the configuration disabled it (it then ignores every call).
+  bool enabled() const { return config_.enabled; }
+  const AnalyzerConfig& config() const { return config_; }
+
+  /// A new window of the job. Invalid windows are logged as faults and skipped.
+  void on_window(const WindowSample& window, TimePoint now);
+  /// Advances the actuator and page migration; true while work is in flight.
+  bool tick(TimePoint now);
+  /// Cores the job may use (logical); by default every core of the model.
+  void set_allowed_cores(std::vector<int> cores);
+
+  /// Writes the summary event and returns the report.
+  const Report& finish(TimePoint now);
+  const Report& report() const { return report_; }
+
+ private:
+  void log(nlohmann::json event, TimePoint now);
+  void plan(TimePoint now);
+  void log_round(const PlanningRound& round, TimePoint now);
+  void start(const Plan& plan, TimePoint now);
+  void finished(const ActuationResult& result, TimePoint now);
+  std::vector<int> free_cores(const WindowSample& window) const;
+
+  AnalyzerConfig config_;
+  topology::NodeModel node_;
+  RankControl* control_;
+  DecisionLog& log_;
+  TimePoint start_;
+  AnalyzerHooks hooks_;
+  std::unique_ptr<Planner> planner_;
+  std::unique_ptr<Actuator> actuator_;
+  std::vector<int> allowed_;
+  std::deque<WindowSample> history_;
+  std::optional<Plan> running_;
+  std::map<std::string, TimePoint> onset_;  // metric -> when its current symptom began
+  std::map<std::string, std::pair<std::string, TimePoint>> last_logged_;  // dedup key, time
+  std::vector<PageMigration> migrations_;
+  std::string last_window_error_;
+  Report report_;
+};
+
+}  // namespace symmer::analysis

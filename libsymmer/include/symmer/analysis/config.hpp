@@ -1,0 +1,60 @@
+#pragma once
+// The analyzer's settings: built-in defaults, then the [analyzer] table of symmer.toml, then
+// SYMMER_* environment variables (each key K of the table is SYMMER_<K upper-cased>, except
+// `enabled`, which is SYMMER_ANALYZER). The file is $SYMMER_CONFIG, else the installed
+// <sysconfdir>/symmer/symmer.toml when it exists.
+//
+// A bad value never stops the job: every problem becomes one message naming the source and
+// the key, and a configuration with errors has `enabled` false (the analyzer stays off and
+// says why).
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "symmer/analysis/actuator.hpp"
+#include "symmer/analysis/page_migration.hpp"
+#include "symmer/analysis/planner.hpp"
+
+namespace symmer::analysis {
+
+struct AnalyzerConfig {
+  bool enabled = true;
+  std::chrono::milliseconds period{200};  ///< window length
+  int evidence_windows = 4;               ///< windows a decision looks at (at least 2)
+  std::vector<std::string> metrics = {"idleness", "outofsync", "locality"};  ///< priority
+  bool advice_only = false;               ///< log the moves, do not make them
+  std::string decision_log;               ///< JSON-lines file; empty: none
+  PlannerOptions planner;
+  ActuatorOptions actuator;
+  MigrationOptions migration;
+};
+
+struct ConfigLoad {
+  AnalyzerConfig config;
+  std::vector<std::string> errors;   ///< "symmer.toml: analyzer.min_gain = 1.5: ..." each
+  std::vector<std::string> sources;  ///< what was read: a file path, "environment"
+};
+
+/// Reads the environment variable called by its argument (nullptr: unset).
+using Getenv = std::function<const char*(const char*)>;
+
+/// Defaults, the configuration file, then the environment (std::getenv by default).
+ConfigLoad load_config(const Getenv& getenv = {});
+
+/// Applies TOML text (the [analyzer] table) to `load`; `source` names it in messages.
+void apply_toml(ConfigLoad& load, std::string_view text, const std::string& source);
+/// Applies SYMMER_* variables to `load`.
+void apply_environment(ConfigLoad& load, const Getenv& getenv);
+
+/// Every key of the [analyzer] table, in file order.
+std::vector<std::string> config_keys();
+/// Environment variable of a key ("min_gain" -> "SYMMER_MIN_GAIN").
+std::string environment_name(std::string_view key);
+
+/// The configuration as JSON (same keys as the [analyzer] table).
+nlohmann::json to_json(const AnalyzerConfig& config);
+
+}  // namespace symmer::analysis

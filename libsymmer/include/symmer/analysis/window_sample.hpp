@@ -1,0 +1,80 @@
+#pragma once
+// The analyzer's input: what every local rank of one job did during one sampling window, and
+// what each core of the node could give the job during it.
+//
+// The node segment keeps cumulative counters per rank; the analyzer subtracts two snapshots to
+// get a window. Everything here is already a delta. A window is untrusted input (it comes from
+// shared memory other processes write): validate() it before any metric sees it.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace symmer::topology {
+class NodeModel;
+}
+
+namespace symmer::analysis {
+
+/// One local rank's activity during one window. Durations are nanoseconds of wall time.
+struct RankWindow {
+  int global_rank = -1;  ///< rank in MPI_COMM_WORLD
+  int local_rank = -1;   ///< index of the rank's slot on this node, 0..ranks-1
+  int pid = 0;           ///< process id (liveness checks, page migration)
+  int core = -1;         ///< logical core (NodeModel index) it is bound to; -1 unknown/unbound
+
+  std::uint64_t idle_ns = 0;     ///< inside blocking MPI calls (waiting)
+  std::uint64_t compute_ns = 0;  ///< between MPI calls
+  /// Compute time while the rank's own sends were still incomplete (pending nonblocking
+  /// sends, sends above the eager limit): the sender side of out-of-sync communication.
+  std::uint64_t outofsync_compute_ns = 0;
+  std::uint64_t blocking_send_wait_ns = 0;  ///< inside blocking sends waiting for the receiver
+  /// Receiver side of out-of-sync communication: time waited for a message, by the local
+  /// rank of the late sender (MPI_SOURCE of the completed receive, when on this node) ...
+  std::map<int, std::uint64_t> late_sender_wait_local;
+  /// ... and by remote node index, when the late sender runs on another node.
+  std::map<int, std::uint64_t> late_sender_wait_node;
+  std::map<int, std::uint64_t> bytes_to_local;  ///< bytes sent, by peer local rank
+  std::map<int, std::uint64_t> bytes_to_node;   ///< bytes sent off-node, by remote node id
+  std::optional<std::uint64_t> cache_misses;    ///< last-level misses; nullopt: no counters
+  std::uint64_t calls = 0;                      ///< MPI calls completed in the window
+};
+
+/// All local ranks of one job during one window, plus the cores' capability.
+struct WindowSample {
+  std::uint64_t start_ns = 0;     ///< CLOCK_MONOTONIC at the window's start
+  std::uint64_t duration_ns = 0;  ///< window length
+  std::vector<RankWindow> ranks;  ///< one entry per live local rank, any order
+  /// Effective capability of each logical core during the window: the share of the core left
+  /// to the job after interrupts, soft-irqs, steal and foreign processes, in [0, 1].
+  std::vector<double> core_capability;
+  /// Optional, per logical core: share taken by interrupt and soft-irq processing, in [0, 1]
+  /// (locates the protocol-processing core). Empty when unknown.
+  std::vector<double> core_irq_share;
+
+  double duration_s() const { return static_cast<double>(duration_ns) * 1e-9; }
+  /// The entry of local rank `local_rank`, or nullptr.
+  const RankWindow* find_local(int local_rank) const;
+  /// Capability of logical core `core`; 1.0 when the core is unknown (-1) or not covered.
+  double capability(int core) const;
+};
+
+/// Problems that make a window unusable, each naming the field and rank at fault (duplicate
+/// local ranks, cores outside the model, capabilities outside [0, 1], times longer than the
+/// window, a peer index out of range). Empty when the window is sound.
+std::vector<std::string> validate(const WindowSample& window, const topology::NodeModel& node);
+
+/// The sum of consecutive windows (oldest first) as one window: counters add up, durations
+/// add up, capabilities are duration-weighted means, pid/core come from the newest window.
+/// Ranks missing from some windows are summed over the windows they appear in. Empty input
+/// gives an empty window.
+WindowSample aggregate(std::span<const WindowSample> windows);
+
+/// True when ranks, pids or cores differ between the two windows (the mapping changed, so
+/// evidence from before no longer describes the job).
+bool mapping_changed(const WindowSample& before, const WindowSample& after);
+
+}  // namespace symmer::analysis

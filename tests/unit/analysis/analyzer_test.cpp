@@ -1,0 +1,218 @@
+// The analyzer end to end on a synthetic job: windows in, commands out through the fake
+// command slots, the job's mapping updated from them, the decision log and report checked.
+#include "symmer/analysis/analyzer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "fake_rank_control.hpp"
+#include "synthetic_job.hpp"
+
+namespace symmer::analysis {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::FakeRankControl;
+using testing::SyntheticJob;
+using topology::NodeModel;
+
+// Runs `windows` periods: each period the job produces a window, every rank makes MPI calls
+// (acting on commands) and the analyzer ticks, as the embedded thread would drive it.
+struct Harness {
+  SyntheticJob job;
+  NodeModel node;
+  AnalyzerConfig config;
+  DecisionLog log;
+  std::unique_ptr<FakeRankControl> ranks;
+  std::unique_ptr<Analyzer> analyzer;
+  TimePoint now{};
+  double job_time = 0;  // simulated seconds of the job
+
+  Harness(SyntheticJob j, NodeModel n, AnalyzerConfig c = {}, const std::string& log_path = {},
+          AnalyzerHooks hooks = {})
+      : job(std::move(j)), node(std::move(n)), config(std::move(c)), log(log_path) {
+    std::map<int, int> placement;
+    for (int r = 0; r < job.ranks(); ++r) placement[r] = job.core[r];
+    ranks = std::make_unique<FakeRankControl>(placement);
+    analyzer = std::make_unique<Analyzer>(config, node, ranks.get(), log, now, std::move(hooks));
+  }
+
+  void run(int windows) {
+    const double period = std::chrono::duration<double>(config.period).count();
+    for (int i = 0; i < windows; ++i) {
+      analyzer->on_window(job.window(period, 0), now);
+      for (int t = 0; t < 10; ++t) {  // ticks within the period
+        ranks->everyone_enters_mpi();
+        now += config.period / 10;
+        analyzer->tick(now);
+      }
+      for (const auto& [rank, core] : ranks->placement()) job.core[rank] = core;
+    }
+  }
+
+  int count(const std::string& event) const {
+    int n = 0;
+    for (const auto& e : log.recent()) n += e["event"] == event ? 1 : 0;
+    return n;
+  }
+};
+
+AnalyzerConfig quiet() {
+  spdlog::set_level(spdlog::level::warn);
+  return {};
+}
+
+TEST(Analyzer, FixesTheNoisyCoreWithinASecondAndStaysPut) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, quiet());
+  const double before = h.job.runtime(1000);
+  h.run(5);
+  EXPECT_EQ(h.job.core, (std::vector<int>{1, 0}));
+  ASSERT_TRUE(h.analyzer->report().reaction_s());
+  EXPECT_LE(*h.analyzer->report().reaction_s(), 1.0);  // simulated time, not wall clock
+  h.run(60);  // 12 more seconds: no second thoughts
+  EXPECT_EQ(h.analyzer->report().moves(), 2);
+  EXPECT_EQ(h.analyzer->report().rollbacks(), 0);
+  EXPECT_EQ(h.ranks->log.size(), 2u);
+  EXPECT_LT(h.job.runtime(1000), 0.55 * before);
+  const auto& r = h.analyzer->finish(h.now);
+  EXPECT_GT(r.time_recovered_s(), 0.0);
+  EXPECT_EQ(h.count("evaluation"), 1);
+}
+
+TEST(Analyzer, BalancedJobWithAGoodMappingIsLeftAlone) {
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  auto job = testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));
+  job.bytes = 1u << 20;  // heavy pairs, already side by side
+  Harness h(job, node, quiet());
+  h.run(100);
+  EXPECT_TRUE(h.ranks->log.empty());
+  EXPECT_EQ(h.count("plan"), 0);
+  EXPECT_EQ(h.count("symptom"), 0);
+}
+
+TEST(Analyzer, AdviceOnlyLogsTheMoveAndMakesNone) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  auto config = quiet();
+  config.advice_only = true;
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, config);
+  h.run(40);  // 8 s: advice once, again only after the hold-off
+  EXPECT_TRUE(h.ranks->log.empty());
+  EXPECT_EQ(h.job.core, (std::vector<int>{0, 1}));
+  EXPECT_EQ(h.count("advice"), 2);
+  EXPECT_EQ(h.analyzer->report().advised(), 2);
+  EXPECT_EQ(h.analyzer->report().moves(), 0);
+}
+
+TEST(Analyzer, RollsBackAMoveThatHurt) {
+  // Core 1 looks clean but a hidden contention makes anything there 3x slower.
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  auto job = testing::paired_job({0.040, 0.010}, {0.5, 1.0});
+  job.hidden_slowdown[1] = 3.0;
+  Harness h(job, node, quiet());
+  h.run(30);
+  EXPECT_EQ(h.job.core, (std::vector<int>{0, 1}));  // back where it started
+  EXPECT_EQ(h.analyzer->report().rollbacks(), 1);
+  EXPECT_EQ(h.count("plan"), 2);  // the move and its rollback; the move is banned after
+  EXPECT_LT(h.analyzer->report().time_recovered_s(), 0.0);
+}
+
+TEST(Analyzer, CorruptWindowsAreRejectedOnceAndChangeNothing) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, quiet());
+  auto bad = h.job.window(0.2, 0);
+  bad.ranks[1].core = 57;
+  for (int i = 0; i < 10; ++i) h.analyzer->on_window(bad, h.now += 200ms);
+  EXPECT_EQ(h.count("fault"), 1);
+  EXPECT_THAT(h.log.recent().back()["message"].get<std::string>(),
+              ::testing::HasSubstr("core 57 is not a core of this node"));
+  EXPECT_TRUE(h.ranks->log.empty());
+}
+
+TEST(Analyzer, DisabledByConfigDoesNothing) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  auto config = quiet();
+  config.enabled = false;
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, config);
+  h.run(20);
+  EXPECT_TRUE(h.ranks->log.empty());
+  EXPECT_TRUE(h.log.recent().empty());
+}
+
+TEST(Analyzer, CrossNumaMoveMigratesTheRanksPages) {
+  // Two ranks on NUMA 0, the heavy one on a noisy core; the only clean cores are on NUMA 1.
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:2 pu:1");
+  auto job = testing::paired_job({0.040, 0.010}, {0.5, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0});
+  std::vector<std::tuple<int, int, std::size_t>> migrated;  // pid, node, pages
+  AnalyzerHooks hooks;
+  hooks.hot_ranges = [](int, int) { return std::vector<MemoryRange>{{0x10000, 0x10000 + 5000 * 4096, 4096}}; };
+  hooks.move_pages = [&](int pid, unsigned long n, void**, const int* nodes, int* status, int) {
+    migrated.emplace_back(pid, nodes[0], n);
+    for (unsigned long i = 0; i < n; ++i) status[i] = nodes[i];
+    return 0L;
+  };
+  Harness h(job, node, quiet(), {}, hooks);
+  h.run(10);
+  ASSERT_EQ(h.ranks->log.size(), 1u);  // rank 0 to a free clean core
+  const int target = h.job.core[0];
+  EXPECT_GE(target, 2);
+  ASSERT_FALSE(migrated.empty());
+  std::size_t pages = 0;
+  for (const auto& [pid, n, count] : migrated) {
+    EXPECT_EQ(pid, 1000);  // rank 0's pid in the synthetic job
+    EXPECT_EQ(n, node.numa_nodes()[node.cores()[target].numa_node].os_index);
+    pages += count;
+  }
+  EXPECT_EQ(pages, 5000u);
+  EXPECT_GE(h.count("migration"), 2);  // started, done
+}
+
+TEST(Analyzer, RefusePolicyKeepsRanksOnTheirNumaNode) {
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:2 pu:1");
+  auto config = quiet();
+  config.planner.numa_policy = NumaPolicy::kRefuse;
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}), node, config);
+  h.run(10);
+  // Within NUMA 0 the swap of ranks 0 and 1 is the remedy.
+  EXPECT_EQ(h.job.core, (std::vector<int>{1, 0}));
+}
+
+TEST(Analyzer, DecisionLogFileSummarisesLikeTheLiveReport) {
+  const std::string path = ::testing::TempDir() + "symmer_decisions_test.jsonl";
+  std::remove(path.c_str());
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  auto config = quiet();
+  config.decision_log = path;
+  {
+    Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, config, path);
+    h.run(20);
+    const auto& live = h.analyzer->finish(h.now);
+    std::ifstream in(path);
+    const Report from_file = summarize(in);
+    EXPECT_EQ(from_file.to_json(), live.to_json());
+    EXPECT_EQ(from_file.moves(), 2);
+  }
+  // Every decision carries its evidence.
+  std::ifstream in(path);
+  bool saw_decision = false;
+  for (std::string line; std::getline(in, line);) {
+    const auto e = nlohmann::json::parse(line);
+    ASSERT_TRUE(e.contains("t_s"));
+    if (e["event"] == "decision") {
+      saw_decision = true;
+      EXPECT_TRUE(e.contains("evidence"));
+      EXPECT_TRUE(e.contains("confidence"));
+      EXPECT_TRUE(e.contains("gain"));
+    }
+  }
+  EXPECT_TRUE(saw_decision);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace symmer::analysis

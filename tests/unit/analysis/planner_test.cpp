@@ -1,0 +1,309 @@
+// Planner rules: priority, thresholds, confidence filter, hold-off, NUMA policy, rollback.
+// Fake metrics with fixed proposals isolate the rules; real metrics drive the expected-mapping
+// cases.
+#include "symmer/analysis/planner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "symmer/analysis/idleness_metric.hpp"
+#include "symmer/topology/node_model.hpp"
+#include "synthetic_job.hpp"
+
+namespace symmer::analysis {
+namespace {
+
+using namespace std::chrono_literals;
+using topology::NodeModel;
+
+// A metric that proposes what it is told and prices other moves at a fixed figure.
+class FixedMetric final : public Metric {
+ public:
+  FixedMetric(std::string name, std::vector<Proposal> proposals, double price_of_others = 0.0)
+      : name_(std::move(name)), proposals_(std::move(proposals)), price_(price_of_others) {
+    for (auto& p : proposals_) p.metric = name_;
+  }
+  std::string_view name() const override { return name_; }
+  MetricResult evaluate(const MetricContext&) const override {
+    MetricResult r;
+    r.symptom.present = !proposals_.empty();
+    r.proposals = proposals_;
+    return r;
+  }
+  double predict(const MetricContext&, std::span<const Move> moves) const override {
+    for (const auto& p : proposals_)
+      if (std::equal(p.moves.begin(), p.moves.end(), moves.begin(), moves.end())) return p.gain;
+    return price_;
+  }
+
+ private:
+  std::string name_;
+  std::vector<Proposal> proposals_;
+  double price_;
+};
+
+Proposal proposal(std::vector<Move> moves, double gain, double confidence = 0.9) {
+  Proposal p;
+  p.moves = std::move(moves);
+  p.gain = gain;
+  p.confidence = confidence;
+  return p;
+}
+
+const NodeModel& four_numa() {
+  static const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  return node;
+}
+
+// Eight ranks on cores 0-7 (NUMA nodes 0 and 1), steady.
+struct Fixture {
+  testing::SyntheticJob job = testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));
+  WindowSample w = job.window(0.8, 0);
+  MetricContext context() const { return {four_numa(), w, &w, &w, {8, 9, 10, 11, 12, 13, 14, 15}}; }
+  TimePoint t0{};
+};
+
+template <typename... M>
+std::vector<std::unique_ptr<Metric>> metrics(M... m) {
+  std::vector<std::unique_ptr<Metric>> v;
+  (v.push_back(std::make_unique<FixedMetric>(std::move(m))), ...);
+  return v;
+}
+
+const Move kSwap01[] = {{0, 0, 1}, {1, 1, 0}};
+const Move kSwap23[] = {{2, 2, 3}, {3, 3, 2}};
+
+std::vector<Move> v(std::span<const Move> m) { return {m.begin(), m.end()}; }
+
+TEST(Planner, AcceptsAConfidentProposalAboveThreshold) {
+  Fixture f;
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  const auto round = planner.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan.has_value());
+  EXPECT_EQ(round.plan->moves, v(kSwap01));
+  EXPECT_EQ(round.plan->metrics, std::vector<std::string>{"a"});
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kAccepted);
+  EXPECT_NEAR(round.plan->progress_before, progress_rate(f.w), 1e-9);
+}
+
+TEST(Planner, DiscardsLowConfidenceAndSmallGains) {
+  Fixture f;
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2, 0.3),
+                                                 proposal(v(kSwap23), 0.01)})));
+  const auto round = planner.plan(f.context(), {}, f.t0);
+  EXPECT_FALSE(round.plan.has_value());
+  ASSERT_EQ(round.decisions.size(), 2u);
+  EXPECT_EQ(round.decisions[0].verdict, Verdict::kLowConfidence);
+  EXPECT_EQ(round.decisions[1].verdict, Verdict::kBelowThreshold);
+}
+
+TEST(Planner, HigherPriorityMetricWinsOverlappingMoves) {
+  Fixture f;
+  const Move other[] = {{0, 0, 2}, {2, 2, 0}};  // shares rank 0 with kSwap01
+  const auto first = FixedMetric("first", {proposal(v(kSwap01), 0.1)});
+  const auto second = FixedMetric("second", {proposal(v(other), 0.3)});
+  Planner ab({}, metrics(first, second));
+  auto round = ab.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  EXPECT_EQ(round.plan->moves, v(kSwap01));
+  EXPECT_EQ(round.decisions[1].verdict, Verdict::kOverlap);
+
+  Planner ba({}, metrics(second, first));
+  round = ba.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  EXPECT_EQ(round.plan->moves, v(other));
+}
+
+TEST(Planner, NonOverlappingProposalsOfDifferentMetricsCombine) {
+  Fixture f;
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.1)}),
+                              FixedMetric("b", {proposal(v(kSwap23), 0.1)})));
+  const auto round = planner.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  EXPECT_EQ(round.plan->moves.size(), 4u);
+  EXPECT_THAT(round.plan->metrics, ::testing::ElementsAre("a", "b"));
+}
+
+TEST(Planner, RefusesWhatAnotherMetricSaysCostsMore) {
+  Fixture f;
+  // "b" says any move it did not propose loses 30%: a's 20% gain nets negative.
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)}), FixedMetric("b", {}, -0.3)));
+  const auto round = planner.plan(f.context(), {}, f.t0);
+  EXPECT_FALSE(round.plan);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kConflict);
+  EXPECT_NEAR(round.decisions.front().net_gain, -0.1, 1e-12);
+  EXPECT_DOUBLE_EQ(round.decisions.front().predictions["b"].get<double>(), -0.3);
+}
+
+TEST(Planner, NoRankMovesTwiceWithinTheHoldOff) {
+  Fixture f;
+  PlannerOptions o;
+  o.hold_off = 5s;
+  Planner planner(o, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  planner.applied(*round.plan, f.t0);
+  EXPECT_TRUE(planner.held(0, f.t0 + 4s));
+  // Finish the evaluation so new plans are allowed at all.
+  for (int i = 0; i < 4; ++i) planner.observe(f.w, f.t0 + 1s);
+  round = planner.plan(f.context(), {}, f.t0 + 4s);
+  EXPECT_FALSE(round.plan);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kHeld);
+  round = planner.plan(f.context(), {}, f.t0 + 5s);
+  EXPECT_TRUE(round.plan);
+}
+
+TEST(Planner, CrossNumaMovesAreRefusedOrCarryPageMigration) {
+  Fixture f;
+  const Move across[] = {{0, 0, 4}, {4, 4, 0}};  // core 0 is NUMA 0, core 4 NUMA 1
+  PlannerOptions refuse;
+  refuse.numa_policy = NumaPolicy::kRefuse;
+  Planner r(refuse, metrics(FixedMetric("a", {proposal(v(across), 0.2)})));
+  auto round = r.plan(f.context(), {}, f.t0);
+  EXPECT_FALSE(round.plan);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kNumaRefused);
+
+  PlannerOptions migrate;
+  migrate.numa_policy = NumaPolicy::kMigrate;
+  Planner m(migrate, metrics(FixedMetric("a", {proposal(v(across), 0.2)}),
+                             FixedMetric("b", {proposal(v(kSwap23), 0.2)})));
+  round = m.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  for (const auto& mv : round.plan->moves)
+    EXPECT_EQ(mv.migrate_pages, mv.local_rank == 0 || mv.local_rank == 4) << to_string(std::span(&mv, 1));
+}
+
+TEST(Planner, TargetsOutsideTheAllowedCoresAreRefused) {
+  Fixture f;
+  const Move out[] = {{0, 0, 9}};
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(out), 0.2)})));
+  const auto round = planner.plan(f.context(), {0, 1, 2, 3, 4, 5, 6, 7, 8}, f.t0);
+  EXPECT_FALSE(round.plan);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kNotAllowed);
+}
+
+WindowSample slowed(WindowSample w, double factor) {
+  for (auto& r : w.ranks) r.calls = static_cast<std::uint64_t>(static_cast<double>(r.calls) * factor);
+  return w;
+}
+
+TEST(Planner, RollsBackAPlanThatSlowedTheJobAndBansIt) {
+  Fixture f;
+  PlannerOptions o;
+  o.evaluation_windows = 3;
+  o.hold_off = 1s;
+  o.rollback_ban = 60s;
+  Planner planner(o, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  planner.applied(*round.plan, f.t0);
+  EXPECT_TRUE(planner.evaluating());
+  std::optional<PlanEvaluation> e;
+  int windows = 0;
+  while (!e && windows < 20) e = planner.observe(slowed(f.w, 0.7), f.t0 + 1s), ++windows;
+  ASSERT_TRUE(e);
+  EXPECT_EQ(windows, 4);  // one transient window skipped, then three measured
+  EXPECT_TRUE(e->harmful);
+  EXPECT_NEAR(e->progress_after / e->progress_before, 0.7, 0.02);
+  ASSERT_TRUE(e->rollback);
+  EXPECT_TRUE(e->rollback->rollback);
+  EXPECT_EQ(e->rollback->undoes, round.plan->id);
+  EXPECT_THAT(e->rollback->moves, ::testing::ElementsAre(Move{0, 1, 0}, Move{1, 0, 1}));
+  planner.applied(*e->rollback, f.t0 + 2s);
+  EXPECT_FALSE(planner.evaluating());  // a rollback is not itself evaluated
+  // Long after the hold-off the same move is still banned.
+  round = planner.plan(f.context(), {}, f.t0 + 30s);
+  EXPECT_FALSE(round.plan);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kBanned);
+  round = planner.plan(f.context(), {}, f.t0 + 70s);
+  EXPECT_TRUE(round.plan);
+}
+
+TEST(Planner, KeepsAPlanThatHelped) {
+  Fixture f;
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  planner.applied(*round.plan, f.t0);
+  std::optional<PlanEvaluation> e;
+  for (int i = 0; i < 10 && !e; ++i) e = planner.observe(slowed(f.w, 1.25), f.t0 + 1s);
+  ASSERT_TRUE(e);
+  EXPECT_FALSE(e->harmful);
+  EXPECT_FALSE(e->rollback);
+  EXPECT_NEAR(e->observed_gain, 0.2, 0.02);  // 1 - 1/1.25
+}
+
+TEST(Planner, EvaluationWaitsForEnoughCalls) {
+  Fixture f;
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  planner.applied(*round.plan, f.t0);
+  WindowSample sparse = f.w;
+  for (auto& r : sparse.ranks) r.calls = 1;  // one call per window: rates mean nothing yet
+  int windows = 0;
+  std::optional<PlanEvaluation> e;
+  while (!e && windows < 50) e = planner.observe(sparse, f.t0 + 1s), ++windows;
+  ASSERT_TRUE(e);
+  EXPECT_EQ(windows, 1 + 10);  // skip one, then until 10 calls
+}
+
+TEST(Planner, RealIdlenessMetricMakesTheExpectedSwap) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  const auto job = testing::paired_job({0.040, 0.010}, {0.5, 1.0});
+  const auto w = job.window(0.8, 0);
+  const MetricContext context{node, w, &w, &w, {}};
+  std::vector<std::unique_ptr<Metric>> m;
+  m.push_back(std::make_unique<IdlenessMetric>());
+  Planner planner({}, std::move(m));
+  const auto round = planner.plan(context, {}, TimePoint{});
+  ASSERT_TRUE(round.plan);
+  EXPECT_THAT(round.plan->moves, ::testing::UnorderedElementsAre(Move{0, 0, 1}, Move{1, 1, 0}));
+  EXPECT_TRUE(round.symptoms.at("idleness").present);
+}
+
+TEST(Planner, BalancedJobMakesNoMove) {
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  const auto job = testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));
+  const auto w = job.window(0.8, 0);
+  const MetricContext context{node, w, &w, &w, {8, 9, 10, 11, 12, 13, 14, 15}};
+  std::vector<std::unique_ptr<Metric>> m;
+  for (auto name : metric_names()) m.push_back(make_metric(name));
+  for (auto mode : {PlannerMode::kPairwise, PlannerMode::kAssignment}) {
+    PlannerOptions o;
+    o.mode = mode;
+    std::vector<std::unique_ptr<Metric>> mm;
+    for (auto name : metric_names()) mm.push_back(make_metric(name));
+    Planner planner(o, std::move(mm));
+    const auto round = planner.plan(context, {}, TimePoint{});
+    EXPECT_FALSE(round.plan);
+    EXPECT_TRUE(round.decisions.empty());
+    for (const auto& [name, s] : round.symptoms) EXPECT_FALSE(s.present) << name;
+  }
+}
+
+TEST(Planner, AssignmentModePlacesEveryRankAtOnce) {
+  // 8 ranks, cores 0-3 of NUMA 0 noisy at different levels; demand rises with the rank.
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  std::vector<double> cap(16, 1.0);
+  cap[0] = 0.3, cap[1] = 0.5, cap[2] = 0.7, cap[3] = 0.9;
+  auto job = testing::paired_job({0.02, 0.01, 0.02, 0.01, 0.02, 0.01, 0.02, 0.01}, cap);
+  job.collective = true;
+  const auto w = job.window(0.8, 0);
+  const MetricContext context{node, w, &w, &w, {8, 9, 10, 11, 12, 13, 14, 15}};
+  PlannerOptions o;
+  o.mode = PlannerMode::kAssignment;
+  o.numa_policy = NumaPolicy::kMigrate;
+  std::vector<std::unique_ptr<Metric>> m;
+  m.push_back(std::make_unique<IdlenessMetric>());
+  Planner planner(o, std::move(m));
+  const auto round = planner.plan(context, {}, TimePoint{});
+  ASSERT_TRUE(round.plan);
+  EXPECT_EQ(round.plan->metrics.front(), "assignment");
+  auto after = job;
+  for (const auto& mv : round.plan->moves) after.core[mv.local_rank] = mv.to_core;
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(cap[after.core[r]], 1.0) << "rank " << r;
+  for (const auto& mv : round.plan->moves)  // cores 0-3 are NUMA 0; 8-15 are NUMA 2 and 3
+    EXPECT_TRUE(mv.migrate_pages);
+}
+
+}  // namespace
+}  // namespace symmer::analysis

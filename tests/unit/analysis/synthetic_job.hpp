@@ -1,0 +1,119 @@
+#pragma once
+// A small, explicit model of an MPI job on a node, used as the independent reference in the
+// analyzer's tests: ranks in pairs exchange every iteration and compute in between; a pair
+// advances at the pace of its slower member (or, out of sync, at the sum of both compute
+// phases). It produces the WindowSample the node segment would show for a mapping.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "symmer/analysis/window_sample.hpp"
+
+namespace symmer::analysis::testing {
+
+struct SyntheticJob {
+  std::vector<double> demand;      ///< compute per iteration (s on a full core), per local rank
+  std::vector<int> partner;        ///< local rank it exchanges with, per local rank
+  std::vector<int> core;           ///< current logical core, per local rank
+  std::vector<double> capability;  ///< per logical core
+  /// Slowdown per core that capability does not show (cache thrash, SMT sibling): a rank
+  /// there computes this many times slower. Used to make a move hurt.
+  std::map<int, double> hidden_slowdown;
+  double comm_s = 0.0005;          ///< exchange cost per iteration
+  std::uint64_t bytes = 0;         ///< bytes sent to the partner per iteration
+  std::uint64_t remote_bytes = 0;  ///< bytes sent off-node per iteration, per rank
+  bool outofsync = false;          ///< sends buffered while computing (above eager limit)
+  bool collective = false;         ///< every iteration ends in a collective over all ranks
+  std::optional<std::uint64_t> cache_misses;  ///< per rank per window, when counters exist
+
+  int ranks() const { return static_cast<int>(demand.size()); }
+
+  double compute_time(int r) const {
+    const int c = core[r];
+    int sharers = 0;
+    for (int x : core) sharers += x == c ? 1 : 0;
+    const double cap = std::max(0.05, capability[c] / sharers);
+    const auto h = hidden_slowdown.find(c);
+    return demand[r] / cap * (h == hidden_slowdown.end() ? 1.0 : h->second);
+  }
+
+  /// Iteration time of rank r's pair (of the whole job with a collective every iteration).
+  double iteration(int r) const {
+    if (collective) {
+      double t = 0;
+      for (int x = 0; x < ranks(); ++x) t = std::max(t, compute_time(x));
+      return t + comm_s;
+    }
+    const int p = partner[r];
+    if (p < 0) return compute_time(r) + comm_s;
+    if (desynchronised(r)) return compute_time(r) + compute_time(p) + comm_s;
+    return std::max(compute_time(r), compute_time(p)) + comm_s;
+  }
+
+  bool desynchronised(int r) const {
+    const int p = partner[r];
+    return outofsync && p >= 0 && std::abs(capability[core[r]] - capability[core[p]]) > 0.05;
+  }
+
+  /// Seconds the job needs for `iterations` iterations (its slowest pair).
+  double runtime(int iterations) const {
+    double t = 0;
+    for (int r = 0; r < ranks(); ++r) t = std::max(t, iteration(r) * iterations);
+    return t;
+  }
+
+  WindowSample window(double seconds, std::uint64_t start_ns) const {
+    WindowSample w;
+    w.start_ns = start_ns;
+    w.duration_ns = static_cast<std::uint64_t>(seconds * 1e9);
+    w.core_capability = capability;
+    const auto ns = [](double s) { return static_cast<std::uint64_t>(std::llround(s * 1e9)); };
+    for (int r = 0; r < ranks(); ++r) {
+      RankWindow rw;
+      rw.global_rank = r;
+      rw.local_rank = r;
+      rw.pid = 1000 + r;
+      rw.core = core[r];
+      const double t = iteration(r);
+      const double n = seconds / t;  // iterations in the window
+      const double c = compute_time(r);
+      rw.compute_ns = ns(n * c);
+      rw.idle_ns = ns(n * (t - c));
+      rw.calls = static_cast<std::uint64_t>(std::llround(2 * n));
+      const int p = partner[r];
+      if (p >= 0) {
+        if (bytes > 0) rw.bytes_to_local[p] = static_cast<std::uint64_t>(n * static_cast<double>(bytes));
+        if (desynchronised(r)) {
+          // The faster rank computes with its send pending; the slower one waits for it.
+          if (compute_time(r) < compute_time(p))
+            rw.outofsync_compute_ns = ns(n * c);
+          else
+            rw.late_sender_wait_local[p] = ns(n * compute_time(p));
+        }
+      }
+      if (remote_bytes > 0) rw.bytes_to_node[1] = static_cast<std::uint64_t>(n * static_cast<double>(remote_bytes));
+      rw.cache_misses = cache_misses;
+      w.ranks.push_back(std::move(rw));
+    }
+    return w;
+  }
+};
+
+/// Pairs (0,1), (2,3), ... with the given demands, rank i on core i.
+inline SyntheticJob paired_job(std::vector<double> demand, std::vector<double> capability) {
+  SyntheticJob job;
+  job.demand = std::move(demand);
+  job.capability = std::move(capability);
+  for (int r = 0; r < job.ranks(); ++r) {
+    job.partner.push_back(r ^ 1);
+    job.core.push_back(r);
+  }
+  if (job.ranks() % 2 == 1) job.partner.back() = -1;
+  return job;
+}
+
+}  // namespace symmer::analysis::testing

@@ -1,0 +1,112 @@
+// Window validation (untrusted segment data) and aggregation.
+#include "symmer/analysis/window_sample.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "symmer/topology/node_model.hpp"
+#include "synthetic_job.hpp"
+
+namespace symmer::analysis {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+const topology::NodeModel& four_cores() {
+  static const auto node = topology::NodeModel::from_synthetic("pack:1 l3:1 core:4 pu:1");
+  return node;
+}
+
+WindowSample sound_window() {
+  return testing::paired_job({0.01, 0.01, 0.01, 0.01}, {1, 1, 1, 1}).window(0.2, 0);
+}
+
+std::string all(const std::vector<std::string>& problems) {
+  std::string out;
+  for (const auto& p : problems) out += p + "\n";
+  return out;
+}
+
+TEST(WindowSample, SoundWindowHasNoProblems) {
+  EXPECT_THAT(validate(sound_window(), four_cores()), IsEmpty());
+}
+
+TEST(WindowSample, NamesEachCorruption) {
+  auto w = sound_window();
+  w.ranks[1].local_rank = 0;                // duplicate
+  w.ranks[2].core = 9;                      // not a core of the node
+  w.ranks[3].idle_ns = 10 * w.duration_ns;  // longer than the window
+  w.ranks[0].pid = -4;
+  w.core_capability[2] = 1.7;
+  const std::string problems = all(validate(w, four_cores()));
+  EXPECT_THAT(problems, HasSubstr("local rank 0 appears twice"));
+  EXPECT_THAT(problems, HasSubstr("local rank 2: core 9 is not a core of this node (0..3)"));
+  EXPECT_THAT(problems, HasSubstr("local rank 3: idle + compute time exceeds the window"));
+  EXPECT_THAT(problems, HasSubstr("pid -4"));
+  EXPECT_THAT(problems, HasSubstr("core_capability[2] = 1.7"));
+}
+
+TEST(WindowSample, RejectsBadShapesAndPeers) {
+  auto w = sound_window();
+  w.duration_ns = 0;
+  w.core_capability.resize(3);
+  w.ranks[0].bytes_to_local[0] = 5;          // to itself
+  w.ranks[1].late_sender_wait_local[-2] = 1;  // no such peer
+  const std::string problems = all(validate(w, four_cores()));
+  EXPECT_THAT(problems, HasSubstr("window duration is 0"));
+  EXPECT_THAT(problems, HasSubstr("core_capability has 3 entries, the node has 4 cores"));
+  EXPECT_THAT(problems, HasSubstr("bytes to invalid local peer 0"));
+  EXPECT_THAT(problems, HasSubstr("late-sender wait on invalid local peer -2"));
+}
+
+TEST(WindowSample, NanCapabilityIsRejected) {
+  auto w = sound_window();
+  w.core_capability[0] = std::nan("");
+  EXPECT_THAT(all(validate(w, four_cores())), HasSubstr("core_capability[0]"));
+}
+
+TEST(WindowSample, AggregateSumsCountersAndWeighsCapability) {
+  auto a = sound_window();
+  auto b = sound_window();
+  b.duration_ns = 3 * a.duration_ns;
+  a.core_capability = {1, 1, 1, 1};
+  b.core_capability = {0.2, 1, 1, 1};
+  a.ranks[0].bytes_to_local = {{1, 100}};
+  b.ranks[0].bytes_to_local = {{1, 50}, {2, 7}};
+  a.ranks[0].cache_misses = 10;
+  b.ranks[0].cache_misses = std::nullopt;  // counters vanished: no partial total
+  const WindowSample windows[] = {a, b};
+  const auto sum = aggregate(windows);
+  EXPECT_EQ(sum.duration_ns, 4 * a.duration_ns);
+  EXPECT_NEAR(sum.core_capability[0], (1.0 * 1 + 0.2 * 3) / 4, 1e-12);
+  ASSERT_EQ(sum.ranks.size(), 4u);
+  const RankWindow* r0 = sum.find_local(0);
+  EXPECT_EQ(r0->compute_ns, a.ranks[0].compute_ns + b.ranks[0].compute_ns);
+  EXPECT_EQ(r0->calls, a.ranks[0].calls + b.ranks[0].calls);
+  EXPECT_EQ(r0->bytes_to_local.at(1), 150u);
+  EXPECT_EQ(r0->bytes_to_local.at(2), 7u);
+  EXPECT_FALSE(r0->cache_misses.has_value());
+}
+
+TEST(WindowSample, AggregateOfNothingIsEmpty) {
+  EXPECT_TRUE(aggregate({}).ranks.empty());
+  EXPECT_EQ(aggregate({}).duration_ns, 0u);
+}
+
+TEST(WindowSample, MappingChangeIsDetected) {
+  const auto a = sound_window();
+  auto b = a;
+  EXPECT_FALSE(mapping_changed(a, b));
+  b.ranks[2].core = 3;
+  EXPECT_TRUE(mapping_changed(a, b));
+  b = a;
+  b.ranks[1].pid = 77;  // a restarted rank is a different process
+  EXPECT_TRUE(mapping_changed(a, b));
+  b = a;
+  b.ranks.pop_back();
+  EXPECT_TRUE(mapping_changed(a, b));
+}
+
+}  // namespace
+}  // namespace symmer::analysis
