@@ -96,8 +96,14 @@ std::chrono::nanoseconds seconds(double s) {
 
 const std::vector<Key>& keys() {
   static const std::vector<Key> k = {
-      {"enabled", [](AnalyzerConfig& c, std::string_view t) { return parse_bool(t, c.enabled); }},
-      int_key("period_ms", 10, 60000,
+      // SYMMER_ANALYZER is shared with the PMPI shim, which knows "embedded" and "off".
+      {"enabled",
+       [](AnalyzerConfig& c, std::string_view t) {
+         if (trim(t) != "embedded") return parse_bool(t, c.enabled);
+         c.enabled = true;
+         return std::string();
+       }},
+      int_key("window_ms", 10, 60000,
               [](AnalyzerConfig& c, long v) { c.period = std::chrono::milliseconds(v); }),
       int_key("evidence_windows", 2, 64,
               [](AnalyzerConfig& c, long v) { c.evidence_windows = static_cast<int>(v); }),
@@ -293,7 +299,7 @@ ConfigLoad load_config(const Getenv& getenv_in) {
 nlohmann::json to_json(const AnalyzerConfig& c) {
   const auto s = [](std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); };
   return {{"enabled", c.enabled},
-          {"period_ms", c.period.count()},
+          {"window_ms", c.period.count()},
           {"evidence_windows", c.evidence_windows},
           {"metrics", c.metrics},
           {"min_confidence", c.planner.min_confidence},

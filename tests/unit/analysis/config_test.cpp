@@ -53,7 +53,7 @@ TEST(Config, TomlSetsEveryKey) {
   ConfigLoad l;
   apply_toml(l, R"([analyzer]
 enabled = true
-period_ms = 100
+window_ms = 100
 evidence_windows = 6
 metrics = ["locality", "idleness"]
 min_confidence = 0.7
@@ -93,12 +93,12 @@ decision_log = "/tmp/d.jsonl"
 
 TEST(Config, EnvironmentOverridesTheFile) {
   const std::string path = ::testing::TempDir() + "symmer_env_test.toml";
-  std::ofstream(path) << "[analyzer]\nperiod_ms = 100\nmin_gain = 0.2\n";
+  std::ofstream(path) << "[analyzer]\nwindow_ms = 100\nmin_gain = 0.2\n";
   const auto l = load_config(env({{"SYMMER_CONFIG", path},
-                                  {"SYMMER_PERIOD_MS", "50"},
+                                  {"SYMMER_WINDOW_MS", "50"},
                                   {"SYMMER_METRICS", "outofsync, idleness"},
                                   {"SYMMER_ADVICE_ONLY", "yes"},
-                                  {"SYMMER_ANALYZER", "on"}}));
+                                  {"SYMMER_ANALYZER", "embedded"}}));
   EXPECT_THAT(l.errors, IsEmpty()) << errors(l);
   EXPECT_EQ(l.config.period, 50ms);
   EXPECT_DOUBLE_EQ(l.config.planner.min_gain, 0.2);
@@ -117,7 +117,7 @@ TEST(Config, AnalyzerCanBeSwitchedOff) {
 TEST(Config, EveryBadValueIsNamedAndTurnsTheAnalyzerOff) {
   ConfigLoad l;
   apply_toml(l, R"([analyzer]
-period_ms = 0
+window_ms = 0
 min_gain = 1.5
 min_confidence = "high"
 metrics = ["idleness", "psychic"]
@@ -128,7 +128,7 @@ hold_off_s = -1
 colour = "blue"
 )", "bad.toml");
   const std::string e = errors(l);
-  EXPECT_THAT(e, HasSubstr("bad.toml: analyzer.period_ms = 0: out of range [10, 60000]"));
+  EXPECT_THAT(e, HasSubstr("bad.toml: analyzer.window_ms = 0: out of range [10, 60000]"));
   EXPECT_THAT(e, HasSubstr("bad.toml: analyzer.min_gain = 1.5: out of range [0, 1]"));
   EXPECT_THAT(e, HasSubstr("analyzer.min_confidence = high: expected a number"));
   EXPECT_THAT(e, HasSubstr("analyzer.metrics = idleness,psychic: unknown metric 'psychic'"));
@@ -146,18 +146,18 @@ TEST(Config, BadEnvironmentValuesAreNamed) {
   const auto l = load_config(env({{"SYMMER_MIN_GAIN", "lots"},
                                   {"SYMMER_EVIDENCE_WINDOWS", "1"},
                                   {"SYMMER_METRICS", "idleness,idleness"},
-                                  {"SYMMER_PERIOD_MS", "100ms"}}));
+                                  {"SYMMER_WINDOW_MS", "100ms"}}));
   const std::string e = errors(l);
   EXPECT_THAT(e, HasSubstr("environment: SYMMER_MIN_GAIN=lots: expected a number"));
   EXPECT_THAT(e, HasSubstr("SYMMER_EVIDENCE_WINDOWS=1: out of range [2, 64]"));
   EXPECT_THAT(e, HasSubstr("SYMMER_METRICS=idleness,idleness: metric 'idleness' listed twice"));
-  EXPECT_THAT(e, HasSubstr("SYMMER_PERIOD_MS=100ms: expected an integer"));
+  EXPECT_THAT(e, HasSubstr("SYMMER_WINDOW_MS=100ms: expected an integer"));
   EXPECT_FALSE(l.config.enabled);
 }
 
 TEST(Config, SyntaxErrorsGiveTheLine) {
   ConfigLoad l;
-  apply_toml(l, "[analyzer]\nperiod_ms = 100\nmin_gain = = 3\n", "broken.toml");
+  apply_toml(l, "[analyzer]\nwindow_ms = 100\nmin_gain = = 3\n", "broken.toml");
   ASSERT_EQ(l.errors.size(), 1u);
   EXPECT_THAT(l.errors[0], HasSubstr("broken.toml:3:"));
   EXPECT_FALSE(l.config.enabled);

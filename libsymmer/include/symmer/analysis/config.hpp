@@ -1,7 +1,9 @@
 #pragma once
 // The analyzer's settings: built-in defaults, then the [analyzer] table of symmer.toml, then
 // SYMMER_* environment variables (each key K of the table is SYMMER_<K upper-cased>, except
-// `enabled`, which is SYMMER_ANALYZER). The file is $SYMMER_CONFIG, else the installed
+// `enabled`, which is SYMMER_ANALYZER, shared with the PMPI shim: embedded/on or off). The
+// shim's own variables (SYMMER_PERIOD_MS: how often ranks publish) are not read here. The
+// file is $SYMMER_CONFIG, else the installed
 // <sysconfdir>/symmer/symmer.toml when it exists.
 //
 // A bad value never stops the job: every problem becomes one message naming the source and
@@ -22,7 +24,7 @@ namespace symmer::analysis {
 
 struct AnalyzerConfig {
   bool enabled = true;
-  std::chrono::milliseconds period{200};  ///< window length
+  std::chrono::milliseconds period{200};  ///< window length (key window_ms)
   int evidence_windows = 4;               ///< windows a decision looks at (at least 2)
   std::vector<std::string> metrics = {"idleness", "outofsync", "locality"};  ///< priority
   bool advice_only = false;               ///< log the moves, do not make them

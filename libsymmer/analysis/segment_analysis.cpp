@@ -1,0 +1,56 @@
+// The analyzer on a node segment (see segment_analysis.hpp).
+#include "symmer/analysis/segment_analysis.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace symmer::analysis {
+
+Expected<std::unique_ptr<SegmentAnalysis>> SegmentAnalysis::open(const std::string& path,
+                                                                 AnalyzerConfig config,
+                                                                 topology::NodeModel node,
+                                                                 TimePoint now) {
+  auto control = segment::SegmentControl::open(path);
+  if (!control) return std::move(control).error();
+  auto first = read_segment_sample(path, topology::ProcReader("/proc"));
+  if (!first) return std::move(first).error();
+  return std::unique_ptr<SegmentAnalysis>(new SegmentAnalysis(
+      path, std::move(config), std::move(node), std::move(*control), std::move(*first), now));
+}
+
+SegmentAnalysis::SegmentAnalysis(std::string path, AnalyzerConfig config, topology::NodeModel node,
+                                 segment::SegmentControl control, SegmentSample first,
+                                 TimePoint now)
+    : path_(std::move(path)),
+      node_(node),
+      proc_("/proc"),
+      control_(std::move(control), node),
+      log_(config.decision_log),
+      previous_(std::move(first)) {
+  control_.update(previous_.segment);
+  RankControl* actuate = config.advice_only ? nullptr : &control_;
+  analyzer_ = std::make_unique<Analyzer>(std::move(config), std::move(node), actuate, log_, now);
+}
+
+void SegmentAnalysis::sample(TimePoint now) {
+  auto next = read_segment_sample(path_, proc_);
+  if (!next) {
+    if (next.error().message != last_error_) {
+      last_error_ = next.error().message;
+      spdlog::warn("symmer: cannot sample the node segment: {}", last_error_);
+    }
+    return;
+  }
+  last_error_.clear();
+  control_.update(next->segment);
+  std::vector<std::string> notes;
+  auto window = window_between(previous_, *next, node_, &notes);
+  previous_ = std::move(*next);
+  for (const auto& n : notes) spdlog::debug("symmer: {}", n);
+  if (!window) {
+    spdlog::warn("symmer: {}", window.error().message);
+    return;
+  }
+  analyzer_->on_window(*window, now);
+}
+
+}  // namespace symmer::analysis

@@ -1,0 +1,79 @@
+// RankControl on the node segment (see segment_rank_control.hpp).
+#include "symmer/analysis/segment_rank_control.hpp"
+
+#include <sched.h>
+
+#include <charconv>
+#include <filesystem>
+#include <string>
+
+namespace symmer::analysis {
+
+SegmentRankControl::SegmentRankControl(segment::SegmentControl control, topology::NodeModel node)
+    : control_(std::move(control)), node_(std::move(node)) {}
+
+void SegmentRankControl::update(const segment::SegmentSnapshot& snapshot) {
+  for (std::size_t i = 0; i < snapshot.slots.size(); ++i) {
+    const auto& id = snapshot.slots[i].identity;
+    if (snapshot.slots[i].state() == segment::SlotState::kFree) continue;
+    who_[static_cast<int>(i)] = {static_cast<pid_t>(id.pid), id.start_ticks,
+                                 snapshot.header.pid_namespace};
+  }
+}
+
+std::uint64_t SegmentRankControl::command(int local_rank, int core) {
+  if (local_rank < 0 || core < 0 || static_cast<std::size_t>(core) >= node_.cores().size())
+    return 0;
+  const auto& pus = node_.cores()[static_cast<std::size_t>(core)].pus;
+  if (pus.empty()) return 0;
+  const auto generation = control_.post_command(static_cast<std::uint64_t>(local_rank), pus.front());
+  return generation ? *generation : 0;
+}
+
+Ack SegmentRankControl::ack(int local_rank) const {
+  if (local_rank < 0 || static_cast<std::uint64_t>(local_rank) >= control_.local_ranks()) return {};
+  const segment::Ack a = control_.ack(static_cast<std::uint64_t>(local_rank));
+  Ack out;
+  out.generation = a.generation;
+  out.status = a.status == segment::AckStatus::kNone  ? AckStatus::kNone
+               : a.status == segment::AckStatus::kOk ? AckStatus::kBound
+                                                     : AckStatus::kFailed;
+  out.core = a.cpu >= 0 ? node_.core_of_pu(a.cpu) : -1;
+  return out;
+}
+
+bool SegmentRankControl::alive(int local_rank) const {
+  const auto it = who_.find(local_rank);
+  if (it == who_.end()) return false;
+  return segment::liveness(it->second) != segment::Liveness::kDead;
+}
+
+bool SegmentRankControl::force_bind(int local_rank, int core) {
+  const auto it = who_.find(local_rank);
+  if (it == who_.end() || !alive(local_rank) || core < 0 ||
+      static_cast<std::size_t>(core) >= node_.cores().size())
+    return false;
+  return bind_process_threads(it->second.pid, node_.cores()[static_cast<std::size_t>(core)].pus);
+}
+
+bool bind_process_threads(int pid, const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus)
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  if (CPU_COUNT(&set) == 0) return false;
+  std::error_code ec;
+  const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
+  bool any = false;
+  for (const auto& entry : std::filesystem::directory_iterator(tasks, ec)) {
+    const std::string name = entry.path().filename().string();
+    pid_t tid = 0;
+    const auto r = std::from_chars(name.data(), name.data() + name.size(), tid);
+    if (r.ec != std::errc() || tid <= 0) continue;
+    if (sched_setaffinity(tid, sizeof set, &set) != 0) return false;
+    any = true;
+  }
+  return !ec && any;
+}
+
+}  // namespace symmer::analysis

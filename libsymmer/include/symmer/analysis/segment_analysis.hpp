@@ -1,0 +1,50 @@
+#pragma once
+// The analyzer attached to one job's node segment: every `window` it samples the segment,
+// /proc and the ranks' CPU time, hands the window to the Analyzer, and carries out moves
+// through the segment's command words. The embedded analyzer thread (local rank 0) and
+// symmerd drive it; it never calls MPI and never blocks.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "symmer/analysis/analyzer.hpp"
+#include "symmer/analysis/segment_rank_control.hpp"
+#include "symmer/analysis/segment_window.hpp"
+#include "symmer/expected.hpp"
+
+namespace symmer::analysis {
+
+class SegmentAnalysis {
+ public:
+  /// Opens the segment at `path` for commands and takes the first sample. Errors: the
+  /// segment cannot be read or mapped.
+  static Expected<std::unique_ptr<SegmentAnalysis>> open(const std::string& path,
+                                                         AnalyzerConfig config,
+                                                         topology::NodeModel node,
+                                                         TimePoint now);
+
+  /// Takes a sample and feeds the window since the previous one to the analyzer. An
+  /// unreadable segment is reported (once per distinct message) and skipped.
+  void sample(TimePoint now);
+  /// Advances moves in flight; true while the caller should tick again soon.
+  bool tick(TimePoint now) { return analyzer_->tick(now); }
+  /// Ends the analysis: the summary event, and the report.
+  const Report& finish(TimePoint now) { return analyzer_->finish(now); }
+  const Analyzer& analyzer() const { return *analyzer_; }
+
+ private:
+  SegmentAnalysis(std::string path, AnalyzerConfig config, topology::NodeModel node,
+                  segment::SegmentControl control, SegmentSample first, TimePoint now);
+
+  std::string path_;
+  topology::NodeModel node_;
+  topology::ProcReader proc_;
+  SegmentRankControl control_;
+  DecisionLog log_;
+  std::unique_ptr<Analyzer> analyzer_;
+  SegmentSample previous_;
+  std::string last_error_;
+};
+
+}  // namespace symmer::analysis

@@ -1,0 +1,47 @@
+#pragma once
+// From the node segment to the analyzer's input: the segment keeps cumulative counters per
+// rank; a window is the difference between two samples. A sample is one segment snapshot,
+// the /proc counters of the node, and each rank's CPU time at the same moment; the last two
+// give each core's effective capability (topology/core_load.hpp) with the job's own CPU time
+// taken out (MPICH ranks busy-poll: their time is the job's, not lost capability).
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symmer/analysis/window_sample.hpp"
+#include "symmer/expected.hpp"
+#include "symmer/segment/reader.hpp"
+#include "symmer/topology/node_model.hpp"
+#include "symmer/topology/proc_reader.hpp"
+
+namespace symmer::analysis {
+
+/// One end of a window.
+struct SegmentSample {
+  segment::SegmentSnapshot segment;
+  std::optional<topology::ProcSnapshot> proc;  ///< nullopt when /proc could not be read
+  std::map<int, double> cpu_seconds;           ///< pid -> CPU time of the process (s)
+};
+
+/// Reads the segment at `path`, the node's /proc counters through `proc` and the CPU time of
+/// every active rank. Errors come from the segment (missing, corrupt); /proc problems only
+/// leave `proc` empty.
+Expected<SegmentSample> read_segment_sample(const std::string& path,
+                                            const topology::ProcReader& proc);
+
+/// CPU time (user + system, all threads) of process `pid` in seconds, from /proc/<pid>/stat;
+/// nullopt when the process is gone or the file is unreadable.
+std::optional<double> process_cpu_seconds(int pid);
+
+/// The window between two samples of one segment. Ranks active at both ends with the same
+/// process are included; a rank that finished, restarted or whose counters went backwards is
+/// left out and `notes` (if given) says why. `calls` counts every intercepted call except
+/// Test and Iprobe (polling would pass for progress). Errors: samples of different jobs or
+/// nodes, time not advancing.
+Expected<WindowSample> window_between(const SegmentSample& before, const SegmentSample& after,
+                                      const topology::NodeModel& node,
+                                      std::vector<std::string>* notes = nullptr);
+
+}  // namespace symmer::analysis
