@@ -64,7 +64,8 @@ int place_for(tsar_place* place, int loop, std::int64_t b, std::int64_t e, G&& g
 template <class T>
 struct PageBuffer {
   explicit PageBuffer(std::size_t count, std::size_t page = 4096)
-      : data(static_cast<T*>(std::aligned_alloc(page, (count * sizeof(T) + page - 1) / page * page))),
+      : data(static_cast<T*>(
+            std::aligned_alloc(page, (count * sizeof(T) + page - 1) / page * page))),
         n(count) {}
   ~PageBuffer() { std::free(data); }
   PageBuffer(const PageBuffer&) = delete;

@@ -119,13 +119,13 @@ TEST(Association, IndicesOwnTheElementsTheyRead) {
 TEST(AssociationErrors, NameTheBufferAndTheProblem) {
   std::vector<double> m(100);
   auto bad = matrix("grid", 4, 8, 6, 0);  // rows of 8 elements 6 apart overlap
-  EXPECT_THAT(error_of([&] { Association::array(m.data(), bad); }),
-              AllOf(HasSubstr("'grid'"), HasSubstr("overlapping rows"), HasSubstr("stride[0] = 6")));
+  EXPECT_THAT(
+      error_of([&] { Association::array(m.data(), bad); }),
+      AllOf(HasSubstr("'grid'"), HasSubstr("overlapping rows"), HasSubstr("stride[0] = 6")));
   auto misaligned = matrix("grid", 4, 8, 0, 0);
-  EXPECT_THAT(error_of([&] {
-                Association::array(reinterpret_cast<char*>(m.data()) + 4, misaligned);
-              }),
-              AllOf(HasSubstr("'grid'"), HasSubstr("misaligned"), HasSubstr("multiple of 8")));
+  EXPECT_THAT(
+      error_of([&] { Association::array(reinterpret_cast<char*>(m.data()) + 4, misaligned); }),
+      AllOf(HasSubstr("'grid'"), HasSubstr("misaligned"), HasSubstr("multiple of 8")));
   auto shared_out = matrix("out", 4, 8, 0, -1, 0, TSAR_MEM_OUT);
   EXPECT_THAT(error_of([&] { Association::array(m.data(), shared_out); }),
               AllOf(HasSubstr("'out'"), HasSubstr("cannot be an output")));
@@ -148,12 +148,14 @@ TEST(AssociationErrors, SegmentsThatDecreaseOrLeaveTheData) {
   const std::vector<std::int64_t> down{0, 4, 3, 10};
   const tsar_indirect_desc d{"rows", sizeof(float), 10, down.data(), 8, down.size(), TSAR_MEM_IN};
   EXPECT_THAT(error_of([&] { Association::segmented(data.data(), d); }),
-              AllOf(HasSubstr("'rows'"), HasSubstr("not monotonic"), HasSubstr("entry 2 = 3 < entry 1 = 4")));
+              AllOf(HasSubstr("'rows'"), HasSubstr("not monotonic"),
+                    HasSubstr("entry 2 = 3 < entry 1 = 4")));
   const std::vector<std::int32_t> past{0, 4, 11};
   const tsar_indirect_desc p{"rows", sizeof(float), 10, past.data(), 4, past.size(), TSAR_MEM_IN};
   EXPECT_THAT(error_of([&] { Association::segmented(data.data(), p); }),
               HasSubstr("entry 2 = 11 is past the end of the data (10 elements)"));
-  const tsar_indirect_desc size{"rows", sizeof(float), 10, past.data(), 2, past.size(), TSAR_MEM_IN};
+  const tsar_indirect_desc size{"rows", sizeof(float), 10,         past.data(),
+                                2,      past.size(),   TSAR_MEM_IN};
   EXPECT_THAT(error_of([&] { Association::segmented(data.data(), size); }),
               HasSubstr("map_size must be 4"));
 }
@@ -162,8 +164,9 @@ TEST(AssociationErrors, IndicesOutsideTheDataAndWritesThroughAnIndex) {
   std::vector<double> data(10);
   const std::vector<std::int64_t> idx{1, 10, 2};
   const tsar_indirect_desc d{"x", sizeof(double), 10, idx.data(), 8, idx.size(), TSAR_MEM_IN};
-  EXPECT_THAT(error_of([&] { Association::indexed(data.data(), d); }),
-              AllOf(HasSubstr("'x'"), HasSubstr("index array entry 1 = 10 points outside the data")));
+  EXPECT_THAT(
+      error_of([&] { Association::indexed(data.data(), d); }),
+      AllOf(HasSubstr("'x'"), HasSubstr("index array entry 1 = 10 points outside the data")));
   const std::vector<std::int64_t> neg{-1};
   const tsar_indirect_desc n{"x", sizeof(double), 10, neg.data(), 8, neg.size(), TSAR_MEM_IN};
   EXPECT_THAT(error_of([&] { Association::indexed(data.data(), n); }), HasSubstr("entry 0 = -1"));
@@ -178,7 +181,8 @@ TEST(AssociationErrors, PassesAreCheckedAgainstTheMapAsItIsNow) {
   const tsar_indirect_desc d{"x", sizeof(double), 10, idx.data(), 8, idx.size(), TSAR_MEM_IN};
   const auto a = Association::indexed(data.data(), d);
   EXPECT_NO_THROW(a.check_pass(3));
-  EXPECT_THAT(error_of([&] { a.check_pass(4); }), HasSubstr("has 3 index entries but the pass has 4"));
+  EXPECT_THAT(error_of([&] { a.check_pass(4); }),
+              HasSubstr("has 3 index entries but the pass has 4"));
   idx[2] = 50;  // the program rewrote its index array after mapping it
   EXPECT_THAT(error_of([&] { a.check_pass(3); }), HasSubstr("entry 2 = 50 points outside"));
   EXPECT_NO_THROW(a.check_pass(2));  // a shorter pass does not read that entry

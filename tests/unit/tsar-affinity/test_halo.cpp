@@ -49,8 +49,10 @@ struct Run {
 Run jacobi(const std::string& places, int policy, std::vector<int> updates) {
   auto part = make_partition(std::make_shared<FakeNumaMemory>(3), places, {0, 1, 2}, "static");
   auto u = initial(), v = u;
-  part->map(core::Association::array(u.data(), matrix_desc("u", kRows, kCols, 0, 1, TSAR_MEM_INOUT)));
-  part->map(core::Association::array(v.data(), matrix_desc("v", kRows, kCols, 0, 1, TSAR_MEM_INOUT)));
+  part->map(
+      core::Association::array(u.data(), matrix_desc("u", kRows, kCols, 0, 1, TSAR_MEM_INOUT)));
+  part->map(
+      core::Association::array(v.data(), matrix_desc("v", kRows, kCols, 0, 1, TSAR_MEM_INOUT)));
   part->set_policy(TSAR_LEVEL_PLACES, policy);
   run_pass(*part, kRows, [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
     const int p = place->index;
@@ -59,7 +61,8 @@ Run jacobi(const std::string& places, int policy, std::vector<int> updates) {
                         static_cast<double*>(part->view(p, v.data()).host_indexed)};
     for (int s = 0; s < kSteps; ++s) {
       const int from = s % 2, to = 1 - from;
-      place_for(place, 0, lo, hi, [&](const tsar_chunk& c) { step(views[from], views[to], c.begin, c.end); });
+      place_for(place, 0, lo, hi,
+                [&](const tsar_chunk& c) { step(views[from], views[to], c.begin, c.end); });
       for (int what : updates) ASSERT_EQ(part->update(p, keys[to], what), TSAR_OK);
     }
   });
@@ -78,10 +81,10 @@ TEST(Halo, EveryWayGivesTheSerialResult) {
     EXPECT_EQ(jacobi(places, TSAR_POLICY_COHERENT, {TSAR_UPDATE_PADDING_NEARBY}).result, expect);
     EXPECT_EQ(jacobi(places, TSAR_POLICY_MIGRATE, {TSAR_UPDATE_PADDING_NEARBY}).result, expect);
     EXPECT_EQ(jacobi(places, TSAR_POLICY_REPLICATE, {TSAR_UPDATE_PADDING_NEARBY}).result, expect);
-    EXPECT_EQ(jacobi(places, TSAR_POLICY_REPLICATE,
-                     {TSAR_UPDATE_PADDING_FROM, TSAR_UPDATE_PADDING_TO})
-                  .result,
-              expect);
+    EXPECT_EQ(
+        jacobi(places, TSAR_POLICY_REPLICATE, {TSAR_UPDATE_PADDING_FROM, TSAR_UPDATE_PADDING_TO})
+            .result,
+        expect);
     EXPECT_EQ(jacobi(places, TSAR_POLICY_REPLICATE, {TSAR_UPDATE_MERGE}).result, expect);
   }
 }
@@ -93,7 +96,8 @@ TEST(Halo, WithoutUpdatesCopiesGoStale) {
 
 TEST(Halo, NearbyUpdatesMoveOnlyTheHaloRows) {
   const std::int64_t row = kCols * sizeof(double);
-  const auto nearby = jacobi("cpu:0|cpu:1|cpu:0", TSAR_POLICY_REPLICATE, {TSAR_UPDATE_PADDING_NEARBY});
+  const auto nearby =
+      jacobi("cpu:0|cpu:1|cpu:0", TSAR_POLICY_REPLICATE, {TSAR_UPDATE_PADDING_NEARBY});
   // Place 1 has neighbours on both sides, the end places on one.
   EXPECT_EQ(nearby.stats[0].halo_bytes, kSteps * row);
   EXPECT_EQ(nearby.stats[1].halo_bytes, kSteps * 2 * row);

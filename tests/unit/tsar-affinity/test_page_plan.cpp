@@ -14,11 +14,10 @@
 #include "affinity/page_mover.hpp"
 #include "affinity/page_plan.hpp"
 #include "affinity/places.hpp"
+#include "api/error.hpp"
 #include "fake_numa_memory.hpp"
 #include "schedule/split_math.hpp"
 #include "symmer/topology/node_model.hpp"
-
-#include "api/error.hpp"
 
 namespace tsar::core {
 namespace {
@@ -126,15 +125,16 @@ TEST(PageOwners, BoundaryAndPartialPagesStay) {
   const char* base = reinterpret_cast<const char*>(mem.data) + kPage / 2;
   PageOwners owners(base, 5 * kPage, kPage);
   ASSERT_EQ(owners.pages(), 4u);
-  owners.mark(0, 0, 2 * kPage);                  // up to the middle of page 2
-  owners.mark(1, 2 * kPage, 5 * kPage);          // the rest
-  EXPECT_EQ(owners.owner(0), 0);                 // page 1
+  owners.mark(0, 0, 2 * kPage);                     // up to the middle of page 2
+  owners.mark(1, 2 * kPage, 5 * kPage);             // the rest
+  EXPECT_EQ(owners.owner(0), 0);                    // page 1
   EXPECT_EQ(owners.owner(1), PageOwners::kShared);  // page 2: both parts touch it
   EXPECT_EQ(owners.owner(2), 1);
   EXPECT_EQ(owners.owner(3), 1);
   std::vector<PageRun> runs;
   owners.runs_of(1, runs);
-  EXPECT_EQ(runs, (std::vector<PageRun>{{reinterpret_cast<std::uintptr_t>(mem.data) + 3 * kPage, 2}}));
+  EXPECT_EQ(runs,
+            (std::vector<PageRun>{{reinterpret_cast<std::uintptr_t>(mem.data) + 3 * kPage, 2}}));
 }
 
 TEST(PlanMigrate, EachPlaceGetsTheWholePagesOfItsPartOnTheFixture) {
@@ -209,8 +209,9 @@ TEST(PlanMigrate, ColumnPartitionsMoveOnlyPagesOfOneColumnBlock) {
   d.part_dim = 1;
   d.flags = TSAR_MEM_IN;
   const auto a = Association::array(mem.data, d);
-  const std::vector<Range> parts{{0, static_cast<std::int64_t>(cols / 2)},
-                                 {static_cast<std::int64_t>(cols / 2), static_cast<std::int64_t>(cols)}};
+  const std::vector<Range> parts{
+      {0, static_cast<std::int64_t>(cols / 2)},
+      {static_cast<std::int64_t>(cols / 2), static_cast<std::int64_t>(cols)}};
   std::vector<std::vector<PageRun>> moves;
   plan_migrate(a, parts, kPage, moves);
   ASSERT_EQ(moves.size(), 2u);
@@ -253,8 +254,8 @@ TEST(PlanInterleave, RoundRobinOverTheDistinctNodes) {
   EXPECT_EQ(r.already, 3);
 
   // Two places on one node (explicit groups of node 0's cores): one target.
-  const auto same = build_places(NodeModel::from_xml_file(fixture("2p4n4gpu.xml")),
-                                 "cpu:0-3|cpu:4-7", "");
+  const auto same =
+      build_places(NodeModel::from_xml_file(fixture("2p4n4gpu.xml")), "cpu:0-3|cpu:4-7", "");
   std::vector<std::vector<PageRun>> one;
   plan_interleave(rows_of(mem.data, n), os_nodes(same), kPage, one);
   EXPECT_EQ(run_pages(one[0]), 10u);

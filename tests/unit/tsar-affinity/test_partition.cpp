@@ -134,9 +134,8 @@ TEST(Partition, WaitsAtBarriersAreNotMistakenForSlowness) {
   auto p = make_partition(two_nodes(), "cpu:0|cpu:1", {0, 1});
   const auto body = [&](tsar_place* place, std::int64_t b, std::int64_t e) {
     const auto cost = std::chrono::microseconds(place->index == 0 ? 2000 : 500);
-    place_for(place, 0, b, e, [&](const tsar_chunk& c) {
-      std::this_thread::sleep_for(cost * (c.end - c.begin));
-    });
+    place_for(place, 0, b, e,
+              [&](const tsar_chunk& c) { std::this_thread::sleep_for(cost * (c.end - c.begin)); });
     p->barrier(place->index);
   };
   run_pass(*p, 20, body);

@@ -44,14 +44,17 @@ class Placement : public ::testing::Test {
 
   /// STREAM add through the place's views: c = a + b.
   void add_pass() {
-    run_pass(*part, static_cast<std::int64_t>(kN), [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
-      const auto* av = static_cast<const double*>(part->view(place->index, a.data).host_indexed);
-      const auto* bv = static_cast<const double*>(part->view(place->index, b.data).host_indexed);
-      auto* cv = static_cast<double*>(part->view(place->index, c.data).host_indexed);
-      place_for(place, 0, lo, hi, [&](const tsar_chunk& ch) {
-        for (auto i = ch.begin; i < ch.end; ++i) cv[i] = av[i] + bv[i];
-      });
-    });
+    run_pass(*part, static_cast<std::int64_t>(kN),
+             [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
+               const auto* av =
+                   static_cast<const double*>(part->view(place->index, a.data).host_indexed);
+               const auto* bv =
+                   static_cast<const double*>(part->view(place->index, b.data).host_indexed);
+               auto* cv = static_cast<double*>(part->view(place->index, c.data).host_indexed);
+               place_for(place, 0, lo, hi, [&](const tsar_chunk& ch) {
+                 for (auto i = ch.begin; i < ch.end; ++i) cv[i] = av[i] + bv[i];
+               });
+             });
   }
 
   int node_of_page(const PageBuffer<double>& v, std::size_t page) const {
@@ -124,7 +127,8 @@ TEST_F(Placement, InterleaveSpreadsEveryBufferOnce) {
 
 TEST_F(Placement, MigrateInterleavedSpreadsOnlyTheShared) {
   part->unmap(b.data);
-  part->map(core::Association::array(b.data, vector_desc("b", kN, TSAR_MEM_IN, sizeof(double), -1)));
+  part->map(
+      core::Association::array(b.data, vector_desc("b", kN, TSAR_MEM_IN, sizeof(double), -1)));
   part->set_policy(TSAR_LEVEL_PLACES, TSAR_POLICY_MIGRATE_INTERLEAVED);
   add_pass();
   expect_sum();
@@ -142,17 +146,19 @@ TEST_F(Placement, ReplicateComputesInCopiesOnEachPlacesNode) {
   part->set_policy(TSAR_LEVEL_PLACES, TSAR_POLICY_REPLICATE);
   std::fill(c.data, c.data + kN, -1.0);
   std::vector<const void*> views(2);
-  run_pass(*part, static_cast<std::int64_t>(kN), [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
-    const auto va = part->view(place->index, a.data);
-    views[static_cast<std::size_t>(place->index)] = va.base;
-    const auto* av = static_cast<const double*>(va.host_indexed);
-    const auto* bv = static_cast<const double*>(part->view(place->index, b.data).host_indexed);
-    auto* cv = static_cast<double*>(part->view(place->index, c.data).host_indexed);
-    EXPECT_NE(cv, c.data);
-    for (auto i = lo; i < hi; ++i) cv[i] = av[i] + bv[i];
-    // The host buffer is untouched until the merge at the end of the pass.
-    EXPECT_EQ(c[static_cast<std::size_t>(lo)], -1.0);
-  });
+  run_pass(*part, static_cast<std::int64_t>(kN),
+           [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
+             const auto va = part->view(place->index, a.data);
+             views[static_cast<std::size_t>(place->index)] = va.base;
+             const auto* av = static_cast<const double*>(va.host_indexed);
+             const auto* bv =
+                 static_cast<const double*>(part->view(place->index, b.data).host_indexed);
+             auto* cv = static_cast<double*>(part->view(place->index, c.data).host_indexed);
+             EXPECT_NE(cv, c.data);
+             for (auto i = lo; i < hi; ++i) cv[i] = av[i] + bv[i];
+             // The host buffer is untouched until the merge at the end of the pass.
+             EXPECT_EQ(c[static_cast<std::size_t>(lo)], -1.0);
+           });
   expect_sum();
   // Each copy was allocated on its place's node.
   const auto allocs = numa->allocations();
@@ -166,8 +172,10 @@ TEST_F(Placement, ReplicateComputesInCopiesOnEachPlacesNode) {
   const auto s = stats();
   const auto r = part->ranges();
   for (int p = 0; p < 2; ++p) {
-    const auto bytes = r[static_cast<std::size_t>(p)].size() * static_cast<std::int64_t>(sizeof(double));
-    EXPECT_EQ(s[static_cast<std::size_t>(p)].bytes_replicated, 2 * bytes) << "a and b; c is output only";
+    const auto bytes =
+        r[static_cast<std::size_t>(p)].size() * static_cast<std::int64_t>(sizeof(double));
+    EXPECT_EQ(s[static_cast<std::size_t>(p)].bytes_replicated, 2 * bytes)
+        << "a and b; c is output only";
     EXPECT_EQ(s[static_cast<std::size_t>(p)].bytes_merged, bytes);
   }
   EXPECT_EQ(numa->pages_moved(), 0);
@@ -176,7 +184,8 @@ TEST_F(Placement, ReplicateComputesInCopiesOnEachPlacesNode) {
 TEST_F(Placement, BadPassesAreRefusedBeforeAnyCopy) {
   part->set_policy(TSAR_LEVEL_PLACES, TSAR_POLICY_REPLICATE);
   try {
-    run_pass(*part, static_cast<std::int64_t>(kN) + 1, [](tsar_place*, std::int64_t, std::int64_t) {});
+    run_pass(*part, static_cast<std::int64_t>(kN) + 1,
+             [](tsar_place*, std::int64_t, std::int64_t) {});
     ADD_FAILURE();
   } catch (const core::Error& e) {
     EXPECT_EQ(e.status(), TSAR_ERR_INVALID);
@@ -205,10 +214,13 @@ TEST(PlacementIndirect, SegmentedAndIndexedBuffersFollowTheirMaps) {
     row_ptr.push_back(static_cast<std::int64_t>(col.size()));
   }
   for (int j = 0; j < cols; ++j) x[static_cast<std::size_t>(j)] = 1.0 + j * 0.25;
-  const tsar_indirect_desc vals{"val", sizeof(double), val.size(), row_ptr.data(), 8, row_ptr.size(), TSAR_MEM_IN};
-  const tsar_indirect_desc cols_d{"col", sizeof(std::int32_t), col.size(), row_ptr.data(), 8, row_ptr.size(), TSAR_MEM_IN};
+  const tsar_indirect_desc vals{"val", sizeof(double), val.size(), row_ptr.data(),
+                                8,     row_ptr.size(), TSAR_MEM_IN};
+  const tsar_indirect_desc cols_d{"col", sizeof(std::int32_t), col.size(), row_ptr.data(),
+                                  8,     row_ptr.size(),       TSAR_MEM_IN};
   // x is read through col: an indexed buffer over the nonzeros.
-  const tsar_indirect_desc xs{"x", sizeof(double), x.size(), col.data(), 4, col.size(), TSAR_MEM_IN};
+  const tsar_indirect_desc xs{"x", sizeof(double), x.size(),   col.data(),
+                              4,   col.size(),     TSAR_MEM_IN};
   part->map(core::Association::segmented(val.data(), vals));
   part->map(core::Association::segmented(col.data(), cols_d));
   part->map(core::Association::array(y.data(), vector_desc("y", rows, TSAR_MEM_OUT)));
@@ -228,8 +240,10 @@ TEST(PlacementIndirect, SegmentedAndIndexedBuffersFollowTheirMaps) {
   });
   for (int r = 0; r < rows; ++r) {
     double s = 0.0;
-    for (auto k = row_ptr[static_cast<std::size_t>(r)]; k < row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
-      s += val[static_cast<std::size_t>(k)] * x[static_cast<std::size_t>(col[static_cast<std::size_t>(k)])];
+    for (auto k = row_ptr[static_cast<std::size_t>(r)];
+         k < row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
+      s += val[static_cast<std::size_t>(k)] *
+           x[static_cast<std::size_t>(col[static_cast<std::size_t>(k)])];
     EXPECT_DOUBLE_EQ(y[static_cast<std::size_t>(r)], s) << r;
   }
 
@@ -240,15 +254,18 @@ TEST(PlacementIndirect, SegmentedAndIndexedBuffersFollowTheirMaps) {
   gather->map(core::Association::array(out.data(), vector_desc("out", out.size(), TSAR_MEM_OUT)));
   gather->set_policy(TSAR_LEVEL_PLACES, TSAR_POLICY_REPLICATE);
   std::vector<std::int64_t> copied(2);
-  run_pass(*gather, static_cast<std::int64_t>(col.size()), [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
-    const int p = place->index;
-    const auto xv = gather->view(p, x.data());
-    const auto* iv = static_cast<const std::int32_t*>(gather->view(p, col.data()).host_indexed);
-    auto* ov = static_cast<double*>(gather->view(p, out.data()).host_indexed);
-    copied[static_cast<std::size_t>(p)] = xv.extent[0];
-    for (auto k = lo; k < hi; ++k) ov[k] = static_cast<const double*>(xv.base)[iv[k]];
-  });
-  for (std::size_t k = 0; k < col.size(); ++k) EXPECT_EQ(out[k], x[static_cast<std::size_t>(col[k])]) << k;
+  run_pass(*gather, static_cast<std::int64_t>(col.size()),
+           [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
+             const int p = place->index;
+             const auto xv = gather->view(p, x.data());
+             const auto* iv =
+                 static_cast<const std::int32_t*>(gather->view(p, col.data()).host_indexed);
+             auto* ov = static_cast<double*>(gather->view(p, out.data()).host_indexed);
+             copied[static_cast<std::size_t>(p)] = xv.extent[0];
+             for (auto k = lo; k < hi; ++k) ov[k] = static_cast<const double*>(xv.base)[iv[k]];
+           });
+  for (std::size_t k = 0; k < col.size(); ++k)
+    EXPECT_EQ(out[k], x[static_cast<std::size_t>(col[k])]) << k;
   // Each place copied only the distinct elements its part reads.
   const auto r = gather->ranges();
   for (int p = 0; p < 2; ++p) {

@@ -344,7 +344,7 @@ typedef enum tsar_mem_policy {
   TSAR_POLICY_INTERLEAVE = 1, /* every mapped buffer's pages round-robin over the nodes */
   TSAR_POLICY_MIGRATE = 2,    /* each place's part moved to its node; shared buffers stay */
   TSAR_POLICY_MIGRATE_INTERLEAVED = 3, /* migrate the partitioned, interleave the shared */
-  TSAR_POLICY_REPLICATE = 4   /* per-place copies: inputs copied in, outputs merged back */
+  TSAR_POLICY_REPLICATE = 4            /* per-place copies: inputs copied in, outputs merged back */
 } tsar_mem_policy;
 
 /* Partition levels. */
@@ -355,11 +355,11 @@ enum {
 
 /* What a place is. */
 typedef struct tsar_place_info {
-  int numa_node;      /* logical NUMA node its memory policies place data on */
-  int os_node;        /* the Linux node number of it (numactl, /proc/<pid>/numa_maps) */
-  int num_devices;    /* devices of its inner level */
-  int num_cores;      /* cores of its devices */
-  char devices[128];  /* its devices as a device list ("cpu:0,cpu:1"), truncated to fit */
+  int numa_node;     /* logical NUMA node its memory policies place data on */
+  int os_node;       /* the Linux node number of it (numactl, /proc/<pid>/numa_maps) */
+  int num_devices;   /* devices of its inner level */
+  int num_cores;     /* cores of its devices */
+  char devices[128]; /* its devices as a device list ("cpu:0,cpu:1"), truncated to fit */
 } tsar_place_info;
 
 /* Creates a partition in *part.
@@ -401,16 +401,16 @@ int tsar_partition_set_rebalance(tsar_partition* part, int passes);
  * buffer used as a matrix: dims 2, extent {rows, cols}, stride {row_stride, 1}). Iteration
  * i of the partition uses index i of dimension part_dim (and every index of the others). */
 typedef struct tsar_array_desc {
-  const char* name;  /* named in messages and reports; NULL = its address */
-  size_t elem_size;  /* bytes per element, > 0 */
-  int dims;          /* 1 .. 3 */
-  size_t extent[3];  /* elements along each dimension, > 0 */
-  size_t stride[3];  /* elements from one index to the next along each dimension; 0 = packed
-                        (extent * stride of the next dimension, 1 for the last). An outer
-                        stride must cover the dimension inside it (rows may not overlap). */
-  int part_dim;      /* dimension the iteration indexes; -1: shared, not partitioned (inputs) */
-  size_t halo;       /* indices of part_dim read each side of a part (stencil padding) */
-  unsigned flags;    /* TSAR_MEM_IN and/or TSAR_MEM_OUT (outputs must be partitioned) */
+  const char* name; /* named in messages and reports; NULL = its address */
+  size_t elem_size; /* bytes per element, > 0 */
+  int dims;         /* 1 .. 3 */
+  size_t extent[3]; /* elements along each dimension, > 0 */
+  size_t stride[3]; /* elements from one index to the next along each dimension; 0 = packed
+                       (extent * stride of the next dimension, 1 for the last). An outer
+                       stride must cover the dimension inside it (rows may not overlap). */
+  int part_dim;     /* dimension the iteration indexes; -1: shared, not partitioned (inputs) */
+  size_t halo;      /* indices of part_dim read each side of a part (stencil padding) */
+  unsigned flags;   /* TSAR_MEM_IN and/or TSAR_MEM_OUT (outputs must be partitioned) */
 } tsar_array_desc;
 
 /* A data buffer reached through a map array: segmented (CSR-like: iteration i owns elements
@@ -419,14 +419,14 @@ typedef struct tsar_array_desc {
  * copy of the map (tsar_place_mem on the map's address) is rewritten to index the place's
  * copy of the data, so the body is the same under every policy. */
 typedef struct tsar_indirect_desc {
-  const char* name;  /* named in messages and reports; NULL = its address */
-  size_t elem_size;  /* bytes per data element, > 0 */
-  size_t count;      /* data elements */
-  const void* map;   /* the segment or index array */
-  size_t map_size;   /* bytes per map entry: 4 (int32_t) or 8 (int64_t) */
-  size_t map_count;  /* entries of the map */
-  unsigned flags;    /* segmented: TSAR_MEM_IN and/or OUT; indexed: TSAR_MEM_IN (several
-                        iterations may read one element; writes through an index would race) */
+  const char* name; /* named in messages and reports; NULL = its address */
+  size_t elem_size; /* bytes per data element, > 0 */
+  size_t count;     /* data elements */
+  const void* map;  /* the segment or index array */
+  size_t map_size;  /* bytes per map entry: 4 (int32_t) or 8 (int64_t) */
+  size_t map_count; /* entries of the map */
+  unsigned flags;   /* segmented: TSAR_MEM_IN and/or OUT; indexed: TSAR_MEM_IN (several
+                       iterations may read one element; writes through an index would race) */
 } tsar_indirect_desc;
 
 /* Maps buffer `host` to the partition (outside passes). Every check is made here, before
@@ -434,8 +434,7 @@ typedef struct tsar_indirect_desc {
  * misaligned address, overlapping rows, an index outside the data, a segment array that
  * decreases or leaves the data); TSAR_ERR_REGISTERED when it overlaps a mapped buffer. */
 int tsar_partition_map_array(tsar_partition* part, void* host, const tsar_array_desc* desc);
-int tsar_partition_map_segmented(tsar_partition* part, void* host,
-                                 const tsar_indirect_desc* desc);
+int tsar_partition_map_segmented(tsar_partition* part, void* host, const tsar_indirect_desc* desc);
 int tsar_partition_map_indexed(tsar_partition* part, void* host, const tsar_indirect_desc* desc);
 /* Unmaps a buffer (outside passes); its per-place copies are freed. */
 int tsar_partition_unmap(tsar_partition* part, const void* host);
@@ -503,7 +502,7 @@ int tsar_place_view(const tsar_place* place, const void* host, tsar_array_view* 
 
 /* One place in one partition pass. */
 typedef struct tsar_place_stats {
-  int64_t begin;            /* the place's range */
+  int64_t begin; /* the place's range */
   int64_t end;
   double seconds;           /* its body, placement excluded */
   double timed_seconds;     /* what re-balancing learned from: the bound loop, or the body
@@ -523,15 +522,13 @@ typedef struct tsar_place_stats {
 int64_t tsar_partition_num_passes(const tsar_partition* part);
 /* Per-place statistics of pass `pass` (-1 = the last), up to `capacity` places; *stats (may
  * be NULL) gets the pass's n, time and canceled flag. */
-int tsar_partition_get_pass_stats(const tsar_partition* part, int64_t pass,
-                                  tsar_pass_stats* stats, tsar_place_stats* places,
-                                  int capacity);
+int tsar_partition_get_pass_stats(const tsar_partition* part, int64_t pass, tsar_pass_stats* stats,
+                                  tsar_place_stats* places, int capacity);
 
 /* Where memory is: the logical NUMA node of each page of [addr, addr + bytes) into nodes
  * (-1: never touched, so not placed yet), at most `capacity` pages; *pages gets the number
  * of pages the range spans (may exceed capacity). Uses move_pages(2) without moving. */
-int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacity,
-                      size_t* pages);
+int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacity, size_t* pages);
 /* Number of NUMA nodes this process may use (1 on a machine without NUMA). */
 int tsar_num_numa_nodes(void);
 

@@ -205,16 +205,14 @@ int64_t tsar_partition_num_passes(const tsar_partition* part) {
   return part->impl->passes();
 }
 
-int tsar_partition_get_pass_stats(const tsar_partition* part, int64_t pass,
-                                  tsar_pass_stats* stats, tsar_place_stats* places,
-                                  int capacity) {
+int tsar_partition_get_pass_stats(const tsar_partition* part, int64_t pass, tsar_pass_stats* stats,
+                                  tsar_place_stats* places, int capacity) {
   TSAR_REQUIRE(part, "tsar_partition_get_pass_stats");
   return guarded("tsar_partition_get_pass_stats",
                  [&] { part->impl->pass_stats(pass, stats, places, capacity); });
 }
 
-int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacity,
-                      size_t* pages) {
+int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacity, size_t* pages) {
   TSAR_REQUIRE(addr, "tsar_mem_location");
   TSAR_REQUIRE(pages, "tsar_mem_location");
   if (capacity > 0 && nodes == nullptr)
@@ -223,7 +221,8 @@ int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacit
     auto& memory = *tsar::core::system_numa_memory();
     const std::size_t ps = memory.page_size();
     const auto lo = reinterpret_cast<std::uintptr_t>(addr) / ps * ps;
-    const auto hi = bytes == 0 ? lo : (reinterpret_cast<std::uintptr_t>(addr) + bytes + ps - 1) / ps * ps;
+    const auto hi =
+        bytes == 0 ? lo : (reinterpret_cast<std::uintptr_t>(addr) + bytes + ps - 1) / ps * ps;
     *pages = (hi - lo) / ps;
     const std::size_t asked = std::min(capacity, *pages);
     if (asked == 0) return;
@@ -242,7 +241,8 @@ int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacit
 int tsar_num_numa_nodes(void) {
   int count = 1;
   guarded("tsar_num_numa_nodes", [&] {
-    count = std::max<int>(1, static_cast<int>(tsar::core::Runtime::current()->node().numa_nodes().size()));
+    count = std::max<int>(
+        1, static_cast<int>(tsar::core::Runtime::current()->node().numa_nodes().size()));
   });
   return count;
 }

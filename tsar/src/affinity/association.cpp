@@ -17,7 +17,8 @@ std::string address(const void* p) {
 }
 
 std::string make_label(const char* name, const void* host) {
-  if (name != nullptr && name[0] != '\0') return "'" + std::string(name) + "' (" + address(host) + ")";
+  if (name != nullptr && name[0] != '\0')
+    return "'" + std::string(name) + "' (" + address(host) + ")";
   return "buffer " + address(host);
 }
 
@@ -97,9 +98,11 @@ void for_each_run(const ArrayShape& s, const Box& box, const ByteVisitor& visit)
   const bool contiguous = st[2] == 1;
   for (std::int64_t i = lo[0]; i < hi[0]; ++i) {
     for (std::int64_t j = lo[1]; j < hi[1]; ++j) {
-      const std::size_t row = static_cast<std::size_t>(i) * st[0] + static_cast<std::size_t>(j) * st[1];
+      const std::size_t row =
+          static_cast<std::size_t>(i) * st[0] + static_cast<std::size_t>(j) * st[1];
       if (contiguous) {
-        emit((row + static_cast<std::size_t>(lo[2])) * e, static_cast<std::size_t>(hi[2] - lo[2]) * e);
+        emit((row + static_cast<std::size_t>(lo[2])) * e,
+             static_cast<std::size_t>(hi[2] - lo[2]) * e);
       } else {
         for (std::int64_t k = lo[2]; k < hi[2]; ++k)
           emit((row + static_cast<std::size_t>(k) * st[2]) * e, e);
@@ -117,7 +120,8 @@ Association Association::array(void* host, const tsar_array_desc& d) {
   a.label_ = make_label(d.name, host);
   const std::string& L = a.label_;
   if (d.elem_size == 0) bad(L, "elem_size is 0");
-  if (d.dims < 1 || d.dims > 3) bad(L, "dims must be 1, 2 or 3 (got " + std::to_string(d.dims) + ")");
+  if (d.dims < 1 || d.dims > 3)
+    bad(L, "dims must be 1, 2 or 3 (got " + std::to_string(d.dims) + ")");
   check_alignment(L, host, d.elem_size);
   check_flags(L, d.flags);
   ArrayShape& s = a.shape_;
@@ -134,9 +138,10 @@ Association Association::array(void* host, const tsar_array_desc& d) {
       bad(L, "size overflows the address space");
     s.stride[k] = d.stride[k] == 0 ? inner : d.stride[k];
     if (s.stride[k] < inner)
-      bad(L, "overlapping rows: stride[" + std::to_string(k) + "] = " + std::to_string(s.stride[k]) +
-                 " elements is less than the " + std::to_string(inner) + " elements of dimension " +
-                 std::to_string(k + 1) + " (extent " + std::to_string(s.extent[k + 1]) + " x stride " +
+      bad(L, "overlapping rows: stride[" + std::to_string(k) +
+                 "] = " + std::to_string(s.stride[k]) + " elements is less than the " +
+                 std::to_string(inner) + " elements of dimension " + std::to_string(k + 1) +
+                 " (extent " + std::to_string(s.extent[k + 1]) + " x stride " +
                  std::to_string(s.stride[k + 1]) + ")");
   }
   // Extent: the last element's offset + 1.
@@ -155,8 +160,9 @@ Association Association::array(void* host, const tsar_array_desc& d) {
   a.halo_ = d.halo;
   if (d.part_dim < 0 && d.halo != 0) bad(L, "a halo needs a partitioned dimension (part_dim >= 0)");
   if (d.part_dim < 0 && (d.flags & TSAR_MEM_OUT) != 0)
-    bad(L, "a shared (part_dim -1) array cannot be an output: places would overwrite each "
-           "other's results (partition it)");
+    bad(L,
+        "a shared (part_dim -1) array cannot be an output: places would overwrite each "
+        "other's results (partition it)");
   if (d.part_dim >= 0 && d.halo >= s.extent[static_cast<std::size_t>(d.part_dim)])
     bad(L, "halo " + std::to_string(d.halo) + " is not smaller than the partitioned extent " +
                std::to_string(s.extent[static_cast<std::size_t>(d.part_dim)]));
@@ -198,7 +204,8 @@ Association Association::segmented(void* host, const tsar_indirect_desc& d) {
 }
 
 Association Association::indexed(void* host, const tsar_indirect_desc& d) {
-  if (host == nullptr) throw Error(TSAR_ERR_NULL, "mapping an indexed buffer: host pointer is NULL");
+  if (host == nullptr)
+    throw Error(TSAR_ERR_NULL, "mapping an indexed buffer: host pointer is NULL");
   if ((d.flags & TSAR_MEM_OUT) != 0)
     bad(make_label(d.name, host),
         "an indexed buffer is read through its index (TSAR_MEM_IN): iterations sharing an "
@@ -231,8 +238,9 @@ std::int64_t Association::map_entry(std::size_t i) const {
 std::int64_t Association::items() const {
   switch (kind_) {
     case AssocKind::kArray:
-      return part_dim_ < 0 ? std::numeric_limits<std::int64_t>::max()
-                           : static_cast<std::int64_t>(shape_.extent[static_cast<std::size_t>(part_dim_)]);
+      return part_dim_ < 0
+                 ? std::numeric_limits<std::int64_t>::max()
+                 : static_cast<std::int64_t>(shape_.extent[static_cast<std::size_t>(part_dim_)]);
     case AssocKind::kSegmented:
       return static_cast<std::int64_t>(map_count_) - 1;
     case AssocKind::kIndexed:

@@ -17,8 +17,7 @@ namespace {
 class LinuxNumaMemory final : public NumaMemory {
  public:
   LinuxNumaMemory()
-      : page_size_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))),
-        numa_(numa_available() >= 0) {}
+      : page_size_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), numa_(numa_available() >= 0) {}
 
   std::size_t page_size() const override { return page_size_; }
 

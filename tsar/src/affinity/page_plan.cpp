@@ -82,8 +82,8 @@ void plan_migrate(const Association& a, std::span<const Range> parts, std::size_
   }
 }
 
-void plan_interleave(const Association& a, std::span<const int> place_nodes,
-                     std::size_t page_size, std::vector<std::vector<PageRun>>& moves) {
+void plan_interleave(const Association& a, std::span<const int> place_nodes, std::size_t page_size,
+                     std::vector<std::vector<PageRun>>& moves) {
   moves.resize(std::max(moves.size(), place_nodes.size()));
   // Targets: the distinct nodes, in order of their first place.
   std::vector<std::size_t> first_place;

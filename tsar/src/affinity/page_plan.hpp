@@ -71,7 +71,7 @@ void plan_migrate(const Association& a, std::span<const Range> parts, std::size_
                   std::vector<std::vector<PageRun>>& moves);
 /// Interleave plan of one mapped buffer over the distinct nodes of the places: moves[p] gets
 /// the pages of the node of place p, for the first place on each node.
-void plan_interleave(const Association& a, std::span<const int> place_nodes,
-                     std::size_t page_size, std::vector<std::vector<PageRun>>& moves);
+void plan_interleave(const Association& a, std::span<const int> place_nodes, std::size_t page_size,
+                     std::vector<std::vector<PageRun>>& moves);
 
 }  // namespace tsar::core

@@ -64,7 +64,8 @@ Partition::Partition(symmer::topology::NodeModel node, std::vector<Place> places
       memory_(std::move(memory)),
       pool_(static_cast<int>(places.size())) {
   if (places.empty()) throw Error(TSAR_ERR_DEVICES, "a partition needs at least one place");
-  if (options_.outer.kind != ScheduleKind::kStatic && options_.outer.kind != ScheduleKind::kAdaptive)
+  if (options_.outer.kind != ScheduleKind::kStatic &&
+      options_.outer.kind != ScheduleKind::kAdaptive)
     throw Error(TSAR_ERR_SCHEDULE,
                 "outer schedule '" + options_.outer.to_string() +
                     "': the split over places is static or adaptive (a place body runs once "
@@ -73,8 +74,7 @@ Partition::Partition(symmer::topology::NodeModel node, std::vector<Place> places
   for (std::size_t i = 0; i < n; ++i) {
     auto slot = std::make_unique<Slot>();
     slot->place = std::move(places[i]);
-    slot->runtime =
-        std::make_shared<Runtime>(node_, slot->place.devices, slot->place.keys);
+    slot->runtime = std::make_shared<Runtime>(node_, slot->place.devices, slot->place.keys);
     slot->handle = {this, static_cast<int>(i)};
     double peak = 0.0;
     for (const auto& d : slot->place.devices) peak += d->description().peak_gflops;
@@ -102,8 +102,8 @@ void Partition::map(Association a) {
   for (const auto& e : entries_) {
     const Association& b = e->association;
     if (b.host() == a.host())
-      throw Error(TSAR_ERR_REGISTERED, a.label() + " is already mapped to partition '" +
-                                           options_.name + "'");
+      throw Error(TSAR_ERR_REGISTERED,
+                  a.label() + " is already mapped to partition '" + options_.name + "'");
     if (overlaps(a.host(), a.bytes(), b.host(), b.bytes()))
       throw Error(TSAR_ERR_REGISTERED, a.label() + " (" + std::to_string(a.bytes()) +
                                            " bytes) overlaps mapped buffer " + b.label() + " (" +
@@ -342,8 +342,8 @@ void Partition::run_place(int w) {
     }
     tls_place = outer;
     s.stats.seconds = now_seconds() - tb;
-    s.stats.timed_seconds = bound_loop_ >= 0 ? s.bound_seconds
-                                             : std::max(0.0, s.stats.seconds - s.stats.wait_seconds);
+    s.stats.timed_seconds =
+        bound_loop_ >= 0 ? s.bound_seconds : std::max(0.0, s.stats.seconds - s.stats.wait_seconds);
   }
   barrier_.depart();
 }
@@ -366,8 +366,8 @@ void Partition::place_data(Slot& s) {
     if (!copy) copy = std::make_unique<PlaceCopy>(*memory_, s.place.os_node);
     // A persistent buffer whose part did not move is current in the copy (it was merged
     // back, not changed since): only its halo, which neighbours wrote, is read again.
-    const bool current = (a.flags() & TSAR_MEM_PERSIST) != 0 && copy->laid_out() &&
-                         same(copy->range(), s.range);
+    const bool current =
+        (a.flags() & TSAR_MEM_PERSIST) != 0 && copy->laid_out() && same(copy->range(), s.range);
     bytes += copy->copy_in(a, s.range, current);
   }
   s.stats.bytes_replicated = static_cast<std::int64_t>(bytes);
@@ -391,12 +391,12 @@ int Partition::place_for(int place, int loop, std::int64_t begin, std::int64_t e
   Slot& s = *slots_[static_cast<std::size_t>(place)];
   if (tls_place != &s.handle)
     return fail(TSAR_ERR_THREADS, "tsar_place_for: call it from the body of place " +
-                                        std::to_string(place) + " (on its thread)");
+                                      std::to_string(place) + " (on its thread)");
   if (body == nullptr) return fail(TSAR_ERR_NULL, "tsar_place_for: body is NULL");
   if (loop < 0) return fail(TSAR_ERR_INVALID, "tsar_place_for: loop number must be >= 0");
   if (begin < 0 || end < begin)
     return fail(TSAR_ERR_INVALID, "tsar_place_for: [" + std::to_string(begin) + ", " +
-                                        std::to_string(end) + ") is not a range of iterations");
+                                      std::to_string(end) + ") is not a range of iterations");
   if (canceled_.load())
     return fail(TSAR_ERR_CANCELED, "the pass of partition '" + options_.name + "' was canceled");
   int status = TSAR_OK;
@@ -404,14 +404,14 @@ int Partition::place_for(int place, int loop, std::int64_t begin, std::int64_t e
     auto& region = s.loops[loop];
     if (!region)
       region = std::make_unique<Region>(
-          s.runtime, options_.name + "/place:" + std::to_string(place) + "/loop:" + std::to_string(loop),
+          s.runtime,
+          options_.name + "/place:" + std::to_string(place) + "/loop:" + std::to_string(loop),
           options_.inner, static_cast<unsigned>(TSAR_DEVICE_ALL), nullptr, 0);
     ShiftedBody shifted{body, arg, begin};
     s.running.store(region.get());
     if (canceled_.load()) {  // canceled before the loop was visible to cancel_all
       s.running.store(nullptr);
-      return fail(TSAR_ERR_CANCELED,
-                    "the pass of partition '" + options_.name + "' was canceled");
+      return fail(TSAR_ERR_CANCELED, "the pass of partition '" + options_.name + "' was canceled");
     }
     const double t0 = now_seconds();
     try {
@@ -435,7 +435,7 @@ int Partition::barrier(int place) {
   Slot& s = *slots_[static_cast<std::size_t>(place)];
   if (tls_place != &s.handle)
     return fail(TSAR_ERR_THREADS, "tsar_place_barrier: call it from the body of place " +
-                                        std::to_string(place) + " (on its thread)");
+                                      std::to_string(place) + " (on its thread)");
   const double t0 = now_seconds();
   const bool ok = barrier_.arrive_and_wait();
   s.stats.wait_seconds += now_seconds() - t0;
@@ -473,8 +473,8 @@ View Partition::view(int place, const void* host) const {
   if (e == nullptr) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%p", host);
-    throw Error(TSAR_ERR_UNKNOWN,
-                std::string("buffer ") + buf + " is not mapped to partition '" + options_.name + "'");
+    throw Error(TSAR_ERR_UNKNOWN, std::string("buffer ") + buf + " is not mapped to partition '" +
+                                      options_.name + "'");
   }
   const Slot& s = *slots_[static_cast<std::size_t>(place)];
   for (std::size_t i = 0; i < entries_.size(); ++i) {
@@ -489,7 +489,7 @@ int Partition::update(int place, const void* host, int what) {
   Slot& s = *slots_[static_cast<std::size_t>(place)];
   if (tls_place != &s.handle)
     return fail(TSAR_ERR_THREADS, "tsar_place_update: call it from the body of place " +
-                                        std::to_string(place) + " (on its thread)");
+                                      std::to_string(place) + " (on its thread)");
   std::size_t index = entries_.size();
   for (std::size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i]->association.host() == host) index = i;
@@ -497,18 +497,18 @@ int Partition::update(int place, const void* host, int what) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%p", host);
     return fail(TSAR_ERR_UNKNOWN, std::string("tsar_place_update: buffer ") + buf +
-                                        " is not mapped to partition '" + options_.name + "'");
+                                      " is not mapped to partition '" + options_.name + "'");
   }
   const Association& a = entries_[index]->association;
   if (what < TSAR_UPDATE_PADDING_NEARBY || what > TSAR_UPDATE_MERGE)
     return fail(TSAR_ERR_INVALID, "tsar_place_update: unknown update " + std::to_string(what));
   if (what != TSAR_UPDATE_MERGE && (a.kind() != AssocKind::kArray || a.halo() == 0))
     return fail(TSAR_ERR_INVALID, "tsar_place_update: " + a.label() +
-                                        " has no halo (padding updates exchange halos; "
-                                        "TSAR_UPDATE_MERGE merges any partitioned buffer)");
+                                      " has no halo (padding updates exchange halos; "
+                                      "TSAR_UPDATE_MERGE merges any partitioned buffer)");
   if (what == TSAR_UPDATE_MERGE && !a.partitioned())
-    return fail(TSAR_ERR_INVALID,
-                  "tsar_place_update: " + a.label() + " is shared, not partitioned: nothing to merge");
+    return fail(TSAR_ERR_INVALID, "tsar_place_update: " + a.label() +
+                                      " is shared, not partitioned: nothing to merge");
   const bool copies = outer_policy_ == TSAR_POLICY_REPLICATE;
   if (!copies) return barrier(place);  // one shared buffer: already coherent
   const std::size_t bytes = exchange_halo(place, *entries_[index], what);
@@ -606,9 +606,9 @@ void Partition::pass_stats(std::int64_t pass, tsar_pass_stats* stats, tsar_place
     throw Error(TSAR_ERR_NULL, "places is NULL but capacity > 0");
   const std::int64_t p = pass == -1 ? passes_ - 1 : pass;
   if (p < 0 || p >= passes_ || p < passes_ - kKeepPasses)
-    throw Error(TSAR_ERR_INVALID, "pass " + std::to_string(pass) + " is not kept (passes run: " +
-                                      std::to_string(passes_) + ", the last " +
-                                      std::to_string(kKeepPasses) + " are kept)");
+    throw Error(TSAR_ERR_INVALID, "pass " + std::to_string(pass) +
+                                      " is not kept (passes run: " + std::to_string(passes_) +
+                                      ", the last " + std::to_string(kKeepPasses) + " are kept)");
   const auto slot = static_cast<std::size_t>(p % kKeepPasses);
   if (stats != nullptr) *stats = pass_ring_[slot];
   for (int i = 0; i < std::min(capacity, num_places()); ++i)

@@ -75,7 +75,9 @@ class Partition {
   void map(Association association);
   void unmap(const void* host);
   void set_policy(int level, int policy);
-  int policy(int level) const { return level == TSAR_LEVEL_PLACES ? outer_policy_ : TSAR_POLICY_COHERENT; }
+  int policy(int level) const {
+    return level == TSAR_LEVEL_PLACES ? outer_policy_ : TSAR_POLICY_COHERENT;
+  }
   void bind(int loop);
   void set_rebalance(int passes);
   bool in_pass() const { return in_pass_.load(std::memory_order_acquire); }
@@ -125,10 +127,10 @@ class Partition {
     std::string message;
   };
 
-  void plan_placement();                       // caller, before the places start
-  void run_place(int place);                   // a place's job: placement and body
-  void merge_place(int place);                 // a place's job: outputs back to the host
-  void place_data(Slot& slot);                 // a place: moves and copies
+  void plan_placement();        // caller, before the places start
+  void run_place(int place);    // a place's job: placement and body
+  void merge_place(int place);  // a place's job: outputs back to the host
+  void place_data(Slot& slot);  // a place: moves and copies
   void fail_place(Slot& slot, int status, const std::string& message);
   void cancel_all();  // stops the pass: barriers release, running inner loops cancel
   const Entry* find_entry(const void* host, bool* is_map) const;

@@ -110,7 +110,8 @@ std::size_t PlaceCopy::copy_in(const Association& a, Range r, bool refresh_only_
           v.stride[d] = s.stride[d];
           v.offset[d] = need.lo[d];
           v.extent[d] = need.hi[d] - need.lo[d];
-          last += static_cast<std::size_t>(std::max<std::int64_t>(0, v.extent[d] - 1)) * s.stride[d];
+          last +=
+              static_cast<std::size_t>(std::max<std::int64_t>(0, v.extent[d] - 1)) * s.stride[d];
         }
         elems = need.empty(s.dims) ? 0 : last + 1;
       } else {
@@ -127,7 +128,8 @@ std::size_t PlaceCopy::copy_in(const Association& a, Range r, bool refresh_only_
       v.base = reserve(data_, data_capacity_, elems * e);
       if (a.part_dim() <= 0) {
         std::int64_t back = 0;
-        for (int d = 0; d < s.dims; ++d) back += v.offset[d] * static_cast<std::int64_t>(v.stride[d]);
+        for (int d = 0; d < s.dims; ++d)
+          back += v.offset[d] * static_cast<std::int64_t>(v.stride[d]);
         v.host_indexed = static_cast<char*>(v.base) - back * static_cast<std::int64_t>(e);
       }
       data_view_ = v;
@@ -163,8 +165,9 @@ std::size_t PlaceCopy::copy_in(const Association& a, Range r, bool refresh_only_
       const std::int64_t m_lo = r.empty() ? 0 : r.begin;
       const std::int64_t m_hi = r.empty() ? 0 : std::min(count, r.end + 1);
       void* m = reserve(map_, map_capacity_, static_cast<std::size_t>(m_hi - m_lo) * a.map_size());
-      std::memcpy(m, static_cast<const char*>(a.map()) + m_lo * static_cast<std::int64_t>(a.map_size()),
-                  static_cast<std::size_t>(m_hi - m_lo) * a.map_size());
+      std::memcpy(
+          m, static_cast<const char*>(a.map()) + m_lo * static_cast<std::int64_t>(a.map_size()),
+          static_cast<std::size_t>(m_hi - m_lo) * a.map_size());
       copied += static_cast<std::size_t>(m_hi - m_lo) * a.map_size();
       map_view_ = shifted_1d(m, m_lo, m_hi - m_lo, a.map_size());
       return copied;
@@ -185,12 +188,12 @@ std::size_t PlaceCopy::copy_in(const Association& a, Range r, bool refresh_only_
       copied += elems.size() * e;
       data_view_ = shifted_1d(d, 0, static_cast<std::int64_t>(elems.size()), e);
       const std::size_t ms = a.map_size();
-      char* m = static_cast<char*>(
-          reserve(map_, map_capacity_, static_cast<std::size_t>(std::max<std::int64_t>(0, r.size())) * ms));
+      char* m = static_cast<char*>(reserve(
+          map_, map_capacity_, static_cast<std::size_t>(std::max<std::int64_t>(0, r.size())) * ms));
       for (std::int64_t i = r.begin; i < r.end; ++i) {
-        const auto local = std::lower_bound(elems.begin(), elems.end(),
-                                            a.map_entry(static_cast<std::size_t>(i))) -
-                           elems.begin();
+        const auto local =
+            std::lower_bound(elems.begin(), elems.end(), a.map_entry(static_cast<std::size_t>(i))) -
+            elems.begin();
         char* slot = m + static_cast<std::size_t>(i - r.begin) * ms;
         if (ms == 4) {
           const auto v = static_cast<std::int32_t>(local);

@@ -44,11 +44,12 @@ std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::st
     const std::string_view group =
         spec.substr(start, bar == std::string_view::npos ? spec.npos : bar - start);
     start = bar == std::string_view::npos ? spec.size() + 1 : bar + 1;
-    const std::string name = "place " + std::to_string(places.size()) + " ('" +
-                             std::string(group) + "')";
+    const std::string name =
+        "place " + std::to_string(places.size()) + " ('" + std::string(group) + "')";
     if (group.find_first_not_of(" \t") == std::string_view::npos)
-      throw Error(TSAR_ERR_DEVICES, name + " has no devices (places are device lists "
-                                           "separated by '|', e.g. \"cpu:0-3|cpu:4-7\")");
+      throw Error(TSAR_ERR_DEVICES, name +
+                                        " has no devices (places are device lists "
+                                        "separated by '|', e.g. \"cpu:0-3|cpu:4-7\")");
     std::vector<std::shared_ptr<Device>> devices;
     try {
       devices = build_devices(node, group);
