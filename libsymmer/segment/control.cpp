@@ -32,8 +32,11 @@ Expected<SegmentControl> SegmentControl::open(const std::string& path) {
 }
 
 SegmentControl::SegmentControl(SegmentControl&& o) noexcept
-    : base_(std::exchange(o.base_, nullptr)), size_(o.size_), slots_offset_(o.slots_offset_),
-      slot_size_(o.slot_size_), local_ranks_(o.local_ranks_) {}
+    : base_(std::exchange(o.base_, nullptr)),
+      size_(o.size_),
+      slots_offset_(o.slots_offset_),
+      slot_size_(o.slot_size_),
+      local_ranks_(o.local_ranks_) {}
 
 SegmentControl& SegmentControl::operator=(SegmentControl&& o) noexcept {
   if (this != &o) {
@@ -58,8 +61,8 @@ SlotControl& SegmentControl::control(std::uint64_t r) const {
 
 Expected<std::uint32_t> SegmentControl::post_command(std::uint64_t local_rank, int cpu) const {
   if (local_rank >= local_ranks_)
-    return Error(Errc::kInvalidArgument, "local rank " + std::to_string(local_rank) + " >= " +
-                                             std::to_string(local_ranks_));
+    return Error(Errc::kInvalidArgument, "local rank " + std::to_string(local_rank) +
+                                             " >= " + std::to_string(local_ranks_));
   const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
   if (cpu < 0 || cpu >= cpus)
     return Error(Errc::kInvalidArgument,

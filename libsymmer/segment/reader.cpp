@@ -71,7 +71,8 @@ std::int64_t configured_cpus() {
 std::uint64_t realtime_ns() {
   timespec ts{};
   ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 bool nul_terminated(const char* s, std::size_t n) { return std::memchr(s, '\0', n) != nullptr; }
@@ -99,8 +100,8 @@ void check_header(const SegmentHeader& h, std::uint64_t file_size, std::uint64_t
                   const std::string& path, Checker& c) {
   if (h.magic != kSegmentMagic) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "wrong magic 0x%016" PRIx64 " (not a symmer segment, or not ready)",
-                  h.magic);
+    std::snprintf(buf, sizeof buf,
+                  "wrong magic 0x%016" PRIx64 " (not a symmer segment, or not ready)", h.magic);
     c.fail(buf);
     return;
   }
@@ -110,8 +111,7 @@ void check_header(const SegmentHeader& h, std::uint64_t file_size, std::uint64_t
   if (!c.ok()) return;
   c.require(h.local_ranks >= 1 && h.local_ranks <= kMaxLocalRanks, "local_ranks", h.local_ranks,
             "1.." + std::to_string(kMaxLocalRanks));
-  c.require(h.node_count >= 1 && h.node_count <= kMaxWorldSize, "node_count", h.node_count,
-            ">= 1");
+  c.require(h.node_count >= 1 && h.node_count <= kMaxWorldSize, "node_count", h.node_count, ">= 1");
   if (!c.ok()) return;
   const std::uint64_t buckets = std::min(h.node_count, kMaxNodeBuckets);
   c.require(h.node_buckets == buckets, "node_buckets", h.node_buckets, std::to_string(buckets));
@@ -156,7 +156,8 @@ void check_header(const SegmentHeader& h, std::uint64_t file_size, std::uint64_t
     c.fail("mpi_library is not NUL-terminated");
   // The name must agree with the header (a renamed or copied file is somebody else's).
   const auto slash = path.rfind('/');
-  const auto name = parse_segment_file_name(slash == std::string::npos ? path : path.substr(slash + 1));
+  const auto name =
+      parse_segment_file_name(slash == std::string::npos ? path : path.substr(slash + 1));
   if (name && (name->uid != h.owner_uid || name->job_id != h.job_id || name->node_id != h.node_id))
     c.fail("file name does not match the header's uid/job/node");
 }
@@ -190,7 +191,8 @@ void check_slot(const SegmentHeader& h, std::uint64_t index, const SlotSnapshot&
   c.require(k.last_publish_ns <= now_ns + kTimeSlackNs, field("last_publish_ns").c_str(),
             k.last_publish_ns, "a time in the past");
   // A rank's threads cannot have spent more time than they existed.
-  const std::uint64_t elapsed = now_ns > h.created_monotonic_ns ? now_ns - h.created_monotonic_ns : 0;
+  const std::uint64_t elapsed =
+      now_ns > h.created_monotonic_ns ? now_ns - h.created_monotonic_ns : 0;
   const std::uint64_t bound = (elapsed + kTimeSlackNs) * std::max<std::uint64_t>(id.threads, 1);
   const std::pair<const char*, std::uint64_t> times[] = {
       {"idle_ns", k.idle_ns},
@@ -226,8 +228,9 @@ void check_slot(const SegmentHeader& h, std::uint64_t index, const SlotSnapshot&
   check_peers(s.remote_nodes, "remote_nodes");
 
   const Ack ack = decode_ack(s.control.ack);
-  c.require(static_cast<std::uint32_t>(ack.status) <= static_cast<std::uint32_t>(AckStatus::kFailed),
-            field("ack.status").c_str(), static_cast<std::uint32_t>(ack.status), "0..4");
+  c.require(
+      static_cast<std::uint32_t>(ack.status) <= static_cast<std::uint32_t>(AckStatus::kFailed),
+      field("ack.status").c_str(), static_cast<std::uint32_t>(ack.status), "0..4");
   c.require(ack.cpu >= -1 && ack.cpu < cpus, field("ack.cpu").c_str(), ack.cpu,
             "-1.." + std::to_string(cpus - 1));
 }
@@ -264,7 +267,8 @@ bool read_summaries(int fd, const SegmentHeader& h, int max_tries, SegmentSnapsh
   out.summaries.resize(h.node_buckets);
   for (int attempt = 0; attempt < max_tries; ++attempt) {
     std::uint64_t after = 0;
-    if (!pread_all(fd, &out.summary_area, sizeof out.summary_area, h.summaries_offset)) return false;
+    if (!pread_all(fd, &out.summary_area, sizeof out.summary_area, h.summaries_offset))
+      return false;
     if (out.summary_area.seq & 1) continue;
     if (!pread_all(fd, out.summaries.data(), out.summaries.size() * sizeof(NodeSummary),
                    h.summaries_offset + sizeof(SummaryArea)))
@@ -280,7 +284,8 @@ bool read_summaries(int fd, const SegmentHeader& h, int max_tries, SegmentSnapsh
 std::uint64_t monotonic_ns() {
   timespec ts{};
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 ProcessIdentity SegmentSnapshot::creator() const {

@@ -12,38 +12,52 @@ using nlohmann::json;
 
 const char* family_name(std::uint64_t f) {
   switch (static_cast<MpiFamily>(f)) {
-    case MpiFamily::kMpich: return "mpich";
-    case MpiFamily::kOpenMpi: return "openmpi";
-    case MpiFamily::kUnknown: break;
+    case MpiFamily::kMpich:
+      return "mpich";
+    case MpiFamily::kOpenMpi:
+      return "openmpi";
+    case MpiFamily::kUnknown:
+      break;
   }
   return "unknown";
 }
 
 const char* state_name(SlotState s) {
   switch (s) {
-    case SlotState::kFree: return "free";
-    case SlotState::kActive: return "active";
-    case SlotState::kFinished: return "finished";
+    case SlotState::kFree:
+      return "free";
+    case SlotState::kActive:
+      return "active";
+    case SlotState::kFinished:
+      return "finished";
   }
   return "unknown";
 }
 
 const char* counters_name(std::uint64_t s) {
   switch (static_cast<CountersStatus>(s)) {
-    case CountersStatus::kAvailable: return "available";
-    case CountersStatus::kUnavailable: return "unavailable";
-    case CountersStatus::kDisabled: return "disabled";
-    case CountersStatus::kUnknown: break;
+    case CountersStatus::kAvailable:
+      return "available";
+    case CountersStatus::kUnavailable:
+      return "unavailable";
+    case CountersStatus::kDisabled:
+      return "disabled";
+    case CountersStatus::kUnknown:
+      break;
   }
   return "unknown";
 }
 
 const char* event_name(std::uint64_t e) {
   switch (static_cast<CacheEvent>(e)) {
-    case CacheEvent::kL1Dcm: return "PAPI_L1_DCM";
-    case CacheEvent::kL2Tcm: return "PAPI_L2_TCM";
-    case CacheEvent::kL3Tcm: return "PAPI_L3_TCM";
-    case CacheEvent::kNone: break;
+    case CacheEvent::kL1Dcm:
+      return "PAPI_L1_DCM";
+    case CacheEvent::kL2Tcm:
+      return "PAPI_L2_TCM";
+    case CacheEvent::kL3Tcm:
+      return "PAPI_L3_TCM";
+    case CacheEvent::kNone:
+      break;
   }
   return nullptr;
 }
@@ -83,8 +97,11 @@ json figures_json(const SlotCounters& k, const SlotCounters* base) {
             {"bytes_recv", d(&SlotCounters::bytes_recv)},
             {"msgs_sent", d(&SlotCounters::msgs_sent)},
             {"msgs_recv", d(&SlotCounters::msgs_recv)}};
-  const std::uint64_t busy = j["idle_ns"].get<std::uint64_t>() + j["compute_ns"].get<std::uint64_t>();
-  j["idle_share"] = busy ? static_cast<double>(j["idle_ns"].get<std::uint64_t>()) / static_cast<double>(busy) : 0.0;
+  const std::uint64_t busy =
+      j["idle_ns"].get<std::uint64_t>() + j["compute_ns"].get<std::uint64_t>();
+  j["idle_share"] =
+      busy ? static_cast<double>(j["idle_ns"].get<std::uint64_t>()) / static_cast<double>(busy)
+           : 0.0;
   json calls = json::object();
   for (std::size_t c = 0; c < kCallClassCount; ++c) {
     const std::uint64_t then = base ? base->calls[c] : 0;
@@ -160,8 +177,10 @@ json to_json(const SegmentSnapshot& s, const SegmentSnapshot* previous) {
                      {"send_wait_ns", n.send_wait_ns},
                      {"bytes_sent_remote", n.bytes_sent_remote},
                      {"bytes_recv_remote", n.bytes_recv_remote},
-                     {"worst_out_of_sync", {{"rank", n.worst_out_of_sync_rank}, {"ns", n.worst_out_of_sync_ns}}},
-                     {"worst_late_sender", {{"rank", n.worst_late_sender_rank}, {"ns", n.worst_late_sender_ns}}},
+                     {"worst_out_of_sync",
+                      {{"rank", n.worst_out_of_sync_rank}, {"ns", n.worst_out_of_sync_ns}}},
+                     {"worst_late_sender",
+                      {{"rank", n.worst_late_sender_rank}, {"ns", n.worst_late_sender_ns}}},
                      {"exchange", n.exchange}});
   }
   j["nodes"] = {{"exchanges", s.summary_area.exchanges}, {"summaries", nodes}};
@@ -190,8 +209,9 @@ json to_json(const SegmentSnapshot& s, const SegmentSnapshot* previous) {
     r["in_mpi_threads"] = k.in_mpi_threads;
     const Command cmd = decode_command(slot.control.command);
     const Ack ack = decode_ack(slot.control.ack);
-    r["command"] = {{"generation", cmd.generation}, {"cpu", cmd.cpu}};
-    r["ack"] = {{"generation", ack.generation}, {"status", ack_status_name(ack.status)}, {"cpu", ack.cpu}};
+    r["command"] = {{"generation", cmd.generation}, {"cpu", cmd.generation ? cmd.cpu : -1}};
+    r["ack"] = {
+        {"generation", ack.generation}, {"status", ack_status_name(ack.status)}, {"cpu", ack.cpu}};
     r["rebinds_ok"] = slot.control.rebinds_ok;
     r["rebinds_failed"] = slot.control.rebinds_failed;
     json local = json::array();
@@ -247,15 +267,16 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
         k.bytes_recv = sub(k.bytes_recv, b.bytes_recv);
       }
       const std::uint64_t busy = k.idle_ns + k.compute_ns;
-      const double idle = busy ? 100.0 * static_cast<double>(k.idle_ns) / static_cast<double>(busy) : 0.0;
-      std::snprintf(line, sizeof line, "%-16s %5" PRIu64 " %5" PRIu64 " %5zu %8" PRIu64
-                    " %4" PRId64 " %6.1f %10s %10s %10s %9s %9s %s%s\n",
+      const double idle =
+          busy ? 100.0 * static_cast<double>(k.idle_ns) / static_cast<double>(busy) : 0.0;
+      std::snprintf(line, sizeof line,
+                    "%-16s %5" PRIu64 " %5" PRIu64 " %5zu %8" PRIu64 " %4" PRId64
+                    " %6.1f %10s %10s %10s %9s %9s %s%s\n",
                     hex(s->header.job_id).c_str(), s->header.node_id, slot.identity.global_rank, i,
                     slot.identity.pid, slot.identity.cpu, idle, seconds(k.compute_ns).c_str(),
                     seconds(k.out_of_sync_ns).c_str(), seconds(k.late_sender_ns).c_str(),
                     human_bytes(k.bytes_sent).c_str(), human_bytes(k.bytes_recv).c_str(),
-                    s->header.app_name,
-                    slot.state() == SlotState::kFinished ? " (finished)" : "");
+                    s->header.app_name, slot.state() == SlotState::kFinished ? " (finished)" : "");
       out += line;
     }
   }

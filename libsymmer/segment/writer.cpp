@@ -25,7 +25,8 @@ std::string errno_text(int e) { return std::strerror(e); }
 std::uint64_t realtime_ns() {
   timespec ts{};
   ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 void copy_string(char* dst, std::size_t n, const std::string& src) {
@@ -39,8 +40,9 @@ Status clear_existing(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return {};  // gone meanwhile: retry the create
   if (st.st_uid != ::geteuid())
-    return Error(Errc::kIo, path + " already exists and belongs to uid " + std::to_string(st.st_uid) +
-                                ", not to this job's uid " + std::to_string(::geteuid()));
+    return Error(Errc::kIo, path + " already exists and belongs to uid " +
+                                std::to_string(st.st_uid) + ", not to this job's uid " +
+                                std::to_string(::geteuid()));
   auto existing = read_segment(path);
   if (!existing)
     return Error(Errc::kIo, path + " already exists and is not a usable segment (" +
@@ -59,9 +61,8 @@ Status clear_existing(const std::string& path) {
 Expected<SegmentWriter> SegmentWriter::create(const SegmentParams& p) {
   if (p.job_id == 0) return Error(Errc::kInvalidArgument, "job id 0 is reserved");
   if (p.local_ranks < 1 || p.local_ranks > kMaxLocalRanks)
-    return Error(Errc::kInvalidArgument,
-                 "local ranks " + std::to_string(p.local_ranks) + " outside 1.." +
-                     std::to_string(kMaxLocalRanks));
+    return Error(Errc::kInvalidArgument, "local ranks " + std::to_string(p.local_ranks) +
+                                             " outside 1.." + std::to_string(kMaxLocalRanks));
   if (p.node_count < 1 || p.node_index >= p.node_count || p.world_size < p.local_ranks ||
       p.world_size > kMaxWorldSize)
     return Error(Errc::kInvalidArgument, "inconsistent node/world sizes");
@@ -72,7 +73,8 @@ Expected<SegmentWriter> SegmentWriter::create(const SegmentParams& p) {
   for (int attempt = 0; attempt < 2 && fd < 0; ++attempt) {
     fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) break;
-    if (errno != EEXIST) return Error(Errc::kIo, "cannot create " + path + ": " + errno_text(errno));
+    if (errno != EEXIST)
+      return Error(Errc::kIo, "cannot create " + path + ": " + errno_text(errno));
     if (auto cleared = clear_existing(path); !cleared) return cleared.error();
   }
   if (fd < 0) return Error(Errc::kIo, "cannot create " + path + ": it keeps reappearing");
@@ -191,7 +193,8 @@ PeerCounters* SegmentWriter::peers(std::uint64_t r) const {
   return reinterpret_cast<PeerCounters*>(slot(r) + kSlotPeersOffset);
 }
 SummaryArea& SegmentWriter::summary_area() const {
-  return *reinterpret_cast<SummaryArea*>(static_cast<std::byte*>(base_) + header().summaries_offset);
+  return *reinterpret_cast<SummaryArea*>(static_cast<std::byte*>(base_) +
+                                         header().summaries_offset);
 }
 NodeSummary* SegmentWriter::summaries() const {
   return reinterpret_cast<NodeSummary*>(&summary_area() + 1);

@@ -14,7 +14,7 @@ namespace symmer {
 
 /// What the shim knows when it starts the analyzer of a node.
 struct EmbeddedAnalyzerContext {
-  std::string segment_path;     ///< this job's node segment (segment/reader.hpp, control.hpp)
+  std::string segment_path;  ///< this job's node segment (segment/reader.hpp, control.hpp)
   std::uint64_t job_id = 0;
   std::uint64_t node_id = 0;
   std::uint64_t local_ranks = 0;

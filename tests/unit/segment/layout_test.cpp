@@ -1,7 +1,8 @@
 // The segment layout: sizes, offsets, alignment, command/ack words, names.
+#include "symmer/segment/layout.hpp"
+
 #include <gtest/gtest.h>
 
-#include "symmer/segment/layout.hpp"
 #include "symmer/segment/naming.hpp"
 
 namespace symmer::segment {

@@ -1,4 +1,6 @@
 // Writer -> reader round trip, and the reader's rejection of every kind of bad segment.
+#include "symmer/segment/reader.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -15,7 +17,6 @@
 #include "segment_test_util.hpp"
 #include "symmer/segment/control.hpp"
 #include "symmer/segment/naming.hpp"
-#include "symmer/segment/reader.hpp"
 #include "symmer/segment/report.hpp"
 #include "symmer/segment/shared_words.hpp"
 #include "symmer/segment/writer.hpp"
@@ -111,8 +112,9 @@ void PrintTo(const Corruption& c, std::ostream* os) { *os << c.name; }
 const Corruption kCorruptions[] = {
     {"magic", [](const SegmentWriter&) { return std::uint64_t{offsetof(SegmentHeader, magic)}; },
      0xdeadbeef, "wrong magic"},
-    {"version", [](const SegmentWriter&) { return std::uint64_t{offsetof(SegmentHeader, version)}; },
-     99, "version = 99"},
+    {"version",
+     [](const SegmentWriter&) { return std::uint64_t{offsetof(SegmentHeader, version)}; }, 99,
+     "version = 99"},
     {"local_ranks_huge",
      [](const SegmentWriter&) { return std::uint64_t{offsetof(SegmentHeader, local_ranks)}; },
      1u << 20, "local_ranks"},
@@ -146,8 +148,8 @@ const Corruption kCorruptions[] = {
      [](const SegmentWriter& w) { return slot_field(w, 0, offsetof(SlotIdentity, cpu)); }, 9999,
      "slot 0 cpu = 9999"},
     {"slot_local_rank",
-     [](const SegmentWriter& w) { return slot_field(w, 0, offsetof(SlotIdentity, local_rank)); },
-     2, "slot 0 local_rank = 2"},
+     [](const SegmentWriter& w) { return slot_field(w, 0, offsetof(SlotIdentity, local_rank)); }, 2,
+     "slot 0 local_rank = 2"},
     {"slot_global_rank",
      [](const SegmentWriter& w) { return slot_field(w, 0, offsetof(SlotIdentity, global_rank)); },
      4, "global_rank = 4"},
@@ -162,7 +164,9 @@ const Corruption kCorruptions[] = {
      },
      1000, "out_of_sync_ns"},
     {"slot_ack_cpu",
-     [](const SegmentWriter& w) { return slot_field(w, 0, kSlotControlOffset + offsetof(SlotControl, ack)); },
+     [](const SegmentWriter& w) {
+       return slot_field(w, 0, kSlotControlOffset + offsetof(SlotControl, ack));
+     },
      encode_ack({1, AckStatus::kOk, 100000}), "ack.cpu"},
     {"free_slot_with_pid",
      [](const SegmentWriter& w) { return slot_field(w, 1, offsetof(SlotIdentity, pid)); }, 1234,
@@ -234,7 +238,8 @@ TEST(SegmentReader, RejectsSegmentsOwnedByAnotherUser) {
   ASSERT_EQ(::chown(w->path().c_str(), 65534, 65534), 0);
   auto snap = read_segment(w->path());
   ASSERT_FALSE(snap);
-  EXPECT_THAT(snap.error().message, HasSubstr("owner_uid = 0, expected the file's owner uid 65534"));
+  EXPECT_THAT(snap.error().message,
+              HasSubstr("owner_uid = 0, expected the file's owner uid 65534"));
   ReadOptions mine;
   mine.other_users = false;
   snap = read_segment(w->path(), mine);
@@ -302,7 +307,8 @@ TEST(SegmentWriter, ReplacesOnlyOwnStaleSegments) {
   poke(first->path(), offsetof(SegmentHeader, creator_pid), static_cast<std::uint64_t>(dead_pid()));
   again = SegmentWriter::create(small_params(dir.path()));
   ASSERT_TRUE(again) << again.error().to_string();
-  EXPECT_EQ(read_segment(again->path())->header.creator_pid, static_cast<std::uint64_t>(::getpid()));
+  EXPECT_EQ(read_segment(again->path())->header.creator_pid,
+            static_cast<std::uint64_t>(::getpid()));
 }
 
 TEST(SegmentWriter, LeavesAnotherUsersFileAlone) {

@@ -31,8 +31,8 @@ SimulatedPass simulate(Scheduler& s, std::int64_t n, std::vector<TimeEstimator>&
   for (std::size_t w = 0; w < workers; ++w) active[w] = std::isfinite(p[w]) ? 1 : 0;
   SimulatedPass out;
   out.ranges.resize(workers);
-  std::vector<double> tpi(workers);
-  effective_times(est, active, tpi);
+  std::vector<double> tpi(workers), scratch;
+  effective_times(est, active, tpi, scratch);
   SubPassPlan plan;
   s.begin_pass(n, tpi, plan);
   for (;;) {
@@ -71,7 +71,7 @@ SimulatedPass simulate(Scheduler& s, std::int64_t n, std::vector<TimeEstimator>&
     }
     for (std::size_t w = 0; w < workers; ++w)
       if (active[w] && iters[w] > 0) est[w].add(p[w] + 1e-6 / static_cast<double>(iters[w]));
-    effective_times(est, active, tpi);
+    effective_times(est, active, tpi, scratch);
     if (!s.next_sub_pass(tpi, plan)) break;
   }
   return out;

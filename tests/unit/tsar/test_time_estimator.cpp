@@ -84,7 +84,8 @@ TEST(EffectiveTimes, UnmeasuredDevicesUseScaledPriors) {
   e[0].add(2e-6);
   const std::vector<unsigned char> active = {1, 1, 0};
   std::vector<double> t(3);
-  tsar::core::effective_times(e, active, t);
+  std::vector<double> scratch;
+  tsar::core::effective_times(e, active, t, scratch);
   EXPECT_DOUBLE_EQ(t[0], 2e-6);
   EXPECT_DOUBLE_EQ(t[1], 8e-6);
   EXPECT_TRUE(std::isinf(t[2]));

@@ -164,7 +164,7 @@ Reductions& Region::reductions() {
 }
 
 std::span<const double> Region::current_times() {
-  effective_times(estimators_, active_, times_);
+  effective_times(estimators_, active_, times_, ratio_scratch_);
   return times_;
 }
 

@@ -151,6 +151,7 @@ class Region {
   std::vector<TimeEstimator> estimators_;   ///< leader only
   std::vector<unsigned char> active_;       ///< leader only; 0 = retired with no CPU to become
   std::vector<double> times_;               ///< leader only: effective times per iteration
+  std::vector<double> ratio_scratch_;       ///< leader only: working storage of times_
   std::vector<int> slots_;                  ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;

@@ -12,7 +12,7 @@ void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, S
   plan.hi = hi;
   plan.chunked = false;
   plan.counts.resize(tpi.size());
-  split_iterations(hi - lo, tpi, plan.counts);
+  split_iterations(hi - lo, tpi, plan.counts, plan.scratch);
 }
 
 void chunked_plan(std::int64_t n, SubPassPlan& plan) {

@@ -14,6 +14,7 @@
 
 #include "queue/chunk_queue.hpp"
 #include "schedule/schedule_spec.hpp"
+#include "schedule/split_math.hpp"
 
 namespace tsar::core {
 
@@ -24,6 +25,7 @@ struct SubPassPlan {
   std::int64_t hi = 0;
   bool chunked = false;
   std::vector<std::int64_t> counts;
+  SplitScratch scratch;  ///< re-planning into the same plan allocates nothing
 };
 
 /// A worker's previous chunk of the current sub-pass (iterations 0 before its first).

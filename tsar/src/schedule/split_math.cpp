@@ -24,12 +24,18 @@ std::vector<double> split_fractions(std::span<const double> tpi) {
 }
 
 void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std::int64_t> out) {
+  SplitScratch scratch;
+  split_iterations(n, tpi, out, scratch);
+}
+
+void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std::int64_t> out,
+                      SplitScratch& scratch) {
   if (out.size() != tpi.size()) throw std::invalid_argument("split_iterations: size mismatch");
   std::fill(out.begin(), out.end(), 0);
   if (n <= 0) return;
-  // Scratch kept per thread: a pass's split allocates nothing in steady state.
-  thread_local std::vector<double> f;
-  thread_local std::vector<std::size_t> order, eligible;
+  auto& f = scratch.fractions;
+  auto& order = scratch.order;
+  auto& eligible = scratch.eligible;
   f.assign(tpi.size(), 0.0);
   double sum = 0.0;
   for (double p : tpi)

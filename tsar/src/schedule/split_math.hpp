@@ -19,8 +19,19 @@ namespace tsar::core {
 /// device has a usable time.
 std::vector<double> split_fractions(std::span<const double> time_per_iteration);
 
+/// Working storage of split_iterations, kept by callers that split every pass so that
+/// splitting allocates nothing in steady state.
+struct SplitScratch {
+  std::vector<double> fractions;
+  std::vector<std::size_t> order;
+  std::vector<std::size_t> eligible;
+};
+
 /// Iterations per device for a pass of n iterations; out.size() == time_per_iteration.size().
 /// The counts sum to n. Throws std::invalid_argument when n > 0 and no device is usable.
+void split_iterations(std::int64_t n, std::span<const double> time_per_iteration,
+                      std::span<std::int64_t> out, SplitScratch& scratch);
+/// The same with its own scratch.
 void split_iterations(std::int64_t n, std::span<const double> time_per_iteration,
                       std::span<std::int64_t> out);
 

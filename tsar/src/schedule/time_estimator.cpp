@@ -58,8 +58,8 @@ void TimeEstimator::reset() {
 
 
 void effective_times(std::span<const TimeEstimator> estimators,
-                     std::span<const unsigned char> active, std::span<double> out) {
-  thread_local std::vector<double> ratios;
+                     std::span<const unsigned char> active, std::span<double> out,
+                     std::vector<double>& ratios) {
   ratios.clear();
   for (std::size_t j = 0; j < estimators.size(); ++j)
     if (active[j] && estimators[j].measured() && estimators[j].prior() > 0.0)

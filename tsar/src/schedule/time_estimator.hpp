@@ -51,9 +51,10 @@ class TimeEstimator {
 /// Times per iteration in one unit for all workers, into out: measured workers give their
 /// estimate; a worker not measured yet gets its prior scaled by the median measured/prior
 /// ratio of the measured ones (priors from peaks are only relative). Inactive workers get
-/// +inf. Allocates nothing once the calling thread has seen as many workers.
+/// +inf. `scratch` is working storage (reused: no allocation in steady state).
 void effective_times(std::span<const TimeEstimator> estimators,
-                     std::span<const unsigned char> active, std::span<double> out);
+                     std::span<const unsigned char> active, std::span<double> out,
+                     std::vector<double>& scratch);
 
 /// Initial times per iteration: given[j] > 0 where the user or the cache knew it, else the
 /// peak-based relative time scaled by the median given/peak ratio of the known ones.

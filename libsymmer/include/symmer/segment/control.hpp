@@ -39,7 +39,10 @@ class SegmentControl {
  private:
   SegmentControl(void* base, std::size_t size, std::uint64_t slots_offset, std::uint64_t slot_size,
                  std::uint64_t local_ranks)
-      : base_(base), size_(size), slots_offset_(slots_offset), slot_size_(slot_size),
+      : base_(base),
+        size_(size),
+        slots_offset_(slots_offset),
+        slot_size_(slot_size),
         local_ranks_(local_ranks) {}
   SlotControl& control(std::uint64_t local_rank) const;
 

@@ -120,7 +120,7 @@ static_assert(sizeof(SegmentHeader) == 512);
 /// Summary of one node of the job, exchanged by the local rank 0s (multi-node jobs only).
 /// All figures are cumulative sums over the node's ranks.
 struct NodeSummary {
-  std::uint64_t valid;                 ///< 1 once received
+  std::uint64_t valid;  ///< 1 once received
   std::uint64_t node_id;
   std::uint64_t node_index;
   std::uint64_t local_ranks;
@@ -129,21 +129,21 @@ struct NodeSummary {
   std::uint64_t out_of_sync_ns;
   std::uint64_t late_sender_ns;
   std::uint64_t send_wait_ns;
-  std::uint64_t bytes_sent_remote;     ///< to ranks on other nodes
+  std::uint64_t bytes_sent_remote;  ///< to ranks on other nodes
   std::uint64_t bytes_recv_remote;
   std::uint64_t worst_out_of_sync_rank;  ///< global rank with the most out_of_sync_ns
   std::uint64_t worst_out_of_sync_ns;
   std::uint64_t worst_late_sender_rank;  ///< global rank with the most late_sender_ns
   std::uint64_t worst_late_sender_ns;
-  std::uint64_t exchange;              ///< number of the exchange this summary came from
+  std::uint64_t exchange;  ///< number of the exchange this summary came from
 };
 static_assert(sizeof(NodeSummary) == 128);
 
 /// Inter-node area, written only by local rank 0 after each completed exchange.
 struct SummaryArea {
-  std::uint64_t seq;                   ///< seqlock over this area
-  std::uint64_t exchanges;             ///< completed exchanges
-  std::uint64_t last_exchange_ns;      ///< CLOCK_MONOTONIC of the last one
+  std::uint64_t seq;               ///< seqlock over this area
+  std::uint64_t exchanges;         ///< completed exchanges
+  std::uint64_t last_exchange_ns;  ///< CLOCK_MONOTONIC of the last one
   std::uint64_t reserved[5];
   // NodeSummary summaries[node_buckets] follows.
 };
@@ -189,12 +189,12 @@ struct SlotCounters {
   std::uint64_t bytes_recv;
   std::uint64_t msgs_sent;
   std::uint64_t msgs_recv;
-  std::uint64_t calls[kCallClassCount];   ///< per CallClass
-  std::uint64_t cache_misses;             ///< valid when counters_status == kAvailable
-  std::uint64_t counters_status;          ///< CountersStatus
-  std::uint64_t counters_event;           ///< CacheEvent
-  std::uint64_t untracked_requests;       ///< requests the shim could not follow (table full)
-  std::uint64_t in_mpi_threads;           ///< threads inside MPI at the last publish
+  std::uint64_t calls[kCallClassCount];  ///< per CallClass
+  std::uint64_t cache_misses;            ///< valid when counters_status == kAvailable
+  std::uint64_t counters_status;         ///< CountersStatus
+  std::uint64_t counters_event;          ///< CacheEvent
+  std::uint64_t untracked_requests;      ///< requests the shim could not follow (table full)
+  std::uint64_t in_mpi_threads;          ///< threads inside MPI at the last publish
   std::uint64_t reserved[8];
 };
 static_assert(sizeof(SlotCounters) % kCacheLine == 0);
@@ -226,7 +226,8 @@ inline constexpr std::uint64_t kSummariesOffset = sizeof(SegmentHeader);
 
 /// Offset of slot 0 for `node_buckets` summaries.
 constexpr std::uint64_t slots_offset(std::uint64_t node_buckets) {
-  const std::uint64_t raw = kSummariesOffset + sizeof(SummaryArea) + node_buckets * sizeof(NodeSummary);
+  const std::uint64_t raw =
+      kSummariesOffset + sizeof(SummaryArea) + node_buckets * sizeof(NodeSummary);
   return (raw + kCacheLine - 1) / kCacheLine * kCacheLine;
 }
 
@@ -246,11 +247,11 @@ struct Command {
 
 /// Outcome of a command, as the rank reports it.
 enum class AckStatus : std::uint32_t {
-  kNone = 0,         ///< nothing acknowledged yet
-  kOk = 1,           ///< every thread now runs on `cpu`
-  kNotAllowed = 2,   ///< the CPU is outside the rank's allowed cpuset (cgroup/taskset)
-  kInvalidCpu = 3,   ///< no such CPU on this node
-  kFailed = 4,       ///< sched_setaffinity failed for another reason (partially applied)
+  kNone = 0,        ///< nothing acknowledged yet
+  kOk = 1,          ///< every thread now runs on `cpu`
+  kNotAllowed = 2,  ///< the CPU is outside the rank's allowed cpuset (cgroup/taskset)
+  kInvalidCpu = 3,  ///< no such CPU on this node
+  kFailed = 4,      ///< sched_setaffinity failed for another reason (partially applied)
 };
 
 /// The rank's answer to the command of `generation`.

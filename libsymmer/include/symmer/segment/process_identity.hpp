@@ -2,8 +2,9 @@
 // Identity of a process that survives pid reuse: pid + start time + pid namespace. The segment
 // records it for its writers so readers can tell a live job from a dead one.
 
-#include <cstdint>
 #include <sys/types.h>
+
+#include <cstdint>
 
 namespace symmer::segment {
 

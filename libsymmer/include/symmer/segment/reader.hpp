@@ -19,7 +19,7 @@ namespace symmer::segment {
 /// A consistent, validated copy of one slot.
 struct SlotSnapshot {
   SlotIdentity identity{};
-  SlotControl control{};   ///< command/ack words at the time of the copy
+  SlotControl control{};  ///< command/ack words at the time of the copy
   SlotCounters counters{};
   std::vector<PeerCounters> local_peers;   ///< index = local rank of the peer
   std::vector<PeerCounters> remote_nodes;  ///< index = node index % node_buckets
@@ -32,10 +32,10 @@ struct SegmentSnapshot {
   std::string path;
   SegmentHeader header{};
   SummaryArea summary_area{};
-  std::vector<NodeSummary> summaries;  ///< node_buckets entries (multi-node jobs)
-  std::vector<SlotSnapshot> slots;     ///< local_ranks entries
-  std::uint64_t file_uid = 0;          ///< owner of the file
-  std::uint64_t read_monotonic_ns = 0; ///< CLOCK_MONOTONIC when the copy was taken
+  std::vector<NodeSummary> summaries;   ///< node_buckets entries (multi-node jobs)
+  std::vector<SlotSnapshot> slots;      ///< local_ranks entries
+  std::uint64_t file_uid = 0;           ///< owner of the file
+  std::uint64_t read_monotonic_ns = 0;  ///< CLOCK_MONOTONIC when the copy was taken
 
   /// Identity of local rank 0, the segment's creator.
   ProcessIdentity creator() const;

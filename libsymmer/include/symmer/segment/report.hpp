@@ -2,10 +2,9 @@
 // Node segment snapshots as JSON (symmerctl ranks --json, the shim's SYMMER_DUMP file) and as
 // a text table (symmerctl ranks).
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "symmer/segment/reader.hpp"
 

@@ -13,7 +13,8 @@ namespace symmer::segment {
 
 /// Relaxed atomic load of one shared word.
 inline std::uint64_t load_word(const std::uint64_t& w) noexcept {
-  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w)).load(std::memory_order_relaxed);
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w))
+      .load(std::memory_order_relaxed);
 }
 
 /// Relaxed atomic store of one shared word.

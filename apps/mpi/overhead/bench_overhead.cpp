@@ -1,0 +1,240 @@
+// symmer-bench-overhead: what the PMPI shim adds to MPI calls and to a balanced application.
+//
+// The driver re-runs this program as a 2-rank MPI job (mpiexec -n 2 -bind-to core), alternately
+// without and with libsymmer-pmpi.so preloaded, and compares the medians side by side:
+//   test      MPI_Test on a completed (null) request
+//   iprobe    MPI_Iprobe that finds nothing
+//   pingpong  8-byte ping-pong between the two ranks (per Send or Recv call)
+//   app       a balanced compute + halo exchange + allreduce loop (no symptoms): total time
+// Last line: {"benchmark":"pmpi_overhead", ..., "added_ns_per_call":{...}, "app_overhead":...}
+#include <mpi.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+double now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+struct Options {
+  bool worker = false;
+  long iterations = 200000;
+  int repeats = 5;
+  int app_iterations = 1500;
+  bool quick = false;
+  std::string shim;
+  std::string mpiexec = SYMMER_MPIEXEC;
+};
+
+// Best of three timings of `body` run `n` times, in ns per run (both ranks start together).
+template <typename Body>
+double ns_per_call(long n, Body&& body) {
+  double best = 1e300;
+  for (int round = 0; round < 3; ++round) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t = now();
+    for (long i = 0; i < n; ++i) body();
+    best = std::min(best, (now() - t) * 1e9 / static_cast<double>(n));
+  }
+  return best;
+}
+
+// Fixed work per iteration (not a fixed time), so shim overhead shows in the total.
+double compute(std::vector<double>& a) {
+  double s = 0;
+  for (int rep = 0; rep < 40; ++rep)
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      a[i] = a[i] * 0.999 + 0.001 * static_cast<double>(i & 7);
+      s += a[i];
+    }
+  return s;
+}
+
+int worker(const Options& o) {
+  MPI_Init(nullptr, nullptr);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) MPI_Abort(MPI_COMM_WORLD, 2);
+  const int peer = 1 - rank;
+  int flag = 0;
+
+  MPI_Request null_request = MPI_REQUEST_NULL;
+  const double test =
+      ns_per_call(o.iterations, [&] { MPI_Test(&null_request, &flag, MPI_STATUS_IGNORE); });
+  const double iprobe = ns_per_call(o.iterations, [&] {
+    MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  });
+  char msg[8] = {};
+  const long rounds = std::max(1L, o.iterations / 10);
+  const double round_trip = ns_per_call(rounds, [&] {
+    if (rank == 0) {
+      MPI_Send(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+      MPI_Recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+    }
+  });
+
+  // The balanced application: same work on both ranks, halo exchange, periodic allreduce.
+  std::vector<double> field(8192, 1.0), halo_out(1024, 1.0), halo_in(1024);
+  double checksum = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = now();
+  for (int it = 0; it < o.app_iterations; ++it) {
+    checksum += compute(field);
+    MPI_Sendrecv(halo_out.data(), 1024, MPI_DOUBLE, peer, 7, halo_in.data(), 1024, MPI_DOUBLE, peer,
+                 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (it % 10 == 0) {
+      double local = checksum, global = 0;
+      MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double app = now() - t0;
+  if (rank == 0)
+    std::printf("%s\n", json{{"test_ns", test},
+                             {"iprobe_ns", iprobe},
+                             {"pingpong_ns", round_trip / 2},
+                             {"app_s", app},
+                             {"checksum", std::isfinite(checksum)}}
+                            .dump()
+                            .c_str());
+  MPI_Finalize();
+  return 0;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// One worker job; its rank 0's JSON line, or null when it failed.
+json run_worker(const Options& o, const std::string& self, const std::string& preload,
+                const std::string& shm) {
+  std::string cmd = "env -u LD_PRELOAD SYMMER_SHM_DIR=" + shell_quote(shm);
+  if (!preload.empty()) cmd += " LD_PRELOAD=" + shell_quote(preload);
+  cmd += " " + shell_quote(o.mpiexec) + " -n 2 -bind-to core " + shell_quote(self) + " --worker" +
+         " --iterations " + std::to_string(o.iterations) + " --app-iterations " +
+         std::to_string(o.app_iterations);
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return nullptr;
+  char line[4096];
+  json result;
+  while (std::fgets(line, sizeof line, pipe)) {
+    try {
+      result = json::parse(line);
+    } catch (const json::exception&) {
+    }
+  }
+  return ::pclose(pipe) == 0 ? result : json();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int driver(Options o) {
+  const fs::path self = fs::read_symlink("/proc/self/exe");
+  if (o.shim.empty())
+    for (const char* rel : {"../lib", SYMMER_INSTALL_LIBDIR})
+      if (fs::exists(self.parent_path() / rel / "libsymmer-pmpi.so"))
+        o.shim = fs::weakly_canonical(self.parent_path() / rel / "libsymmer-pmpi.so").string();
+  if (o.shim.empty() || !fs::exists(o.shim)) {
+    std::cerr << "symmer-bench-overhead: libsymmer-pmpi.so not found (use --shim)\n";
+    return 1;
+  }
+  if (o.quick) o.iterations = 20000, o.repeats = 1, o.app_iterations = 100;
+  char tmpl[] = "/tmp/symmer-bench-XXXXXX";
+  const std::string shm = ::mkdtemp(tmpl) ? tmpl : "/tmp";
+
+  const char* kinds[] = {"test_ns", "iprobe_ns", "pingpong_ns", "app_s"};
+  std::map<std::string, std::vector<double>> with, without;
+  for (int r = 0; r < o.repeats; ++r) {
+    for (int k = 0; k < 2; ++k) {  // alternate which variant goes first: drift hits both alike
+      const bool preload = (r + k) % 2 == 1;
+      const json j = run_worker(o, self.string(), preload ? o.shim : "", shm);
+      if (j.is_null()) {
+        std::cerr << "symmer-bench-overhead: a worker job failed\n";
+        return 1;
+      }
+      for (const char* kind : kinds)
+        (preload ? with : without)[kind].push_back(j[kind].get<double>());
+    }
+  }
+  fs::remove_all(shm);
+
+  json added = json::object(), per_call = json::object();
+  for (const char* kind : {"test_ns", "iprobe_ns", "pingpong_ns"}) {
+    const std::string name = std::string(kind).substr(0, std::string(kind).size() - 3);
+    const double a = median(without[kind]), b = median(with[kind]);
+    per_call[name] = {{"without_ns", a}, {"with_ns", b}};
+    added[name] = b - a;
+    std::printf("%-9s %8.1f ns/call without, %8.1f ns/call with the shim: %+6.1f ns\n",
+                name.c_str(), a, b, b - a);
+  }
+  const double app_without = median(without["app_s"]), app_with = median(with["app_s"]);
+  const double app_overhead = app_with / app_without - 1.0;
+  std::printf("app       %8.3f s without, %8.3f s with the shim: %+.2f%%\n", app_without, app_with,
+              100.0 * app_overhead);
+  double worst = 0;
+  for (auto& [k, v] : added.items()) worst = std::max(worst, v.get<double>());
+  std::printf("%s\n", json{{"benchmark", "pmpi_overhead"},
+                           {"mpi", "mpich"},
+                           {"ranks", 2},
+                           {"repeats", o.repeats},
+                           {"iterations", o.iterations},
+                           {"per_call", per_call},
+                           {"added_ns_per_call", added},
+                           {"added_ns_per_call_max", worst},
+                           {"goal_ns_per_call", 20},
+                           {"app_seconds", {{"without", app_without}, {"with", app_with}}},
+                           {"app_overhead", app_overhead},
+                           {"goal_app_overhead", 0.01}}
+                          .dump()
+                          .c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"symmer-bench-overhead: PMPI shim overhead per call and on a balanced application"};
+  Options o;
+  app.add_flag("--worker", o.worker, "run as one rank of the measured MPI job (internal)")
+      ->group("");
+  app.add_option("--iterations", o.iterations, "calls per measurement")
+      ->check(CLI::Range(1L, 100000000L));
+  app.add_option("--repeats", o.repeats, "jobs per variant (medians are reported)")
+      ->check(CLI::Range(1, 100));
+  app.add_option("--app-iterations", o.app_iterations, "iterations of the balanced application")
+      ->check(CLI::Range(1, 1000000));
+  app.add_flag("--quick", o.quick, "one short job per variant (a smoke run, not a measurement)");
+  app.add_option("--shim", o.shim,
+                 "the shim to measure (default: ../lib/libsymmer-pmpi.so beside this program)");
+  app.add_option("--mpiexec", o.mpiexec, "MPICH's mpiexec");
+  CLI11_PARSE(app, argc, argv);
+  return o.worker ? worker(o) : driver(o);
+}

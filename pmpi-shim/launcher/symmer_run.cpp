@@ -1,0 +1,201 @@
+// symmer-run: starts an MPI job with symmer's PMPI shim preloaded.
+//
+//   symmer-run [options] mpiexec -n 16 ./app args...
+//   symmer-run [options] ./app args...           (a singleton MPI process)
+//
+// Finds the MPI application among the arguments (the first ELF executable linked against an
+// MPI library), picks the shim built for that MPI (MPICH: libsymmer-pmpi.so, Open MPI:
+// libsymmer-pmpi-ompi.so), appends it to LD_PRELOAD, sets SYMMER_* variables from the options
+// and execs the command. Without a recognisable MPI application the command runs unmonitored.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class Mpi { kNone, kMpich, kOpenMpi };
+
+const char* shim_file(Mpi m) {
+  return m == Mpi::kOpenMpi ? "libsymmer-pmpi-ompi.so" : "libsymmer-pmpi.so";
+}
+
+const char* mpi_name(Mpi m) {
+  switch (m) {
+    case Mpi::kMpich:
+      return "MPICH";
+    case Mpi::kOpenMpi:
+      return "Open MPI";
+    case Mpi::kNone:
+      break;
+  }
+  return "none";
+}
+
+/// Options of the launcher; more are added here (e.g. reports) without touching main().
+struct RunOptions {
+  std::string mpi = "auto";
+  std::string dump;
+  std::string analyzer;
+  std::string shim;
+  bool dry_run = false;
+};
+
+void add_run_options(CLI::App& app, RunOptions& o) {
+  app.add_option("--mpi", o.mpi,
+                 "MPI of the application: auto (from its libraries), mpich, openmpi")
+      ->check(CLI::IsMember({"auto", "mpich", "openmpi"}));
+  app.add_option("--dump", o.dump,
+                 "write each node's figures as JSON at MPI_Finalize (SYMMER_DUMP)");
+  app.add_option("--analyzer", o.analyzer, "embedded analyzer in local rank 0: embedded or off")
+      ->check(CLI::IsMember({"embedded", "off"}));
+  app.add_option("--shim", o.shim,
+                 "use this shim library instead of the one found beside symmer-run");
+  app.add_flag("--dry-run", o.dry_run, "print the decision and the environment, run nothing");
+}
+
+/// `name` as execvp would find it.
+std::optional<fs::path> resolve_program(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  if (name.find('/') != std::string::npos) return fs::path(name);
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = dirs.find(':', start);
+    const std::string dir =
+        dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+bool is_elf_executable(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec) || ::access(p.c_str(), X_OK) != 0) return false;
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char magic[4] = {};
+  const bool elf = ::read(fd, magic, 4) == 4 && std::memcmp(magic,
+                                                            "\x7f"
+                                                            "ELF",
+                                                            4) == 0;
+  ::close(fd);
+  return elf;
+}
+
+/// Which MPI a program is linked against, from the dynamic loader's view of it (ldd).
+Mpi linked_mpi(const fs::path& program) {
+  std::string cmd = "ldd '";
+  for (char c : fs::absolute(program).string())
+    cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  cmd += "' 2>/dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return Mpi::kNone;
+  std::array<char, 1024> line{};
+  Mpi found = Mpi::kNone;
+  while (std::fgets(line.data(), line.size(), pipe)) {
+    const std::string l = line.data();
+    if (l.find("libmpich.so") != std::string::npos || l.find("libmpi.so.12") != std::string::npos)
+      found = Mpi::kMpich;
+    else if (found == Mpi::kNone && l.find("libmpi.so.4") != std::string::npos)
+      found = Mpi::kOpenMpi;
+  }
+  ::pclose(pipe);
+  return found;
+}
+
+/// The shim beside this launcher: build tree (bin/../lib) or installed (bin/../<libdir>).
+std::optional<fs::path> find_shim(Mpi m) {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  for (const char* rel : {"../lib", SYMMER_RUN_INSTALL_LIBDIR}) {
+    const fs::path p = self.parent_path() / rel / shim_file(m);
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"symmer-run: run an MPI job with symmer's monitor (PMPI shim) preloaded"};
+  app.prefix_command();  // the first positional argument and everything after it is the command
+  app.footer("Example: symmer-run mpiexec -n 16 ./app");
+  RunOptions opts;
+  add_run_options(app, opts);
+  CLI11_PARSE(app, argc, argv);
+  std::vector<std::string> command = app.remaining();
+  if (!command.empty() && command.front() == "--") command.erase(command.begin());
+  if (command.empty()) {
+    std::cerr << "symmer-run: no command given (try: symmer-run mpiexec -n 2 ./app)\n";
+    return 2;
+  }
+
+  // The application: the first argument that is an ELF executable linked against an MPI.
+  Mpi mpi = Mpi::kNone;
+  std::string app_path;
+  for (const std::string& arg : command) {
+    const auto p = resolve_program(arg);
+    if (!p || !is_elf_executable(*p)) continue;
+    if (const Mpi m = linked_mpi(*p); m != Mpi::kNone) {
+      mpi = m;
+      app_path = p->string();
+      break;
+    }
+  }
+  if (opts.mpi == "mpich") mpi = Mpi::kMpich;
+  if (opts.mpi == "openmpi") mpi = Mpi::kOpenMpi;
+
+  std::optional<fs::path> shim;
+  if (!opts.shim.empty())
+    shim = fs::path(opts.shim);
+  else if (mpi != Mpi::kNone)
+    shim = find_shim(mpi);
+  if (mpi == Mpi::kNone) {
+    std::cerr << "symmer-run: no application linked against MPICH or Open MPI among the "
+                 "arguments; running it unmonitored\n";
+  } else if (!shim || !fs::exists(*shim)) {
+    std::cerr << "symmer-run: no symmer shim for " << mpi_name(mpi) << " (" << shim_file(mpi)
+              << ") was built or installed beside symmer-run; running unmonitored\n";
+    shim.reset();
+  }
+
+  if (shim) {
+    const char* old = std::getenv("LD_PRELOAD");
+    const std::string preload =
+        old && *old ? std::string(old) + ":" + shim->string() : shim->string();
+    ::setenv("LD_PRELOAD", preload.c_str(), 1);
+    if (!opts.dump.empty()) ::setenv("SYMMER_DUMP", opts.dump.c_str(), 1);
+    if (!opts.analyzer.empty()) ::setenv("SYMMER_ANALYZER", opts.analyzer.c_str(), 1);
+  }
+  if (opts.dry_run) {
+    std::cout << "application: " << (app_path.empty() ? "-" : app_path) << " (" << mpi_name(mpi)
+              << ")\n"
+              << "shim: " << (shim ? shim->string() : "-") << "\n"
+              << "LD_PRELOAD=" << (std::getenv("LD_PRELOAD") ? std::getenv("LD_PRELOAD") : "")
+              << "\n";
+    return 0;
+  }
+  std::vector<char*> args;
+  for (auto& a : command) args.push_back(a.data());
+  args.push_back(nullptr);
+  ::execvp(args[0], args.data());
+  std::cerr << "symmer-run: cannot run " << command[0] << ": " << std::strerror(errno) << "\n";
+  return 127;
+}

@@ -1,0 +1,17 @@
+#pragma once
+// ABI-neutral spellings of MPI types, for the generated wrappers (which never include mpi.h).
+//
+// On x86-64 and AArch64 every argument occupies a full register or 8-byte stack slot, so a
+// handle received as uintptr_t and forwarded as uintptr_t reaches the library bit for bit,
+// whether the MPI's handles are 32-bit integers (MPICH) or pointers (Open MPI). Only the typed
+// accounting code (hooks.cpp, with mpi.h) interprets them.
+
+#include <cstdint>
+
+/// An MPI handle passed by value (MPI_Comm, MPI_Datatype, MPI_Request, ...).
+using symmer_handle = std::uintptr_t;
+
+static_assert(sizeof(void*) == 8, "the ABI-neutral wrappers assume a 64-bit ABI");
+
+/// Symbols the shim exports (MPI_*, mpi_*_); everything else stays hidden.
+#define SYMMER_EXPORT __attribute__((visibility("default")))

@@ -1,0 +1,381 @@
+// The accounting hooks: bytes and messages per peer, late-sender and send-wait times, and the
+// pending sends that make compute "out of sync" (typed: built against the MPI's mpi.h).
+#include "hooks.hpp"
+
+#include <algorithm>
+#include <new>
+
+#include "call.hpp"
+#include "comm_map.hpp"
+#include "handles.hpp"
+#include "mpi.hpp"
+#include "request_table.hpp"
+#include "runtime.hpp"
+#include "scratch.hpp"
+
+namespace symmer::shim {
+
+namespace {
+
+RequestTable requests;
+
+Scratch& scratch_of(Call& call) noexcept { return *call.thread().scratch; }
+
+std::uint64_t type_bytes(symmer_handle datatype, long long count) noexcept {
+  if (count <= 0) return 0;
+  int size = 0;
+  if (mpi.PMPI_Type_size(from_handle<MPI_Datatype>(datatype), &size) != MPI_SUCCESS || size <= 0)
+    return 0;
+  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+}
+
+std::uint64_t received_bytes(const MPI_Status* status) noexcept {
+  int n = 0;
+  // MPICH and Open MPI keep a status's count in bytes; MPI_BYTE reads it back unchanged.
+  if (mpi.PMPI_Get_count(status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0) return 0;
+  return static_cast<std::uint64_t>(n);
+}
+
+std::uint64_t eager_limit(int peer) noexcept {
+  return peer >= 0 && static_cast<std::uint64_t>(peer) < g.local_ranks ? g.eager_local
+                                                                       : g.eager_remote;
+}
+
+bool is_rendezvous(SendMode mode, std::uint64_t bytes, int peer) noexcept {
+  if (mode == SendMode::kSync) return true;
+  if (mode == SendMode::kBuffered) return false;  // copied into the attached buffer
+  return bytes > eager_limit(peer);
+}
+
+void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
+  ts.counters.bytes_sent.add(bytes);
+  ts.counters.msgs_sent.add(1);
+  if (peer >= 0) {
+    ts.peers[peer].bytes_sent.add(bytes);
+    ts.peers[peer].msgs_sent.add(1);
+  }
+}
+
+void count_received(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
+  ts.counters.bytes_recv.add(bytes);
+  ts.counters.msgs_recv.add(1);
+  if (peer >= 0) {
+    ts.peers[peer].bytes_recv.add(bytes);
+    ts.peers[peer].msgs_recv.add(1);
+  }
+}
+
+// wait_peers holds receive peers as they are (>= -1) and send peers encoded below -1.
+constexpr std::int32_t encode_send_peer(std::int32_t peer) noexcept { return -peer - 3; }
+constexpr std::int32_t decode_send_peer(std::int32_t v) noexcept { return -v - 3; }
+constexpr bool is_send_peer(std::int32_t v) noexcept { return v <= -2; }
+
+void add_pending(const RequestInfo& info, int delta) noexcept {
+  g.pending_sends.fetch_add(delta, std::memory_order_relaxed);
+  if (info.rendezvous) g.pending_rendezvous.fetch_add(delta, std::memory_order_relaxed);
+}
+
+void track(ThreadState& ts, MPI_Request request, const RequestInfo& info) noexcept {
+  if (request == MPI_REQUEST_NULL || !requests.insert(handle_key(request), info)) {
+    if (info.comm) comm_release(static_cast<CommInfo*>(info.comm));
+    if (request != MPI_REQUEST_NULL) ts.counters.untracked.add(1);
+    return;
+  }
+  if (info.kind == RequestInfo::kSend && info.active) add_pending(info, +1);
+}
+
+// Peer of a completed receive: known at post, or MPI_SOURCE through its communicator.
+int receive_peer(const RequestInfo& info, const MPI_Status* status) noexcept {
+  if (info.peer >= 0) return info.peer;
+  if (status == nullptr || status->MPI_SOURCE < 0) return -1;
+  return comm_info_peer(static_cast<const CommInfo*>(info.comm), status->MPI_SOURCE);
+}
+
+// Accounts the completion of the call's request `i` with its status (null: none).
+void complete_one(Call& call, int i, const MPI_Status* status) noexcept {
+  Scratch& s = scratch_of(call);
+  if (i < 0 || i >= s.completing_count) return;
+  CompletionEntry& e = s.completing[i];
+  if (e.index < 0) return;
+  ThreadState& ts = call.thread();
+  if (e.info.kind == RequestInfo::kSend) {
+    add_pending(e.info, -1);
+    if (e.info.rendezvous) s.wait_peers.push_back(encode_send_peer(e.info.peer));
+  } else {
+    // A receive from MPI_PROC_NULL completes with MPI_SOURCE == MPI_PROC_NULL and no data.
+    if (status == nullptr || status->MPI_SOURCE != MPI_PROC_NULL) {
+      const int peer = receive_peer(e.info, status);
+      count_received(ts, peer, status ? received_bytes(status) : 0);
+      s.wait_peers.push_back(peer);
+    }
+  }
+  if (e.info.persistent) {
+    requests.set_active(e.index, false);
+  } else {
+    requests.erase(e.index, e.key, e.serial);
+    if (e.info.comm) comm_release(static_cast<CommInfo*>(e.info.comm));
+  }
+  e.index = -1;  // accounted once even if a call reports it twice
+}
+
+// Splits the completion call's time: receives waited for their senders (late sender);
+// rendezvous sends alone waited for their receivers. No allocation: two passes.
+void charge_completion(Call& call) noexcept {
+  Scratch& s = scratch_of(call);
+  ThreadState& ts = call.thread();
+  std::uint64_t receives = 0, sends = 0;
+  for (std::int32_t p : s.wait_peers) ++(is_send_peer(p) ? sends : receives);
+  const std::uint64_t d = call.duration();
+  if (receives > 0) {
+    ts.counters.late_sender.add(d);
+    for (std::int32_t p : s.wait_peers)
+      if (!is_send_peer(p) && p >= 0) ts.peers[p].late_sender.add(d / receives);
+  } else if (sends > 0) {
+    ts.counters.send_wait.add(d);
+    for (std::int32_t p : s.wait_peers)
+      if (is_send_peer(p) && decode_send_peer(p) >= 0)
+        ts.peers[decode_send_peer(p)].send_wait.add(d / sends);
+  }
+  s.wait_peers.clear();
+}
+
+const MPI_Status* status_at(void* statuses, int i) noexcept {
+  if (statuses == nullptr || statuses == MPI_STATUSES_IGNORE) return nullptr;
+  return static_cast<const MPI_Status*>(statuses) + i;
+}
+
+}  // namespace
+
+Scratch* make_scratch(void** status) noexcept {
+  auto* s = new (std::nothrow) Scratch;
+  if (s) {
+    s->mprobe_comm = MPI_COMM_NULL;
+    *status = &s->status;
+  }
+  return s;
+}
+
+void release_scratch(Scratch* scratch) noexcept { delete scratch; }
+
+namespace hooks {
+
+void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+                SendMode mode) noexcept {
+  if (dest < 0) return;  // MPI_PROC_NULL
+  ThreadState& ts = call.thread();
+  const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
+  const std::uint64_t bytes = type_bytes(datatype, count);
+  count_sent(ts, peer, bytes);
+  if (is_rendezvous(mode, bytes, peer)) {
+    ts.counters.send_wait.add(call.duration());
+    if (peer >= 0) ts.peers[peer].send_wait.add(call.duration());
+  }
+}
+
+void after_recv(Call& call, int /*source*/, symmer_handle comm, void* status) noexcept {
+  const auto* st = static_cast<const MPI_Status*>(status);
+  if (st->MPI_SOURCE < 0) return;  // MPI_PROC_NULL
+  ThreadState& ts = call.thread();
+  const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), st->MPI_SOURCE);
+  count_received(ts, peer, received_bytes(st));
+  ts.counters.late_sender.add(call.duration());
+  if (peer >= 0) ts.peers[peer].late_sender.add(call.duration());
+}
+
+void after_mrecv(Call& call, void* status) noexcept {
+  Scratch& s = scratch_of(call);
+  if (!s.have_mprobe_comm) return;
+  after_recv(call, 0, handle_key(s.mprobe_comm), status);
+}
+
+void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int dest, int source,
+                    symmer_handle comm, void* status) noexcept {
+  if (dest >= 0) {
+    ThreadState& ts = call.thread();
+    count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
+               type_bytes(sendtype, sendcount));
+  }
+  after_recv(call, source, comm, status);
+}
+
+void after_isend(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+                 void* request, SendMode mode) noexcept {
+  if (dest < 0) return;
+  ThreadState& ts = call.thread();
+  RequestInfo info;
+  info.kind = RequestInfo::kSend;
+  info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
+  const std::uint64_t bytes = type_bytes(datatype, count);
+  info.rendezvous = is_rendezvous(mode, bytes, info.peer);
+  count_sent(ts, info.peer, bytes);
+  track(ts, *static_cast<MPI_Request*>(request), info);
+}
+
+void after_irecv(Call& call, int source, symmer_handle comm, void* request) noexcept {
+  if (source == MPI_PROC_NULL) return;
+  ThreadState& ts = call.thread();
+  const MPI_Comm c = from_handle<MPI_Comm>(comm);
+  RequestInfo info;
+  info.kind = RequestInfo::kRecv;
+  if (source >= 0)
+    info.peer = comm_peer(ts, c, source);
+  else
+    info.comm = comm_acquire(ts, c);  // MPI_ANY_SOURCE: translate MPI_SOURCE at completion
+  track(ts, *static_cast<MPI_Request*>(request), info);
+}
+
+void after_imrecv(Call& call, void* request) noexcept {
+  Scratch& s = scratch_of(call);
+  RequestInfo info;
+  info.kind = RequestInfo::kRecv;
+  if (s.have_mprobe_comm) info.comm = comm_acquire(call.thread(), s.mprobe_comm);
+  track(call.thread(), *static_cast<MPI_Request*>(request), info);
+}
+
+void after_send_init(Call& call, long long count, symmer_handle datatype, int dest,
+                     symmer_handle comm, void* request, SendMode mode) noexcept {
+  if (dest < 0) return;
+  ThreadState& ts = call.thread();
+  RequestInfo info;
+  info.kind = RequestInfo::kSend;
+  info.persistent = true;
+  info.active = false;
+  info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
+  info.bytes = type_bytes(datatype, count);
+  info.rendezvous = is_rendezvous(mode, info.bytes, info.peer);
+  track(ts, *static_cast<MPI_Request*>(request), info);
+}
+
+void after_recv_init(Call& call, int source, symmer_handle comm, void* request) noexcept {
+  if (source == MPI_PROC_NULL) return;
+  ThreadState& ts = call.thread();
+  const MPI_Comm c = from_handle<MPI_Comm>(comm);
+  RequestInfo info;
+  info.kind = RequestInfo::kRecv;
+  info.persistent = true;
+  info.active = false;
+  if (source >= 0)
+    info.peer = comm_peer(ts, c, source);
+  else
+    info.comm = comm_acquire(ts, c);
+  track(ts, *static_cast<MPI_Request*>(request), info);
+}
+
+void after_start(Call& call, int count, void* reqs) noexcept {
+  const auto* r = static_cast<const MPI_Request*>(reqs);
+  for (int i = 0; i < count; ++i) {
+    const std::int64_t idx = requests.find(handle_key(r[i]));
+    if (idx < 0) continue;
+    const RequestInfo info = requests.info(idx);
+    if (!info.persistent || info.active) continue;
+    requests.set_active(idx, true);
+    if (info.kind == RequestInfo::kSend) {
+      count_sent(call.thread(), info.peer, info.bytes);
+      add_pending(info, +1);
+    }
+  }
+}
+
+void before_request_free(Call& /*call*/, void* request) noexcept {
+  const MPI_Request r = *static_cast<const MPI_Request*>(request);
+  const std::uint64_t key = handle_key(r);
+  const std::int64_t idx = requests.find(key);
+  if (idx < 0) return;
+  const RequestInfo info = requests.info(idx);
+  // A freed send still completes inside MPI, but nobody will wait for it any more.
+  if (info.kind == RequestInfo::kSend && info.active) add_pending(info, -1);
+  requests.erase(idx, key, requests.serial(idx));
+  if (info.comm) comm_release(static_cast<CommInfo*>(info.comm));
+}
+
+bool before_complete(Call& call, int count, void* reqs) noexcept {
+  Scratch& s = scratch_of(call);
+  s.completing_count = 0;
+  s.completing_recv = false;
+  if (count <= 0 || (count == 1 && *static_cast<const MPI_Request*>(reqs) == MPI_REQUEST_NULL))
+    return false;
+  if (s.completing.size() < static_cast<std::size_t>(count)) s.completing.resize(count);
+  const auto* r = static_cast<const MPI_Request*>(reqs);
+  bool tracked = false;
+  for (int i = 0; i < count; ++i) {
+    CompletionEntry& e = s.completing[i];
+    e.index = -1;
+    if (r[i] == MPI_REQUEST_NULL) continue;
+    e.key = handle_key(r[i]);
+    e.index = requests.find(e.key);
+    if (e.index < 0) continue;
+    e.info = requests.info(e.index);
+    e.serial = requests.serial(e.index);
+    if (e.info.persistent && !e.info.active) {  // an inactive persistent request completes at once
+      e.index = -1;
+      continue;
+    }
+    s.completing_recv = s.completing_recv || e.info.kind == RequestInfo::kRecv;
+    tracked = true;
+  }
+  s.completing_count = count;
+  return tracked;
+}
+
+void* statuses_arg(Call& call, int count, void* statuses) noexcept {
+  Scratch& s = scratch_of(call);
+  if (statuses != MPI_STATUSES_IGNORE || !s.completing_recv || count <= 0) return statuses;
+  if (s.statuses.size() < static_cast<std::size_t>(count)) s.statuses.resize(count);
+  return s.statuses.data();
+}
+
+void after_wait(Call& call, int /*rc*/, void* status) noexcept {
+  complete_one(call, 0, static_cast<const MPI_Status*>(status));
+  charge_completion(call);
+}
+
+void after_waitall(Call& call, int /*rc*/, void* statuses) noexcept {
+  const int n = scratch_of(call).completing_count;
+  for (int i = 0; i < n; ++i) complete_one(call, i, status_at(statuses, i));
+  charge_completion(call);
+}
+
+void after_waitany(Call& call, int /*rc*/, int* index, void* status) noexcept {
+  if (*index != MPI_UNDEFINED) complete_one(call, *index, static_cast<const MPI_Status*>(status));
+  charge_completion(call);
+}
+
+void after_waitsome(Call& call, int /*rc*/, int* outcount, int* indices, void* statuses) noexcept {
+  if (*outcount != MPI_UNDEFINED)
+    for (int k = 0; k < *outcount; ++k) complete_one(call, indices[k], status_at(statuses, k));
+  charge_completion(call);
+}
+
+void after_test(Call& call, int /*rc*/, int* flag, void* status) noexcept {
+  if (*flag) complete_one(call, 0, static_cast<const MPI_Status*>(status));
+  charge_completion(call);
+}
+
+void after_testall(Call& call, int rc, int* flag, void* statuses) noexcept {
+  if (*flag) after_waitall(call, rc, statuses);
+}
+
+void after_testany(Call& call, int rc, int* index, int* flag, void* status) noexcept {
+  if (*flag) after_waitany(call, rc, index, status);
+}
+
+void after_probe(Call& call, int /*source*/, symmer_handle comm, int* flag, void* status) noexcept {
+  if (flag && !*flag) return;
+  const auto* st = static_cast<const MPI_Status*>(status);
+  if (st->MPI_SOURCE < 0) return;
+  ThreadState& ts = call.thread();
+  const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), st->MPI_SOURCE);
+  ts.counters.late_sender.add(call.duration());
+  if (peer >= 0) ts.peers[peer].late_sender.add(call.duration());
+}
+
+void after_mprobe(Call& call, int source, symmer_handle comm, int* flag, void* status) noexcept {
+  if (flag && !*flag) return;
+  Scratch& s = scratch_of(call);
+  s.mprobe_comm = from_handle<MPI_Comm>(comm);
+  s.have_mprobe_comm = true;
+  after_probe(call, source, comm, flag, status);
+}
+
+}  // namespace hooks
+}  // namespace symmer::shim

@@ -1,0 +1,100 @@
+#pragma once
+// Requests the shim follows from post (Isend, Irecv, *_init) to completion (Wait*, Test*):
+// whether they are sends (pending sends make compute "out of sync"), their peer, and for
+// receives the communicator to translate MPI_SOURCE with.
+//
+// A fixed, lock-free table: 8-entry buckets keyed by the request handle's bits. Insert takes an
+// empty (or stale same-handle) entry with a CAS through a BUSY key; a completing thread copies
+// an entry before the real call and claims it afterwards only if no one re-used it meanwhile
+// (the `serial` check), so a handle the MPI library recycles to another thread is never lost.
+// A full bucket leaves the request untracked (counted in SlotCounters::untracked_requests).
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+namespace symmer::shim {
+
+/// What the shim knows about one request.
+struct RequestInfo {
+  enum Kind : std::uint8_t { kSend = 1, kRecv = 2 };
+  Kind kind = kSend;
+  bool rendezvous = false;  ///< send above the eager limit (or synchronous)
+  bool persistent = false;
+  bool active = true;       ///< persistent requests: started and not yet completed
+  std::int32_t peer = -1;   ///< peer entry; -1: unknown (receives: resolve from MPI_SOURCE)
+  std::uint64_t bytes = 0;  ///< persistent sends: bytes per start
+  void* comm = nullptr;     ///< receives from MPI_ANY_SOURCE on a non-world communicator:
+                            ///< a referenced CommInfo (hooks.cpp)
+};
+
+class RequestTable {
+ public:
+  static constexpr std::uint64_t kBuckets = 2048;
+  static constexpr std::uint64_t kWays = 8;
+
+  RequestTable() : entries_(new Entry[kBuckets * kWays]) {}
+
+  /// Records `info` for request handle `key` (never 0); false when its bucket is full.
+  bool insert(std::uint64_t key, const RequestInfo& info) noexcept {
+    Entry* b = bucket(key);
+    for (int pass = 0; pass < 2;
+         ++pass) {  // first a stale entry of the same handle, then a free one
+      const std::uint64_t want = pass == 0 ? key : 0;
+      for (std::uint64_t w = 0; w < kWays; ++w) {
+        std::uint64_t k = want;
+        if (b[w].key.load(std::memory_order_relaxed) == want &&
+            b[w].key.compare_exchange_strong(k, kBusy, std::memory_order_acquire)) {
+          b[w].info = info;
+          b[w].serial.fetch_add(1, std::memory_order_relaxed);
+          b[w].key.store(key, std::memory_order_release);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /// Index of the entry of `key`, or -1.
+  std::int64_t find(std::uint64_t key) const noexcept {
+    const Entry* b = bucket(key);
+    for (std::uint64_t w = 0; w < kWays; ++w)
+      if (b[w].key.load(std::memory_order_acquire) == key)
+        return static_cast<std::int64_t>(&b[w] - entries_.get());
+    return -1;
+  }
+
+  /// The entry at `index` (found with find) and its serial, copied.
+  RequestInfo info(std::int64_t index) const noexcept { return entries_[index].info; }
+  std::uint64_t serial(std::int64_t index) const noexcept {
+    return entries_[index].serial.load(std::memory_order_relaxed);
+  }
+  /// Updates the info of an entry its request's owner holds (persistent start/complete).
+  void set_active(std::int64_t index, bool active) noexcept {
+    entries_[index].info.active = active;
+  }
+
+  /// Frees the entry at `index` if it still holds `key` at `serial`.
+  void erase(std::int64_t index, std::uint64_t key, std::uint64_t serial) noexcept {
+    Entry& e = entries_[index];
+    std::uint64_t k = key;
+    if (!e.key.compare_exchange_strong(k, kBusy, std::memory_order_acquire)) return;
+    const bool same = e.serial.load(std::memory_order_relaxed) == serial;
+    e.key.store(same ? 0 : key, std::memory_order_release);
+  }
+
+ private:
+  static constexpr std::uint64_t kBusy = ~std::uint64_t{0};
+  struct Entry {
+    std::atomic<std::uint64_t> key{0};
+    std::atomic<std::uint64_t> serial{0};
+    RequestInfo info;
+  };
+  Entry* bucket(std::uint64_t key) const noexcept {
+    const std::uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 53;  // 11 bits: kBuckets
+    return &entries_[h * kWays];
+  }
+  std::unique_ptr<Entry[]> entries_;
+};
+
+}  // namespace symmer::shim

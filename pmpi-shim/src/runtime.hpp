@@ -1,0 +1,153 @@
+#pragma once
+// Process-wide and per-thread state of the shim (no mpi.h here).
+//
+// Each thread that calls MPI owns a ThreadState with cumulative counters. Only that thread
+// writes them (relaxed load + store, so plain adds on x86), any thread may read them: a
+// publisher sums all threads into the rank's slot of the node segment. No update is ever lost
+// and the per-call path takes no lock, makes no syscall and allocates nothing.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clock.hpp"
+#include "config.hpp"
+#include "symmer/embedded_analyzer.hpp"
+#include "symmer/segment/layout.hpp"
+#include "symmer/segment/writer.hpp"
+
+namespace symmer::shim {
+
+using segment::CallClass;
+using segment::kCallClassCount;
+
+/// One counter written by a single thread and read by others.
+struct Counter {
+  std::atomic<std::uint64_t> value{0};
+  void add(std::uint64_t d) noexcept {
+    value.store(value.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+  }
+  std::uint64_t get() const noexcept { return value.load(std::memory_order_relaxed); }
+};
+
+/// Traffic of one thread with one peer (a local rank, or a remote node bucket). Times in ticks.
+struct PeerCounter {
+  Counter bytes_sent, bytes_recv, msgs_sent, msgs_recv, late_sender, send_wait;
+};
+
+/// Cumulative figures of one thread. Times in ticks.
+struct ThreadCounters {
+  Counter idle, compute, other, out_of_sync, pending_compute, send_wait, late_sender, shim;
+  Counter bytes_sent, bytes_recv, msgs_sent, msgs_recv, untracked;
+  Counter calls[kCallClassCount];
+};
+
+struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
+
+/// State of one thread that calls MPI.
+struct ThreadState {
+  ThreadCounters counters;
+  std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
+  std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
+  std::uint64_t polls = 0;               ///< nonblocking polls that found nothing
+  std::uint64_t poll_ticks = 0;          ///< running mean of their duration (sampled)
+  std::atomic<int> depth{0};             ///< nesting of intercepted calls (>0: inside MPI)
+  bool main_thread = false;              ///< the thread that called MPI_Init
+  int registry_index = -1;
+  Scratch* scratch = nullptr;      ///< owned; see hooks.cpp
+  void* scratch_status = nullptr;  ///< an MPI_Status in `scratch`
+};
+
+/// Forces inlining on the per-call path.
+#define SYMMER_INLINE inline __attribute__((always_inline))
+
+inline constexpr int kMaxThreads = 1024;
+
+/// Command word read while no segment is mapped.
+inline constexpr std::uint64_t kNoCommand = 0;
+
+/// Process-wide state. Written during MPI_Init (before `active`) and MPI_Finalize.
+struct Runtime {
+  std::atomic<bool> active{false};             ///< monitoring on: wrappers account calls
+  std::atomic<std::uint64_t> next_publish{0};  ///< ticks at which the next publish is due
+  std::uint64_t publish_period_ticks = 0;
+  const std::uint64_t* command_word = &kNoCommand;  ///< this rank's SlotControl::command
+  std::atomic<std::uint64_t> seen_command{0};       ///< last command word acted upon
+  std::atomic<std::int64_t> pending_sends{0};       ///< nonblocking sends not yet completed
+  std::atomic<std::int64_t> pending_rendezvous{0};  ///< ... of them above the eager limit
+
+  Config config;
+  TickConverter ticks;
+  std::optional<segment::SegmentWriter> segment;
+  std::uint64_t local_rank = 0, local_ranks = 1, world_rank = 0, world_size = 1;
+  std::uint64_t node_index = 0, node_count = 1, node_buckets = 1, node_id = 0, job_id = 0;
+  std::uint64_t peer_entries = 1;           ///< local_ranks + node_buckets
+  std::vector<std::int32_t> peer_of_world;  ///< world rank -> peer entry, -1 unknown
+  std::uint64_t eager_local = 65536, eager_remote = 65536;
+  int thread_level = 0;           ///< MPI_THREAD_* provided, 0..3
+  void* status_ignore = nullptr;  ///< MPI_STATUS_IGNORE of the MPI in use
+
+  std::atomic<ThreadState*> threads[kMaxThreads] = {};
+  std::atomic<int> thread_high_water{0};
+  ThreadCounters retired;  ///< threads that exited (under the publish lock)
+  std::unique_ptr<PeerCounter[]> retired_peers;
+  std::unique_ptr<PeerCounter[]> sum_peers;  ///< publishing's work area (publish lock)
+
+  std::unique_ptr<EmbeddedAnalyzer> analyzer;
+};
+
+extern Runtime g;
+
+/// This thread's state; null until its first tracked call. initial-exec TLS: one load.
+extern constinit thread_local ThreadState* t_state __attribute__((tls_model("initial-exec")));
+
+/// Per-thread scratch buffers of the typed hooks (hooks.cpp); null when out of memory.
+/// `status` receives the address of its MPI_Status.
+Scratch* make_scratch(void** status) noexcept;
+void release_scratch(Scratch* scratch) noexcept;
+
+/// Creates this thread's state (first MPI call of a thread); null when monitoring is off or
+/// too many threads exist.
+ThreadState* thread_state_slow() noexcept;
+
+/// Creates and registers this thread's state whatever `active` says (MPI_Init's thread).
+ThreadState* register_thread() noexcept;
+
+/// Publishes the rank's figures into its slot when no other thread is; progresses the
+/// inter-node exchange. Called when a call returns at or after next_publish.
+void publish_slow(ThreadState& ts, std::uint64_t now) noexcept;
+
+/// Publishes unconditionally (waits for a concurrent publisher), with the slot's state.
+void publish_final(segment::SlotState state) noexcept;
+
+/// Applies a new command word: re-binds all threads of the process and acknowledges.
+void apply_command() noexcept;
+
+/// The peer entry of world rank `w`: its local rank on this node, or local_ranks + its node
+/// bucket; -1 when unknown.
+inline int peer_of_world(int w) noexcept {
+  return w >= 0 && static_cast<std::size_t>(w) < g.peer_of_world.size() ? g.peer_of_world[w] : -1;
+}
+
+/// Accounts the time since the thread's last MPI call as compute (and as out of sync while
+/// the rank holds incomplete sends).
+SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
+  const std::uint64_t gap = now - ts.last_exit;
+  ts.counters.compute.add(gap);
+  if (g.pending_sends.load(std::memory_order_relaxed) > 0) {
+    ts.counters.pending_compute.add(gap);
+    if (g.pending_rendezvous.load(std::memory_order_relaxed) > 0) ts.counters.out_of_sync.add(gap);
+  }
+  ts.last_exit = now;
+}
+
+/// Whether time inside calls of this class counts as idle (else as "other MPI").
+constexpr bool is_idle_class(CallClass c) noexcept {
+  return c != CallClass::kIsend && c != CallClass::kIrecv && c != CallClass::kPersistent &&
+         c != CallClass::kIcollective;
+}
+
+}  // namespace symmer::shim

@@ -1,0 +1,54 @@
+// Test helper: makes node segment files the shim and symmerctl must cope with.
+//   shim_segment_tool stale <dir> <job id hex> <node id> <local ranks>
+//     a valid segment whose creator and ranks are dead processes (a job that crashed)
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "symmer/segment/shared_words.hpp"
+#include "symmer/segment/writer.hpp"
+
+namespace {
+
+pid_t dead_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return child;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace symmer::segment;
+  if (argc != 6 || std::string(argv[1]) != "stale") {
+    std::fprintf(stderr, "usage: %s stale <dir> <job id hex> <node id> <local ranks>\n", argv[0]);
+    return 2;
+  }
+  SegmentParams p;
+  p.directory = argv[2];
+  p.job_id = std::strtoull(argv[3], nullptr, 16);
+  p.node_id = std::strtoull(argv[4], nullptr, 10);
+  p.local_ranks = std::strtoull(argv[5], nullptr, 10);
+  p.world_size = p.local_ranks;
+  p.mpi_family = MpiFamily::kMpich;
+  p.app_name = "crashed";
+  auto seg = SegmentWriter::create(p);
+  if (!seg) {
+    std::fprintf(stderr, "%s\n", seg.error().to_string().c_str());
+    return 1;
+  }
+  // Every rank, and the creator (local rank 0), a distinct process that has exited.
+  for (std::uint64_t r = 0; r < p.local_ranks; ++r) {
+    seg->attach_slot(r, r);
+    store_word(seg->identity(r).pid, static_cast<std::uint64_t>(dead_pid()));
+  }
+  store_word(const_cast<SegmentHeader&>(seg->header()).creator_pid,
+             load_word(seg->identity(0).pid));
+  std::printf("%s\n", seg->path().c_str());
+  return 0;
+}
