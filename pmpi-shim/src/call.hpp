@@ -76,13 +76,13 @@ class Call {
     if (unclocked_) return;
     t1_ = now_ticks();
     ThreadState& ts = *ts_;
-    const std::uint64_t d = t1_ - t0_;
+    const std::uint64_t d = elapsed();
     ts.poll_ticks =
         ts.poll_samples++ == 0 ? d : (3 * ts.poll_ticks + std::min(d, 4 * ts.poll_ticks + 64)) / 4;
   }
 
   /// Time the real call took, in ticks (after stop()); the mean for an unclocked poll.
-  std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : t1_ - t0_; }
+  std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : elapsed(); }
 
   CallClass call_class() const noexcept { return cls_; }
 
@@ -101,13 +101,16 @@ class Call {
       ++ts_->unclocked_polls;  // timed by the next clocked call (account_compute)
       return;
     }
-    (is_idle_class(cls_) ? c.idle : c.other).add(t1_ - t0_);
+    (is_idle_class(cls_) ? c.idle : c.other).add(elapsed());
     ts_->last_exit = t1_;
     if (__builtin_expect(t1_ >= g.next_publish.load(std::memory_order_relaxed), 0))
       publish_slow(*ts_, t1_);
   }
 
  private:
+  // Never negative, even if the thread moved to a core whose TSC lags by a few ticks.
+  SYMMER_INLINE std::uint64_t elapsed() const noexcept { return t1_ > t0_ ? t1_ - t0_ : 0; }
+
   // xorshift64: random, so that no periodic pattern of polls aliases with the sampling.
   SYMMER_INLINE static bool sample_poll(ThreadState& ts) noexcept {
     std::uint64_t x = ts.poll_rng;

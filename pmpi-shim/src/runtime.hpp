@@ -139,7 +139,8 @@ inline int peer_of_world(int w) noexcept {
 /// their estimated share as idle (see call.hpp), the rest is compute (and out of sync while
 /// the rank holds incomplete sends).
 SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
-  std::uint64_t gap = now - ts.last_exit;
+  // TSCs of different cores may disagree by a few ticks after a thread migrates.
+  std::uint64_t gap = now > ts.last_exit ? now - ts.last_exit : 0;
   if (__builtin_expect(ts.unclocked_polls != 0, 0)) {
     const std::uint64_t polled = std::min(gap, ts.unclocked_polls * ts.poll_ticks);
     ts.counters.idle.add(polled);
