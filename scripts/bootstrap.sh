@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the build, the tests and the demo need; nothing else.
 # Idempotent: packages already installed are left alone, and nothing runs when none is missing.
+# As a normal user it installs nothing: it names the missing packages and the command to run.
 set -euo pipefail
 
 packages=(
@@ -8,7 +9,7 @@ packages=(
   g++ gfortran cmake ninja-build pkg-config python3
   # MPI: MPICH first; Open MPI for the second build of the PMPI shim
   mpich libmpich-dev openmpi-bin libopenmpi-dev
-  # node model, memory placement, counters
+  # node model (hwloc: lstopo regenerates test fixtures), memory placement, counters
   hwloc libhwloc-dev libnuma-dev numactl libpapi-dev papi-tools
   # daemon, parsing, logging
   libboost-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
@@ -19,6 +20,12 @@ packages=(
   # pictures of what the runtime did (scripts/plot.py)
   python3-matplotlib
 )
+
+if ! command -v dpkg-query >/dev/null; then
+  echo "bootstrap: not a Debian system; make sure the equivalents of these are installed:" \
+       "${packages[*]}" >&2
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,12 +39,13 @@ if ((${#missing[@]} == 0)); then
 fi
 
 if [[ $(id -u) -ne 0 ]]; then
-  echo "bootstrap: missing Debian packages: ${missing[*]}" >&2
-  echo "bootstrap: install them as root: apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  echo "bootstrap: ${#missing[@]} Debian package(s) missing: ${missing[*]}." \
+       "Install them as root, then run this again:" \
+       "sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
   exit 1
 fi
 
-echo "bootstrap: installing ${#missing[@]} Debian packages: ${missing[*]}"
+echo "bootstrap: installing ${#missing[@]} Debian package(s): ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

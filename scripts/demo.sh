@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the main job on an embedded default.
+# Installs what is missing, builds, and runs the main job on an embedded default: the node
+# model symmer and TSAR work from with each core's effective capability right now, then the
+# parts' demos (each section below).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -7,8 +9,12 @@ scripts/bootstrap.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
 
-echo "== The node model symmer and TSAR work from (build/bin/symmerctl topology)"
-build/bin/symmerctl topology
+echo
+echo "== The node model symmer and TSAR work from (build/bin/symmerctl topology --load)"
+build/bin/symmerctl topology --load --window 1s
+echo
+echo "== A 2-socket, 4-NUMA-node, 4-GPU node from its hwloc export (--xml)"
+build/bin/symmerctl topology --xml tests/fixtures/topologies/2p4n4gpu.xml | grep -v '^  core '
 
 echo
 echo "== TSAR: one loop split across every device found, and the split it learns (build/bin/tsar-demo)"

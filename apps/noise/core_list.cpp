@@ -22,7 +22,8 @@ std::vector<int> parse_core_list(const std::string& text, int cores) {
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    const std::string entry = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string entry =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? text.size() + 1 : comma + 1;
     const std::size_t dash = entry.find('-');
     const int lo = number(entry, entry.substr(0, dash));

@@ -41,7 +41,8 @@ DutyResult run_duty_cycle(const DutyCycle& cycle, const symmer::topology::NodeMo
   while (!stop.load(std::memory_order_relaxed)) {
     const double cpu_target = seconds_of(CLOCK_THREAD_CPUTIME_ID) + busy;
     // Busy for `busy` seconds of this thread's own CPU time: preempted time does not count.
-    while (seconds_of(CLOCK_THREAD_CPUTIME_ID) < cpu_target && seconds_of(CLOCK_MONOTONIC) < next + period)
+    while (seconds_of(CLOCK_THREAD_CPUTIME_ID) < cpu_target &&
+           seconds_of(CLOCK_MONOTONIC) < next + period)
       for (int k = 0; k < 256; ++k) sink = sink * 1.0000001 + 1e-9;
     next += period;
     const double now = seconds_of(CLOCK_MONOTONIC);

@@ -15,10 +15,10 @@ class NodeModel;
 namespace symmer::noise {
 
 struct DutyCycle {
-  int core = 0;                                   ///< logical core
-  double share = 0.5;                             ///< fraction of each period to occupy, (0, 1)
+  int core = 0;        ///< logical core
+  double share = 0.5;  ///< fraction of each period to occupy, (0, 1)
   std::chrono::microseconds period{2000};
-  bool realtime = true;                           ///< try SCHED_FIFO first
+  bool realtime = true;  ///< try SCHED_FIFO first
 };
 
 /// What one core's noise thread achieved.

@@ -27,9 +27,12 @@ int main(int argc, char** argv) {
   bool no_realtime = false;
   app.add_option("--cores", cores_text, "logical cores, e.g. 1 or 0,2-3")->required();
   app.add_option("--share", share, "fraction of each core to occupy, in (0, 1)")->required();
-  app.add_option("--seconds", seconds, "run time; 0 = until SIGINT/SIGTERM")->check(CLI::NonNegativeNumber);
-  app.add_option("--period-us", period_us, "duty-cycle period in microseconds")->check(CLI::Range(100, 1000000));
-  app.add_flag("--no-realtime", no_realtime, "stay SCHED_OTHER (steals less than the share under contention)");
+  app.add_option("--seconds", seconds, "run time; 0 = until SIGINT/SIGTERM")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--period-us", period_us, "duty-cycle period in microseconds")
+      ->check(CLI::Range(100, 1000000));
+  app.add_flag("--no-realtime", no_realtime,
+               "stay SCHED_OTHER (steals less than the share under contention)");
   CLI11_PARSE(app, argc, argv);
 
   if (!(share > 0.0 && share < 1.0)) {
@@ -50,8 +53,10 @@ int main(int argc, char** argv) {
   std::vector<symmer::noise::DutyResult> results(cores.size());
   std::vector<std::thread> threads;
   for (std::size_t k = 0; k < cores.size(); ++k) {
-    symmer::noise::DutyCycle cycle{cores[k], share, std::chrono::microseconds(period_us), !no_realtime};
-    threads.emplace_back([&, cycle, k] { results[k] = symmer::noise::run_duty_cycle(cycle, node, stop_requested); });
+    symmer::noise::DutyCycle cycle{cores[k], share, std::chrono::microseconds(period_us),
+                                   !no_realtime};
+    threads.emplace_back(
+        [&, cycle, k] { results[k] = symmer::noise::run_duty_cycle(cycle, node, stop_requested); });
   }
   std::fprintf(stderr, "symmer-noise: occupying %.0f%% of core(s) %s, period %d us (pid %d)\n",
                share * 100.0, cores_text.c_str(), period_us, static_cast<int>(getpid()));
@@ -68,13 +73,15 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < cores.size(); ++k) {
     const auto& r = results[k];
     all_realtime = all_realtime && r.realtime;
-    out["cores"].push_back({{"core", cores[k]},
-                            {"achieved_share", r.wall_seconds > 0 ? r.cpu_seconds / r.wall_seconds : 0.0},
-                            {"realtime", r.realtime}});
+    out["cores"].push_back(
+        {{"core", cores[k]},
+         {"achieved_share", r.wall_seconds > 0 ? r.cpu_seconds / r.wall_seconds : 0.0},
+         {"realtime", r.realtime}});
   }
   if (!no_realtime && !all_realtime)
-    std::fprintf(stderr, "symmer-noise: SCHED_FIFO refused (needs CAP_SYS_NICE); ran SCHED_OTHER, "
-                         "which steals less than the share from a busy core\n");
+    std::fprintf(stderr,
+                 "symmer-noise: SCHED_FIFO refused (needs CAP_SYS_NICE); ran SCHED_OTHER, "
+                 "which steals less than the share from a busy core\n");
   std::cout << out.dump() << std::endl;
   return 0;
 }

@@ -112,7 +112,8 @@ double standalone(const NodeModel& node, const Loop& loop, int core, std::vector
   return median(runs);
 }
 
-nlohmann::json measure(const NodeModel& node, const std::vector<int>& used, const Loop& loop, int rounds) {
+nlohmann::json measure(const NodeModel& node, const std::vector<int>& used, const Loop& loop,
+                       int rounds) {
   const int cores = static_cast<int>(used.size());
   std::vector<double> ref(static_cast<std::size_t>(loop.n)), y(ref.size());
 
@@ -123,18 +124,24 @@ nlohmann::json measure(const NodeModel& node, const std::vector<int>& used, cons
   const double ideal = 1.0 / inverse;
 
   tsar::Region adaptive(std::string("bench-cpu-") + loop.name + "-adaptive", "adaptive");
-  tsar::Region chunk_dynamic(std::string("bench-cpu-") + loop.name + "-chunk-dynamic", "chunk-dynamic");
+  tsar::Region chunk_dynamic(std::string("bench-cpu-") + loop.name + "-chunk-dynamic",
+                             "chunk-dynamic");
   const auto on_tsar = [&](tsar::Region& region) {
-    region.parallel_for(loop.n, [&](const tsar::Chunk& c) { run_range(loop, c.begin(), c.end(), y.data()); });
+    region.parallel_for(
+        loop.n, [&](const tsar::Chunk& c) { run_range(loop, c.begin(), c.end(), y.data()); });
   };
   const std::vector<std::pair<const char*, std::function<void()>>> variants = {
-      {"omp_static", [&] {
+      {"omp_static",
+       [&] {
 #pragma omp parallel for schedule(static) num_threads(cores)
-         for (std::int64_t i = 0; i < loop.n; ++i) y[static_cast<std::size_t>(i)] = kernel(i, reps_of(loop, i));
+         for (std::int64_t i = 0; i < loop.n; ++i)
+           y[static_cast<std::size_t>(i)] = kernel(i, reps_of(loop, i));
        }},
-      {"omp_dynamic", [&] {
+      {"omp_dynamic",
+       [&] {
 #pragma omp parallel for schedule(dynamic) num_threads(cores)
-         for (std::int64_t i = 0; i < loop.n; ++i) y[static_cast<std::size_t>(i)] = kernel(i, reps_of(loop, i));
+         for (std::int64_t i = 0; i < loop.n; ++i)
+           y[static_cast<std::size_t>(i)] = kernel(i, reps_of(loop, i));
        }},
       {"tsar_adaptive", [&] { on_tsar(adaptive); }},
       {"tsar_chunk_dynamic", [&] { on_tsar(chunk_dynamic); }},
@@ -147,7 +154,8 @@ nlohmann::json measure(const NodeModel& node, const std::vector<int>& used, cons
       std::fill(y.begin(), y.end(), 0.0);
       quiet_pause();
       const double t = timed(variants[v].second);
-      if (y != ref) throw std::runtime_error(std::string(variants[v].first) + " computed a wrong result");
+      if (y != ref)
+        throw std::runtime_error(std::string(variants[v].first) + " computed a wrong result");
       if (round >= warmup) times[v].push_back(t);
     }
   }
@@ -172,7 +180,8 @@ nlohmann::json measure(const NodeModel& node, const std::vector<int>& used, cons
   for (double t : alone) std::printf(" %.1f", t * 1e3);
   std::printf(" ms)\n");
   for (std::size_t v = 0; v < variants.size(); ++v)
-    std::printf("  %-20s %8.1f ms  (%.2fx ideal)\n", variants[v].first, med[v] * 1e3, med[v] / ideal);
+    std::printf("  %-20s %8.1f ms  (%.2fx ideal)\n", variants[v].first, med[v] * 1e3,
+                med[v] / ideal);
   std::printf("  adaptive split:");
   for (auto s : adaptive.split()) std::printf(" %lld", static_cast<long long>(s));
   std::printf("\n");
@@ -183,14 +192,22 @@ bool parse(int argc, char** argv, Options& o) {
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     const bool has_value = a + 1 < argc;
-    if (arg == "--cores" && has_value) o.cores = argv[++a];
-    else if (arg == "--noise-core" && has_value) o.noise_core = std::atoi(argv[++a]);
-    else if (arg == "--share" && has_value) o.share = std::atof(argv[++a]);
-    else if (arg == "--no-noise") o.noise = false;
-    else if (arg == "--rounds" && has_value) o.rounds = std::max(1, std::atoi(argv[++a]));
-    else if (arg == "--iterations" && has_value) o.iterations = std::max<std::int64_t>(16, std::atoll(argv[++a]));
-    else if (arg == "--us-per-iteration" && has_value) o.us_per_iteration = std::max(0.1, std::atof(argv[++a]));
-    else return false;
+    if (arg == "--cores" && has_value)
+      o.cores = argv[++a];
+    else if (arg == "--noise-core" && has_value)
+      o.noise_core = std::atoi(argv[++a]);
+    else if (arg == "--share" && has_value)
+      o.share = std::atof(argv[++a]);
+    else if (arg == "--no-noise")
+      o.noise = false;
+    else if (arg == "--rounds" && has_value)
+      o.rounds = std::max(1, std::atoi(argv[++a]));
+    else if (arg == "--iterations" && has_value)
+      o.iterations = std::max<std::int64_t>(16, std::atoll(argv[++a]));
+    else if (arg == "--us-per-iteration" && has_value)
+      o.us_per_iteration = std::max(0.1, std::atof(argv[++a]));
+    else
+      return false;
   }
   return o.share > 0.0 && o.share < 1.0;
 }
@@ -217,7 +234,8 @@ int main(int argc, char** argv) {
     const int cores = static_cast<int>(used.size());
     if (opt.noise_core < 0) opt.noise_core = used.back();
     if (std::find(used.begin(), used.end(), opt.noise_core) == used.end())
-      throw std::runtime_error("--noise-core " + std::to_string(opt.noise_core) + " is not one of the cores used");
+      throw std::runtime_error("--noise-core " + std::to_string(opt.noise_core) +
+                               " is not one of the cores used");
     std::string devices;
     for (int c : used) devices += (devices.empty() ? "cpu:" : ",cpu:") + std::to_string(c);
     tsar::set_devices(devices);
@@ -225,11 +243,12 @@ int main(int argc, char** argv) {
 #pragma omp parallel num_threads(cores)
     node.bind_current_thread(used[static_cast<std::size_t>(omp_get_thread_num())]);
 
-    const int reps = std::max(1, static_cast<int>(opt.us_per_iteration * steps_per_us(node, used.front())));
+    const int reps =
+        std::max(1, static_cast<int>(opt.us_per_iteration * steps_per_us(node, used.front())));
     std::unique_ptr<tsar::bench::NoiseProcess> noise;
     if (opt.noise && cores > 1) {
-      noise = std::make_unique<tsar::bench::NoiseProcess>(tsar::bench::noise_program_path(),
-                                                          std::to_string(opt.noise_core), opt.share);
+      noise = std::make_unique<tsar::bench::NoiseProcess>(
+          tsar::bench::noise_program_path(), std::to_string(opt.noise_core), opt.share);
       std::printf("symmer-noise takes %.0f%% of core %d\n", opt.share * 100, opt.noise_core);
     } else {
       std::printf("no noise%s\n", cores > 1 ? "" : " (one core only)");

@@ -136,13 +136,16 @@ int main(int argc, char** argv) {
     const double dispatch1 = tsar_dispatch_seconds(chunked1, chunks / 4);
 
     std::printf("devices: %d\n", devices);
-    std::printf("adaptive pass, TSAR pool        %8.3f us  (%.3f us per device)\n", pass * 1e6, pass * 1e6 / devices);
+    std::printf("adaptive pass, TSAR pool        %8.3f us  (%.3f us per device)\n", pass * 1e6,
+                pass * 1e6 / devices);
     std::printf("adaptive pass, one device       %8.3f us\n", pass1 * 1e6);
-    std::printf("adaptive pass, OpenMP team      %8.3f us  (tsar_next/tsar_loop in omp parallel)\n", pass_team * 1e6);
+    std::printf("adaptive pass, OpenMP team      %8.3f us  (tsar_next/tsar_loop in omp parallel)\n",
+                pass_team * 1e6);
     std::printf("OpenMP static parallel for      %8.3f us\n", omp_pass * 1e6);
     std::printf("chunk dispatch, all devices     %8.1f ns per chunk per device\n", dispatch * 1e9);
     std::printf("chunk dispatch, one device      %8.1f ns\n", dispatch1 * 1e9);
-    std::printf("OpenMP dynamic,1 dispatch       %8.1f ns per iteration per thread\n", omp_dispatch * 1e9);
+    std::printf("OpenMP dynamic,1 dispatch       %8.1f ns per iteration per thread\n",
+                omp_dispatch * 1e9);
 
     const nlohmann::json out{{"bench", "tsar-bench-overhead"},
                              {"devices", keys},

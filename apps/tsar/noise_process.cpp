@@ -58,7 +58,8 @@ std::string NoiseProcess::stop() {
   pid_ = -1;
   std::string out;
   char buf[1024];
-  for (ssize_t n; (n = read(out_fd_, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(out_fd_, buf, sizeof buf)) > 0;)
+    out.append(buf, static_cast<std::size_t>(n));
   close(out_fd_);
   out_fd_ = -1;
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();

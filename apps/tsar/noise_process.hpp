@@ -2,8 +2,9 @@
 // symmer-noise as a child process of a benchmark: started on chosen cores, stopped with
 // SIGTERM, its final JSON report (the share really stolen) read back.
 
-#include <string>
 #include <sys/types.h>
+
+#include <string>
 
 namespace tsar::bench {
 

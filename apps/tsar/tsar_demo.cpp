@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
     double sum = 0.0;
     auto total = region.reduction(sum, 0.0, [](double a, double b) { return a + b; });
 
-    std::printf("region 'tsar-demo', schedule %s, %d devices:", region.schedule().c_str(), region.num_devices());
+    std::printf("region 'tsar-demo', schedule %s, %d devices:", region.schedule().c_str(),
+                region.num_devices());
     for (int d = 0; d < region.num_devices(); ++d) std::printf(" %s", region.device(d).key);
     std::printf("\n");
     for (int pass = 0; pass < passes; ++pass) {
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
       });
       const auto stats = region.pass_stats();
       std::printf("pass %d: %.2f ms, split", pass, stats.pass.seconds * 1e3);
-      for (const auto& d : stats.devices) std::printf(" %lld", static_cast<long long>(d.iterations));
+      for (const auto& d : stats.devices)
+        std::printf(" %lld", static_cast<long long>(d.iterations));
       std::printf("  (idle at the barrier:");
       for (const auto& d : stats.devices) std::printf(" %.2f", d.idle_seconds * 1e3);
       std::printf(" ms)\n");
@@ -45,7 +47,8 @@ int main(int argc, char** argv) {
     const auto last = region.pass_stats();
     std::printf("learned time per iteration:");
     for (int d = 0; d < region.num_devices(); ++d)
-      std::printf(" %s %.1f ns%s", region.device(d).key, last.devices[static_cast<std::size_t>(d)].time_per_iteration * 1e9,
+      std::printf(" %s %.1f ns%s", region.device(d).key,
+                  last.devices[static_cast<std::size_t>(d)].time_per_iteration * 1e9,
                   d + 1 < region.num_devices() ? "," : "\n");
     std::printf("sum of the loop's results: %.6e\n", sum);
   } catch (const tsar::Error& e) {

@@ -7,7 +7,7 @@
 
 #include "command.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   CLI::App app{"symmerctl: inspect and control symmer on this node"};
   app.require_subcommand(1);
 
@@ -29,4 +29,7 @@ int main(int argc, char** argv) {
     }
   }
   return 1;  // unreachable: require_subcommand(1)
+} catch (const std::exception& e) {
+  std::cerr << "symmerctl: " << e.what() << "\n";
+  return 1;
 }

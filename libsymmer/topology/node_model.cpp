@@ -11,6 +11,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <system_error>
 
 #include "cuda_driver.hpp"
 
@@ -23,11 +24,11 @@ using HwlocHandle = std::shared_ptr<hwloc_topology>;
 // created and unloads them when the last one goes; each unload leaks libpciaccess's state.
 // One never-destroyed, never-loaded topology keeps them loaded for the process's lifetime.
 void keep_hwloc_plugins_loaded() {
-  static const hwloc_topology_t keep_alive = [] {
+  static const hwloc_topology_t kKeepAlive = [] {
     hwloc_topology_t t = nullptr;
     return hwloc_topology_init(&t) == 0 ? t : nullptr;
   }();
-  (void)keep_alive;
+  (void)kKeepAlive;
 }
 
 template <typename Configure>
@@ -41,7 +42,8 @@ HwlocHandle load_hwloc(Configure&& configure, const std::string& what) {
   hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
   if (!configure(topo)) throw TopologyError("cannot use topology source " + what);
   if (hwloc_topology_load(topo) != 0)
-    throw TopologyError("cannot load topology from " + what + ": " + std::strerror(errno));
+    throw TopologyError("cannot load topology from " + what + ": " +
+                        std::generic_category().message(errno));
   return handle;
 }
 
@@ -293,17 +295,18 @@ detail::NodeModelData make_impl(HwlocHandle topo, std::string source) {
 
 NodeModel::NodeModel(std::shared_ptr<const detail::NodeModelData> data) : impl_(std::move(data)) {}
 
-NodeModel NodeModel::from_this_node() {
+NodeModel NodeModel::from_this_node(GpuQuery gpu_query) {
   auto topo = load_hwloc([](hwloc_topology_t) { return true; }, "this node");
   detail::NodeModelData m = make_impl(std::move(topo), "this node");
-  map_cuda_ordinals(m);
+  if (gpu_query == GpuQuery::kCudaDriver) map_cuda_ordinals(m);
   return NodeModel(std::make_shared<const detail::NodeModelData>(std::move(m)));
 }
 
 NodeModel NodeModel::from_xml_file(const std::string& path) {
   // hwloc reports a missing file only as a generic load failure; say which file and why.
   if (!std::ifstream(path)) {
-    throw TopologyError("cannot read hwloc XML file '" + path + "': " + std::strerror(errno));
+    throw TopologyError("cannot read hwloc XML file '" + path +
+                        "': " + std::generic_category().message(errno));
   }
   auto topo =
       load_hwloc([&](hwloc_topology_t t) { return hwloc_topology_set_xml(t, path.c_str()) == 0; },
@@ -372,7 +375,7 @@ void NodeModel::bind_current_thread(int core) const {
       hwloc_get_obj_by_type(impl_->topo.get(), impl_->core_type, static_cast<unsigned>(core));
   if (hwloc_set_cpubind(impl_->topo.get(), obj->cpuset, HWLOC_CPUBIND_THREAD) != 0)
     throw TopologyError("binding the calling thread to core " + std::to_string(core) +
-                        " failed: " + std::strerror(errno));
+                        " failed: " + std::generic_category().message(errno));
 }
 
 nlohmann::json NodeModel::to_json() const {

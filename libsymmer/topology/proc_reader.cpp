@@ -2,8 +2,8 @@
 #include "symmer/topology/proc_reader.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
+#include <system_error>
 
 namespace symmer::topology {
 namespace {
@@ -20,7 +20,7 @@ Expected<std::string> ProcReader::read_file(const std::string& name) const {
   if (!in) {
     const int err = errno;
     return Error(err == ENOENT ? Errc::kNotFound : Errc::kIo,
-                 "cannot open " + path + ": " + std::strerror(err));
+                 "cannot open " + path + ": " + std::generic_category().message(err));
   }
   // /proc files report size 0: read in chunks until EOF.
   std::string text;

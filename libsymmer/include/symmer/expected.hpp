@@ -106,8 +106,8 @@ class [[nodiscard]] Expected {
     return e ? *e : no_error();
   }
   Error error() && noexcept {
-    Error* e = std::get_if<1>(&state_);
-    return e ? std::move(*e) : no_error();
+    if (Error* e = std::get_if<1>(&state_)) return std::move(*e);
+    return no_error();
   }
 
  private:
@@ -115,8 +115,9 @@ class [[nodiscard]] Expected {
     if (!has_value()) throw BadExpectedAccess(*std::get_if<1>(&state_));
   }
   static const Error& no_error() noexcept {
-    static const Error e(Errc::kInternal, "error() called on an Expected that holds a value");
-    return e;
+    static const Error kNoError(Errc::kInternal,
+                                "error() called on an Expected that holds a value");
+    return kNoError;
   }
   std::variant<T, Error> state_;
 };

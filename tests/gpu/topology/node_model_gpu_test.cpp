@@ -36,6 +36,14 @@ TEST(CudaOrdinals, FollowPciOrder) {
   std::printf("%s", model.to_text().c_str());
 }
 
+TEST(CudaOrdinals, NotAskedWhenTheCallerSaysSo) {
+  symmer::testing::require_cuda_gpus();
+  for (const PciDevice& gpu : NodeModel::from_this_node(symmer::topology::GpuQuery::kNone).gpus())
+    if (gpu.names.empty()) {
+      EXPECT_EQ(gpu.cuda_device, -1) << gpu.pci_address;
+    }
+}
+
 TEST(CudaOrdinals, OnlyTheVisibleGpuHasOne) {
   symmer::testing::require_cuda_gpus();
   const auto gpus = gpus_by_address(NodeModel::from_this_node());

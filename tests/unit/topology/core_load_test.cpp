@@ -152,6 +152,22 @@ TEST(RealCapture, VmWindowMatchesHandComputation) {
   EXPECT_EQ((*loads)[0].device_interrupts, 1u + 12u);
 }
 
+// Real capture of an H100 VM while a PyTorch matrix loop ran (2 s apart). CPU 7:
+//   cpu7 17 0 18 33156 0 0 0 0 -> 75 0 39 33164 112 0 0 0: busy 58+21, idle 8+112 of 199.
+TEST(RealCapture, H100WindowMatchesHandComputation) {
+  const ProcSnapshot a = snapshot("h100-16cpu/a"), b = snapshot("h100-16cpu/b");
+  auto loads = cpu_loads(a, b, {}, kHz);
+  ASSERT_TRUE(loads) << loads.error().to_string();
+  ASSERT_EQ(loads->size(), 16u);
+  EXPECT_DOUBLE_EQ((*loads)[7].busy, 79.0 / 199);
+  EXPECT_DOUBLE_EQ((*loads)[7].idle, 120.0 / 199);
+  EXPECT_DOUBLE_EQ((*loads)[7].capability, 120.0 / 199);
+  for (const CoreLoad& l : *loads) {
+    EXPECT_GE(l.capability, 0.0);
+    EXPECT_LE(l.capability, 1.0);
+  }
+}
+
 // --- This node: a pinned busy thread that reports its own CPU time -------------------------
 
 double thread_cpu_seconds() {

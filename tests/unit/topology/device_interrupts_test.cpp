@@ -68,6 +68,15 @@ TEST(DeviceInterrupts, SinceBootOnARealCapture) {
   EXPECT_THAT(got[0].per_cpu, ElementsAre(Pair(0, 355u), Pair(1, 345u)));
 }
 
+TEST(DeviceInterrupts, H100LinesFoundByTheirMsixChipAddress) {
+  // The GPU's eight "nvidia" lines 42-49 name only the driver; the chip names the address.
+  const ProcSnapshot a = snapshot("h100-16cpu/a");
+  const auto got = device_interrupts({device("0000:00:06.0", {})}, a.interrupts);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_THAT(got[0].irqs, ElementsAre("42", "43", "44", "45", "46", "47", "48", "49"));
+  EXPECT_THAT(got[0].per_cpu, ElementsAre(Pair(0, 5u)));
+}
+
 TEST(IrqLineBelongsTo, NamesMatchAsWholeWordsOnly) {
   IrqLine line;
   line.id = "58";

@@ -219,6 +219,26 @@ TEST(VirtualMachineExport, VirtioNicIsListedAndItsDiskIsNot) {
   EXPECT_EQ(m.shared_cache_level(0, 1), 3);
 }
 
+// --- A real export: an H100 cloud VM (Debian's hwloc: no CUDA/NVML OS devices) ------------
+
+TEST(H100VirtualMachineExport, ThreeDControllerIsAGpuAndStorageIsNotListed) {
+  const NodeModel m = NodeModel::from_xml_file(fixture("h100-vm-1p1n16c.xml"));
+  EXPECT_EQ(m.cores().size(), 16u);
+  EXPECT_EQ(m.numa_nodes().size(), 1u);
+  ASSERT_EQ(m.gpus().size(), 1u);
+  const PciDevice gpu = m.gpus()[0];
+  EXPECT_EQ(gpu.pci_address, "0000:00:06.0");
+  EXPECT_EQ(gpu.class_id, 0x0302);
+  EXPECT_EQ(gpu.model, "[10de:2330]");
+  EXPECT_TRUE(gpu.names.empty());
+  EXPECT_EQ(gpu.cuda_device, -1) << "an export of another machine: no CUDA driver to ask";
+  EXPECT_EQ(gpu.numa_node, 0);
+  EXPECT_EQ(gpu.local_cores, iota(0, 15));
+  ASSERT_EQ(m.nics().size(), 1u);
+  EXPECT_THAT(m.nics()[0].names, ElementsAre("eth0"));
+  EXPECT_EQ(m.pci_devices().size(), 2u) << "vda, vdb and the 0xffff-class devices are not ours";
+}
+
 // --- Synthetic descriptions ----------------------------------------------------------------
 
 TEST(Synthetic, ShapeFromDescription) {
@@ -280,6 +300,14 @@ TEST(ThisNode, CoversEveryCpuThisProcessMayRunOn) {
       EXPECT_GE(m.core_of_pu(cpu), 0) << "CPU " << cpu;
     }
   }
+}
+
+TEST(ThisNode, WithoutTheGpuQueryTheShapeIsTheSame) {
+  const NodeModel full = NodeModel::from_this_node();
+  const NodeModel light = NodeModel::from_this_node(symmer::topology::GpuQuery::kNone);
+  EXPECT_TRUE(light.is_this_node());
+  EXPECT_EQ(light.cores().size(), full.cores().size());
+  EXPECT_EQ(light.pci_devices().size(), full.pci_devices().size());
 }
 
 TEST(ThisNode, BindsAThreadToEachCoresCpus) {

@@ -15,7 +15,8 @@
 namespace {
 
 void sleep_iterations(std::int64_t iterations, double factor) {
-  std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(500.0 * factor * static_cast<double>(iterations)));
+  std::this_thread::sleep_for(
+      std::chrono::duration<double, std::micro>(500.0 * factor * static_cast<double>(iterations)));
 }
 
 class Adaptation : public ::testing::Test {
@@ -24,13 +25,16 @@ class Adaptation : public ::testing::Test {
 };
 
 TEST_F(Adaptation, AdaptiveConvergesToTheSpeedRatioOnFourDevices) {
-  tsar::set_devices("cpu:0,cpu:1,cpu:0,cpu:1");  // four workers on two cores
+  tsar::set_devices("cpu:0,cpu:1,cpu:0,cpu:1");     // four workers on two cores
   const std::vector<double> factor = {1, 2, 3, 6};  // ideal shares 1/2, 1/4, 1/6, 1/12
   for (const char* schedule : {"adaptive", "quick:4", "hybrid"}) {
     SCOPED_TRACE(schedule);
     tsar::Region region("converge", schedule);
-    const auto body = [&](const tsar::Chunk& c) { sleep_iterations(c.size(), factor[static_cast<std::size_t>(c.worker())]); };
-    std::vector<double> mean(4, 0.0);  // over the last three passes: one noisy pass is not the point
+    const auto body = [&](const tsar::Chunk& c) {
+      sleep_iterations(c.size(), factor[static_cast<std::size_t>(c.worker())]);
+    };
+    std::vector<double> mean(4,
+                             0.0);  // over the last three passes: one noisy pass is not the point
     for (int pass = 0; pass < 7; ++pass) {
       region.parallel_for(120, body);
       if (pass < 4) continue;
@@ -38,14 +42,16 @@ TEST_F(Adaptation, AdaptiveConvergesToTheSpeedRatioOnFourDevices) {
       for (std::size_t w = 0; w < 4; ++w) mean[w] += static_cast<double>(split[w]) / 3.0;
     }
     const std::vector<double> ideal = {60, 30, 20, 10};
-    for (std::size_t w = 0; w < 4; ++w) EXPECT_NEAR(mean[w], ideal[w], 0.08 * 120) << "device " << w;
+    for (std::size_t w = 0; w < 4; ++w)
+      EXPECT_NEAR(mean[w], ideal[w], 0.08 * 120) << "device " << w;
   }
 }
 
 TEST_F(Adaptation, SplitAdaptsWithinASinglePass) {
   tsar::set_devices("cpu:0,cpu:1");
   tsar::Region region("single", "split:8");
-  region.parallel_for(320, [](const tsar::Chunk& c) { sleep_iterations(c.size(), c.worker() == 0 ? 1 : 3); });
+  region.parallel_for(
+      320, [](const tsar::Chunk& c) { sleep_iterations(c.size(), c.worker() == 0 ? 1 : 3); });
   const auto stats = region.pass_stats();
   EXPECT_EQ(stats.pass.sub_passes, 8);
   // The first sub-pass splits 50:50, later ones ~3:1 (device 0 ~72% of the pass, ~50%
@@ -57,7 +63,8 @@ TEST_F(Adaptation, ChunkDynamicGivesTheSlowDeviceFewerIterations) {
   tsar::set_devices("cpu:0,cpu:1");
   tsar::Region region("chunks", "chunk-dynamic:8");
   for (int pass = 0; pass < 3; ++pass)
-    region.parallel_for(120, [](const tsar::Chunk& c) { sleep_iterations(c.size(), c.worker() == 0 ? 1 : 4); });
+    region.parallel_for(
+        120, [](const tsar::Chunk& c) { sleep_iterations(c.size(), c.worker() == 0 ? 1 : 4); });
   const auto split = region.split();
   EXPECT_GT(split[0], 2 * split[1]);  // 4:1 ideally
 }

@@ -60,10 +60,13 @@ TEST_F(CApi, RegionCallsRejectBadArguments) {
   ASSERT_EQ(tsar_init(&r, "bad-args", "adaptive", 0, nullptr, 0, 0), TSAR_OK);
   std::vector<double> a(100);
   int64_t b = 0, e = 0;
-  EXPECT_EQ(tsar_reg_mem(r, a.data(), sizeof(double), 100, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN), TSAR_OK);
-  EXPECT_EQ(tsar_reg_mem(r, a.data(), sizeof(double), 100, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN), TSAR_ERR_REGISTERED);
+  EXPECT_EQ(tsar_reg_mem(r, a.data(), sizeof(double), 100, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN),
+            TSAR_OK);
+  EXPECT_EQ(tsar_reg_mem(r, a.data(), sizeof(double), 100, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN),
+            TSAR_ERR_REGISTERED);
   EXPECT_TRUE(message_has("already registered"));
-  EXPECT_EQ(tsar_reg_mem(r, a.data() + 10, sizeof(double), 5, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN), TSAR_ERR_REGISTERED);
+  EXPECT_EQ(tsar_reg_mem(r, a.data() + 10, sizeof(double), 5, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN),
+            TSAR_ERR_REGISTERED);
   EXPECT_EQ(tsar_reg_mem(r, nullptr, 8, 10, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN), TSAR_ERR_NULL);
   EXPECT_EQ(tsar_reg_mem_desc(r, a.data(), nullptr), TSAR_ERR_NULL);
   EXPECT_EQ(tsar_unreg_mem(r, a.data() + 1), TSAR_ERR_UNKNOWN);
@@ -73,13 +76,22 @@ TEST_F(CApi, RegionCallsRejectBadArguments) {
   EXPECT_EQ(tsar_reg_reduction(r, nullptr, &b, 8, nullptr, nullptr), TSAR_ERR_NULL);
   EXPECT_EQ(tsar_unreg_reduction(r, &b), TSAR_ERR_UNKNOWN);
   EXPECT_EQ(tsar_run(r, 10, nullptr, nullptr), TSAR_ERR_NULL);
-  EXPECT_EQ(tsar_run(nullptr, 10, [](const tsar_chunk*, void*) {}, nullptr), TSAR_ERR_NULL);
+  EXPECT_EQ(tsar_run(
+                nullptr, 10, [](const tsar_chunk*, void*) {}, nullptr),
+            TSAR_ERR_NULL);
   // A loop of 200 iterations over a 100-element ROWS buffer: refused, not run.
-  EXPECT_EQ(tsar_run(r, 200, [](const tsar_chunk*, void*) { ADD_FAILURE() << "ran"; }, nullptr),
+  EXPECT_EQ(tsar_run(
+                r, 200, [](const tsar_chunk*, void*) { ADD_FAILURE() << "ran"; }, nullptr),
             TSAR_ERR_INVALID);
   EXPECT_TRUE(message_has("100 rows but the pass has 200 iterations"));
-  EXPECT_EQ(tsar_run(r, -5, [](const tsar_chunk*, void*) {}, nullptr), TSAR_ERR_INVALID);
+  EXPECT_EQ(tsar_run(
+                r, -5, [](const tsar_chunk*, void*) {}, nullptr),
+            TSAR_ERR_INVALID);
   EXPECT_TRUE(message_has("negative"));
+  EXPECT_EQ(tsar_run(
+                r, INT64_MAX, [](const tsar_chunk*, void*) {}, nullptr),
+            TSAR_ERR_INVALID);
+  EXPECT_TRUE(message_has("larger than 2^60"));
   // Thesis-style calls from a thread that is no worker (a team of 1 for 3 devices).
   EXPECT_EQ(tsar_next(r, 10, &b, &e), TSAR_ERR_THREADS);
   EXPECT_TRUE(message_has("num_threads(tsar_num_devices(region))"));
@@ -117,10 +129,15 @@ TEST_F(CApi, NestedRunsAndWrongTeamsAreRefused) {
     tsar_region* r;
     std::atomic<int> nested_status{0};
   } ctx{r};
-  ASSERT_EQ(tsar_run(r, 10, [](const tsar_chunk*, void* arg) {
-              auto* c = static_cast<Ctx*>(arg);
-              c->nested_status = tsar_run(c->r, 5, [](const tsar_chunk*, void*) {}, nullptr);
-            }, &ctx), TSAR_OK);
+  ASSERT_EQ(tsar_run(
+                r, 10,
+                [](const tsar_chunk*, void* arg) {
+                  auto* c = static_cast<Ctx*>(arg);
+                  c->nested_status = tsar_run(
+                      c->r, 5, [](const tsar_chunk*, void*) {}, nullptr);
+                },
+                &ctx),
+            TSAR_OK);
   EXPECT_EQ(ctx.nested_status.load(), TSAR_ERR_STATE);
   int wrong = 0;
 #pragma omp parallel num_threads(2) reduction(+ : wrong)
@@ -202,8 +219,7 @@ TEST_F(CApi, TeamDeviceRunsAPlaceOnOneWorker) {
 
 TEST_F(CApi, TraceFilesInJsonAndCsv) {
   tsar::Region region("traced", "chunk-dynamic");
-  for (int pass = 0; pass < 4; ++pass)
-    region.parallel_for(500, [](const tsar::Chunk&) {});
+  for (int pass = 0; pass < 4; ++pass) region.parallel_for(500, [](const tsar::Chunk&) {});
   const std::string dir = ::testing::TempDir();
   region.write_trace(dir + "/trace.json");
   region.write_trace(dir + "/trace.csv");
@@ -232,12 +248,14 @@ TEST_F(CApi, TraceFilesInJsonAndCsv) {
 TEST_F(CApi, LearnedTimesCacheSeedsTheNextRun) {
   // Device 0 is 4x faster (the body sleeps in proportion). A first region learns it and
   // saves it under TSAR_CACHE; a second region of the same name starts from it.
-  const std::string cache = ::testing::TempDir() + "/tsar-cache-" + std::to_string(getpid()) + ".json";
+  const std::string cache =
+      ::testing::TempDir() + "/tsar-cache-" + std::to_string(getpid()) + ".json";
   setenv("TSAR_CACHE", cache.c_str(), 1);
   tsar::set_devices("cpu:0,cpu:1");
   // 0.5 ms / 2 ms per iteration: long against the wake-up delays of a loaded machine.
   const auto body = [](const tsar::Chunk& c) {
-    std::this_thread::sleep_for(std::chrono::microseconds(c.size() * (c.worker() == 0 ? 500 : 2000)));
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(c.size() * (c.worker() == 0 ? 500 : 2000)));
   };
   {
     tsar::Region learn("cached", "adaptive");

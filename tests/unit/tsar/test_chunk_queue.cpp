@@ -61,9 +61,11 @@ TEST(ChunkQueue, NonWaitingSizesFromTheExactRemainder) {
   ChunkQueue q;
   q.reset(0, 100);
   Range r;
-  ASSERT_EQ(q.try_take([](std::int64_t left) { return left / 2; }, r), ChunkQueue::Result::kSuccess);
+  ASSERT_EQ(q.try_take([](std::int64_t left) { return left / 2; }, r),
+            ChunkQueue::Result::kSuccess);
   EXPECT_EQ(r.size(), 50);
-  ASSERT_EQ(q.try_take([](std::int64_t left) { return left / 2; }, r), ChunkQueue::Result::kSuccess);
+  ASSERT_EQ(q.try_take([](std::int64_t left) { return left / 2; }, r),
+            ChunkQueue::Result::kSuccess);
   EXPECT_EQ(r.size(), 25);
   ASSERT_EQ(q.try_take([](std::int64_t) { return 0; }, r), ChunkQueue::Result::kSuccess);
   EXPECT_EQ(r.size(), 1);  // at least one

@@ -16,13 +16,15 @@ extern "C" int c_omp_checked_sum(tsar_region* region, int64_t n, int64_t* sum, u
 
 namespace {
 
-const char* kSchedules[] = {"static",        "adaptive",      "split:3", "quick:4", "chunk",
-                            "chunk-static",  "chunk-dynamic", "hybrid",  "hguided", "chunk:5"};
+const char* kSchedules[] = {"static",       "adaptive",      "split:3", "quick:4", "chunk",
+                            "chunk-static", "chunk-dynamic", "hybrid",  "hguided", "chunk:5"};
 // Device sets: this machine's cores, more workers than cores, and an emulated accelerator.
 const char* kDevices[] = {"", "cpu:0,cpu:1,cpu:0,cpu:1,cpu:0", "cpu:0,emul:1"};
 const std::int64_t kSizes[] = {0, 1, 2, 3, 97, 1000, 10007};
 
-double value(std::int64_t i) { return std::sin(static_cast<double>(i) * 0.37) * 100.0 + static_cast<double>(i % 17); }
+double value(std::int64_t i) {
+  return std::sin(static_cast<double>(i) * 0.37) * 100.0 + static_cast<double>(i % 17);
+}
 
 struct ArgMax {
   double v;
@@ -80,12 +82,14 @@ TEST_P(EverySchedule, MatchesTheSerialLoop) {
     ArgMax arg{-std::numeric_limits<double>::infinity(), -1};
     auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
     auto vs = region.map(visits.data(), visits.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
-    auto rsum = region.reduction(sum, std::int64_t{0}, [](std::int64_t a, std::int64_t b) { return a + b; });
+    auto rsum = region.reduction(sum, std::int64_t{0},
+                                 [](std::int64_t a, std::int64_t b) { return a + b; });
     auto rmin = region.reduction(mn, std::numeric_limits<double>::infinity(),
                                  [](double a, double b) { return std::min(a, b); });
     auto rmax = region.reduction(mx, -std::numeric_limits<double>::infinity(),
                                  [](double& a, const double& b) { a = std::max(a, b); });
-    auto rarg = region.reduction(arg, ArgMax{-std::numeric_limits<double>::infinity(), -1}, combine_argmax);
+    auto rarg =
+        region.reduction(arg, ArgMax{-std::numeric_limits<double>::infinity(), -1}, combine_argmax);
     for (int pass = 0; pass < 3; ++pass) {
       SCOPED_TRACE("n=" + std::to_string(n) + " pass " + std::to_string(pass));
       std::fill(visits.begin(), visits.end(), 0);
@@ -146,7 +150,8 @@ TEST_P(EverySchedule, PerIterationBodies) {
 TEST_P(EverySchedule, ExceptionReachesTheCallerAndThePoolStaysUsable) {
   tsar::Region region(options());
   std::int64_t sum = 0;
-  auto r = region.reduction(sum, std::int64_t{0}, [](std::int64_t a, std::int64_t b) { return a + b; });
+  auto r =
+      region.reduction(sum, std::int64_t{0}, [](std::int64_t a, std::int64_t b) { return a + b; });
   for (int round = 0; round < 2; ++round) {
     sum = 7;
     try {
@@ -177,14 +182,16 @@ TEST_P(EverySchedule, ExceptionReachesTheCallerAndThePoolStaysUsable) {
   }
   tsar::Region other(options());
   std::int64_t count = 0;
-  auto rc = other.reduction(count, std::int64_t{0}, [](std::int64_t a, std::int64_t b) { return a + b; });
+  auto rc =
+      other.reduction(count, std::int64_t{0}, [](std::int64_t a, std::int64_t b) { return a + b; });
   other.parallel_for(50, [&](const tsar::Chunk& c) { c.local(rc) += c.size(); });
   EXPECT_EQ(count, 50);
 }
 
 TEST_P(EverySchedule, ThesisStyleLoopFromCInsideAnOpenMPTeam) {
   tsar_region* region = nullptr;
-  ASSERT_EQ(tsar_init(&region, "c-loop", std::get<0>(GetParam()), TSAR_DEVICE_ALL, nullptr, 0, 0), TSAR_OK)
+  ASSERT_EQ(tsar_init(&region, "c-loop", std::get<0>(GetParam()), TSAR_DEVICE_ALL, nullptr, 0, 0),
+            TSAR_OK)
       << tsar_last_error();
   for (std::int64_t n : kSizes) {
     std::vector<unsigned char> seen(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)), 0);
@@ -208,7 +215,8 @@ std::string name(const ::testing::TestParamInfo<EverySchedule::ParamType>& info)
 }
 
 INSTANTIATE_TEST_SUITE_P(Tsar, EverySchedule,
-                         ::testing::Combine(::testing::ValuesIn(kSchedules), ::testing::ValuesIn(kDevices)),
+                         ::testing::Combine(::testing::ValuesIn(kSchedules),
+                                            ::testing::ValuesIn(kDevices)),
                          name);
 
 }  // namespace

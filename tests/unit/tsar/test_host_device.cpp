@@ -78,7 +78,8 @@ TEST(DeviceList, ParsesEntriesAndNamesTheBadOne) {
   EXPECT_EQ(list[4]->description().key, "place:1");
   EXPECT_EQ(list[6]->description().key, "emul:1");
   EXPECT_EQ(build_devices(node, "cpu:all").size(), 4u);
-  for (const char* bad : {"gpu:0", "cpu:9", "cpu:", "cpu:2-1", "cpu:0,,cpu:1", "place:5", "cpu", "cpu:x"}) {
+  for (const char* bad :
+       {"gpu:0", "cpu:9", "cpu:", "cpu:2-1", "cpu:0,,cpu:1", "place:5", "cpu", "cpu:x"}) {
     try {
       build_devices(node, bad);
       ADD_FAILURE() << bad;

@@ -9,10 +9,10 @@ namespace {
 using namespace tsar::core;
 
 TEST(ScheduleSpec, ParsesEveryScheduleAndRoundTrips) {
-  const char* texts[] = {"static",         "adaptive",       "split",          "split:4",
-                         "quick",          "quick:20",       "chunk",          "chunk:500",
-                         "chunk-static",   "chunk-static:8", "chunk-dynamic",  "chunk-dynamic:3",
-                         "hybrid",         "hybrid:100",     "hguided",        "hguided:16"};
+  const char* texts[] = {"static",       "adaptive",       "split",         "split:4",
+                         "quick",        "quick:20",       "chunk",         "chunk:500",
+                         "chunk-static", "chunk-static:8", "chunk-dynamic", "chunk-dynamic:3",
+                         "hybrid",       "hybrid:100",     "hguided",       "hguided:16"};
   for (const char* t : texts) {
     const ScheduleSpec s = parse_schedule(t);
     EXPECT_EQ(s.to_string(), t);

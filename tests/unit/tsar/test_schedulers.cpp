@@ -85,7 +85,8 @@ void expect_exact_cover(const SimulatedPass& pass, std::int64_t n) {
       ASSERT_LE(r.end, n);
       for (auto i = r.begin; i < r.end; ++i) seen[static_cast<std::size_t>(i)]++;
     }
-  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(seen[static_cast<std::size_t>(i)], 1) << "iteration " << i;
+  for (std::int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(seen[static_cast<std::size_t>(i)], 1) << "iteration " << i;
 }
 
 std::vector<TimeEstimator> estimators(const std::vector<double>& priors) {
@@ -100,8 +101,8 @@ std::int64_t total(const std::vector<Range>& list) {
   return t;
 }
 
-const char* kAllSchedules[] = {"static", "adaptive", "split:4", "quick:4", "chunk",
-                               "chunk:7", "chunk-static", "chunk-dynamic", "hybrid", "hguided"};
+const char* kAllSchedules[] = {"static",  "adaptive",     "split:4",       "quick:4", "chunk",
+                               "chunk:7", "chunk-static", "chunk-dynamic", "hybrid",  "hguided"};
 
 TEST(Schedulers, EverySchedulerCoversEveryPassExactlyOnce) {
   const std::vector<double> speeds = {1e-6, 3e-6, 1e-6, kInf, 10e-6};
@@ -110,7 +111,8 @@ TEST(Schedulers, EverySchedulerCoversEveryPassExactlyOnce) {
       auto s = make_scheduler(parse_schedule(name), static_cast<int>(speeds.size()));
       auto est = estimators({1, 1, 1, 1, 1});
       for (int pass = 0; pass < 3; ++pass) {
-        SCOPED_TRACE(std::string(name) + " n=" + std::to_string(n) + " pass " + std::to_string(pass));
+        SCOPED_TRACE(std::string(name) + " n=" + std::to_string(n) + " pass " +
+                     std::to_string(pass));
         const auto sim = simulate(*s, n, est, speeds);
         expect_exact_cover(sim, n);
         EXPECT_EQ(total(sim.ranges[3]), 0);  // the retired worker never gets work
@@ -148,12 +150,12 @@ TEST(Schedulers, SplitAdaptsBetweenSubPasses) {
   const auto sim = simulate(*s, 10, est, {1e-6, 3e-6});
   EXPECT_EQ(sim.sub_passes, 4);
   ASSERT_EQ(sim.ranges[0].size(), 4u);
-  EXPECT_EQ(sim.ranges[0][0].begin, 0);                // sub-pass sizes 3, 3, 2, 2
+  EXPECT_EQ(sim.ranges[0][0].begin, 0);  // sub-pass sizes 3, 3, 2, 2
   EXPECT_EQ(sim.ranges[1][1].end, 6);
-  EXPECT_EQ(sim.ranges[0][0].size(), 2);               // first sub-pass: default split
+  EXPECT_EQ(sim.ranges[0][0].size(), 2);  // first sub-pass: default split
   EXPECT_EQ(sim.ranges[0][1].size() + sim.ranges[1][1].size(), 3);
-  EXPECT_GE(sim.ranges[0][1].size(), 2);               // then 3:1 by measured speed
-  auto more = simulate(*s, 5, est, {1e-6, 3e-6});      // fewer iterations than div
+  EXPECT_GE(sim.ranges[0][1].size(), 2);           // then 3:1 by measured speed
+  auto more = simulate(*s, 5, est, {1e-6, 3e-6});  // fewer iterations than div
   EXPECT_EQ(more.sub_passes, 4);
 }
 
@@ -163,7 +165,8 @@ TEST(Schedulers, QuickTrainsOnASlicedFirstPassOnly) {
   const auto first = simulate(*s, 1000, est, {1e-6, 4e-6});
   EXPECT_EQ(first.sub_passes, 2);
   EXPECT_EQ(first.ranges[0][0].size() + first.ranges[1][0].size(), 100);
-  EXPECT_NEAR(static_cast<double>(first.ranges[0][1].size()), 720, 5);  // the rest, ~4:1 after training
+  EXPECT_NEAR(static_cast<double>(first.ranges[0][1].size()), 720,
+              5);  // the rest, ~4:1 after training
   const auto second = simulate(*s, 1000, est, {1e-6, 4e-6});
   EXPECT_EQ(second.sub_passes, 1);
 }

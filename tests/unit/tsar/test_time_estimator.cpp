@@ -97,7 +97,8 @@ TEST(ConsistentPriors, PeakBasedFillsTheGapsInTheGivenUnit) {
   EXPECT_DOUBLE_EQ(p[0], 3e-6);
   EXPECT_DOUBLE_EQ(p[1], 3e-6);
   EXPECT_DOUBLE_EQ(p[2], 0.75e-6);
-  const auto q = tsar::core::consistent_priors(std::vector<double>{1.0, 2.0}, std::vector<double>{});
+  const auto q =
+      tsar::core::consistent_priors(std::vector<double>{1.0, 2.0}, std::vector<double>{});
   EXPECT_EQ(q, (std::vector<double>{1.0, 2.0}));
 }
 

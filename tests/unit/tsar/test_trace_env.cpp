@@ -10,7 +10,8 @@
 #include "tsar/tsar.hpp"
 
 TEST(TraceEnvironment, EveryPassOfEveryRegionLandsInTheCsv) {
-  const std::string path = ::testing::TempDir() + "/tsar-trace-" + std::to_string(getpid()) + ".csv";
+  const std::string path =
+      ::testing::TempDir() + "/tsar-trace-" + std::to_string(getpid()) + ".csv";
   setenv("TSAR_TRACE", path.c_str(), 1);
   tsar::set_devices("cpu:0,cpu:1");
   {

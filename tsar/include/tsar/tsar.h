@@ -89,15 +89,15 @@ enum {
 
 /* What a region's device is. */
 typedef struct tsar_device_info {
-  unsigned kind;       /* one TSAR_DEVICE_* bit */
-  int id;              /* CPU: first logical core; OpenMP target: device number; CUDA: ordinal */
-  int numa_node;       /* logical NUMA node it is closest to, -1 when unknown */
-  int control_core;    /* logical core its worker thread is pinned to */
-  int num_cores;       /* cores it computes on: 1 for a core, the team size for a place */
-  int omp_device;      /* OpenMP device number for target regions, -1 for host devices */
-  int retired;         /* 1 when back-off took it out of the region */
-  double peak_gflops;  /* the peak estimate behind the default split */
-  char key[32];        /* stable name: "cpu:3", "place:0", "omp:1", "cuda:0", "emul:0" */
+  unsigned kind;      /* one TSAR_DEVICE_* bit */
+  int id;             /* CPU: first logical core; OpenMP target: device number; CUDA: ordinal */
+  int numa_node;      /* logical NUMA node it is closest to, -1 when unknown */
+  int control_core;   /* logical core its worker thread is pinned to */
+  int num_cores;      /* cores it computes on: 1 for a core, the team size for a place */
+  int omp_device;     /* OpenMP device number for target regions, -1 for host devices */
+  int retired;        /* 1 when back-off took it out of the region */
+  double peak_gflops; /* the peak estimate behind the default split */
+  char key[32];       /* stable name: "cpu:3", "place:0", "omp:1", "cuda:0", "emul:0" */
 } tsar_device_info;
 
 /* Sets the devices of regions initialised from now on (existing regions keep theirs).
@@ -127,8 +127,8 @@ typedef struct tsar_region tsar_region;
  *            Precedence of defaults: these values, then TSAR_CACHE, then device peaks.
  *  div       sub-passes of split/quick; 0 = the schedule's ":div" or 10
  * On failure *region is NULL. */
-int tsar_init(tsar_region** region, const char* name, const char* schedule,
-              unsigned device_kinds, const double* time_per_iteration, int num_times, int div);
+int tsar_init(tsar_region** region, const char* name, const char* schedule, unsigned device_kinds,
+              const double* time_per_iteration, int num_times, int div);
 /* Saves learned times (TSAR_CACHE), flushes the trace, frees the region and its
  * registrations. NULL is accepted. Fails with TSAR_ERR_STATE during a pass. */
 int tsar_free(tsar_region* region);
@@ -149,11 +149,11 @@ int tsar_get_schedule(const tsar_region* region, char* buf, size_t size);
 /* ---------------------------------------------------------------------------------------- */
 /* Running passes, thesis style (inside the caller's OpenMP team)                            */
 
-/* Begins the calling worker's part of a pass of n iterations (the first call of the pass
- * computes the split) and returns the caller's range [*begin, *end), possibly empty. Under
- * chunk and split schedules, the do/while loop runs once per chunk or sub-pass, and the
- * range is the current one. All workers must pass the same n. On an error the range is
- * empty and tsar_loop still must be called. */
+/* Begins the calling worker's part of a pass of n iterations, 0 <= n <= 2^60 (the first
+ * call of the pass computes the split) and returns the caller's range [*begin, *end),
+ * possibly empty. Under chunk and split schedules, the do/while loop runs once per chunk or
+ * sub-pass, and the range is the current one. All workers must pass the same n. On an
+ * error the range is empty and tsar_loop still must be called. */
 int tsar_next(tsar_region* region, int64_t n, int64_t* begin, int64_t* end);
 /* The do/while condition after the caller's range: times it, and either hands the caller
  * another chunk/sub-pass (returns 1) or waits for all workers at the end of the pass, where
@@ -176,18 +176,20 @@ int tsar_cancel(tsar_region* region);
 
 /* One range handed to a body. */
 typedef struct tsar_chunk {
-  int64_t begin;     /* first iteration */
-  int64_t end;       /* one past the last iteration */
-  int worker;        /* device index in the region */
-  unsigned kind;     /* TSAR_DEVICE_* of the device */
-  int device_id;     /* tsar_device_info.id */
-  int omp_device;    /* OpenMP device number for target regions, -1 for host devices */
-  void* stream;      /* CUDA stream of the device, NULL for others */
+  int64_t begin;  /* first iteration */
+  int64_t end;    /* one past the last iteration */
+  int worker;     /* device index in the region */
+  unsigned kind;  /* TSAR_DEVICE_* of the device */
+  int device_id;  /* tsar_device_info.id */
+  int omp_device; /* OpenMP device number for target regions, -1 for host devices */
+  void* stream;   /* CUDA stream of the device, NULL for others */
 } tsar_chunk;
 
 typedef void (*tsar_body_fn)(const tsar_chunk* chunk, void* arg);
 
-/* Runs one pass of n iterations: body(chunk, arg) on each device's worker for each of its
+/* Runs one pass of n iterations (0 <= n <= 2^60; a bad n, or registered buffers too small
+ * for it, refuses the pass before anything runs): body(chunk, arg) on each device's worker
+ * for each of its
  * ranges, then the end-of-pass work of tsar_loop. The calling thread is device 0's worker
  * and stays pinned to its core. Returns TSAR_ERR_CANCELED when a body called tsar_cancel;
  * the pool stays usable. Concurrent calls on one device set run one after the other; a
@@ -199,37 +201,37 @@ int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg);
 
 /* Direction and handling flags of a registered buffer. */
 enum {
-  TSAR_MEM_IN = 1u,       /* read by the loop: copied to devices before their ranges */
-  TSAR_MEM_OUT = 2u,      /* written by the loop: each device's part copied back */
+  TSAR_MEM_IN = 1u,  /* read by the loop: copied to devices before their ranges */
+  TSAR_MEM_OUT = 2u, /* written by the loop: each device's part copied back */
   TSAR_MEM_INOUT = 3u,
-  TSAR_MEM_PERSIST = 4u,  /* device copies stay between passes until unregistered */
-  TSAR_MEM_PAD = 8u       /* rows may be padded to the device's alignment (see layout) */
+  TSAR_MEM_PERSIST = 4u, /* device copies stay between passes until unregistered */
+  TSAR_MEM_PAD = 8u      /* rows may be padded to the device's alignment (see layout) */
 };
 
 /* How iterations select the part of a buffer a device needs. */
 typedef enum tsar_assoc {
-  TSAR_ASSOC_FULL = 0,      /* every device needs all of it (inputs only) */
-  TSAR_ASSOC_ROWS = 1,      /* iteration i uses row i (1-D: element i) */
-  TSAR_ASSOC_COLS = 2,      /* iteration j uses column j (packed on copying devices) */
-  TSAR_ASSOC_ROWS_COLS = 3  /* iteration i uses row i and column i */
+  TSAR_ASSOC_FULL = 0,     /* every device needs all of it (inputs only) */
+  TSAR_ASSOC_ROWS = 1,     /* iteration i uses row i (1-D: element i) */
+  TSAR_ASSOC_COLS = 2,     /* iteration j uses column j (packed on copying devices) */
+  TSAR_ASSOC_ROWS_COLS = 3 /* iteration i uses row i and column i */
 } tsar_assoc;
 
 /* Shape and association of a buffer. A 1-D array is rows = count, cols = 1. */
 typedef struct tsar_mem_desc {
-  size_t elem_size;   /* bytes per element, > 0 */
-  size_t rows;        /* rows, > 0 */
-  size_t cols;        /* elements per row, > 0 */
-  size_t row_stride;  /* elements from one row start to the next (>= cols); 0 = cols */
-  size_t halo;        /* extra rows (ROWS) or columns (COLS) each side, read-only input */
-  int assoc;          /* tsar_assoc */
-  unsigned flags;     /* TSAR_MEM_*; at least one of IN and OUT */
+  size_t elem_size;  /* bytes per element, > 0 */
+  size_t rows;       /* rows, > 0 */
+  size_t cols;       /* elements per row, > 0 */
+  size_t row_stride; /* elements from one row start to the next (>= cols); 0 = cols */
+  size_t halo;       /* extra rows (ROWS) or columns (COLS) each side, read-only input */
+  int assoc;         /* tsar_assoc */
+  unsigned flags;    /* TSAR_MEM_*; at least one of IN and OUT */
 } tsar_mem_desc;
 
 /* Where the calling worker's view of a buffer is: element (r, c) of the host buffer is at
  * base[(r - row_offset) * row_stride + (c - col_offset)] for the caller's rows/columns. */
 typedef struct tsar_mem_layout {
   void* base;
-  size_t row_stride;   /* elements, padded when TSAR_MEM_PAD and the device wants it */
+  size_t row_stride; /* elements, padded when TSAR_MEM_PAD and the device wants it */
   int64_t row_offset;
   int64_t col_offset;
 } tsar_mem_layout;
@@ -241,8 +243,8 @@ int tsar_reg_mem_desc(tsar_region* region, void* host, const tsar_mem_desc* desc
 int tsar_reg_mem(tsar_region* region, void* host, size_t elem_size, size_t count, size_t halo,
                  int assoc, unsigned flags);
 /* Shorthand: rows x cols matrix with row_stride elements per row (0 = cols). */
-int tsar_reg_mem_2d(tsar_region* region, void* host, size_t elem_size, size_t rows,
-                    size_t cols, size_t row_stride, size_t halo, int assoc, unsigned flags);
+int tsar_reg_mem_2d(tsar_region* region, void* host, size_t elem_size, size_t rows, size_t cols,
+                    size_t row_stride, size_t halo, int assoc, unsigned flags);
 /* The calling worker's pointer for registered buffer `host`, indexed like `host` for the
  * caller's rows (columns: see tsar_mem_layout). On host-memory devices it is `host`.
  * NULL (tsar_last_status set) when not registered or not called by a worker. */

@@ -216,11 +216,11 @@ struct PassStats {
 
 /// What tsar_init takes.
 struct RegionOptions {
-  std::string name = "region";            ///< key of the learned-times cache and trace
-  std::string schedule;                   ///< "" = TSAR_SCHEDULE, else adaptive
+  std::string name = "region";  ///< key of the learned-times cache and trace
+  std::string schedule;         ///< "" = TSAR_SCHEDULE, else adaptive
   unsigned device_kinds = TSAR_DEVICE_ALL;
-  std::vector<double> time_per_iteration; ///< empty, or one per device (0 = unknown)
-  int div = 0;                            ///< split/quick sub-passes; 0 = default
+  std::vector<double> time_per_iteration;  ///< empty, or one per device (0 = unknown)
+  int div = 0;                             ///< split/quick sub-passes; 0 = default
 };
 
 /// A loop region (tsar_region). Movable, not copyable.
@@ -231,11 +231,11 @@ class Region {
                   unsigned device_kinds = TSAR_DEVICE_ALL)
       : Region(RegionOptions{name, schedule, device_kinds, {}, 0}) {}
   explicit Region(const RegionOptions& options = {}) {
-    detail::check(tsar_init(&region_, options.name.c_str(),
-                            options.schedule.empty() ? nullptr : options.schedule.c_str(),
-                            options.device_kinds,
-                            options.time_per_iteration.empty() ? nullptr : options.time_per_iteration.data(),
-                            static_cast<int>(options.time_per_iteration.size()), options.div));
+    detail::check(tsar_init(
+        &region_, options.name.c_str(),
+        options.schedule.empty() ? nullptr : options.schedule.c_str(), options.device_kinds,
+        options.time_per_iteration.empty() ? nullptr : options.time_per_iteration.data(),
+        static_cast<int>(options.time_per_iteration.size()), options.div));
   }
   Region(Region&& other) noexcept : region_(std::exchange(other.region_, nullptr)) {}
   Region& operator=(Region&& other) noexcept {
@@ -263,7 +263,8 @@ class Region {
   /// Registers a 1-D array of count elements.
   template <class T>
   Mapped<T> map(T* host, std::size_t count, Assoc assoc, unsigned flags, std::size_t halo = 0) {
-    detail::check(tsar_reg_mem(region_, host, sizeof(T), count, halo, static_cast<int>(assoc), flags));
+    detail::check(
+        tsar_reg_mem(region_, host, sizeof(T), count, halo, static_cast<int>(assoc), flags));
     return Mapped<T>(region_, host);
   }
   /// Registers a rows x cols matrix with row_stride elements per row (0 = cols).
@@ -280,7 +281,8 @@ class Region {
   Reduction<T> reduction(T& result, const T& identity, Combine combine) {
     using Holder = typename Reduction<T>::template CombineHolder<Combine>;
     auto holder = std::make_unique<Holder>(std::move(combine));
-    detail::check(tsar_reg_reduction(region_, &result, &identity, sizeof(T), &Holder::call, holder.get()));
+    detail::check(
+        tsar_reg_reduction(region_, &result, &identity, sizeof(T), &Holder::call, holder.get()));
     Reduction<T> r;
     r.region_ = region_;
     r.result_ = &result;
@@ -319,7 +321,9 @@ class Region {
     for (const auto& d : pass_stats().devices) out.push_back(d.iterations);
     return out;
   }
-  void write_trace(const std::string& path) const { detail::check(tsar_write_trace(region_, path.c_str())); }
+  void write_trace(const std::string& path) const {
+    detail::check(tsar_write_trace(region_, path.c_str()));
+  }
 
   tsar_region* handle() const { return region_; }
 

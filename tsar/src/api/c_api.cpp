@@ -39,8 +39,8 @@ int guarded(const char* call, F&& f) {
   }
 }
 
-#define TSAR_REQUIRE(ptr, call)                                                   \
-  do {                                                                            \
+#define TSAR_REQUIRE(ptr, call)                                                                 \
+  do {                                                                                          \
     if ((ptr) == nullptr) return fail(TSAR_ERR_NULL, std::string(call) + ": " #ptr " is NULL"); \
   } while (0)
 
@@ -77,22 +77,22 @@ int tsar_count_devices(unsigned kinds, int* count) {
   });
 }
 
-int tsar_init(tsar_region** region, const char* name, const char* schedule,
-              unsigned device_kinds, const double* time_per_iteration, int num_times, int div) {
+int tsar_init(tsar_region** region, const char* name, const char* schedule, unsigned device_kinds,
+              const double* time_per_iteration, int num_times, int div) {
   TSAR_REQUIRE(region, "tsar_init");
   *region = nullptr;
   return guarded("tsar_init", [&] {
     const tsar::core::ScheduleSpec spec = tsar::core::resolve_schedule(schedule, div);
-    auto impl = std::make_unique<tsar::core::Region>(tsar::core::Runtime::current(), name ? name : "", spec,
-                                               device_kinds, time_per_iteration, num_times);
+    auto impl =
+        std::make_unique<tsar::core::Region>(tsar::core::Runtime::current(), name ? name : "", spec,
+                                             device_kinds, time_per_iteration, num_times);
     *region = new tsar_region{std::move(impl)};
   });
 }
 
 int tsar_free(tsar_region* region) {
   if (region == nullptr) return TSAR_OK;
-  if (region->impl->in_pass())
-    return fail(TSAR_ERR_STATE, "tsar_free: the region is in a pass");
+  if (region->impl->in_pass()) return fail(TSAR_ERR_STATE, "tsar_free: the region is in a pass");
   return guarded("tsar_free", [&] { delete region; });
 }
 
@@ -131,7 +131,8 @@ int tsar_get_schedule(const tsar_region* region, char* buf, size_t size) {
   const std::string text = region->impl->schedule().to_string();
   if (size < text.size() + 1)
     return fail(TSAR_ERR_INVALID, "tsar_get_schedule: buffer of " + std::to_string(size) +
-                                      " bytes is too small (need " + std::to_string(text.size() + 1) + ")");
+                                      " bytes is too small (need " +
+                                      std::to_string(text.size() + 1) + ")");
   std::memcpy(buf, text.c_str(), text.size() + 1);
   return TSAR_OK;
 }
@@ -207,8 +208,9 @@ int tsar_mem_layout_get(const tsar_region* region, const void* host, tsar_mem_la
   const tsar::core::Registration* reg = region->impl->registered_memory().find(host);
   if (reg == nullptr)
     return fail(TSAR_ERR_UNKNOWN, "tsar_mem_layout_get: buffer is not registered with this region");
-  return guarded("tsar_mem_layout_get",
-                 [&] { *layout = tsar::core::MemoryRegistry::view(*reg, region->impl->device(w)); });
+  return guarded("tsar_mem_layout_get", [&] {
+    *layout = tsar::core::MemoryRegistry::view(*reg, region->impl->device(w));
+  });
 }
 
 void* tsar_mem(const tsar_region* region, const void* host) {
@@ -238,7 +240,8 @@ void* tsar_reduction(const tsar_region* region, const void* result) {
   const int w = worker_of(region, "tsar_reduction");
   if (w < 0) return nullptr;
   void* acc = region->impl->registered_reductions().accumulator(result, w);
-  if (acc == nullptr) fail(TSAR_ERR_UNKNOWN, "tsar_reduction: result is not a registered reduction");
+  if (acc == nullptr)
+    fail(TSAR_ERR_UNKNOWN, "tsar_reduction: result is not a registered reduction");
   return acc;
 }
 

@@ -24,20 +24,34 @@ extern "C" {
 
 const char* tsar_status_string(int status) {
   switch (status) {
-    case TSAR_OK: return "success";
-    case TSAR_ERR_NULL: return "null pointer argument";
-    case TSAR_ERR_INVALID: return "invalid argument";
-    case TSAR_ERR_SCHEDULE: return "bad schedule";
-    case TSAR_ERR_DEVICES: return "bad or missing devices";
-    case TSAR_ERR_REGISTERED: return "already registered";
-    case TSAR_ERR_UNKNOWN: return "not registered";
-    case TSAR_ERR_THREADS: return "caller is not a worker of the region";
-    case TSAR_ERR_STATE: return "not allowed in the region's current state";
-    case TSAR_ERR_CANCELED: return "pass canceled";
-    case TSAR_ERR_IO: return "file could not be read or written";
-    case TSAR_ERR_SYSTEM: return "system error";
-    case TSAR_ERR_UNSUPPORTED: return "unsupported by this device kind or build";
-    default: return "unknown status code";
+    case TSAR_OK:
+      return "success";
+    case TSAR_ERR_NULL:
+      return "null pointer argument";
+    case TSAR_ERR_INVALID:
+      return "invalid argument";
+    case TSAR_ERR_SCHEDULE:
+      return "bad schedule";
+    case TSAR_ERR_DEVICES:
+      return "bad or missing devices";
+    case TSAR_ERR_REGISTERED:
+      return "already registered";
+    case TSAR_ERR_UNKNOWN:
+      return "not registered";
+    case TSAR_ERR_THREADS:
+      return "caller is not a worker of the region";
+    case TSAR_ERR_STATE:
+      return "not allowed in the region's current state";
+    case TSAR_ERR_CANCELED:
+      return "pass canceled";
+    case TSAR_ERR_IO:
+      return "file could not be read or written";
+    case TSAR_ERR_SYSTEM:
+      return "system error";
+    case TSAR_ERR_UNSUPPORTED:
+      return "unsupported by this device kind or build";
+    default:
+      return "unknown status code";
   }
 }
 

@@ -39,7 +39,8 @@ nlohmann::json read_cache(const std::string& path, std::string* problem) {
 
 class FileLock {
  public:
-  explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+  explicit FileLock(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
     if (fd_ >= 0) ::flock(fd_, LOCK_EX);
   }
   ~FileLock() {

@@ -9,8 +9,8 @@
 
 #include <array>
 #include <atomic>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,14 +34,14 @@ const char* device_kind_name(DeviceKind kind);
 /// What a device is, fixed when it is created.
 struct DeviceDescription {
   DeviceKind kind = DeviceKind::kCpu;
-  int id = -1;                ///< CPU: first logical core; OpenMP target: device number; CUDA: ordinal
-  std::string key;            ///< stable name for caches and traces: "cpu:3", "place:0", "cuda:1"
-  int numa_node = -1;         ///< logical NUMA node it is attached to
-  std::vector<int> cores;     ///< logical cores it computes on (accelerators: none)
-  int control_core = -1;      ///< logical core its worker thread is pinned to
-  double peak_gflops = 0.0;   ///< peak estimate for the default split (thesis 4.3.2)
-  std::size_t alignment = 64; ///< bytes rows are padded to under TSAR_MEM_PAD
-  bool host_memory = true;    ///< computes on host memory directly: registered buffers need no copies
+  int id = -1;             ///< CPU: first logical core; OpenMP target: device number; CUDA: ordinal
+  std::string key;         ///< stable name for caches and traces: "cpu:3", "place:0", "cuda:1"
+  int numa_node = -1;      ///< logical NUMA node it is attached to
+  std::vector<int> cores;  ///< logical cores it computes on (accelerators: none)
+  int control_core = -1;   ///< logical core its worker thread is pinned to
+  double peak_gflops = 0.0;    ///< peak estimate for the default split (thesis 4.3.2)
+  std::size_t alignment = 64;  ///< bytes rows are padded to under TSAR_MEM_PAD
+  bool host_memory = true;  ///< computes on host memory directly: registered buffers need no copies
 };
 
 /// A rectangular copy of up to three dimensions, outermost first: the parameters of

@@ -15,10 +15,14 @@ namespace tsar::core {
 
 const char* device_kind_name(DeviceKind kind) {
   switch (kind) {
-    case DeviceKind::kCpu: return "cpu";
-    case DeviceKind::kOmpTarget: return "omp";
-    case DeviceKind::kCuda: return "cuda";
-    case DeviceKind::kEmulated: return "emul";
+    case DeviceKind::kCpu:
+      return "cpu";
+    case DeviceKind::kOmpTarget:
+      return "omp";
+    case DeviceKind::kCuda:
+      return "cuda";
+    case DeviceKind::kEmulated:
+      return "emul";
   }
   return "?";
 }
@@ -39,7 +43,8 @@ void HostDevice::attach_worker(const symmer::topology::NodeModel& node) {
 }
 
 void* HostDevice::allocate(std::size_t bytes) {
-  const std::size_t align = std::max<std::size_t>(description().alignment, alignof(std::max_align_t));
+  const std::size_t align =
+      std::max<std::size_t>(description().alignment, alignof(std::max_align_t));
   const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
   void* p = std::aligned_alloc(align, rounded);
   if (p == nullptr)
@@ -74,7 +79,8 @@ void copy_rect_host(void* dst, const void* src, const RectCopy& rect) {
     const auto fits = [&](std::size_t offset, std::size_t extent) {
       return rect.volume[d] <= extent && offset <= extent - rect.volume[d];
     };
-    if (!fits(rect.dst_offsets[d], rect.dst_dims[d]) || !fits(rect.src_offsets[d], rect.src_dims[d]))
+    if (!fits(rect.dst_offsets[d], rect.dst_dims[d]) ||
+        !fits(rect.src_offsets[d], rect.src_dims[d]))
       throw Error(TSAR_ERR_INVALID,
                   "rectangle copy: dimension " + std::to_string(d) + " leaves its array");
   }
@@ -150,8 +156,8 @@ void check_core(const symmer::topology::NodeModel& node, int core, const std::st
 
 std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core) {
   check_core(node, core, "cpu:" + std::to_string(core));
-  return std::make_shared<HostDevice>(host_description(
-      node, DeviceKind::kCpu, {core}, "cpu:" + std::to_string(core), core));
+  return std::make_shared<HostDevice>(
+      host_description(node, DeviceKind::kCpu, {core}, "cpu:" + std::to_string(core), core));
 }
 
 std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node) {

@@ -12,10 +12,11 @@ namespace {
 constexpr std::size_t kLine = 64;
 }
 
-void Reductions::add(void* result, const void* identity, std::size_t size,
-                     tsar_combine_fn combine, void* ctx) {
+void Reductions::add(void* result, const void* identity, std::size_t size, tsar_combine_fn combine,
+                     void* ctx) {
   if (result == nullptr || identity == nullptr || combine == nullptr)
-    throw Error(TSAR_ERR_NULL, "registering a reduction: result, identity and combine must not be NULL");
+    throw Error(TSAR_ERR_NULL,
+                "registering a reduction: result, identity and combine must not be NULL");
   if (size == 0) throw Error(TSAR_ERR_INVALID, "registering a reduction: size is 0");
   for (const auto& e : entries_) {
     const auto lo = static_cast<unsigned char*>(result);
@@ -27,14 +28,19 @@ void Reductions::add(void* result, const void* identity, std::size_t size,
   auto* raw = static_cast<unsigned char*>(
       std::aligned_alloc(kLine, stride * static_cast<std::size_t>(workers_)));
   if (raw == nullptr) throw Error(TSAR_ERR_SYSTEM, "allocating reduction accumulators");
-  Entry e{result, size, stride,
+  Entry e{result,
+          size,
+          stride,
           std::vector<unsigned char>(static_cast<const unsigned char*>(identity),
                                      static_cast<const unsigned char*>(identity) + size),
-          combine, ctx, {raw, std::free}};
+          combine,
+          ctx,
+          {raw, std::free}};
   entries_.push_back(std::move(e));
   auto& added = entries_.back();
   for (int w = 0; w < workers_; ++w)
-    std::memcpy(added.storage.get() + added.stride * static_cast<std::size_t>(w), added.identity.data(), size);
+    std::memcpy(added.storage.get() + added.stride * static_cast<std::size_t>(w),
+                added.identity.data(), size);
 }
 
 void Reductions::remove(const void* result) {
@@ -54,7 +60,8 @@ void* Reductions::accumulator(const void* result, int worker) const {
 void Reductions::reset() {
   for (auto& e : entries_)
     for (int w = 0; w < workers_; ++w)
-      std::memcpy(e.storage.get() + e.stride * static_cast<std::size_t>(w), e.identity.data(), e.size);
+      std::memcpy(e.storage.get() + e.stride * static_cast<std::size_t>(w), e.identity.data(),
+                  e.size);
 }
 
 void Reductions::merge() {

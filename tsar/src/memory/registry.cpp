@@ -29,7 +29,8 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
   if (d.elem_size == 0) throw Error(TSAR_ERR_INVALID, what + "elem_size is 0");
   if (d.rows == 0 || d.cols == 0)
     throw Error(TSAR_ERR_INVALID, what + "rows and cols must be > 0 (got " +
-                                      std::to_string(d.rows) + " x " + std::to_string(d.cols) + ")");
+                                      std::to_string(d.rows) + " x " + std::to_string(d.cols) +
+                                      ")");
   if (d.row_stride == 0) d.row_stride = d.cols;
   if (d.row_stride < d.cols)
     throw Error(TSAR_ERR_INVALID, what + "row_stride " + std::to_string(d.row_stride) +
@@ -40,17 +41,19 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
-    throw Error(TSAR_ERR_INVALID, what + "flags name no direction (TSAR_MEM_IN and/or TSAR_MEM_OUT)");
+    throw Error(TSAR_ERR_INVALID,
+                what + "flags name no direction (TSAR_MEM_IN and/or TSAR_MEM_OUT)");
   if (d.assoc == TSAR_ASSOC_FULL && (d.flags & TSAR_MEM_OUT) != 0)
     throw Error(TSAR_ERR_INVALID,
-                what + "a FULL buffer cannot be an output: devices would overwrite each other's "
-                       "results (associate it by ROWS or COLS)");
+                what +
+                    "a FULL buffer cannot be an output: devices would overwrite each other's "
+                    "results (associate it by ROWS or COLS)");
   if (d.assoc == TSAR_ASSOC_FULL && d.halo != 0)
     throw Error(TSAR_ERR_INVALID, what + "a halo needs a ROWS or COLS association");
   // Extent: (rows - 1) * row_stride + cols elements.
   std::size_t elems = 0, bytes = 0;
-  if (mul_overflows(d.rows - 1, d.row_stride, &elems) || __builtin_add_overflow(elems, d.cols, &elems) ||
-      mul_overflows(elems, d.elem_size, &bytes) ||
+  if (mul_overflows(d.rows - 1, d.row_stride, &elems) ||
+      __builtin_add_overflow(elems, d.cols, &elems) || mul_overflows(elems, d.elem_size, &bytes) ||
       bytes > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) -
                   reinterpret_cast<std::uintptr_t>(host))
     throw Error(TSAR_ERR_INVALID, what + "size overflows the address space");
@@ -94,7 +97,8 @@ void MemoryRegistry::retarget(const void* old_host, void* new_host) {
   auto it = std::find_if(entries_.begin(), entries_.end(),
                          [&](const Registration& r) { return r.host == old_host; });
   if (it == entries_.end())
-    throw Error(TSAR_ERR_UNKNOWN, "buffer " + hex(old_host) + " is not registered with this region");
+    throw Error(TSAR_ERR_UNKNOWN,
+                "buffer " + hex(old_host) + " is not registered with this region");
   check_overlap(new_host, it->extent, old_host);
   it->host = new_host;
 }
@@ -110,10 +114,20 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
     std::size_t items = 0;
     const char* dim = "";
     switch (e.desc.assoc) {
-      case TSAR_ASSOC_ROWS: items = e.desc.rows; dim = "rows"; break;
-      case TSAR_ASSOC_COLS: items = e.desc.cols; dim = "columns"; break;
-      case TSAR_ASSOC_ROWS_COLS: items = std::min(e.desc.rows, e.desc.cols); dim = "rows/columns"; break;
-      default: continue;
+      case TSAR_ASSOC_ROWS:
+        items = e.desc.rows;
+        dim = "rows";
+        break;
+      case TSAR_ASSOC_COLS:
+        items = e.desc.cols;
+        dim = "columns";
+        break;
+      case TSAR_ASSOC_ROWS_COLS:
+        items = std::min(e.desc.rows, e.desc.cols);
+        dim = "rows/columns";
+        break;
+      default:
+        continue;
     }
     if (static_cast<std::uint64_t>(n) > items)
       throw Error(TSAR_ERR_INVALID, "buffer " + hex(e.host) + " has " + std::to_string(items) +
@@ -131,8 +145,8 @@ tsar_mem_layout MemoryRegistry::view(const Registration& reg, const Device& devi
 
 Range MemoryRegistry::needed(const Registration& reg, Range range) {
   if (reg.desc.assoc == TSAR_ASSOC_FULL || range.empty()) return {};
-  const auto items = static_cast<std::int64_t>(
-      reg.desc.assoc == TSAR_ASSOC_COLS ? reg.desc.cols : reg.desc.rows);
+  const auto items =
+      static_cast<std::int64_t>(reg.desc.assoc == TSAR_ASSOC_COLS ? reg.desc.cols : reg.desc.rows);
   const auto halo = static_cast<std::int64_t>(reg.desc.halo);
   return {std::max<std::int64_t>(0, range.begin - halo), std::min(items, range.end + halo)};
 }

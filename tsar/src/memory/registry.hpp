@@ -22,8 +22,8 @@ class Device;
 /// A validated registration.
 struct Registration {
   void* host = nullptr;
-  tsar_mem_desc desc{};       ///< row_stride filled in (never 0)
-  std::size_t extent = 0;     ///< bytes from host to one past the last element
+  tsar_mem_desc desc{};    ///< row_stride filled in (never 0)
+  std::size_t extent = 0;  ///< bytes from host to one past the last element
 };
 
 class MemoryRegistry {

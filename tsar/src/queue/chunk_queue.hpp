@@ -38,8 +38,13 @@ class ChunkQueue {
     head_.store(lo, std::memory_order_release);
   }
 
-  /// Blocking interface: one fetch-and-add; size >= 1.
+  /// Largest chunk handed out: with passes of at most 2^60 iterations (Region's limit) the
+  /// head cannot overflow however many takers overshoot the end once each.
+  static constexpr std::int64_t kMaxChunk = std::int64_t{1} << 40;
+
+  /// Blocking interface: one fetch-and-add; size in [1, kMaxChunk].
   Result take(std::int64_t size, Range& out) {
+    size = std::clamp<std::int64_t>(size, 1, kMaxChunk);
     if (closed_.load(std::memory_order_relaxed)) return Result::kClosed;
     const std::int64_t begin = head_.fetch_add(size, std::memory_order_relaxed);
     if (begin >= hi_) return Result::kClosed;
@@ -53,10 +58,9 @@ class ChunkQueue {
     if (closed_.load(std::memory_order_relaxed)) return Result::kClosed;
     std::int64_t begin = head_.load(std::memory_order_relaxed);
     if (begin >= hi_) return Result::kClosed;
-    const std::int64_t size = std::max<std::int64_t>(1, size_of(hi_ - begin));
+    const std::int64_t size = std::clamp<std::int64_t>(size_of(hi_ - begin), 1, kMaxChunk);
     const std::int64_t end = std::min(begin + size, hi_);
-    if (!head_.compare_exchange_strong(begin, end, std::memory_order_relaxed))
-      return Result::kBusy;
+    if (!head_.compare_exchange_strong(begin, end, std::memory_order_relaxed)) return Result::kBusy;
     out = {begin, end};
     return Result::kSuccess;
   }

@@ -29,8 +29,10 @@ thread_local std::uint64_t tls_bound_device = 0;
 
 std::string kinds_text(unsigned kinds) {
   std::string s;
-  for (unsigned bit : {TSAR_DEVICE_CPU, TSAR_DEVICE_OMP_TARGET, TSAR_DEVICE_CUDA, TSAR_DEVICE_EMULATED})
-    if (kinds & bit) s += (s.empty() ? "" : "|") + std::string(device_kind_name(static_cast<DeviceKind>(bit)));
+  for (unsigned bit :
+       {TSAR_DEVICE_CPU, TSAR_DEVICE_OMP_TARGET, TSAR_DEVICE_CUDA, TSAR_DEVICE_EMULATED})
+    if (kinds & bit)
+      s += (s.empty() ? "" : "|") + std::string(device_kind_name(static_cast<DeviceKind>(bit)));
   return s.empty() ? "none" : s;
 }
 
@@ -46,7 +48,8 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
       stats_(0),
       trace_(TraceSink::from_env()) {
   if ((kinds_ & ~static_cast<unsigned>(TSAR_DEVICE_ALL)) != 0)
-    throw Error(TSAR_ERR_INVALID, "device kinds mask " + std::to_string(kinds) + " has unknown bits");
+    throw Error(TSAR_ERR_INVALID,
+                "device kinds mask " + std::to_string(kinds) + " has unknown bits");
   const auto& devices = runtime_->devices();
   std::string available;
   for (std::size_t s = 0; s < devices.size(); ++s) {
@@ -58,11 +61,12 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
     workers_.push_back(std::move(w));
   }
   if (workers_.empty())
-    throw Error(TSAR_ERR_DEVICES, "no device of kind " + kinds_text(kinds_) +
-                                      " (devices: " + (available.empty() ? "none" : available) + ")");
+    throw Error(TSAR_ERR_DEVICES, "no device of kind " + kinds_text(kinds_) + " (devices: " +
+                                      (available.empty() ? "none" : available) + ")");
   const auto n = static_cast<std::size_t>(workers());
   if (initial_tpi == nullptr && num_times != 0)
-    throw Error(TSAR_ERR_INVALID, "num_times is " + std::to_string(num_times) + " but time_per_iteration is NULL");
+    throw Error(TSAR_ERR_INVALID,
+                "num_times is " + std::to_string(num_times) + " but time_per_iteration is NULL");
   if (initial_tpi != nullptr && num_times != workers())
     throw Error(TSAR_ERR_INVALID, "time_per_iteration has " + std::to_string(num_times) +
                                       " entries; the region has " + std::to_string(workers()) +
@@ -106,13 +110,14 @@ Region::~Region() {
   std::vector<double> times(workers_.size(), 0.0);
   bool any = false;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
-    times[w] = workers_[w].retired ? workers_[w].retired_tpi
+    times[w] = workers_[w].retired         ? workers_[w].retired_tpi
                : estimators_[w].measured() ? estimators_[w].estimate()
                                            : 0.0;
     any = any || times[w] > 0.0;
   }
   if (!any) return;
-  if (const std::string problem = store_cached_times(cache, name_, original_keys_, times); !problem.empty())
+  if (const std::string problem = store_cached_times(cache, name_, original_keys_, times);
+      !problem.empty())
     std::fprintf(stderr, "tsar: %s\n", problem.c_str());
 }
 
@@ -138,8 +143,9 @@ tsar_device_info Region::device_info(int worker) const {
 void Region::set_time_per_iteration(int worker, double seconds) {
   if (in_pass()) throw Error(TSAR_ERR_STATE, "tsar_set_time_per_iteration during a pass");
   if (worker < 0 || worker >= workers())
-    throw Error(TSAR_ERR_INVALID, "device " + std::to_string(worker) + " out of range (region has " +
-                                      std::to_string(workers()) + ")");
+    throw Error(TSAR_ERR_INVALID, "device " + std::to_string(worker) +
+                                      " out of range (region has " + std::to_string(workers()) +
+                                      ")");
   if (!(seconds >= 0.0) || !std::isfinite(seconds))
     throw Error(TSAR_ERR_INVALID, "time per iteration must be a finite number >= 0");
   given_tpi_[static_cast<std::size_t>(worker)] = seconds;
@@ -235,8 +241,9 @@ void Region::join_pass(int worker, std::int64_t n) {
     set_last_error(me.error, pass_error_message_);
   } else if (n != n_) {
     me.error = TSAR_ERR_INVALID;
-    set_last_error(me.error, "tsar_next: n = " + std::to_string(n) + " differs from the pass's n = " +
-                                 std::to_string(n_) + " (every worker must pass the same n)");
+    set_last_error(me.error, "tsar_next: n = " + std::to_string(n) +
+                                 " differs from the pass's n = " + std::to_string(n_) +
+                                 " (every worker must pass the same n)");
   }
   ensure_bound(me);
 }
@@ -256,6 +263,8 @@ void Region::begin_pass(std::int64_t n) {
   }
   try {
     if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
+    if (n > kMaxIterations)
+      throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is larger than 2^60");
     memory_.check_pass(n);
   } catch (const Error& e) {
     pass_error_ = e.status();
@@ -293,7 +302,8 @@ void Region::start_sub_pass(int worker) {
   if (me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
     if (!plan_.chunked) {
       r = ranges_[static_cast<std::size_t>(worker)];
-    } else if (me.active && scheduler_->take_chunk(worker, {}, queue_, r) != ChunkQueue::Result::kSuccess) {
+    } else if (me.active &&
+               scheduler_->take_chunk(worker, {}, queue_, r) != ChunkQueue::Result::kSuccess) {
       r = {};
     }
   }
@@ -352,9 +362,11 @@ int Region::loop(int worker, int* status) {
     ++me.sub_chunks;
   }
   me.current = {};
-  if (plan_.chunked && me.active && me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
+  if (plan_.chunked && me.active && me.error == TSAR_OK &&
+      !canceled_.load(std::memory_order_relaxed)) {
     Range r;
-    if (scheduler_->take_chunk(worker, {ran, t - me.start}, queue_, r) == ChunkQueue::Result::kSuccess) {
+    if (scheduler_->take_chunk(worker, {ran, t - me.start}, queue_, r) ==
+        ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
       me.start = t;
@@ -481,9 +493,13 @@ void Region::record_pass(double last_arrival) {
   auto ds = stats_.device_slots(p);
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];
-    ds[w] = {x.pass_iterations, x.pass_chunks, x.pass_busy, x.pass_idle,
+    ds[w] = {x.pass_iterations,
+             x.pass_chunks,
+             x.pass_busy,
+             x.pass_idle,
              estimators_[w].measured() ? estimators_[w].estimate() : 0.0,
-             static_cast<unsigned>(x.device->kind()), x.retired ? 1 : 0};
+             static_cast<unsigned>(x.device->kind()),
+             x.retired ? 1 : 0};
   }
   stats_.commit(p);
   if (trace_ != nullptr) {
@@ -526,7 +542,8 @@ void Region::run_worker(void* context, int worker) {
 
 int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
   if (WorkerPool::on_pool_thread() || tls_region != nullptr)
-    throw Error(TSAR_ERR_STATE, "tsar_run from inside a loop body: nested regions are not supported");
+    throw Error(TSAR_ERR_STATE,
+                "tsar_run from inside a loop body: nested regions are not supported");
   std::uint32_t expected = kIdle;
   if (!state_.compare_exchange_strong(expected, kPlanning, std::memory_order_acq_rel))
     throw Error(TSAR_ERR_STATE, "region '" + name_ + "' is already running a pass");
@@ -561,13 +578,13 @@ void Region::pass_stats(std::int64_t pass, tsar_pass_stats* out, tsar_device_sta
                         int capacity) const {
   if (in_pass()) throw Error(TSAR_ERR_STATE, "statistics are read outside passes");
   if (capacity < 0) throw Error(TSAR_ERR_INVALID, "capacity is negative");
-  if (capacity > 0 && devices == nullptr) throw Error(TSAR_ERR_NULL, "devices is NULL but capacity > 0");
+  if (capacity > 0 && devices == nullptr)
+    throw Error(TSAR_ERR_NULL, "devices is NULL but capacity > 0");
   const std::int64_t p = pass == -1 ? stats_.recorded() - 1 : pass;
   if (!stats_.kept(p))
-    throw Error(TSAR_ERR_INVALID,
-                "pass " + std::to_string(pass) + " is not kept (passes run: " +
-                    std::to_string(stats_.recorded()) + ", the last " +
-                    std::to_string(Statistics::kKeep) + " are kept)");
+    throw Error(TSAR_ERR_INVALID, "pass " + std::to_string(pass) + " is not kept (passes run: " +
+                                      std::to_string(stats_.recorded()) + ", the last " +
+                                      std::to_string(Statistics::kKeep) + " are kept)");
   if (out != nullptr) *out = stats_.pass(p);
   const auto ds = stats_.devices(p);
   for (int w = 0; w < std::min<int>(capacity, static_cast<int>(ds.size())); ++w)

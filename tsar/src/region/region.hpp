@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "memory/registry.hpp"
 #include "memory/reductions.hpp"
+#include "memory/registry.hpp"
 #include "queue/chunk_queue.hpp"
 #include "region/statistics.hpp"
 #include "runtime/runtime.hpp"
@@ -39,10 +39,11 @@ class TraceSink;
 class Region {
  public:
   static constexpr int kDefaultBackoff = 2;
+  static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;
 
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
-  Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
-         unsigned kinds, const double* initial_tpi, int num_times);
+  Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule, unsigned kinds,
+         const double* initial_tpi, int num_times);
   /// Flushes the TSAR_TRACE file and saves learned times to TSAR_CACHE.
   ~Region();
   Region(const Region&) = delete;
@@ -79,7 +80,9 @@ class Region {
   void cancel();
 
   /// The calling worker's device (valid while it is in a pass).
-  const Device& device(int worker) const { return *workers_[static_cast<std::size_t>(worker)].device; }
+  const Device& device(int worker) const {
+    return *workers_[static_cast<std::size_t>(worker)].device;
+  }
 
   // -- statistics ---------------------------------------------------------------------------
   std::int64_t passes() const { return stats_.recorded(); }
@@ -95,19 +98,19 @@ class Region {
 
   struct alignas(64) Worker {
     std::shared_ptr<Device> device;
-    int slot = 0;               ///< runtime device slot: the pool thread that runs it
-    bool active = true;         ///< false once retired with no CPU to become (leader writes)
-    bool retired = false;       ///< its accelerator was retired by back-off
+    int slot = 0;          ///< runtime device slot: the pool thread that runs it
+    bool active = true;    ///< false once retired with no CPU to become (leader writes)
+    bool retired = false;  ///< its accelerator was retired by back-off
     int backoff_streak = 0;
-    double retired_tpi = 0.0;   ///< the retired accelerator's last estimate (for the cache)
+    double retired_tpi = 0.0;  ///< the retired accelerator's last estimate (for the cache)
     // Written by the worker during a pass, read by the leader after the barrier.
     bool in_pass = false;
     bool has_pending = false;
-    bool started = false;       ///< start already set by loop() for the pending chunk
-    unsigned kind = 0;          ///< the device as bodies see it, cached at the pass start
+    bool started = false;  ///< start already set by loop() for the pending chunk
+    unsigned kind = 0;     ///< the device as bodies see it, cached at the pass start
     int id = -1;
     LaunchContext launch;
-    int error = TSAR_OK;        ///< this worker's error in this pass (n mismatch...)
+    int error = TSAR_OK;  ///< this worker's error in this pass (n mismatch...)
     Range pending;
     Range current;
     double start = 0.0;
@@ -125,14 +128,14 @@ class Region {
   };
 
   void join_pass(int worker, std::int64_t n);
-  void begin_pass(std::int64_t n);       // planner: the pass's first plan
-  void install();                        // planner/leader: publishes plan_
-  void start_sub_pass(int worker);       // worker: its first range of the current plan
-  void finish_sub_pass();                // leader, inside the barrier
-  void end_pass(double last_arrival);    // leader
-  void back_off();                       // leader, end of pass
+  void begin_pass(std::int64_t n);     // planner: the pass's first plan
+  void install();                      // planner/leader: publishes plan_
+  void start_sub_pass(int worker);     // worker: its first range of the current plan
+  void finish_sub_pass();              // leader, inside the barrier
+  void end_pass(double last_arrival);  // leader
+  void back_off();                     // leader, end of pass
   void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
-  void record_pass(double last_arrival); // leader
+  void record_pass(double last_arrival);                                         // leader
   std::span<const double> current_times();  // leader: effective times into times_
   std::vector<std::string> device_keys() const;
   void ensure_bound(Worker& w) const;
@@ -148,11 +151,11 @@ class Region {
   std::vector<double> given_tpi_;           ///< user or cache times (0 = unknown)
 
   std::vector<Worker> workers_;
-  std::vector<TimeEstimator> estimators_;   ///< leader only
-  std::vector<unsigned char> active_;       ///< leader only; 0 = retired with no CPU to become
-  std::vector<double> times_;               ///< leader only: effective times per iteration
-  std::vector<double> ratio_scratch_;       ///< leader only: working storage of times_
-  std::vector<int> slots_;                  ///< the pool thread of each worker
+  std::vector<TimeEstimator> estimators_;  ///< leader only
+  std::vector<unsigned char> active_;      ///< leader only; 0 = retired with no CPU to become
+  std::vector<double> times_;              ///< leader only: effective times per iteration
+  std::vector<double> ratio_scratch_;      ///< leader only: working storage of times_
+  std::vector<int> slots_;                 ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;
   Reductions reductions_;

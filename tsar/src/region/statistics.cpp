@@ -62,7 +62,8 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
   char line[512];
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
-    std::snprintf(line, sizeof line, ",%lld,%lld,%d,%d,%.9g,%.9g,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d\n",
+    std::snprintf(line, sizeof line,
+                  ",%lld,%lld,%d,%d,%.9g,%.9g,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d\n",
                   static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
                   pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds, w,
                   w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",

@@ -25,7 +25,9 @@ class Statistics {
 
   std::int64_t recorded() const { return recorded_; }
   /// True when `pass` is still kept.
-  bool kept(std::int64_t pass) const { return pass >= 0 && pass < recorded_ && pass >= recorded_ - kKeep; }
+  bool kept(std::int64_t pass) const {
+    return pass >= 0 && pass < recorded_ && pass >= recorded_ - kKeep;
+  }
   const tsar_pass_stats& pass(std::int64_t pass) const;
   std::span<const tsar_device_stats> devices(std::int64_t pass) const;
 

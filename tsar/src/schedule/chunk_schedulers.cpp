@@ -9,7 +9,8 @@
 namespace tsar::core {
 std::int64_t auto_chunk(std::int64_t configured, std::int64_t n, std::span<const double> tpi) {
   if (configured > 0) return configured;
-  const auto active = std::count_if(tpi.begin(), tpi.end(), [](double p) { return std::isfinite(p); });
+  const auto active =
+      std::count_if(tpi.begin(), tpi.end(), [](double p) { return std::isfinite(p); });
   return std::max<std::int64_t>(1, n / (16 * std::max<std::int64_t>(1, active)));
 }
 
@@ -41,7 +42,8 @@ void PerDeviceChunkScheduler::begin_pass(std::int64_t n, std::span<const double>
     const auto active = static_cast<double>(
         std::count_if(prior.begin(), prior.end(), [](double p) { return std::isfinite(p); }));
     for (std::size_t w = 0; w < workers_.size(); ++w)
-      workers_[w].size = std::max(1.0, std::round(static_cast<double>(base) * active * (f.empty() ? 0.0 : f[w])));
+      workers_[w].size =
+          std::max(1.0, std::round(static_cast<double>(base) * active * (f.empty() ? 0.0 : f[w])));
     initialised_ = true;
   }
   // The region's robust estimate starts each pass; chunk timings refine it within the pass.
@@ -78,12 +80,14 @@ std::int64_t PerDeviceChunkScheduler::tail_cap(int worker, std::int64_t remainin
     const double p = s.smoothed_tpi.load(std::memory_order_relaxed);
     if (p > 0.0 && std::isfinite(p)) sum += 1.0 / p;
   }
-  const double mine = workers_[static_cast<std::size_t>(worker)].smoothed_tpi.load(std::memory_order_relaxed);
+  const double mine =
+      workers_[static_cast<std::size_t>(worker)].smoothed_tpi.load(std::memory_order_relaxed);
   if (!(sum > 0.0) || !(mine > 0.0) || !std::isfinite(mine))
     return std::max<std::int64_t>(1, remaining / (2 * static_cast<std::int64_t>(workers_.size())));
   const double share = (1.0 / mine) / sum;
   workers_[static_cast<std::size_t>(worker)].share = share;
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(remaining) * share / 2.0));
+  return std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(static_cast<double>(remaining) * share / 2.0));
 }
 
 ChunkQueue::Result PerDeviceChunkScheduler::take_chunk(int worker, const ChunkTiming& last,
@@ -121,7 +125,8 @@ ChunkQueue::Result HGuidedScheduler::take_chunk(int worker, const ChunkTiming&, 
   // with the non-waiting interface and retried when another worker moved the head.
   const double share = share_[static_cast<std::size_t>(worker)];
   const auto size_of = [&](std::int64_t remaining) {
-    return std::max(min_chunk_, static_cast<std::int64_t>(std::ceil(static_cast<double>(remaining) * share / 2.0)));
+    return std::max(min_chunk_, static_cast<std::int64_t>(
+                                    std::ceil(static_cast<double>(remaining) * share / 2.0)));
   };
   for (;;) {
     const auto result = queue.try_take(size_of, out);

@@ -49,7 +49,7 @@ class PerDeviceChunkScheduler final : public Scheduler {
     int direction = 1;                    ///< +1 growing, -1 shrinking
     std::atomic<double> smoothed_tpi{0};  ///< read by the other workers for the tail cap
     double prior_tpi = 0.0;
-    double share = 0.0;                   ///< its split fraction when last computed
+    double share = 0.0;  ///< its split fraction when last computed
   };
 
   void adapt(WorkerState& s, const ChunkTiming& last) const;

@@ -10,7 +10,8 @@ namespace tsar::core {
 class HybridScheduler final : public Scheduler {
  public:
   HybridScheduler(std::int64_t chunk, int workers)
-      : chunks_(chunk, workers, /*dynamic=*/true), adaptive_(AdaptiveScheduler::Mode::kAdaptive, 0) {}
+      : chunks_(chunk, workers, /*dynamic=*/true),
+        adaptive_(AdaptiveScheduler::Mode::kAdaptive, 0) {}
 
   void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override {
     if (passes_ == 0)

@@ -13,8 +13,7 @@ AdaptiveScheduler::AdaptiveScheduler(Mode mode, int div)
     : mode_(mode), div_(div > 0 ? div : kDefaultDiv) {}
 
 std::int64_t AdaptiveScheduler::sub_pass_size(int k) const {
-  if (mode_ == Mode::kAdaptive || (mode_ == Mode::kQuick && passes_ > 0))
-    return k == 0 ? n_ : 0;
+  if (mode_ == Mode::kAdaptive || (mode_ == Mode::kQuick && passes_ > 0)) return k == 0 ? n_ : 0;
   if (mode_ == Mode::kQuick) {  // first pass: a 1/div training sub-pass, then the rest
     const std::int64_t first = std::max<std::int64_t>(1, n_ / div_);
     if (k == 0) return std::min(first, n_);

@@ -22,7 +22,7 @@ enum class ScheduleKind {
 
 struct ScheduleSpec {
   ScheduleKind kind = ScheduleKind::kAdaptive;
-  int div = 0;          ///< split/quick sub-passes; 0 = default (10)
+  int div = 0;             ///< split/quick sub-passes; 0 = default (10)
   std::int64_t chunk = 0;  ///< chunk schedules: base chunk size (hguided: minimum); 0 = automatic
 
   /// Canonical text ("split:10"); parse(to_string()) gives the same spec back.

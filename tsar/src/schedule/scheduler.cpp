@@ -29,20 +29,24 @@ ChunkQueue::Result Scheduler::take_chunk(int, const ChunkTiming&, ChunkQueue&, R
 
 std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers) {
   switch (spec.kind) {
-    case ScheduleKind::kStatic: return std::make_unique<StaticScheduler>();
+    case ScheduleKind::kStatic:
+      return std::make_unique<StaticScheduler>();
     case ScheduleKind::kAdaptive:
       return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kAdaptive, spec.div);
     case ScheduleKind::kSplit:
       return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kSplit, spec.div);
     case ScheduleKind::kQuick:
       return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kQuick, spec.div);
-    case ScheduleKind::kChunk: return std::make_unique<ChunkScheduler>(spec.chunk);
+    case ScheduleKind::kChunk:
+      return std::make_unique<ChunkScheduler>(spec.chunk);
     case ScheduleKind::kChunkStatic:
       return std::make_unique<PerDeviceChunkScheduler>(spec.chunk, workers, false);
     case ScheduleKind::kChunkDynamic:
       return std::make_unique<PerDeviceChunkScheduler>(spec.chunk, workers, true);
-    case ScheduleKind::kHybrid: return std::make_unique<HybridScheduler>(spec.chunk, workers);
-    case ScheduleKind::kHGuided: return std::make_unique<HGuidedScheduler>(spec.chunk, workers);
+    case ScheduleKind::kHybrid:
+      return std::make_unique<HybridScheduler>(spec.chunk, workers);
+    case ScheduleKind::kHGuided:
+      return std::make_unique<HGuidedScheduler>(spec.chunk, workers);
   }
   return nullptr;
 }

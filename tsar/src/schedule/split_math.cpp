@@ -40,7 +40,8 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   double sum = 0.0;
   for (double p : tpi)
     if (usable(p)) sum += 1.0 / p;
-  if (sum <= 0.0 || !std::isfinite(sum)) throw std::invalid_argument("split_iterations: no usable device");
+  if (sum <= 0.0 || !std::isfinite(sum))
+    throw std::invalid_argument("split_iterations: no usable device");
   for (std::size_t j = 0; j < tpi.size(); ++j)
     if (usable(tpi[j])) f[j] = (1.0 / tpi[j]) / sum;
 

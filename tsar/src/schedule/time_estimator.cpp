@@ -56,7 +56,6 @@ void TimeEstimator::reset() {
   median_ = 0.0;
 }
 
-
 void effective_times(std::span<const TimeEstimator> estimators,
                      std::span<const unsigned char> active, std::span<double> out,
                      std::vector<double>& ratios) {

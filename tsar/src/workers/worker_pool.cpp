@@ -8,9 +8,7 @@ namespace {
 thread_local bool tls_on_pool_thread = false;
 }
 
-WorkerPool::WorkerPool(int slots) {
-  threads_.resize(static_cast<std::size_t>(slots));
-}
+WorkerPool::WorkerPool(int slots) { threads_.resize(static_cast<std::size_t>(slots)); }
 
 WorkerPool::~WorkerPool() {
   stopping_.store(true);

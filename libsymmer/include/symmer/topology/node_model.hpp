@@ -88,22 +88,43 @@ struct PciDevice {
   std::string model;           ///< "NVIDIA H100 80GB HBM3", "[15b3:101b]"... "" if unknown
 };
 
+/// What from_this_node() asks besides hwloc about the GPUs it finds.
+enum class GpuQuery {
+  /// CUDA ordinals from the CUDA driver (libcuda.so.1) when installed and a GPU lacks a
+  /// "cudaN" name. Initialises the driver (cuInit, no context): about 0.2 s on an H100 node.
+  kCudaDriver,
+  /// hwloc only; no GPU runtime is loaded (for processes that must stay light, such as every
+  /// rank of an MPI job). cuda_device stays -1 unless hwloc itself names "cudaN".
+  kNone,
+};
+
 /// The whole node. Cheap to copy (the hwloc topology is shared, immutable once loaded).
 class NodeModel {
  public:
-  /// This node, restricted to the calling process's allowed cpuset and memory nodes.
-  static NodeModel from_this_node();
-  /// A topology exported with `lstopo file.xml` (tests keep fixtures under tests/fixtures).
+  /// This node, restricted to the calling process's allowed cpuset and memory nodes; GPUs
+  /// get CUDA ordinals as `gpu_query` says.
+  static NodeModel from_this_node(GpuQuery gpu_query = GpuQuery::kCudaDriver);
+  /// A topology exported with `lstopo file.xml` (tests keep fixtures under tests/fixtures),
+  /// restricted to the allowed sets recorded in it. Throws TopologyError naming the file
+  /// when it is missing, unreadable or not a valid export.
   static NodeModel from_xml_file(const std::string& path);
-  /// An hwloc synthetic description, e.g. "pack:2 numa:2 l3:1 core:8 pu:2".
+  /// An hwloc synthetic description, e.g. "pack:2 l3:2 [numa] core:8 pu:2". Throws
+  /// TopologyError for a description hwloc rejects.
   static NodeModel from_synthetic(const std::string& description);
 
+  /// Packages with at least one allowed core, by logical index.
   const std::vector<Package>& packages() const;
+  /// Allowed NUMA nodes, by logical index (memory-only nodes have no cores).
   const std::vector<NumaNode>& numa_nodes() const;
+  /// Allowed cores, by logical index; never empty.
   const std::vector<Core>& cores() const;
+  /// Data and unified caches of every level, each with the cores sharing it.
   const std::vector<Cache>& caches() const;
+  /// NICs and GPUs, ordered by PCI address.
   const std::vector<PciDevice>& pci_devices() const;
+  /// The GPUs of pci_devices(), in the same order.
   std::vector<PciDevice> gpus() const;
+  /// The NICs of pci_devices(), in the same order.
   std::vector<PciDevice> nics() const;
 
   /// Logical core holding Linux CPU `os_pu`, or -1 when that CPU is not in the model.
