@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,10 +25,13 @@ using ::testing::HasSubstr;
 
 const std::size_t kPage = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 
+/// Fresh anonymous pages (heap memory may have been touched by earlier tests).
 struct Pages {
   explicit Pages(std::size_t n)
-      : count(n), data(static_cast<char*>(std::aligned_alloc(kPage, n * kPage))) {}
-  ~Pages() { std::free(data); }
+      : count(n),
+        data(static_cast<char*>(mmap(nullptr, n * kPage, PROT_READ | PROT_WRITE,
+                                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))) {}
+  ~Pages() { munmap(data, count * kPage); }
   std::size_t count;
   char* data;
 };
