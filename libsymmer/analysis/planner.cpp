@@ -30,6 +30,8 @@ const char* to_string(Verdict verdict) {
       return "not_allowed";
     case Verdict::kOverlap:
       return "overlap";
+    case Verdict::kReversal:
+      return "reversal";
   }
   return "unknown";
 }
@@ -123,6 +125,11 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
           d.predictions["assignment"] = p.gain;
           if (!d.predictions.contains("idleness")) d.net_gain += p.gain;
         }
+        double reversal_bar = options_.min_gain;  // a helpful move is undone only for more
+        for (const auto& m : p.moves)
+          if (const auto k = kept_.find({m.local_rank, m.to_core});
+              k != kept_.end() && now < k->second.until)
+            reversal_bar = std::max(reversal_bar, options_.min_gain + k->second.observed_gain);
         bool overlap = false;
         for (const auto& m : p.moves)
           overlap = overlap || used_ranks.count(m.local_rank) != 0 ||
@@ -133,6 +140,8 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
           d.verdict = Verdict::kBelowThreshold;
         else if (d.net_gain < options_.min_gain)
           d.verdict = Verdict::kConflict;
+        else if (d.net_gain < reversal_bar)
+          d.verdict = Verdict::kReversal;
         else if (overlap)
           d.verdict = Verdict::kOverlap;
         else
@@ -205,6 +214,11 @@ std::optional<PlanEvaluation> Planner::observe(const WindowSample& window, TimeP
       banned_[{m.local_rank, m.to_core}] = now + options_.rollback_ban;
     }
     e.rollback = std::move(back);
+  } else {
+    for (const auto& m : plan.moves)
+      if (m.from_core >= 0)
+        kept_[{m.local_rank, m.from_core}] = {now + options_.rollback_ban,
+                                              std::max(0.0, e.observed_gain)};
   }
   watched_.reset();
   return e;

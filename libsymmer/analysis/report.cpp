@@ -6,6 +6,39 @@
 #include <sstream>
 
 namespace symmer::analysis {
+namespace {
+
+std::string moves_text(const nlohmann::json& moves) {
+  std::string out;
+  if (!moves.is_array()) return out;
+  for (const auto& m : moves) {
+    if (!m.is_object()) continue;
+    if (!out.empty()) out += ", ";
+    out += "r" + std::to_string(m.value("rank", -1)) + ":c" + std::to_string(m.value("from", -1)) +
+           "->c" + std::to_string(m.value("to", -1));
+  }
+  return out;
+}
+
+Report::PlanLine plan_line(const nlohmann::json& e) {
+  Report::PlanLine l;
+  l.id = e.value("plan", std::uint64_t{0});
+  l.t_s = e.value("t_s", 0.0);
+  l.moves = moves_text(e.value("moves", nlohmann::json::array()));
+  for (const auto& m : e.value("metrics", nlohmann::json::array()))
+    if (m.is_string()) l.metrics.push_back(m.get<std::string>());
+  l.predicted_gain = e.value("predicted_gain", 0.0);
+  l.rollback = e.value("rollback", false);
+  return l;
+}
+
+}  // namespace
+
+Report::PlanLine* Report::line_of(std::uint64_t id) {
+  for (auto& l : lines_)
+    if (l.id == id && !l.advice) return &l;
+  return nullptr;
+}
 
 void Report::add(const nlohmann::json& e) {
   if (!e.is_object() || !e.contains("event")) return;
@@ -17,16 +50,31 @@ void Report::add(const nlohmann::json& e) {
     if (s.first_seen_s < 0) s.first_seen_s = t;
     s.last_seen_s = t;
     s.max_severity = std::max(s.max_severity, e.value("severity", 0.0));
+  } else if (kind == "plan") {
+    const PlanLine l = plan_line(e);
+    proposed_[l.id] = l;
   } else if (kind == "advice") {
     ++advised_;
+    PlanLine l = plan_line(e);
+    l.advice = true;
+    lines_.push_back(std::move(l));
   } else if (kind == "actuation") {
     for (const auto& f : e.value("faults", nlohmann::json::array()))
       faults_.push_back(f.get<std::string>());
     if (!e.value("completed", false)) return;
     const auto id = e.value("plan", std::uint64_t{0});
+    PlanLine l = proposed_.count(id) != 0 ? proposed_[id] : PlanLine{};
+    l.id = id;
+    l.t_s = t;
+    l.moves = moves_text(e.value("moves_in_effect", nlohmann::json::array()));
+    l.rollback = e.value("rollback", false);
+    lines_.push_back(std::move(l));
+    proposed_.erase(id);
     if (e.value("rollback", false)) {
       ++rollbacks_;
-      plan_records_[e.value("undoes", std::uint64_t{0})].undone_s = t;
+      const auto undoes = e.value("undoes", std::uint64_t{0});
+      plan_records_[undoes].undone_s = t;
+      if (PlanLine* undone = line_of(undoes)) undone->rolled_back = true;
       return;
     }
     ++plans_;
@@ -41,6 +89,8 @@ void Report::add(const nlohmann::json& e) {
       p.ratio = after / before;
       p.evaluated = true;
     }
+    if (PlanLine* l = line_of(e.value("plan", std::uint64_t{0})))
+      l->observed_gain = e.value("observed_gain", 0.0);
   } else if (kind == "fault") {
     faults_.push_back(e.value("message", "?"));
   }
@@ -88,6 +138,24 @@ std::string Report::to_text() const {
   if (rollbacks_ > 0) o << ", " << rollbacks_ << " rolled back";
   if (advised_ > 0) o << ", " << advised_ << " advised only";
   o << "\n";
+  for (const auto& l : lines_) {
+    std::string from;
+    for (const auto& m : l.metrics) from += (from.empty() ? "" : ", ") + m;
+    if (l.rollback) {
+      std::snprintf(buf, sizeof buf, "    %6.2f s  rolled back: %s\n", l.t_s, l.moves.c_str());
+    } else {
+      std::snprintf(buf, sizeof buf, "    %6.2f s  %s %s (%s), predicted %.1f%%", l.t_s,
+                    l.advice ? "advised" : "moved", l.moves.c_str(), from.c_str(),
+                    100.0 * l.predicted_gain);
+      o << buf;
+      if (l.observed_gain) {
+        std::snprintf(buf, sizeof buf, ", observed %.1f%%", 100.0 * *l.observed_gain);
+        o << buf;
+      }
+      std::snprintf(buf, sizeof buf, "%s\n", l.rolled_back ? " (rolled back)" : "");
+    }
+    o << buf;
+  }
   if (reaction_s_) {
     std::snprintf(buf, sizeof buf, "  reaction: %.2f s from first symptom to first move\n",
                   *reaction_s_);

@@ -7,19 +7,27 @@
 // MPI library), picks the shim built for that MPI (MPICH: libsymmer-pmpi.so, Open MPI:
 // libsymmer-pmpi-ompi.so), appends it to LD_PRELOAD, sets SYMMER_* variables from the options
 // and execs the command. Without a recognisable MPI application the command runs unmonitored.
+// With --report it runs the command as a child instead, and once it ends prints the analyzer's
+// end-of-job report (symptoms seen, moves made, time recovered) from the decision log.
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <array>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "symmer/analysis/report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -49,6 +57,8 @@ struct RunOptions {
   std::string dump;
   std::string analyzer;
   std::string shim;
+  std::string decision_log;
+  bool report = false;
   bool dry_run = false;
 };
 
@@ -62,7 +72,49 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->check(CLI::IsMember({"embedded", "off"}));
   app.add_option("--shim", o.shim,
                  "use this shim library instead of the one found beside symmer-run");
+  app.add_option("--decision-log", o.decision_log,
+                 "append the analyzer's decisions as JSON lines to this file "
+                 "(SYMMER_DECISION_LOG)");
+  app.add_flag("--report", o.report,
+               "print the end-of-job report (symptoms seen, moves made, time recovered) to "
+               "stderr when the job ends");
   app.add_flag("--dry-run", o.dry_run, "print the decision and the environment, run nothing");
+}
+
+/// Runs `args` as a child and returns its exit status the way a shell reports it.
+int run_child(std::vector<char*>& args) {
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    std::cerr << "symmer-run: cannot start " << args[0] << ": " << std::strerror(errno) << "\n";
+    return 127;
+  }
+  if (pid == 0) {
+    ::execvp(args[0], args.data());
+    std::cerr << "symmer-run: cannot run " << args[0] << ": " << std::strerror(errno) << "\n";
+    ::_exit(127);
+  }
+  // Ctrl-C reaches the whole foreground group: the job handles it, the launcher waits.
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+/// Prints the report of the events appended to `log` after byte `from`.
+void print_report(const fs::path& log, std::uintmax_t from) {
+  std::ifstream in(log);
+  if (!in) {
+    std::cerr << "symmer-run: no report: the analyzer wrote no decision log (" << log.string()
+              << "); was it on (--analyzer embedded) and the job an MPI job?\n";
+    return;
+  }
+  in.seekg(static_cast<std::streamoff>(from));
+  const symmer::analysis::Report report = symmer::analysis::summarize(in);
+  std::cerr << report.to_text() << std::flush;
 }
 
 /// `name` as execvp would find it.
@@ -184,6 +236,27 @@ int main(int argc, char** argv) {
     if (!opts.dump.empty()) ::setenv("SYMMER_DUMP", opts.dump.c_str(), 1);
     if (!opts.analyzer.empty()) ::setenv("SYMMER_ANALYZER", opts.analyzer.c_str(), 1);
   }
+  // The report reads the decision log: the one asked for, else a temporary file.
+  fs::path log_path = opts.decision_log;
+  bool temporary_log = false;
+  std::uintmax_t log_start = 0;
+  if (shim && opts.report && log_path.empty() && !opts.dry_run) {
+    char name[] = "/tmp/symmer-decisions-XXXXXX";
+    const int fd = ::mkstemp(name);
+    if (fd >= 0) {
+      ::close(fd);
+      log_path = name;
+      temporary_log = true;
+    } else {
+      std::cerr << "symmer-run: no report: cannot create a temporary decision log: "
+                << std::strerror(errno) << "\n";
+    }
+  }
+  if (shim && !log_path.empty()) {
+    std::error_code ec;
+    if (fs::exists(log_path, ec)) log_start = fs::file_size(log_path, ec);
+    ::setenv("SYMMER_DECISION_LOG", log_path.c_str(), 1);
+  }
   if (opts.dry_run) {
     std::cout << "application: " << (app_path.empty() ? "-" : app_path) << " (" << mpi_name(mpi)
               << ")\n"
@@ -195,6 +268,15 @@ int main(int argc, char** argv) {
   std::vector<char*> args;
   for (auto& a : command) args.push_back(a.data());
   args.push_back(nullptr);
+  if (opts.report) {
+    const int status = run_child(args);
+    if (!shim)
+      std::cerr << "symmer-run: no report: the job ran unmonitored\n";
+    else if (!log_path.empty())
+      print_report(log_path, log_start);
+    if (temporary_log) ::unlink(log_path.c_str());
+    return status;
+  }
   ::execvp(args[0], args.data());
   std::cerr << "symmer-run: cannot run " << command[0] << ": " << std::strerror(errno) << "\n";
   return 127;

@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <random>
 
 #include "fake_rank_control.hpp"
 #include "synthetic_job.hpp"
@@ -31,6 +33,8 @@ struct Harness {
   std::unique_ptr<Analyzer> analyzer;
   TimePoint now{};
   double job_time = 0;  // simulated seconds of the job
+  /// Measurement noise applied to each window before the analyzer sees it.
+  std::function<void(WindowSample&)> disturb;
 
   Harness(SyntheticJob j, NodeModel n, AnalyzerConfig c = {}, const std::string& log_path = {},
           AnalyzerHooks hooks = {})
@@ -44,7 +48,10 @@ struct Harness {
   void run(int windows) {
     const double period = std::chrono::duration<double>(config.period).count();
     for (int i = 0; i < windows; ++i) {
-      analyzer->on_window(job.window(period, 0), now);
+      WindowSample w = job.window(period, static_cast<std::uint64_t>(job_time * 1e9));
+      job_time += period;
+      if (disturb) disturb(w);
+      analyzer->on_window(w, now);
       for (int t = 0; t < 10; ++t) {  // ticks within the period
         ranks->everyone_enters_mpi();
         now += config.period / 10;
@@ -74,7 +81,7 @@ TEST(Analyzer, FixesTheNoisyCoreWithinASecondAndStaysPut) {
   EXPECT_EQ(h.job.core, (std::vector<int>{1, 0}));
   ASSERT_TRUE(h.analyzer->report().reaction_s());
   EXPECT_LE(*h.analyzer->report().reaction_s(), 1.0);  // simulated time, not wall clock
-  h.run(60);                                           // 12 more seconds: no second thoughts
+  h.run(120);                                          // 12 more seconds: no second thoughts
   EXPECT_EQ(h.analyzer->report().moves(), 2);
   EXPECT_EQ(h.analyzer->report().rollbacks(), 0);
   EXPECT_EQ(h.ranks->log.size(), 2u);
@@ -82,6 +89,32 @@ TEST(Analyzer, FixesTheNoisyCoreWithinASecondAndStaysPut) {
   const auto& r = h.analyzer->finish(h.now);
   EXPECT_GT(r.time_recovered_s(), 0.0);
   EXPECT_EQ(h.count("evaluation"), 1);
+}
+
+// The defaults on figures as rough as a real segment's: capabilities from /proc ticks (10 ms in
+// a 100 ms window) and compute times cut at window edges mid-iteration.
+TEST(Analyzer, DefaultsReactWithinASecondOnNoisyFiguresAndDoNotFlap) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  int reacted_late = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Harness h(testing::paired_job({0.020, 0.005}, {0.5, 1.0}), node, quiet());
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> tick(-0.1, 0.1);
+    std::uniform_real_distribution<double> cut(0.8, 1.2);
+    h.disturb = [&](WindowSample& w) {
+      for (auto& c : w.core_capability) c = std::clamp(c + tick(rng), 0.0, 1.0);
+      for (auto& r : w.ranks)
+        r.compute_ns = static_cast<std::uint64_t>(static_cast<double>(r.compute_ns) * cut(rng));
+    };
+    h.run(10);  // one simulated second
+    EXPECT_EQ(h.job.core, (std::vector<int>{1, 0})) << "seed " << seed;
+    const auto reaction = h.analyzer->report().reaction_s();
+    if (!reaction || *reaction > 1.0) ++reacted_late;
+    h.run(300);  // 30 s more of the same noise: the swap stays
+    EXPECT_EQ(h.analyzer->report().moves(), 2) << "seed " << seed;
+    EXPECT_EQ(h.analyzer->report().rollbacks(), 0) << "seed " << seed;
+  }
+  EXPECT_EQ(reacted_late, 0);
 }
 
 TEST(Analyzer, BalancedJobWithAGoodMappingIsLeftAlone) {
@@ -100,7 +133,7 @@ TEST(Analyzer, AdviceOnlyLogsTheMoveAndMakesNone) {
   auto config = quiet();
   config.advice_only = true;
   Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, config);
-  h.run(40);  // 8 s: advice once, again only after the hold-off
+  h.run(80);  // 8 s: advice once, again only after the hold-off
   EXPECT_TRUE(h.ranks->log.empty());
   EXPECT_EQ(h.job.core, (std::vector<int>{0, 1}));
   EXPECT_EQ(h.count("advice"), 2);
@@ -114,7 +147,7 @@ TEST(Analyzer, RollsBackAMoveThatHurt) {
   auto job = testing::paired_job({0.040, 0.010}, {0.5, 1.0});
   job.hidden_slowdown[1] = 3.0;
   Harness h(job, node, quiet());
-  h.run(30);
+  h.run(60);                                        // 6 s
   EXPECT_EQ(h.job.core, (std::vector<int>{0, 1}));  // back where it started
   EXPECT_EQ(h.analyzer->report().rollbacks(), 1);
   EXPECT_EQ(h.count("plan"), 2);  // the move and its rollback; the move is banned after

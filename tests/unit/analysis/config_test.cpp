@@ -33,7 +33,8 @@ TEST(Config, DefaultsWithNothingSet) {
   const auto l = load_config(env({{"SYMMER_CONFIG", ""}}));
   EXPECT_THAT(l.errors, IsEmpty());
   EXPECT_TRUE(l.config.enabled);
-  EXPECT_EQ(l.config.period, 200ms);
+  EXPECT_EQ(l.config.period, 100ms);
+  EXPECT_EQ(l.config.evidence_windows, 6);
   EXPECT_EQ(l.config.metrics, (std::vector<std::string>{"idleness", "outofsync", "locality"}));
   EXPECT_FALSE(l.config.advice_only);
 }
@@ -53,8 +54,8 @@ TEST(Config, TomlSetsEveryKey) {
   ConfigLoad l;
   apply_toml(l, R"([analyzer]
 enabled = true
-window_ms = 100
-evidence_windows = 6
+window_ms = 250
+evidence_windows = 5
 metrics = ["locality", "idleness"]
 min_confidence = 0.7
 min_gain = 0.1
@@ -72,8 +73,8 @@ decision_log = "/tmp/d.jsonl"
              "t.toml");
   EXPECT_THAT(l.errors, IsEmpty()) << errors(l);
   const auto& c = l.config;
-  EXPECT_EQ(c.period, 100ms);
-  EXPECT_EQ(c.evidence_windows, 6);
+  EXPECT_EQ(c.period, 250ms);
+  EXPECT_EQ(c.evidence_windows, 5);
   EXPECT_EQ(c.metrics, (std::vector<std::string>{"locality", "idleness"}));
   EXPECT_DOUBLE_EQ(c.planner.min_confidence, 0.7);
   EXPECT_DOUBLE_EQ(c.planner.min_gain, 0.1);
@@ -141,7 +142,7 @@ colour = "blue"
   EXPECT_THAT(e, HasSubstr("bad.toml: analyzer.colour: unknown key"));
   EXPECT_EQ(l.errors.size(), 9u);
   EXPECT_FALSE(l.config.enabled);
-  EXPECT_EQ(l.config.period, 200ms);  // bad values never replace good ones
+  EXPECT_EQ(l.config.period, 100ms);  // bad values never replace good ones
 }
 
 TEST(Config, BadEnvironmentValuesAreNamed) {

@@ -236,6 +236,58 @@ TEST(Planner, KeepsAPlanThatHelped) {
   EXPECT_NEAR(e->observed_gain, 0.2, 0.02);  // 1 - 1/1.25
 }
 
+TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
+  Fixture f;
+  PlannerOptions o;
+  o.hold_off = 1s;
+  o.rollback_ban = 60s;
+  const std::vector<Move> back = {{0, 1, 0}, {1, 0, 1}};
+  // What the metric proposes changes between rounds, as measurements do.
+  auto proposals = std::make_shared<std::vector<Proposal>>(1, proposal(v(kSwap01), 0.2));
+  class Scripted final : public Metric {
+   public:
+    explicit Scripted(std::shared_ptr<std::vector<Proposal>> p) : p_(std::move(p)) {}
+    std::string_view name() const override { return "idleness"; }
+    MetricResult evaluate(const MetricContext&) const override {
+      MetricResult r;
+      r.symptom.present = true;
+      r.proposals = *p_;
+      for (auto& x : r.proposals) x.metric = "idleness";
+      return r;
+    }
+    double predict(const MetricContext&, std::span<const Move>) const override {
+      return p_->empty() ? 0.0 : p_->front().gain;
+    }
+
+   private:
+    std::shared_ptr<std::vector<Proposal>> p_;
+  };
+  std::vector<std::unique_ptr<Metric>> m;
+  m.push_back(std::make_unique<Scripted>(proposals));
+  Planner planner(o, std::move(m));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  planner.applied(*round.plan, f.t0);
+  std::optional<PlanEvaluation> e;
+  for (int i = 0; i < 10 && !e; ++i) e = planner.observe(slowed(f.w, 1.25), f.t0 + 1s);
+  ASSERT_TRUE(e);
+  ASSERT_FALSE(e->harmful);  // it helped: 20% observed
+
+  // Noisy figures later make the reverse look 10% better: not enough to undo 20%.
+  *proposals = {proposal(back, 0.10)};
+  round = planner.plan(f.context(), {}, f.t0 + 10s);
+  EXPECT_FALSE(round.plan);
+  ASSERT_EQ(round.decisions.size(), 1u);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kReversal);
+  // A real change (the noise moved to the other core) is predicted to gain far more.
+  *proposals = {proposal(back, 0.40)};
+  round = planner.plan(f.context(), {}, f.t0 + 11s);
+  EXPECT_TRUE(round.plan);
+  // After rollback_ban the reverse is an ordinary move again.
+  *proposals = {proposal(back, 0.10)};
+  EXPECT_TRUE(planner.plan(f.context(), {}, f.t0 + 70s).plan);
+}
+
 TEST(Planner, EvaluationWaitsForEnoughCalls) {
   Fixture f;
   Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));

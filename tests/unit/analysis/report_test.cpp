@@ -60,6 +60,28 @@ TEST(Report, RolledBackPlansCountOnlyUntilTheRollback) {
   EXPECT_NEAR(r.time_recovered_s(), 2.0 * (0.8 - 1.0), 1e-9);  // lost, for 2 s
 }
 
+TEST(Report, ListsEveryMoveWithItsPredictionAndOutcome) {
+  std::istringstream log(
+      R"({"event":"plan","plan":1,"moves":[{"rank":0,"from":0,"to":1},{"rank":1,"from":1,"to":0}],"metrics":["idleness"],"predicted_gain":0.25,"rollback":false,"t_s":0.5}
+{"event":"actuation","plan":1,"completed":true,"rollback":false,"moves_in_effect":[{"rank":0,"from":0,"to":1},{"rank":1,"from":1,"to":0}],"faults":[],"t_s":0.6}
+{"event":"evaluation","plan":1,"progress_before":100,"progress_after":125,"observed_gain":0.2,"t_s":1.6}
+{"event":"advice","plan":2,"moves":[{"rank":2,"from":2,"to":3}],"metrics":["locality"],"predicted_gain":0.1,"rollback":false,"t_s":7}
+{"event":"plan","plan":3,"moves":[{"rank":4,"from":4,"to":5}],"metrics":["outofsync"],"predicted_gain":0.1,"rollback":false,"t_s":8}
+{"event":"actuation","plan":3,"completed":false,"rollback":false,"moves_in_effect":[],"faults":["local rank 4 did not answer within 3 s"],"t_s":11}
+)");
+  const Report r = summarize(log);
+  ASSERT_EQ(r.plan_lines().size(), 2u);  // the failed plan made no move
+  EXPECT_EQ(r.plan_lines()[0].moves, "r0:c0->c1, r1:c1->c0");
+  ASSERT_TRUE(r.plan_lines()[0].observed_gain);
+  EXPECT_DOUBLE_EQ(*r.plan_lines()[0].observed_gain, 0.2);
+  EXPECT_TRUE(r.plan_lines()[1].advice);
+  const std::string text = r.to_text();
+  EXPECT_THAT(text, ::testing::HasSubstr(
+                        "moved r0:c0->c1, r1:c1->c0 (idleness), predicted 25.0%, observed 20.0%"));
+  EXPECT_THAT(text, ::testing::HasSubstr("advised r2:c2->c3 (locality), predicted 10.0%"));
+  EXPECT_THAT(text, ::testing::HasSubstr("fault: local rank 4 did not answer within 3 s"));
+}
+
 TEST(Report, EmptyLogIsAnEmptyReport) {
   std::istringstream log("");
   const Report r = summarize(log);

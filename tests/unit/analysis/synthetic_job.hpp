@@ -83,7 +83,11 @@ struct SyntheticJob {
       const double c = compute_time(r);
       rw.compute_ns = ns(n * c);
       rw.idle_ns = ns(n * (t - c));
-      rw.calls = static_cast<std::uint64_t>(std::llround(2 * n));
+      // Calls completed by the window's end minus those by its start: consecutive windows
+      // (start_ns = job time) add up to the right count however they cut iterations.
+      const double start = static_cast<double>(start_ns) * 1e-9;
+      rw.calls = static_cast<std::uint64_t>(
+          std::max(0LL, std::llround(2 * (start + seconds) / t) - std::llround(2 * start / t)));
       const int p = partner[r];
       if (p >= 0) {
         if (bytes > 0)

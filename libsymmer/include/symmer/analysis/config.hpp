@@ -24,8 +24,12 @@ namespace symmer::analysis {
 
 struct AnalyzerConfig {
   bool enabled = true;
-  std::chrono::milliseconds period{200};  ///< window length (key window_ms)
-  int evidence_windows = 4;               ///< windows a decision looks at (at least 2)
+  /// Window length (key window_ms). With evidence_windows this sets the reaction time: a
+  /// decision needs at least 2 windows since the mapping changed, a confident one usually
+  /// 2-4 (both halves of the span must show the gain), so a symptom is acted on within
+  /// 0.2-0.5 s; a longer span keeps later decisions steady.
+  std::chrono::milliseconds period{100};
+  int evidence_windows = 6;  ///< windows a decision looks at (at least 2)
   std::vector<std::string> metrics = {"idleness", "outofsync", "locality"};  ///< priority
   bool advice_only = false;  ///< log the moves, do not make them
   std::string decision_log;  ///< JSON-lines file; empty: none

@@ -16,6 +16,12 @@
 // (progress_rate(): the job advances at the pace of its slowest rank): when the windows after
 // show it dropped by more than rollback_tolerance, it returns the reverse plan and bans those
 // moves. Rollbacks are exempt from the hold-off (they repair, they do not explore).
+//
+// Hysteresis against flapping: once a plan is judged helpful, a proposal that sends one of its
+// ranks back to the core it left (within rollback_ban) must predict more than min_gain plus
+// the gain the plan was observed to bring; otherwise it is refused as a reversal. Noisy
+// capability estimates (a shared, busy machine) would else swap the same pair back and forth
+// every hold-off.
 
 #include <chrono>
 #include <cstdint>
@@ -64,6 +70,7 @@ enum class Verdict {
   kNumaRefused,     ///< crosses NUMA nodes under NumaPolicy::kRefuse
   kNotAllowed,      ///< a target core outside the allowed set
   kOverlap,         ///< touches a rank or core of a higher-priority accepted proposal
+  kReversal,        ///< undoes a move that helped, for less than that move gained
 };
 
 /// "accepted", "low_confidence", ... (stable strings for the decision log).
@@ -156,6 +163,11 @@ class Planner {
   std::vector<std::unique_ptr<Metric>> metrics_;
   std::map<int, TimePoint> moved_at_;                // local rank -> last move
   std::map<std::pair<int, int>, TimePoint> banned_;  // (rank, core) -> until
+  struct Kept {
+    TimePoint until;
+    double observed_gain = 0.0;
+  };
+  std::map<std::pair<int, int>, Kept> kept_;  // (rank, core it left in a helpful plan)
   std::optional<Watched> watched_;
   std::uint64_t next_id_ = 1;
 };

@@ -7,6 +7,7 @@
 // it, so the plan saved dt * (r_after / r_before - 1) seconds. A plan that was rolled back
 // counts its (negative) effect until the rollback.
 
+#include <cstdint>
 #include <istream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -32,6 +33,21 @@ class Report {
   int advised() const { return advised_; }
   int rollbacks() const { return rollbacks_; }
   const std::vector<std::string>& faults() const { return faults_; }
+
+  /// One plan made (or only advised), in log order.
+  struct PlanLine {
+    std::uint64_t id = 0;
+    double t_s = 0.0;                  ///< when it took effect (advice: when it was given)
+    std::string moves;                 ///< "r0:c0->c1, r1:c1->c0"
+    std::vector<std::string> metrics;  ///< what justified it
+    double predicted_gain = 0.0;
+    std::optional<double> observed_gain;  ///< once evaluated
+    bool advice = false;                  ///< printed, not made
+    bool rollback = false;                ///< undoes an earlier plan
+    bool rolled_back = false;             ///< undone later
+  };
+  /// Plans carried out to completion, rollbacks and advice, in order.
+  const std::vector<PlanLine>& plan_lines() const { return lines_; }
   /// Seconds from the first symptom's onset to the first completed move (no value: no move).
   std::optional<double> reaction_s() const { return reaction_s_; }
   /// Seconds of run time the kept plans saved up to the end of the job.
@@ -49,8 +65,11 @@ class Report {
     bool evaluated = false;
     double undone_s = -1.0;  // when a rollback completed
   };
+  PlanLine* line_of(std::uint64_t id);
   std::map<std::string, SymptomStats> symptoms_;
   std::map<std::uint64_t, PlanRecord> plan_records_;
+  std::map<std::uint64_t, PlanLine> proposed_;  // plan events not yet carried out
+  std::vector<PlanLine> lines_;
   int plans_ = 0;
   int moves_ = 0;
   int advised_ = 0;

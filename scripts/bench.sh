@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The project's benchmarks, one subcommand each:
+#   scripts/bench.sh symmer [--ranks N] [--benchmarks LIST] [--seconds S] [--repeat R]
+#       The symptom benchmarks (idleness, outofsync, locality, balanced) with a noisy core or a
+#       bad initial mapping, each plain, under symmer-run and on the best static mapping, in
+#       the same run and pinned the same at start: progress and a table on stderr, one JSON
+#       line per benchmark on stdout (plain_s, symmer_s, oracle_s, speedup, reaction_s, ...).
+#       Needs N cores (default 2 ranks); apps/mpi/symptoms/bench_symmer.py --help for more.
+# Programs come from $SYMMER_BUILD_DIR when set (as is, e.g. from ctest), else from build/,
+# which is configured and brought up to date first.
+# Adding a benchmark: write a function cmd_<name> below; the dispatch at the end finds it.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+usage() {
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
+  echo "subcommands:$(declare -F | awk '$3 ~ /^cmd_/ {sub(/^cmd_/, "", $3); printf " %s", $3}')"
+}
+
+# bin_dir TARGET...: prints the folder of the built programs, building the targets if needed.
+bin_dir() {
+  if [[ -n "${SYMMER_BUILD_DIR:-}" ]]; then
+    echo "$SYMMER_BUILD_DIR/bin"
+    return
+  fi
+  (
+    cd "$root"
+    [[ -f build/build.ninja ]] || cmake --preset release >/dev/null
+    cmake --build --preset release --target "$@" >&2
+  )
+  echo "$root/build/bin"
+}
+
+cmd_symmer() {
+  local bin
+  bin="$(bin_dir symmer-idleness symmer-outofsync symmer-locality symmer-noise symmer-run \
+    symmer-pmpi)"
+  exec python3 "$root/apps/mpi/symptoms/bench_symmer.py" --bin "$bin" "$@"
+}
+
+if (($# == 0)) || [[ "$1" == -h || "$1" == --help ]]; then
+  usage
+  exit 0
+fi
+if ! declare -F "cmd_$1" >/dev/null; then
+  echo "bench.sh: no benchmark '$1'" >&2
+  usage >&2
+  exit 2
+fi
+name="$1"
+shift
+"cmd_$name" "$@"
