@@ -19,3 +19,23 @@ build/bin/symmerctl topology --xml tests/fixtures/topologies/2p4n4gpu.xml | grep
 echo
 echo "== TSAR: one loop split across every device found, and the split it learns (build/bin/tsar-demo)"
 build/bin/tsar-demo
+
+echo
+echo "== symmer: the idleness benchmark with core 0 half taken by noise (build/bin/symmer-noise),"
+echo "   plain, then under symmer-run --report: the busy rank is moved off the noisy core"
+if (($(nproc) >= 2)); then
+  mpiexec=$(command -v mpiexec.mpich || echo mpiexec)
+  idleness=(build/bin/symmer-idleness --iterations 150 --work-ms 5 --ratio 4)
+  build/bin/symmer-noise --cores 0 --share 0.5 >/dev/null 2>&1 &
+  noise=$!
+  trap 'kill $noise 2>/dev/null || true' EXIT
+  sleep 0.3
+  echo "-- plain:"
+  "$mpiexec" -n 2 -bind-to user:0,1 "${idleness[@]}" | grep -v '^{'
+  echo "-- under symmer-run --report:"
+  build/bin/symmer-run --report "$mpiexec" -n 2 -bind-to user:0,1 "${idleness[@]}" 2>&1 |
+    grep -v '^{'
+  kill $noise 2>/dev/null || true
+else
+  echo "(needs 2 cores; this machine has $(nproc))"
+fi

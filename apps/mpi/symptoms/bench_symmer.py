@@ -68,9 +68,10 @@ def benches(ranks, cores, seconds):
     out.append(Bench('idleness', 'symmer-idleness',
                      ['--iterations', it, '--work-ms', 5, '--ratio', 4], start, noisy, oracle))
 
-    # outofsync: odd ranks compute 2x; rank 1's core is noisy. Swapping rank 1 with its partner
-    # puts the lighter rank on the noisy core and both finish their steps together.
-    it = max(10, int(seconds / 0.040))
+    # outofsync: odd ranks compute 2x (2 x 10 ms per iteration); rank 1's core is noisy.
+    # Swapping rank 1 with its partner puts the lighter rank on the noisy core and both finish
+    # their steps together.
+    it = max(10, int(seconds / 0.020))
     noisy = [start[1]]
     oracle = list(start)
     if spare:
