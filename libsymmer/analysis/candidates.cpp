@@ -36,13 +36,18 @@ std::vector<Proposal> price_candidates(
     double extra_confidence, const std::function<nlohmann::json(std::span<const Move>)>& evidence,
     std::size_t limit) {
   const WindowSample& w = context.evidence;
-  double least_coverage = w.ranks.empty() ? 0.0 : 1.0;
-  for (const auto& r : w.ranks) least_coverage = std::min(least_coverage, coverage(r, w));
 
   std::vector<Proposal> out;
   for (const auto& moves : candidates) {
     const double g = gain(w, moves);
     if (!(g > 0.0)) continue;
+    // How much of the span the moved ranks' figures cover. Only theirs: a rank that finished
+    // its share and waits in a long final call (its time shows only when the call returns)
+    // says nothing about these moves, and must not silence every proposal.
+    double least_coverage = moves.empty() ? 0.0 : 1.0;
+    for (const auto& m : moves)
+      if (const RankWindow* r = w.find_local(m.local_rank))
+        least_coverage = std::min(least_coverage, coverage(*r, w));
     std::optional<double> g1;
     std::optional<double> g2;
     if (context.first_half != nullptr && context.second_half != nullptr) {

@@ -21,14 +21,27 @@ double effective(const WindowSample& w, const std::map<int, int>& occ, int core)
   return std::max(ComputeModel::kMinCapability, w.capability(core) / sharers);
 }
 
+// Seconds per MPI call of a rank: ranks that do not advance in lockstep (independent pairs)
+// compute all through a window alike; per call, the slow pair shows. Every rank's figures are
+// scaled to the same number of calls (the mean), so lockstep jobs keep their window figures.
+// A rank without calls in the window (inside one long call) has no figures.
+double per_progress(const WindowSample& w, const RankWindow& r, std::uint64_t ns) {
+  if (r.calls == 0) return 0.0;
+  double total = 0.0;
+  int n = 0;
+  for (const auto& x : w.ranks)
+    if (x.calls > 0) total += static_cast<double>(x.calls), ++n;
+  const double mean = total / n;
+  return static_cast<double>(ns) * 1e-9 * mean / static_cast<double>(r.calls);
+}
+
 }  // namespace
 
 ComputeModel::ComputeModel(const WindowSample& window) : window_(window) {
   for (const auto& r : window.ranks) current_[r.local_rank] = r.core;
   const auto occ = occupancy(current_);
   for (const auto& r : window.ranks)
-    demand_[r.local_rank] =
-        static_cast<double>(r.compute_ns) * 1e-9 * effective(window, occ, r.core);
+    demand_[r.local_rank] = per_progress(window, r, r.compute_ns) * effective(window, occ, r.core);
 }
 
 double ComputeModel::demand(int local_rank) const {
@@ -53,7 +66,7 @@ double ComputeModel::critical_path(const std::map<int, int>& cores) const {
 
 double ComputeModel::critical_path() const {
   double cp = 0.0;
-  for (const auto& r : window_.ranks) cp = std::max(cp, static_cast<double>(r.compute_ns) * 1e-9);
+  for (const auto& r : window_.ranks) cp = std::max(cp, per_progress(window_, r, r.compute_ns));
   return cp;
 }
 
@@ -61,8 +74,8 @@ double ComputeModel::comm_floor() const {
   if (window_.ranks.empty()) return 0.0;
   double floor = std::numeric_limits<double>::max();
   for (const auto& r : window_.ranks)
-    floor = std::min(floor, static_cast<double>(r.idle_ns) * 1e-9);
-  return floor;
+    if (r.calls > 0) floor = std::min(floor, per_progress(window_, r, r.idle_ns));
+  return floor == std::numeric_limits<double>::max() ? 0.0 : floor;
 }
 
 double ComputeModel::gain(const std::map<int, int>& cores) const {

@@ -3,6 +3,7 @@
 #include "symmer/embedded_analyzer.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "symmer/analysis/config.hpp"
 #include "symmer/analysis/segment_analysis.hpp"
@@ -23,6 +25,18 @@ using analysis::Clock;
 constexpr auto kTickInterval = std::chrono::milliseconds(5);
 // Nice value of the thread: it yields to the ranks, but still runs when every core is busy.
 constexpr int kNice = 10;
+// Ranks may still be registering when the thread starts: how long it keeps trying.
+constexpr auto kOpenPatience = std::chrono::seconds(3);
+constexpr auto kOpenRetry = std::chrono::milliseconds(50);
+
+// Runs the calling thread on `pus` (false when the kernel refuses, e.g. outside the cpuset).
+bool bind_this_thread(const std::vector<int>& pus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int pu : pus)
+    if (pu >= 0 && pu < CPU_SETSIZE) CPU_SET(pu, &set);
+  return CPU_COUNT(&set) > 0 && sched_setaffinity(0, sizeof set, &set) == 0;
+}
 
 class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
  public:
@@ -50,8 +64,14 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
       pthread_setname_np(pthread_self(), "symmer-analyze");
       setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
       auto node = topology::NodeModel::from_this_node();
-      auto analysis = analysis::SegmentAnalysis::open(context_.segment_path, config_,
-                                                      std::move(node), Clock::now());
+      auto analysis =
+          analysis::SegmentAnalysis::open(context_.segment_path, config_, node, Clock::now());
+      for (const auto give_up = Clock::now() + kOpenPatience; !analysis && Clock::now() < give_up;)
+        if (sleep_until(Clock::now() + kOpenRetry))
+          analysis =
+              analysis::SegmentAnalysis::open(context_.segment_path, config_, node, Clock::now());
+        else
+          return;
       if (!analysis) {
         spdlog::error("symmer: analyzer not started: {}", analysis.error().message);
         return;
@@ -66,6 +86,10 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
         }
         if (!sleep_until(next)) break;
         (*analysis)->sample(Clock::now());
+        // Off the ranks' cores when the job leaves one free: the analysis then takes no time
+        // from any rank. Every window, since a move re-binds all threads of rank 0, this one
+        // too.
+        if (const auto spare = (*analysis)->spare_pus(); !spare.empty()) bind_this_thread(spare);
         next += config_.period;
         if (next < Clock::now()) next = Clock::now() + config_.period;  // fell behind: skip
       }

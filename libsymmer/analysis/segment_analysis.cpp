@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace symmer::analysis {
 
 Expected<std::unique_ptr<SegmentAnalysis>> SegmentAnalysis::open(const std::string& path,
@@ -50,7 +52,21 @@ void SegmentAnalysis::sample(TimePoint now) {
     spdlog::warn("symmer: {}", window.error().message);
     return;
   }
+  rank_cores_.clear();
+  for (const auto& r : window->ranks) rank_cores_.push_back(r.core);
+  sampled_ = true;
   analyzer_->on_window(*window, now);
+}
+
+std::vector<int> SegmentAnalysis::spare_pus() const {
+  std::vector<int> pus;
+  if (!sampled_) return pus;
+  for (const auto& core : node_.cores()) {
+    if (std::find(rank_cores_.begin(), rank_cores_.end(), core.index) != rank_cores_.end())
+      continue;
+    pus.insert(pus.end(), core.pus.begin(), core.pus.end());
+  }
+  return pus;
 }
 
 }  // namespace symmer::analysis

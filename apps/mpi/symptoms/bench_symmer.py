@@ -157,6 +157,9 @@ class Runner:
                              f'{p.stdout}\n{p.stderr}')
         result = json.loads(p.stdout.strip().splitlines()[-1])
         events = []
+        if decisions and os.path.exists(decisions) and a.keep:
+            os.makedirs(a.keep, exist_ok=True)
+            shutil.copy(decisions, a.keep)
         if decisions and os.path.exists(decisions):
             with open(decisions) as f:
                 for line in f:
@@ -164,7 +167,11 @@ class Runner:
                         events.append(json.loads(line))
                     except ValueError:
                         pass
-        return result, events, noise_out
+        # What symmer said (analyzer warnings, errors; spdlog writes to stdout): kept with the
+        # figures.
+        said = [l.strip() for l in (p.stdout + p.stderr).splitlines()
+                if 'symmer' in l and not l.startswith('{')]
+        return result, events, noise_out, said
 
 
 def decision_figures(events):
@@ -205,12 +212,13 @@ def measure(runner, bench, repeat):
     achieved = []
     for rep in range(repeat):
         for name, mapping, symmer in variants:
-            result, events, noise = runner.run(bench, mapping, symmer)
+            result, events, noise, said = runner.run(bench, mapping, symmer)
             times[name].append(result['time_s'])
             if noise:
                 achieved += [c.get('achieved_share') for c in noise.get('cores', [])]
             if symmer:
                 figures.append(decision_figures(events))
+                figures[-1]['messages'] = list(dict.fromkeys(said))[:5]
                 ts = [r['moved_at_s'] for r in result['per_rank'] if r['moved_at_s'] is not None]
                 moved_at.append(min(ts) if ts else None)
             log(f'  {bench.name} {name:6s} run {rep + 1}/{repeat}: {result["time_s"]:.3f} s'
@@ -236,7 +244,8 @@ def measure(runner, bench, repeat):
         'moves': f['moves'],
         'move_metrics': f['move_metrics'],
         'rollbacks': f['rollbacks'],
-        'faults': f['faults'],
+        'faults': f['faults'][:5],
+        'messages': f['messages'],
         'noise': {'cores': bench.noisy, 'share': runner.args.noise_share if bench.noisy else 0,
                   'achieved': [round(a, 3) for a in achieved if a is not None][:4]},
         'mappings': {'start': bench.start, 'oracle': bench.oracle or bench.start},
@@ -255,6 +264,7 @@ def main():
     parser.add_argument('--repeat', type=int, default=1, help='runs of each variant (median)')
     parser.add_argument('--noise-share', type=float, default=0.5)
     parser.add_argument('--timeout', type=float, default=300)
+    parser.add_argument('--keep', help='copy the decision logs of the symmer runs here')
     args = parser.parse_args()
 
     if args.ranks < 2 or args.ranks % 2:

@@ -51,7 +51,7 @@ class Env:
         e.update({k: str(v) for k, v in extra.items()})
         return e
 
-    def noise(self, core, share=0.6):
+    def noise(self, core, share=0.5):
         p = subprocess.Popen([os.path.join(self.args.bin, 'symmer-noise'), '--cores', str(core),
                               '--share', str(share)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -92,7 +92,7 @@ def no_shared_core(result):
     check(len(set(ends)) == len(ends), f'ranks ended sharing a core: {result["per_rank"]}')
 
 
-def idleness_options(iterations=250):
+def idleness_options(iterations=100):
     # Rank 0 computes 4x rank 1 between exchanges; on the noisy core it holds both back.
     return ['--iterations', iterations, '--work-ms', 5, '--ratio', 4]
 

@@ -316,6 +316,35 @@ TEST(Planner, RealIdlenessMetricMakesTheExpectedSwap) {
   EXPECT_TRUE(round.symptoms.at("idleness").present);
 }
 
+// Expected mapping on the H100 node of the device benchmarks (16 cores): 8 ranks on cores 0-7,
+// core 0 at half capability. The light pairs finished early and wait in a final barrier (no
+// figures until it returns): the busy rank 0 still goes to a free core.
+TEST(Planner, BusyRankLeavesTheNoisyCoreWhileOthersWaitInALongCall) {
+  const auto node =
+      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+  ASSERT_EQ(node.cores().size(), 16u);
+  std::vector<double> capability(16, 1.0);
+  capability[0] = 0.5;
+  const auto job =
+      testing::paired_job({0.020, 0.018, 0.015, 0.013, 0.010, 0.008, 0.006, 0.005}, capability);
+  auto w = job.window(0.6, 0);
+  for (int r = 4; r < 8; ++r) {  // inside MPI_Barrier the whole span
+    w.ranks[static_cast<std::size_t>(r)].compute_ns = 0;
+    w.ranks[static_cast<std::size_t>(r)].idle_ns = 0;
+    w.ranks[static_cast<std::size_t>(r)].calls = 0;
+  }
+  const MetricContext context{node, w, &w, &w, {8, 9, 10, 11, 12, 13, 14, 15}};
+  std::vector<std::unique_ptr<Metric>> m;
+  m.push_back(std::make_unique<IdlenessMetric>());
+  Planner planner({}, std::move(m));
+  const auto round = planner.plan(context, {}, TimePoint{});
+  ASSERT_TRUE(round.plan);
+  ASSERT_EQ(round.plan->moves.size(), 1u);
+  EXPECT_EQ(round.plan->moves[0].local_rank, 0);
+  EXPECT_EQ(round.plan->moves[0].from_core, 0);
+  EXPECT_GE(round.plan->moves[0].to_core, 8);
+}
+
 TEST(Planner, BalancedJobMakesNoMove) {
   const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
   const auto job = testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));

@@ -31,6 +31,9 @@ class SegmentAnalysis {
   /// Ends the analysis: the summary event, and the report.
   const Report& finish(TimePoint now) { return analyzer_->finish(now); }
   const Analyzer& analyzer() const { return *analyzer_; }
+  /// OS indices of the PUs of cores no rank of the job was bound to in the latest window
+  /// (where the analysis can run without taking time from a rank); empty when none.
+  std::vector<int> spare_pus() const;
 
  private:
   SegmentAnalysis(std::string path, AnalyzerConfig config, topology::NodeModel node,
@@ -44,6 +47,8 @@ class SegmentAnalysis {
   std::unique_ptr<Analyzer> analyzer_;
   SegmentSample previous_;
   std::string last_error_;
+  std::vector<int> rank_cores_;  // cores of the ranks in the latest window
+  bool sampled_ = false;
 };
 
 }  // namespace symmer::analysis
