@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "memory/copy_engine.hpp"
 #include "memory/reductions.hpp"
 #include "memory/registry.hpp"
 #include "queue/chunk_queue.hpp"
@@ -100,7 +101,8 @@ class Region {
     std::shared_ptr<Device> device;
     int slot = 0;          ///< runtime device slot: the pool thread that runs it
     bool active = true;    ///< false once retired with no CPU to become (leader writes)
-    bool retired = false;  ///< its accelerator was retired by back-off
+    bool retired = false;  ///< its accelerator was retired by back-off or out of memory
+    bool lost_device = false;  ///< its accelerator ran out of memory in this sub-pass
     int backoff_streak = 0;
     double retired_tpi = 0.0;  ///< the retired accelerator's last estimate (for the cache)
     // Written by the worker during a pass, read by the leader after the barrier.
@@ -139,6 +141,12 @@ class Region {
   std::span<const double> current_times();  // leader: effective times into times_
   std::vector<std::string> device_keys() const;
   void ensure_bound(Worker& w) const;
+  // The copy engine around a range on a device with its own memory (worker side).
+  void stage_in(Worker& me, int worker);
+  void stage_out(Worker& me, int worker);
+  void lose_device(Worker& me, int worker, const std::string& why);  // out of memory
+  void fail_device(Worker& me, const std::string& why);              // any other failure
+  void retire_lost(std::size_t w);                                   // leader
   static void run_worker(void* context, int worker);
 
   std::shared_ptr<Runtime> runtime_;
@@ -159,6 +167,11 @@ class Region {
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;
   Reductions reductions_;
+  CopyEngine engine_;
+  bool device_memory_ = false;  ///< some device has its own memory: the copy engine runs
+  std::vector<std::shared_ptr<Device>> pass_devices_;  ///< planner: each worker's device
+  std::atomic<bool> device_failed_{false};
+  std::string device_failure_;  ///< the first device failure of the pass (its writer only)
 
   // The current (sub-)pass: written by the planner/leader, read by workers after the
   // state/barrier hand-off.
