@@ -79,11 +79,17 @@ endif()
 function(tsar_enable_offload target)
   target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
   if(NOT TSAR_OFFLOAD_ENABLED)
+    # GCC built with offloading would otherwise compile target regions for its default
+    # device (sm_35), which recent ptxas rejects.
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-foffload=disable>)
+      target_link_options(${target} PRIVATE -foffload=disable)
+    endif()
     return()
   endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${TSAR_OFFLOAD_FLAGS}>)
   # -z notext: Debian's crtoffloadtable.o is not position-independent (harmless text
   # relocations, which the linker would warn about).
-  target_link_options(${target} PRIVATE ${TSAR_OFFLOAD_FLAGS} -Wl,-z,notext)
+  target_link_options(${target} PRIVATE -fopenmp ${TSAR_OFFLOAD_FLAGS} -Wl,-z,notext)
   target_compile_definitions(${target} PRIVATE TSAR_OFFLOAD_NVPTX=1)
 endfunction()

@@ -45,6 +45,7 @@ CudaDevice::CudaDevice(DeviceDescription description, int ordinal)
     : Device(std::move(description)), ordinal_(ordinal) {}
 
 CudaDevice::~CudaDevice() {
+  if (stream_ == nullptr && slots_.empty()) return;  // never used
   // At process exit the CUDA runtime may already be torn down: errors are ignored.
   DeviceScope scope(ordinal_);
   for (Slot& s : slots_) {

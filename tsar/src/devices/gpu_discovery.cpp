@@ -44,7 +44,24 @@ void set_gpu_cores_policy(GpuCores policy) { policy_override.store(static_cast<i
 
 bool cuda_backend_built() { return TSAR_HAVE_CUDA != 0; }
 
+GpuRuntimes probe_gpu_runtimes() {
+  GpuRuntimes r;
+#if TSAR_HAVE_CUDA
+  for (int o = 0, n = cuda_device_count(); o < n; ++o) {
+    r.cuda_pci.push_back(cuda_pci_address(o));
+    r.cuda_peak.push_back(cuda_peak_gflops(o));
+  }
+#endif
+  r.omp_devices = omp_target_device_count();
+  return r;
+}
+
 std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node) {
+  return place_gpus(node, probe_gpu_runtimes());
+}
+
+std::vector<GpuSlot> place_gpus(const symmer::topology::NodeModel& node,
+                                const GpuRuntimes& runtimes) {
   const auto model = node.gpus();
   std::vector<GpuSlot> slots;
   std::vector<const symmer::topology::PciDevice*> placed;  // model entry of each slot
@@ -61,18 +78,17 @@ std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node) {
     placed.push_back(g);
     return slots.size() - 1;
   };
-#if TSAR_HAVE_CUDA
-  for (int o = 0, n = cuda_device_count(); o < n; ++o) {
-    const std::string pci = cuda_pci_address(o);
+  for (int o = 0; o < static_cast<int>(runtimes.cuda_pci.size()); ++o) {
+    const std::string pci = lower(runtimes.cuda_pci[static_cast<std::size_t>(o)]);
     const auto* g = model_by([&](const auto& d) {
-      return (!pci.empty() && lower(d.pci_address) == pci) || d.cuda_device == o;
+      return pci.empty() ? d.cuda_device == o : lower(d.pci_address) == pci;
     });
     const std::size_t k = add(g, pci.empty() ? "gpu:" + std::to_string(o) : pci);
     slots[k].cuda_device = o;
-    slots[k].peak_gflops = cuda_peak_gflops(o);
+    if (static_cast<std::size_t>(o) < runtimes.cuda_peak.size())
+      slots[k].peak_gflops = runtimes.cuda_peak[static_cast<std::size_t>(o)];
   }
-#endif
-  for (int d = 0, n = omp_target_device_count(); d < n; ++d) {
+  for (int d = 0; d < runtimes.omp_devices; ++d) {
     // GCC's nvptx plugin numbers GPUs in CUDA order.
     auto it = std::find_if(slots.begin(), slots.end(),
                            [&](const GpuSlot& s) { return s.cuda_device == d; });
@@ -124,11 +140,12 @@ DeviceDescription gpu_description(const GpuSlot& slot) {
   return d;
 }
 
-std::vector<std::shared_ptr<Device>> default_devices(const symmer::topology::NodeModel& node) {
-  const auto gpus = discover_gpus(node);
+std::vector<std::shared_ptr<Device>> default_devices(const symmer::topology::NodeModel& node,
+                                                     const std::vector<GpuSlot>& gpus,
+                                                     GpuCores policy) {
   const int cores = static_cast<int>(node.cores().size());
   std::vector<char> reserved(static_cast<std::size_t>(cores), 0);
-  if (gpu_cores_policy() == GpuCores::kReserve && static_cast<int>(gpus.size()) < cores)
+  if (policy == GpuCores::kReserve && static_cast<int>(gpus.size()) < cores)
     for (const auto& g : gpus) reserved[static_cast<std::size_t>(g.control_core)] = 1;
   std::vector<std::shared_ptr<Device>> devices;
   for (int c = 0; c < cores; ++c)

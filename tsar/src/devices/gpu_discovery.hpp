@@ -33,9 +33,22 @@ struct GpuSlot {
   double peak_gflops = 0;  ///< FP64 estimate for the default split
 };
 
-/// Every GPU of this node that the OpenMP or the CUDA runtime can drive, ordered by device
-/// number, each with a distinct control core near it (the highest-numbered free core of its
-/// NUMA node; cores are shared only when there are more GPUs than cores).
+/// What the GPU runtimes of this process see.
+struct GpuRuntimes {
+  std::vector<std::string> cuda_pci;  ///< PCI address of each CUDA ordinal ("" if unknown)
+  std::vector<double> cuda_peak;      ///< peak GFLOP/s of each CUDA ordinal
+  int omp_devices = 0;                ///< OpenMP target devices (GCC numbers them in CUDA order)
+};
+/// Asks the OpenMP runtime and, in CUDA builds, the CUDA runtime.
+GpuRuntimes probe_gpu_runtimes();
+
+/// The GPUs `runtimes` see, matched to the node model by PCI address (else by the model's
+/// CUDA/OpenMP numbers), ordered by device number, each with a distinct control core near it:
+/// the highest-numbered free core of its NUMA node (core 0 stays the caller's); cores are
+/// shared only when there are more GPUs than cores.
+std::vector<GpuSlot> place_gpus(const symmer::topology::NodeModel& node,
+                                const GpuRuntimes& runtimes);
+/// place_gpus(node, probe_gpu_runtimes()).
 std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node);
 
 /// A device description for a GPU's worker (kind and key are set by the backend).
@@ -45,7 +58,9 @@ DeviceDescription gpu_description(const GpuSlot& slot);
 /// under GpuCores::kReserve, unless that would leave none), then each GPU as an OpenMP target
 /// device, then each GPU as a CUDA device (a region keeps the first device of each GPU that
 /// its kinds allow).
-std::vector<std::shared_ptr<Device>> default_devices(const symmer::topology::NodeModel& node);
+std::vector<std::shared_ptr<Device>> default_devices(const symmer::topology::NodeModel& node,
+                                                     const std::vector<GpuSlot>& gpus,
+                                                     GpuCores policy);
 
 /// True when this build has the CUDA backend.
 bool cuda_backend_built();

@@ -164,8 +164,12 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
 
-  if (!reads(reg) && !(plus_shaped(reg) && writes(reg))) return;
   unsigned char* dev = static_cast<unsigned char*>(c.data);
+  if (plus_shaped(reg) && writes(reg)) {
+    stage_plus_output(reg, c, me, *device, need, need_cols);
+    return;
+  }
+  if (!reads(reg)) return;
   const auto* host = static_cast<const unsigned char*>(reg.host);
   const std::size_t rows = d.rows;
   const std::size_t win = sz(c.window.size());
@@ -203,22 +207,42 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   me.bytes.to_device += moved;
+}
 
-  if (plus_shaped(reg) && writes(reg)) {
-    // The host contents the device starts from, to merge back only what it changes.
-    c.snap_rows = need;
-    c.snap_cols = need_cols;
-    c.row_snapshot.resize(sz(need.size()) * d.cols * e);
-    c.col_snapshot.resize(rows * sz(need_cols.size()) * e);
-    if (!need.empty())
-      copy_rect_host(c.row_snapshot.data(), host,
-                     rect2(e, sz(need.size()), d.cols, 0, 0, sz(need.size()), d.cols,
-                           sz(need.begin), 0, rows, d.row_stride));
-    if (!need_cols.empty())
-      copy_rect_host(c.col_snapshot.data(), host,
-                     rect2(e, rows, sz(need_cols.size()), 0, 0, rows, sz(need_cols.size()), 0,
-                           sz(need_cols.begin), rows, d.row_stride));
+void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me,
+                                   Device& device, Range rows_needed, Range cols_needed) {
+  // The device starts from a snapshot of the host's rows and columns, so "changed by the
+  // device" is exactly "differs from the snapshot" when merging back, even while CPU workers
+  // write other elements of those rows and columns in place.
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  const std::size_t rows = d.rows;
+  const auto* host = static_cast<const unsigned char*>(reg.host);
+  auto* dev = static_cast<unsigned char*>(c.data);
+  const std::size_t kr = sz(rows_needed.size()), kc = sz(cols_needed.size());
+  c.snap_rows = rows_needed;
+  c.snap_cols = cols_needed;
+  c.row_snapshot.resize(kr * d.cols * e);
+  c.col_snapshot.resize(rows * kc * e);
+  if (kr > 0) {
+    copy_rect_host(c.row_snapshot.data(), host,
+                   rect2(e, kr, d.cols, 0, 0, kr, d.cols, sz(rows_needed.begin), 0, rows,
+                         d.row_stride));
+    device.copy_rect_to_device(dev, c.row_snapshot.data(),
+                               rect2(e, kr, d.cols, sz(rows_needed.begin), 0, rows, c.stride, 0,
+                                     0, kr, d.cols));
   }
+  if (kc > 0) {
+    copy_rect_host(c.col_snapshot.data(), host,
+                   rect2(e, rows, kc, 0, 0, rows, kc, 0, sz(cols_needed.begin), rows,
+                         d.row_stride));
+    device.copy_rect_to_device(dev, c.col_snapshot.data(),
+                               rect2(e, rows, kc, 0, sz(cols_needed.begin), rows, c.stride, 0, 0,
+                                     rows, kc));
+  }
+  c.valid.add(rows_needed);
+  c.valid_cols.add(cols_needed);
+  me.bytes.to_device += static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
 }
 
 void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Device& device,

@@ -71,6 +71,8 @@ class CopyEngine {
   };
   void stage_buffer(Registration& reg, WorkerState& me, int worker,
                     const std::shared_ptr<Device>& device, Range range);
+  void stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me, Device& device,
+                         Range rows_needed, Range cols_needed);
   void copy_back(Registration& reg, WorkerState& me, int worker, Device& device, Range range);
   int workers_;
   std::vector<WorkerState> traffic_;
