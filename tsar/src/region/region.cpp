@@ -526,16 +526,16 @@ void Region::finish_sub_pass() {
   for (std::size_t w = 0; w < workers_.size(); ++w)
     if (workers_[w].lost_device) retire_lost(w);  // canceled passes learn nothing but retire
   const bool canceled = canceled_.load(std::memory_order_relaxed);
-  if (!canceled && pass_error_ == TSAR_OK) {
-    reductions_.merge();
-    if (scheduler_->adapts() && backoff_passes_ > 0) back_off();
-  }
+  const bool learn = !canceled && pass_error_ == TSAR_OK;
+  if (learn) reductions_.merge();
   outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
              : canceled                                     ? TSAR_ERR_CANCELED
                                                             : pass_error_;
   if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
   schedule_seconds_ += now_seconds() - t0;
   if (pass_error_ == TSAR_OK) record_pass(last);  // a refused pass ran nothing
+  // After recording: the statistics show the devices as they ran this pass.
+  if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off();
   state_.store(kIdle, std::memory_order_release);
 }
 
