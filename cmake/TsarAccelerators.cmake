@@ -90,6 +90,8 @@ function(tsar_enable_offload target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${TSAR_OFFLOAD_FLAGS}>)
   # -z notext: Debian's crtoffloadtable.o is not position-independent (harmless text
   # relocations, which the linker would warn about).
-  target_link_options(${target} PRIVATE -fopenmp ${TSAR_OFFLOAD_FLAGS} -Wl,-z,notext)
+  # -lm for the GPU as well: bodies may call sqrt, exp...
+  target_link_options(${target} PRIVATE -fopenmp ${TSAR_OFFLOAD_FLAGS} -foffload-options=-lm
+                      -Wl,-z,notext)
   target_compile_definitions(${target} PRIVATE TSAR_OFFLOAD_NVPTX=1)
 endfunction()

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <shared_mutex>
 #include <string>
 
 #include "symmer/topology/node_model.hpp"
@@ -39,7 +42,44 @@ class DeviceScope {
   int previous_ = -1;
 };
 
+// Host ranges locked by pin_host_range: start address -> bytes.
+std::shared_mutex pinned_mutex;
+std::map<std::uintptr_t, std::size_t> pinned;
+
 }  // namespace
+
+std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes) {
+  if (host == nullptr || bytes == 0) return nullptr;
+  if (cudaHostRegister(host, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  const auto at = reinterpret_cast<std::uintptr_t>(host);
+  {
+    std::unique_lock lock(pinned_mutex);
+    pinned[at] = bytes;
+  }
+  return std::shared_ptr<void>(host, [at](void* p) {
+    {
+      std::unique_lock lock(pinned_mutex);
+      pinned.erase(at);
+    }
+    cudaHostUnregister(p);
+  });
+}
+
+bool host_range_pinned(const void* host, std::size_t bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(host);
+  std::shared_lock lock(pinned_mutex);
+  auto it = pinned.upper_bound(at);
+  if (it == pinned.begin()) return false;
+  --it;
+  return at >= it->first && at + bytes <= it->first + it->second;
+}
+
+std::shared_ptr<void> CudaDevice::pin_host(void* host, std::size_t bytes) {
+  return pin_host_range(host, bytes);
+}
 
 CudaDevice::CudaDevice(DeviceDescription description, int ordinal)
     : Device(std::move(description)), ordinal_(ordinal) {}
@@ -124,6 +164,15 @@ void CudaDevice::finish(Slot& s) {
 void CudaDevice::rows_to_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
                                 std::size_t spitch, std::size_t row_bytes, std::size_t rows) {
   if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
+  if (host_range_pinned(src, (rows - 1) * spitch + row_bytes)) {  // straight by DMA
+    const cudaError_t e =
+        rows == 1 ? cudaMemcpyAsync(dst, src, row_bytes, cudaMemcpyHostToDevice, as_stream(stream_))
+                  : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
+                                      cudaMemcpyHostToDevice, as_stream(stream_));
+    if (e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM, description().key + ": copy to device: " + cudaGetErrorString(e));
+    return;
+  }
   if (row_bytes > kSlotBytes) {  // a row larger than a slot: each row in slot-sized pieces
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t off = 0; off < row_bytes; off += kSlotBytes)
@@ -151,6 +200,16 @@ void CudaDevice::rows_to_device(unsigned char* dst, std::size_t dpitch, const un
 void CudaDevice::rows_from_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
                                   std::size_t spitch, std::size_t row_bytes, std::size_t rows) {
   if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
+  if (host_range_pinned(dst, (rows - 1) * dpitch + row_bytes)) {  // complete at synchronize
+    const cudaError_t e =
+        rows == 1 ? cudaMemcpyAsync(dst, src, row_bytes, cudaMemcpyDeviceToHost, as_stream(stream_))
+                  : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
+                                      cudaMemcpyDeviceToHost, as_stream(stream_));
+    if (e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy from device: " + cudaGetErrorString(e));
+    return;
+  }
   if (row_bytes > kSlotBytes) {
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t off = 0; off < row_bytes; off += kSlotBytes)

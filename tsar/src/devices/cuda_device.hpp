@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -34,6 +35,8 @@ class CudaDevice final : public Device {
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
   /// Waits for the stream, then unpacks copies back still in staging.
   void synchronize() override;
+  /// cudaHostRegister (pin_host_range).
+  std::shared_ptr<void> pin_host(void* host, std::size_t bytes) override;
 
  protected:
   void* allocate_memory(std::size_t bytes) override;
@@ -67,6 +70,13 @@ class CudaDevice final : public Device {
   std::vector<Slot> slots_;
   std::size_t next_slot_ = 0;
 };
+
+/// Page-locks [host, host + bytes) for every CUDA context (cudaHostRegisterPortable): copies
+/// from and to it then go straight by DMA, for CUDA and OpenMP (nvptx) devices alike. The
+/// handle unregisters it. nullptr when CUDA refuses (e.g. a page already registered).
+std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes);
+/// True when [host, host + bytes) lies in one range pin_host_range locked.
+bool host_range_pinned(const void* host, std::size_t bytes);
 
 /// CUDA devices visible to this process (0 when there is no driver or no GPU).
 int cuda_device_count();

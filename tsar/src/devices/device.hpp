@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,8 @@ struct DeviceDescription {
   /// Most bytes TSAR may hold allocated on it at once (0 = no limit besides the device's
   /// own memory); set from TSAR_DEVICE_MEMORY_LIMIT.
   std::size_t memory_limit = 0;
+  /// Registered host buffers are page-locked for it (pin_host): GPUs copy them by DMA.
+  bool pin_host = false;
 };
 
 /// A device allocation failed for lack of memory (the device's own, or its
@@ -115,6 +118,14 @@ class Device {
   virtual void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) = 0;
   /// Waits for everything queued on the device (copies, launches) to finish.
   virtual void synchronize() = 0;
+  /// Page-locks a host buffer the device copies to and from (a registered buffer), so those
+  /// copies go by DMA without staging; the handle unlocks it when released. nullptr when the
+  /// backend cannot (the default) or the system refused.
+  virtual std::shared_ptr<void> pin_host(void* host, std::size_t bytes) {
+    (void)host;
+    (void)bytes;
+    return nullptr;
+  }
 
  protected:
   /// The backend's allocation; throws DeviceOutOfMemory when the device has no room.

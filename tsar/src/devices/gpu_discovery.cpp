@@ -137,6 +137,7 @@ DeviceDescription gpu_description(const GpuSlot& slot) {
   d.alignment = 128;  // a warp's 32 four-byte words: coalesced row starts
   d.host_memory = false;
   d.physical = slot.physical;
+  d.pin_host = true;
   return d;
 }
 

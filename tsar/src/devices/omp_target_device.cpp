@@ -7,6 +7,9 @@
 
 #include "devices/host_device.hpp"
 #include "symmer/topology/node_model.hpp"
+#if TSAR_HAVE_CUDA
+#include "devices/cuda_device.hpp"
+#endif
 
 namespace tsar::core {
 namespace {
@@ -52,6 +55,19 @@ OmpTargetDevice::OmpTargetDevice(DeviceDescription description, int device_num)
 
 void OmpTargetDevice::attach_worker(const symmer::topology::NodeModel& node) {
   node.bind_current_thread(description().control_core);
+  // Initialise the device now, not in the first timed range: libgomp loads (and the driver
+  // JIT-compiles) every offload image when a device is first used -- on an H100 most of a
+  // second, which would make the first pass look like the GPU is slow.
+  std::call_once(ready_, [this] { omp_target_free(omp_target_alloc(1, device_num_), device_num_); });
+}
+
+std::shared_ptr<void> OmpTargetDevice::pin_host(void* host, std::size_t bytes) {
+#if TSAR_HAVE_CUDA
+  if (device_num_ != host_num_) return pin_host_range(host, bytes);
+#endif
+  (void)host;
+  (void)bytes;
+  return nullptr;
 }
 
 void* OmpTargetDevice::allocate_memory(std::size_t bytes) {

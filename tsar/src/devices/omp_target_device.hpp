@@ -11,6 +11,7 @@
 // and is tested on machines without a GPU, through exactly the calls a GPU device makes.
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -31,6 +32,9 @@ class OmpTargetDevice final : public Device {
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
   /// Target regions without nowait and omp_target_memcpy are synchronous: nothing to wait for.
   void synchronize() override {}
+  /// GPUs in CUDA builds: page-locked through the CUDA runtime (libgomp's copies from pinned
+  /// memory go by DMA); nullptr otherwise.
+  std::shared_ptr<void> pin_host(void* host, std::size_t bytes) override;
 
  protected:
   void* allocate_memory(std::size_t bytes) override;
@@ -40,6 +44,7 @@ class OmpTargetDevice final : public Device {
   void memcpy_checked(void* dst, const void* src, std::size_t bytes, int dst_dev, int src_dev);
   int device_num_;
   int host_num_;
+  std::once_flag ready_;
   /// Host buffer a rectangle is packed into when its device side is one contiguous block
   /// (one omp_target_memcpy instead of one per row); used by the worker only.
   std::vector<unsigned char> pack_;

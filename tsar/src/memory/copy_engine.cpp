@@ -112,6 +112,8 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     c.release();
     c.device = device;
   }
+  if (device->description().pin_host)
+    std::call_once(reg.pin->once, [&] { reg.pin->handle = device->pin_host(reg.host, reg.extent); });
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const bool pad = (d.flags & TSAR_MEM_PAD) != 0;

@@ -81,7 +81,7 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc) {
   std::size_t extent = 0;
   const tsar_mem_desc d = validate_mem_desc(host, desc, &extent);
   check_overlap(host, extent, nullptr);
-  entries_.push_back({host, d, extent, {}});
+  entries_.push_back({host, d, extent});
 }
 
 void MemoryRegistry::remove(const void* host) {
@@ -101,6 +101,7 @@ void MemoryRegistry::retarget(const void* old_host, void* new_host) {
                 "buffer " + hex(old_host) + " is not registered with this region");
   check_overlap(new_host, it->extent, old_host);
   it->host = new_host;
+  it->pin = std::make_shared<HostPin>();
   for (auto& c : it->copies) c.forget();
 }
 
@@ -125,6 +126,7 @@ void MemoryRegistry::swap(const void* a, const void* b) {
                                       "buffers of one double-buffered array can be swapped");
   std::swap(x->host, y->host);
   std::swap(x->copies, y->copies);
+  std::swap(x->pin, y->pin);
 }
 
 void MemoryRegistry::invalidate(const void* host) {

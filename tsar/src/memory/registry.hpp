@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -22,12 +24,20 @@ namespace tsar::core {
 
 class Device;
 
+/// The page-locking of a registered host buffer, done once by the first device that wants
+/// it (Device::pin_host) and undone when the registration ends or moves to another buffer.
+struct HostPin {
+  std::once_flag once;
+  std::shared_ptr<void> handle;
+};
+
 /// A validated registration.
 struct Registration {
   void* host = nullptr;
   tsar_mem_desc desc{};    ///< row_stride filled in (never 0)
   std::size_t extent = 0;  ///< bytes from host to one past the last element
-  std::vector<DeviceCopy> copies;  ///< per worker, sized by the copy engine on first use
+  std::vector<DeviceCopy> copies{};  ///< per worker, sized by the copy engine on first use
+  std::shared_ptr<HostPin> pin = std::make_shared<HostPin>();  ///< follows `host`
 };
 
 class MemoryRegistry {

@@ -244,6 +244,8 @@ void Region::join_pass(int worker, std::int64_t n) {
     }
   }
   me.in_pass = true;
+  // Attached first: an accelerator's queue (the CUDA stream bodies get) exists only then.
+  ensure_bound(me);
   me.kind = static_cast<unsigned>(me.device->kind());
   me.id = me.device->description().id;
   me.launch = me.device->launch_context();
@@ -256,7 +258,6 @@ void Region::join_pass(int worker, std::int64_t n) {
                                  " differs from the pass's n = " + std::to_string(n_) +
                                  " (every worker must pass the same n)");
   }
-  ensure_bound(me);
 }
 
 void Region::begin_pass(std::int64_t n) {
@@ -404,10 +405,10 @@ void Region::lose_device(Worker& me, int worker, const std::string& why) {
                "core %d\n",
                name_.c_str(), why.c_str(), key.c_str(), core);
   me.device = make_cpu_core(runtime_->node(), core);
+  ensure_bound(me);
   me.kind = static_cast<unsigned>(me.device->kind());
   me.id = me.device->description().id;
   me.launch = me.device->launch_context();
-  ensure_bound(me);
 }
 
 void Region::fail_device(Worker& me, const std::string& why) {
