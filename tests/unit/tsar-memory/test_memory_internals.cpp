@@ -19,6 +19,7 @@
 #include "memory/copy_engine.hpp"
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
+#include "region/straggle.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "symmer/topology/node_model.hpp"
@@ -275,6 +276,16 @@ TEST(RegionDevices, TakesOneDeviceOfEachGpu) {
   const ScheduleSpec spec = resolve_schedule("static", 0);
   tsar::core::Region region(runtime, "dedupe", spec, TSAR_DEVICE_ALL, nullptr, 0);
   EXPECT_EQ(region.workers(), 2);
+}
+
+TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{1, 1, 3}), 3.0 / (5.0 / 3.0));
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{2, 2}), 1.0);
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{5}), 1.0);  // one core: nothing to wait for
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{0, 0}), 1.0);
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 0.7 + 0.3 * 1.8);
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 0.7 + 0.3 * 3.0);
+  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.7 * 2.0 + 0.3);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "api/error.hpp"
 #include "cache/time_cache.hpp"
 #include "devices/host_device.hpp"
+#include "region/straggle.hpp"
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
 
@@ -182,6 +183,15 @@ Reductions& Region::reductions() {
 
 std::span<const double> Region::current_times() {
   effective_times(estimators_, active_, times_, ratio_scratch_);
+  // Next to accelerators, CPU cores are planned for their slowest (region/straggle.hpp).
+  if (cpu_straggle_ > 1.0) {
+    bool accelerator = false;
+    for (std::size_t w = 0; w < workers_.size(); ++w)
+      accelerator = accelerator || (active_[w] && workers_[w].device->kind() != DeviceKind::kCpu);
+    if (accelerator)
+      for (std::size_t w = 0; w < workers_.size(); ++w)
+        if (workers_[w].device->kind() == DeviceKind::kCpu) times_[w] *= cpu_straggle_;
+  }
   return times_;
 }
 
@@ -516,6 +526,7 @@ void Region::finish_sub_pass() {
       if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
       estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
+    if (!plan_.chunked) learn_straggle();
     if (scheduler_->next_sub_pass(current_times(), plan_)) {
       install();
       decision_ = kContinue;
@@ -538,6 +549,17 @@ void Region::finish_sub_pass() {
   // After recording: the statistics show the devices as they ran this pass.
   if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off();
   state_.store(kIdle, std::memory_order_release);
+}
+
+void Region::learn_straggle() {
+  busy_scratch_.clear();
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    const Worker& x = workers_[w];
+    if (active_[w] && x.device->kind() == DeviceKind::kCpu && x.sub_iterations > 0)
+      busy_scratch_.push_back(x.sub_busy);
+  }
+  if (busy_scratch_.size() >= 2)
+    cpu_straggle_ = smooth_straggle(cpu_straggle_, straggle_ratio(busy_scratch_));
 }
 
 void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const {

@@ -139,6 +139,7 @@ class Region {
   void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
   void record_pass(double last_arrival);                                         // leader
   std::span<const double> current_times();  // leader: effective times into times_
+  void learn_straggle();                     // leader, after a ratio (sub-)pass
   std::vector<std::string> device_keys() const;
   void ensure_bound(Worker& w) const;
   // The copy engine around a range on a device with its own memory (worker side).
@@ -162,6 +163,10 @@ class Region {
   std::vector<TimeEstimator> estimators_;  ///< leader only
   std::vector<unsigned char> active_;      ///< leader only; 0 = retired with no CPU to become
   std::vector<double> times_;              ///< leader only: effective times per iteration
+  /// Leader only: how much longer the slowest CPU core of a ratio (sub-)pass ran than the CPU
+  /// mean, smoothed; CPU times are planned that much longer next to accelerators.
+  double cpu_straggle_ = 1.0;
+  std::vector<double> busy_scratch_;  ///< leader only
   std::vector<double> ratio_scratch_;      ///< leader only: working storage of times_
   std::vector<int> slots_;                 ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;

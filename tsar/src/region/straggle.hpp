@@ -1,0 +1,20 @@
+#pragma once
+// Planning CPU cores for their slowest next to accelerators. A core slowed in a pass (noisy
+// neighbours, a busy hyperthread sibling) holds up the whole pass; when an accelerator has
+// most of the work, waiting for one such core costs far more than giving the cores a little
+// less. So after each ratio (sub-)pass the leader measures how much longer the slowest CPU
+// core ran than the CPU mean, smooths it, and the next split plans CPU cores that much slower
+// -- in regions with accelerators only (in CPU-only regions it would scale every device alike).
+
+#include <span>
+
+namespace tsar::core {
+
+/// The slowest CPU core's busy time over the CPU mean in one (sub-)pass; 1 with fewer than two
+/// cores or no time.
+double straggle_ratio(std::span<const double> cpu_busy);
+/// The smoothed ratio after a new measurement: 0.7 of the old one, 0.3 of the new, within
+/// [1, 3] (a core three times the mean is an outlier, not a trend).
+double smooth_straggle(double previous, double ratio);
+
+}  // namespace tsar::core
