@@ -351,7 +351,7 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   for (int pass = 0; pass < 8; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
       std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          500.0 * factor[static_cast<std::size_t>(c.worker())] * static_cast<double>(c.size())));
+          1000.0 * factor[static_cast<std::size_t>(c.worker())] * static_cast<double>(c.size())));
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
     accel_test::jacobi(tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}),
@@ -365,7 +365,8 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   EXPECT_EQ(a, ra);
   EXPECT_EQ(b, rb);
   const std::vector<double> ideal = {30, 60, 20, 10};
-  for (std::size_t w = 0; w < 4; ++w) EXPECT_NEAR(mean[w], ideal[w], 0.1 * rows) << "device " << w;
+  // The sleeps dominate the copies and target regions; the margin covers a loaded machine.
+  for (std::size_t w = 0; w < 4; ++w) EXPECT_NEAR(mean[w], ideal[w], 0.12 * rows) << "device " << w;
 }
 
 }  // namespace

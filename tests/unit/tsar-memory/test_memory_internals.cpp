@@ -283,9 +283,10 @@ TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
   EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{2, 2}), 1.0);
   EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{5}), 1.0);  // one core: nothing to wait for
   EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{0, 0}), 1.0);
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 0.7 + 0.3 * 1.8);
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 0.7 + 0.3 * 3.0);
-  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.7 * 2.0 + 0.3);
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 1.8);   // up at once
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);  // bounded
+  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 1.5), 0.9 * 2.0 + 0.1 * 1.5);  // down slowly
+  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.9 * 2.0 + 0.1 * 1.0);
 }
 
 // ---------------------------------------------------------------------------------------

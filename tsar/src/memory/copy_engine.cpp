@@ -74,17 +74,17 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
       }
     }
     // What one worker wrote to the host buffer in the last pass is stale in everyone else's
-    // copy; the writer's own copy holds it.
-    for (int w = 0; w < workers_; ++w) {
-      const DeviceCopy& writer = reg.copies[sz(w)];
-      if (!writer.wrote) continue;
-      for (int v = 0; v < workers_; ++v) {
-        if (v == w) continue;
-        DeviceCopy& other = reg.copies[sz(v)];
+    // copy (device copies only: CPU workers hold none); the writer's own copy holds it.
+    for (int v = 0; v < workers_; ++v) {
+      DeviceCopy& holder = reg.copies[sz(v)];
+      if (holder.data == nullptr) continue;
+      for (int w = 0; w < workers_; ++w) {
+        const DeviceCopy& writer = reg.copies[sz(w)];
+        if (w == v || !writer.wrote) continue;
         if (plus_shaped(reg))
-          other.forget();
+          holder.forget();
         else
-          other.valid.subtract(writer.written);
+          holder.valid.subtract(writer.written);
       }
     }
     for (DeviceCopy& c : reg.copies) {

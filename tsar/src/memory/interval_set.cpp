@@ -21,6 +21,10 @@ void IntervalSet::add(Range r) {
 
 void IntervalSet::subtract(Range r) {
   if (r.empty()) return;
+  const bool overlaps = std::any_of(parts_.begin(), parts_.end(), [&](const Range& p) {
+    return p.begin < r.end && r.begin < p.end;
+  });
+  if (!overlaps) return;  // the common case at a pass start: nothing to allocate
   std::vector<Range> kept;
   kept.reserve(parts_.size() + 1);
   for (const Range& p : parts_) {

@@ -301,7 +301,11 @@ void Region::begin_pass(std::int64_t n) {
   if (device_memory_) {
     device_failed_.store(false, std::memory_order_relaxed);
     device_failure_.clear();
-    for (std::size_t w = 0; w < workers_.size(); ++w) pass_devices_[w] = workers_[w].device;
+    copying_ = false;
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      pass_devices_[w] = workers_[w].device;
+      copying_ = copying_ || !workers_[w].device->description().host_memory;
+    }
     engine_.begin_pass(memory_, reductions_, pass_devices_);
   }
   scheduler_->begin_pass(n, current_times(), plan_);
@@ -367,7 +371,7 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
   // A chunk handed out by loop() starts when the previous one ended: one clock read per chunk.
   if (!me.started) me.start = now_seconds();
   me.started = false;
-  if (device_memory_ && !me.current.empty()) {
+  if (copying_ && !me.current.empty()) {
     stage_in(me, worker);
     if (begin != nullptr && end != nullptr) {  // the range may be gone with a failed device
       *begin = me.current.begin;
@@ -456,7 +460,7 @@ int Region::loop(int worker, int* status) {
     set_last_error(*status, "tsar_loop without tsar_next in this pass");
     return 0;
   }
-  if (device_memory_ && !me.current.empty()) stage_out(me, worker);
+  if (copying_ && !me.current.empty()) stage_out(me, worker);
   const double t = now_seconds();
   if (me.has_pending) {
     me.has_pending = false;
@@ -482,7 +486,7 @@ int Region::loop(int worker, int* status) {
       return 1;
     }
   }
-  if (device_memory_ && !me.device->description().host_memory) {
+  if (copying_ && !me.device->description().host_memory) {
     try {
       engine_.collect_reductions(reductions_, worker, *me.device);
     } catch (const std::exception& e) {

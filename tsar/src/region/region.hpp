@@ -163,8 +163,9 @@ class Region {
   std::vector<TimeEstimator> estimators_;  ///< leader only
   std::vector<unsigned char> active_;      ///< leader only; 0 = retired with no CPU to become
   std::vector<double> times_;              ///< leader only: effective times per iteration
-  /// Leader only: how much longer the slowest CPU core of a ratio (sub-)pass ran than the CPU
-  /// mean, smoothed; CPU times are planned that much longer next to accelerators.
+  /// Leader only: how much longer the slowest CPU core of recent ratio (sub-)passes ran than
+  /// the CPU mean (region/straggle.hpp); CPU times are planned that much longer next to
+  /// accelerators.
   double cpu_straggle_ = 1.0;
   std::vector<double> busy_scratch_;  ///< leader only
   std::vector<double> ratio_scratch_;      ///< leader only: working storage of times_
@@ -174,6 +175,7 @@ class Region {
   Reductions reductions_;
   CopyEngine engine_;
   bool device_memory_ = false;  ///< some device has its own memory: the copy engine runs
+  bool copying_ = false;        ///< planner: some device of this pass still has its own memory
   std::vector<std::shared_ptr<Device>> pass_devices_;  ///< planner: each worker's device
   std::atomic<bool> device_failed_{false};
   std::string device_failure_;  ///< the first device failure of the pass (its writer only)

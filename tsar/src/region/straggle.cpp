@@ -15,7 +15,8 @@ double straggle_ratio(std::span<const double> cpu_busy) {
 }
 
 double smooth_straggle(double previous, double ratio) {
-  return 0.7 * previous + 0.3 * std::clamp(ratio, 1.0, 3.0);
+  const double r = std::clamp(ratio, 1.0, 3.0);
+  return r >= previous ? r : 0.9 * previous + 0.1 * r;
 }
 
 }  // namespace tsar::core

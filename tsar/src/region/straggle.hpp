@@ -13,8 +13,10 @@ namespace tsar::core {
 /// The slowest CPU core's busy time over the CPU mean in one (sub-)pass; 1 with fewer than two
 /// cores or no time.
 double straggle_ratio(std::span<const double> cpu_busy);
-/// The smoothed ratio after a new measurement: 0.7 of the old one, 0.3 of the new, within
-/// [1, 3] (a core three times the mean is an outlier, not a trend).
+/// The planned ratio after a new measurement, within [1, 3] (a core three times the mean is an
+/// outlier, not a trend): a larger ratio is taken at once -- the straggler of the next pass is
+/// as likely as this one's -- a smaller one only a tenth at a time, so a lucky pass does not
+/// undo the allowance.
 double smooth_straggle(double previous, double ratio);
 
 }  // namespace tsar::core
