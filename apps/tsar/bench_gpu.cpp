@@ -64,14 +64,26 @@ Plan make_plan(const std::string& name, bool quick) {
   if (name == "gemm")
     return {quick ? make_gemm(96) : make_gemm(4096), 4, quick ? 3 : 8, 2, 1, false};
   if (name == "kmeans")
-    return {quick ? make_kmeans(20000, 8, 8) : make_kmeans(2'000'000, 16, 32), 4,
-            quick ? 3 : 12, quick ? 3 : 12, 4, false};
+    return {quick ? make_kmeans(20000, 8, 8) : make_kmeans(2'000'000, 16, 32),
+            4,
+            quick ? 3 : 12,
+            quick ? 3 : 12,
+            4,
+            false};
   if (name == "jacobi")
-    return {quick ? make_jacobi(192, 64) : make_jacobi(8192, 4096), 4, quick ? 4 : 30,
-            quick ? 4 : 30, 4, false};
+    return {quick ? make_jacobi(192, 64) : make_jacobi(8192, 4096),
+            4,
+            quick ? 4 : 30,
+            quick ? 4 : 30,
+            4,
+            false};
   if (name == "averse")  // the CPU alone and co-scheduled: the same passes from a fresh start
-    return {quick ? make_averse(4096, 1 << 16) : make_averse(1 << 17, 1 << 25), 0,
-            quick ? 8 : 800, quick ? 8 : 800, 0, true};
+    return {quick ? make_averse(4096, 1 << 16) : make_averse(1 << 17, 1 << 25),
+            0,
+            quick ? 8 : 800,
+            quick ? 8 : 800,
+            0,
+            true};
   throw std::runtime_error("unknown kernel '" + name + "' (gemm, kmeans, jacobi, averse)");
 }
 
@@ -99,9 +111,9 @@ struct Result {
   std::vector<std::string> keys;
   std::vector<std::int64_t> iterations;  ///< last pass
   std::vector<int> retired;
-  std::vector<double> to, from;      ///< mean bytes per timed pass
-  std::vector<double> bound;         ///< mean bound per timed pass
-  int bound_violations = 0;          ///< (device, pass) pairs that moved more than the bound
+  std::vector<double> to, from;  ///< mean bytes per timed pass
+  std::vector<double> bound;     ///< mean bound per timed pass
+  int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
   std::vector<double> sample;
 };
 
@@ -200,7 +212,8 @@ std::string split_text(const Result& r) {
   for (std::size_t w = 0; w < r.keys.size(); ++w) {
     if (r.iterations[w] == 0 && r.keys[w].rfind("cpu:", 0) == 0) continue;
     std::snprintf(buf, sizeof buf, "%s%s %.1f%%%s", s.empty() ? "" : ", ", r.keys[w].c_str(),
-                  100.0 * static_cast<double>(r.iterations[w]) / static_cast<double>(std::max<std::int64_t>(1, n)),
+                  100.0 * static_cast<double>(r.iterations[w]) /
+                      static_cast<double>(std::max<std::int64_t>(1, n)),
                   r.retired[w] ? " (retired)" : "");
     s += buf;
   }
@@ -208,8 +221,9 @@ std::string split_text(const Result& r) {
   int cores = 0;
   for (std::size_t w = 0; w < r.keys.size(); ++w)
     if (r.keys[w].rfind("cpu:", 0) == 0) cpu += r.iterations[w], ++cores;
-  std::snprintf(buf, sizeof buf, "; CPU cores together %.1f%% (%d cores)",
-                100.0 * static_cast<double>(cpu) / static_cast<double>(std::max<std::int64_t>(1, n)), cores);
+  std::snprintf(
+      buf, sizeof buf, "; CPU cores together %.1f%% (%d cores)",
+      100.0 * static_cast<double>(cpu) / static_cast<double>(std::max<std::int64_t>(1, n)), cores);
   return s + buf;
 }
 
@@ -226,8 +240,9 @@ std::string default_cpus() {
 
 int main(int argc, char** argv) {
   Options opt;
-  CLI::App app{"tsar-bench-gpu: co-scheduling GEMM, k-means, Jacobi and a GPU-averse loop "
-               "across the CPU cores and GPUs of this node"};
+  CLI::App app{
+      "tsar-bench-gpu: co-scheduling GEMM, k-means, Jacobi and a GPU-averse loop "
+      "across the CPU cores and GPUs of this node"};
   app.add_option("--scale", opt.scale, "quick (CI, tiny sizes) or full")
       ->check(CLI::IsMember({"quick", "full"}));
   app.add_option("--kernels", opt.kernels, "comma-separated: gemm,kmeans,jacobi,averse");
@@ -254,10 +269,11 @@ int main(int argc, char** argv) {
     tsar::set_devices("");
     tsar_count_devices(TSAR_DEVICE_OMP_TARGET, &omp_count);
     tsar_count_devices(TSAR_DEVICE_CUDA, &cuda_count);
-    std::printf("tsar-bench-gpu: %d cores; OpenMP target devices: %d (omp_get_num_devices %d); "
-                "CUDA devices: %d (TSAR %d)\n",
-                tsar::count_devices(TSAR_DEVICE_CPU) + 0, omp_count, omp_get_num_devices(),
-                cuda_devices, cuda_count);
+    std::printf(
+        "tsar-bench-gpu: %d cores; OpenMP target devices: %d (omp_get_num_devices %d); "
+        "CUDA devices: %d (TSAR %d)\n",
+        tsar::count_devices(TSAR_DEVICE_CPU) + 0, omp_count, omp_get_num_devices(), cuda_devices,
+        cuda_count);
     const std::string cpu_all = "cpu:all";
     const std::string co_cpus = opt.cpus.empty() ? default_cpus() : opt.cpus;
 
@@ -276,7 +292,8 @@ int main(int argc, char** argv) {
       if (!opt.accelerators.empty()) {
         b.accelerators = split_list(opt.accelerators);
       } else {
-        for (int g = 0; g < count; ++g) b.accelerators.push_back(std::string(name) + ":" + std::to_string(g));
+        for (int g = 0; g < count; ++g)
+          b.accelerators.push_back(std::string(name) + ":" + std::to_string(g));
       }
       if (b.accelerators.empty()) {
         std::printf("%s: no device here, skipped\n", name);
@@ -286,8 +303,9 @@ int main(int argc, char** argv) {
       backends.push_back(std::move(b));
     }
     if (backends.empty()) {
-      std::fprintf(stderr, "tsar-bench-gpu: no accelerator to benchmark (no GPU here; "
-                           "--accelerators omphost:N runs the memory path on the host)\n");
+      std::fprintf(stderr,
+                   "tsar-bench-gpu: no accelerator to benchmark (no GPU here; "
+                   "--accelerators omphost:N runs the memory path on the host)\n");
       return 77;
     }
 
@@ -329,24 +347,22 @@ int main(int argc, char** argv) {
         for (const auto& a : b.accelerators) {
           // The averse loop alone on a GPU: a few passes tell its cost per pass.
           const int gpu_passes = plan.averse ? std::min(passes, 10) : passes;
-          alone.push_back(run(k, a, accel_kinds, b.backend, "static",
-                              plan.averse ? 1 : plan.warmup, gpu_passes, true));
-          std::printf("  %-10s alone                  %9.3f ms/pass  (%.1f MB in, %.1f MB out per "
-                      "pass)\n",
-                      alone.back().keys.front().c_str(), 1e3 * alone.back().per_pass,
-                      alone.back().to.front() / 1e6, alone.back().from.front() / 1e6);
+          alone.push_back(run(k, a, accel_kinds, b.backend, "static", plan.averse ? 1 : plan.warmup,
+                              gpu_passes, true));
+          std::printf(
+              "  %-10s alone                  %9.3f ms/pass  (%.1f MB in, %.1f MB out per "
+              "pass)\n",
+              alone.back().keys.front().c_str(), 1e3 * alone.back().per_pass,
+              alone.back().to.front() / 1e6, alone.back().from.front() / 1e6);
         }
         double inverse = 1.0 / best_cpu;
         for (const auto& a : alone) inverse += 1.0 / a.per_pass;
         const double ideal = 1.0 / inverse;
         std::printf("  ideal co-scheduled time (1 / sum 1/T_j)  %9.3f ms/pass\n", 1e3 * ideal);
 
-        json item = {{"kernel", k.name()},
-                     {"backend", b.name},
-                     {"size", k.size_text()},
-                     {"passes", passes},
-                     {"warmup", plan.warmup},
-                     {"ideal_seconds_per_pass", ideal}};
+        json item = {{"kernel", k.name()},    {"backend", b.name},
+                     {"size", k.size_text()}, {"passes", passes},
+                     {"warmup", plan.warmup}, {"ideal_seconds_per_pass", ideal}};
         item["cpu_alone"] = json::object();
         for (const auto& sched : schedules)
           item["cpu_alone"][sched] = result_json(cpu_cache.at({name, sched}));
@@ -358,8 +374,8 @@ int main(int argc, char** argv) {
         for (const auto& sched : schedules) {
           const bool primary = sched == schedules.front();
           const bool ranges = sched == "adaptive" || sched == "static";
-          const Result co = run(k, co_devices, co_kinds, b.backend, sched, plan.warmup, passes,
-                                ranges);
+          const Result co =
+              run(k, co_devices, co_kinds, b.backend, sched, plan.warmup, passes, ranges);
           const double e = ideal / co.per_pass;
           std::int64_t cpu_its = 0, accel_its = 0;
           for (std::size_t w = 0; w < co.keys.size(); ++w)
@@ -367,17 +383,17 @@ int main(int argc, char** argv) {
           const bool both = cpu_its > 0 && accel_its > 0 && !plan.averse;
           if (primary) both_primary = both;
           if (both) e_best = std::max(e_best, e);
-          std::printf("  co-scheduled, %-14s %9.3f ms/pass  E = %.3f  (passes %.3f to %.3f ms; "
-                      "split to last arrival %.3f ms)%s\n",
-                      sched.c_str(), 1e3 * co.per_pass, e, 1e3 * co.fastest, 1e3 * co.slowest,
-                      1e3 * co.tsar_pass, both ? "" : "  (one side only)");
+          std::printf(
+              "  co-scheduled, %-14s %9.3f ms/pass  E = %.3f  (passes %.3f to %.3f ms; "
+              "split to last arrival %.3f ms)%s\n",
+              sched.c_str(), 1e3 * co.per_pass, e, 1e3 * co.fastest, 1e3 * co.slowest,
+              1e3 * co.tsar_pass, both ? "" : "  (one side only)");
           double err = max_relative_difference(co.sample, reference.sample);
           for (const auto& a : alone)
             err = std::max(err, max_relative_difference(a.sample, reference.sample));
           const bool correct = err <= 1e-6;
           all_correct = all_correct && correct;
-          if (!correct)
-            std::printf("  results differ from the CPU alone's: %.2e  WRONG\n", err);
+          if (!correct) std::printf("  results differ from the CPU alone's: %.2e  WRONG\n", err);
           json entry = result_json(co);
           entry["efficiency"] = e;
           entry["both_contribute"] = both;
@@ -394,8 +410,8 @@ int main(int argc, char** argv) {
             for (std::size_t w = 0; w < co.keys.size(); ++w)
               if (co.bound[w] > 0)
                 std::printf("    %-10s moves %.2f MB in + %.2f MB out per pass; bound %.2f MB%s\n",
-                            co.keys[w].c_str(), co.to[w] / 1e6, co.from[w] / 1e6,
-                            co.bound[w] / 1e6, co.bound_violations ? "  OVER" : "");
+                            co.keys[w].c_str(), co.to[w] / 1e6, co.from[w] / 1e6, co.bound[w] / 1e6,
+                            co.bound_violations ? "  OVER" : "");
             bytes_ok = bytes_ok && co.bound_violations == 0;
             for (const auto& a : alone) bytes_ok = bytes_ok && a.bound_violations == 0;
             if (both) {
@@ -416,20 +432,17 @@ int main(int argc, char** argv) {
                     {"averse_co_over_cpu", averse_ratio},
                     {"bytes_within_bound", bytes_ok},
                     {"correct", all_correct}};
-    std::printf("\nmean E over %d kernel runs where CPU and GPU both contribute: %.3f with %s, "
-                "%.3f with the best schedule of each (goal 0.93); GPU-averse co/CPU: %.3f (goal "
-                "1.05); bytes within bound: %s; results %s\n",
-                e_count, e_count > 0 ? e_sum / e_count : 0.0, schedules.front().c_str(),
-                e_count > 0 ? e_best_sum / e_count : 0.0, averse_ratio, bytes_ok ? "yes" : "NO",
-                all_correct ? "agree" : "DIFFER");
-    json out = {{"bench", "tsar-bench-gpu"},
-                {"scale", opt.scale},
-                {"schedules", schedules},
-                {"omp_devices", omp_count},
-                {"cuda_devices", cuda_devices},
-                {"co_cpus", co_cpus},
-                {"results", results},
-                {"summary", summary}};
+    std::printf(
+        "\nmean E over %d kernel runs where CPU and GPU both contribute: %.3f with %s, "
+        "%.3f with the best schedule of each (goal 0.93); GPU-averse co/CPU: %.3f (goal "
+        "1.05); bytes within bound: %s; results %s\n",
+        e_count, e_count > 0 ? e_sum / e_count : 0.0, schedules.front().c_str(),
+        e_count > 0 ? e_best_sum / e_count : 0.0, averse_ratio, bytes_ok ? "yes" : "NO",
+        all_correct ? "agree" : "DIFFER");
+    json out = {{"bench", "tsar-bench-gpu"},    {"scale", opt.scale},
+                {"schedules", schedules},       {"omp_devices", omp_count},
+                {"cuda_devices", cuda_devices}, {"co_cpus", co_cpus},
+                {"results", results},           {"summary", summary}};
     std::printf("%s\n", out.dump().c_str());
     return all_correct ? 0 : 1;
   } catch (const std::exception& e) {

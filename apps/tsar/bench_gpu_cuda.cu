@@ -21,7 +21,9 @@ void check(const char* what) {
   }
 }
 
-unsigned blocks(long long n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+unsigned blocks(long long n, int threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
 
 constexpr int kTile = 16;
 
@@ -33,8 +35,10 @@ __global__ void gemm_k(const double* a, const double* b, double* c, long long n,
   const long long j = blockIdx.x * static_cast<long long>(kTile) + threadIdx.x;
   double s = 0.0;
   for (long long k0 = 0; k0 < n; k0 += kTile) {
-    as[threadIdx.y][threadIdx.x] = (i < hi && k0 + threadIdx.x < n) ? a[i * n + k0 + threadIdx.x] : 0.0;
-    bs[threadIdx.y][threadIdx.x] = (j < n && k0 + threadIdx.y < n) ? b[(k0 + threadIdx.y) * n + j] : 0.0;
+    as[threadIdx.y][threadIdx.x] =
+        (i < hi && k0 + threadIdx.x < n) ? a[i * n + k0 + threadIdx.x] : 0.0;
+    bs[threadIdx.y][threadIdx.x] =
+        (j < n && k0 + threadIdx.y < n) ? b[(k0 + threadIdx.y) * n + j] : 0.0;
     __syncthreads();
     for (int k = 0; k < kTile; ++k) s += as[threadIdx.y][k] * bs[k][threadIdx.x];
     __syncthreads();
@@ -64,8 +68,8 @@ __global__ void kmeans_k(const double* points, const double* centroids, int* mem
 }
 
 __global__ void jacobi_k(const double* uold, const double* f, double* u, long long rows,
-                         long long cols, double ax, double ay, double b, double omega,
-                         long long lo, long long hi, double* acc) {
+                         long long cols, double ax, double ay, double b, double omega, long long lo,
+                         long long hi, double* acc) {
   __shared__ double part[256];
   const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   const long long i = lo + t / cols, j = t % cols;
@@ -76,7 +80,8 @@ __global__ void jacobi_k(const double* uold, const double* f, double* u, long lo
       u[k] = uold[k];
     } else {
       const double r = (ax * (uold[k - cols] + uold[k + cols]) + ay * (uold[k - 1] + uold[k + 1]) +
-                        b * uold[k] - f[k]) / b;
+                        b * uold[k] - f[k]) /
+                       b;
       u[k] = uold[k] - omega * r;
       r2 = r * r;
     }
@@ -133,8 +138,8 @@ void kmeans_assign(void* stream, const double* points, const double* centroids, 
 void jacobi(void* stream, const double* uold, const double* f, double* u, std::int64_t rows,
             std::int64_t cols, double ax, double ay, double b, double omega, std::int64_t lo,
             std::int64_t hi, double* acc) {
-  jacobi_k<<<blocks((hi - lo) * cols, 256), 256, 0, as_stream(stream)>>>(
-      uold, f, u, rows, cols, ax, ay, b, omega, lo, hi, acc);
+  jacobi_k<<<blocks((hi - lo) * cols, 256), 256, 0, as_stream(stream)>>>(uold, f, u, rows, cols, ax,
+                                                                         ay, b, omega, lo, hi, acc);
   check("jacobi");
 }
 

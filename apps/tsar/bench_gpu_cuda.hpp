@@ -8,8 +8,8 @@ namespace tsar_bench_gpu::cuda {
 /// CUDA devices visible (0 without driver or GPU).
 int devices();
 /// c[i][:] = alpha * a[i][:] b + beta * c[i][:] for rows [lo, hi) of n x n matrices.
-void gemm(void* stream, const double* a, const double* b, double* c, std::int64_t n,
-          double alpha, double beta, std::int64_t lo, std::int64_t hi);
+void gemm(void* stream, const double* a, const double* b, double* c, std::int64_t n, double alpha,
+          double beta, std::int64_t lo, std::int64_t hi);
 /// member[i] = nearest of `clusters` centroids to point i, for i in [lo, hi).
 void kmeans_assign(void* stream, const double* points, const double* centroids, int* member,
                    int dims, int clusters, std::int64_t lo, std::int64_t hi);

@@ -20,8 +20,8 @@ using tsar::DeviceKind;
 
 #pragma omp declare target
 /// C(i, j) = alpha * sum_k A(i, k) B(k, j) + beta * C(i, j)
-inline void gemm_element(const double* a, const double* b, double* c, std::int64_t n,
-                         double alpha, double beta, std::int64_t i, std::int64_t j) {
+inline void gemm_element(const double* a, const double* b, double* c, std::int64_t n, double alpha,
+                         double beta, std::int64_t i, std::int64_t j) {
   double s = 0.0;
   for (std::int64_t k = 0; k < n; ++k) s += a[i * n + k] * b[k * n + j];
   c[i * n + j] = alpha * s + beta * c[i * n + j];
@@ -54,10 +54,9 @@ inline double helmholtz(const double* uold, const double* f, double* u, std::int
     u[k] = uold[k];
     return 0.0;
   }
-  const double r =
-      (ax * (uold[k - cols] + uold[k + cols]) + ay * (uold[k - 1] + uold[k + 1]) + b * uold[k] -
-       f[k]) /
-      b;
+  const double r = (ax * (uold[k - cols] + uold[k + cols]) + ay * (uold[k - 1] + uold[k + 1]) +
+                    b * uold[k] - f[k]) /
+                   b;
   u[k] = uold[k] - omega * r;
   return r * r;
 }
@@ -88,8 +87,8 @@ void gemm_offload(int dev, const double* a, const double* b, double* c, std::int
   }
 }
 
-void kmeans_offload(int dev, const double* points, const double* centroids, int* member,
-                    int dims, int clusters, std::int64_t lo, std::int64_t hi) {
+void kmeans_offload(int dev, const double* points, const double* centroids, int* member, int dims,
+                    int clusters, std::int64_t lo, std::int64_t hi) {
 #pragma omp target teams distribute parallel for simd device(dev) \
     is_device_ptr(points, centroids, member)
   for (std::int64_t i = lo; i < hi; ++i)
@@ -222,7 +221,10 @@ class Gemm final : public GpuKernel {
 class Kmeans final : public GpuKernel {
  public:
   Kmeans(std::int64_t points, int dims, int clusters)
-      : n_(points), d_(dims), k_(clusters), points_(static_cast<std::size_t>(points * dims)),
+      : n_(points),
+        d_(dims),
+        k_(clusters),
+        points_(static_cast<std::size_t>(points * dims)),
         member_(static_cast<std::size_t>(points)),
         centroids_(static_cast<std::size_t>(clusters * dims)) {
     // Points around `clusters` random centres.
@@ -238,8 +240,8 @@ class Kmeans final : public GpuKernel {
   }
   const char* name() const override { return "kmeans"; }
   std::string size_text() const override {
-    return std::to_string(n_) + " points x " + std::to_string(d_) + " dims, " +
-           std::to_string(k_) + " clusters; points persistent, centroids every pass";
+    return std::to_string(n_) + " points x " + std::to_string(d_) + " dims, " + std::to_string(k_) +
+           " clusters; points persistent, centroids every pass";
   }
   std::int64_t iterations() const override { return n_; }
   void reset() override {
@@ -308,8 +310,7 @@ class Kmeans final : public GpuKernel {
 class Jacobi final : public GpuKernel {
  public:
   Jacobi(std::int64_t rows, std::int64_t cols)
-      : rows_(rows), cols_(cols), u_(sz(rows * cols)), uold_(sz(rows * cols)),
-        f_(sz(rows * cols)) {
+      : rows_(rows), cols_(cols), u_(sz(rows * cols)), uold_(sz(rows * cols)), f_(sz(rows * cols)) {
     const double dx = 2.0 / static_cast<double>(cols - 1), dy = 2.0 / static_cast<double>(rows - 1);
     ax_ = 1.0 / (dx * dx);
     ay_ = 1.0 / (dy * dy);
@@ -317,14 +318,14 @@ class Jacobi final : public GpuKernel {
     for (std::int64_t i = 0; i < rows; ++i)
       for (std::int64_t j = 0; j < cols; ++j) {
         const double x = -1.0 + dx * static_cast<double>(j), y = -1.0 + dy * static_cast<double>(i);
-        f_[sz(i * cols + j)] = -kAlpha * (1.0 - x * x) * (1.0 - y * y) - 2.0 * (1.0 - x * x) -
-                               2.0 * (1.0 - y * y);
+        f_[sz(i * cols + j)] =
+            -kAlpha * (1.0 - x * x) * (1.0 - y * y) - 2.0 * (1.0 - x * x) - 2.0 * (1.0 - y * y);
       }
   }
   const char* name() const override { return "jacobi"; }
   std::string size_text() const override {
-    return "Helmholtz, Jacobi sweeps on " + std::to_string(rows_) + " x " +
-           std::to_string(cols_) + " doubles; double-buffered, persistent, 1 halo row";
+    return "Helmholtz, Jacobi sweeps on " + std::to_string(rows_) + " x " + std::to_string(cols_) +
+           " doubles; double-buffered, persistent, 1 halo row";
   }
   std::int64_t iterations() const override { return rows_; }
   void reset() override {
@@ -393,8 +394,8 @@ class Jacobi final : public GpuKernel {
 
 class Averse final : public GpuKernel {
  public:
-  Averse(std::int64_t n, std::int64_t table) : n_(n), table_(static_cast<std::size_t>(table)),
-                                                y_(static_cast<std::size_t>(n)) {
+  Averse(std::int64_t n, std::int64_t table)
+      : n_(n), table_(static_cast<std::size_t>(table)), y_(static_cast<std::size_t>(n)) {
     std::uint64_t s = 11;
     for (auto& v : table_) v = uniform(s);
   }
@@ -431,7 +432,8 @@ class Averse final : public GpuKernel {
   }
   std::vector<double> sample() const override {
     std::vector<double> s;
-    for (std::int64_t k = 0; k < n_; k += n_ / 997 + 1) s.push_back(y_[static_cast<std::size_t>(k)]);
+    for (std::int64_t k = 0; k < n_; k += n_ / 997 + 1)
+      s.push_back(y_[static_cast<std::size_t>(k)]);
     return s;
   }
   std::int64_t bound_bytes(std::int64_t b, std::int64_t e) const override {

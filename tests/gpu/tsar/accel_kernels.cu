@@ -42,8 +42,7 @@ __global__ void jacobi_k(const double* cur, double* next, long long rows, long l
 }
 
 __global__ void scale_cols_k(const double* in, long long is, long long io, double* out,
-                             long long os, long long oo, long long rows, long long b,
-                             long long e) {
+                             long long os, long long oo, long long rows, long long b, long long e) {
   const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   const long long w = e - b;
   const long long r = t / w, j = b + t % w;

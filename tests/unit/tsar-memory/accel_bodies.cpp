@@ -37,8 +37,9 @@ const Setup& setup() {
     } else if (r.kind == "omp") {
       r.accelerators = omp_get_num_devices();
       if (r.accelerators == 0)
-        skip("no OpenMP target device (omp_get_num_devices() == 0): no GPU, or libgomp found "
-             "no libgomp-plugin-nvptx / libcuda");
+        skip(
+            "no OpenMP target device (omp_get_num_devices() == 0): no GPU, or libgomp found "
+            "no libgomp-plugin-nvptx / libcuda");
       r.devices = "cpu:0,cpu:1,omp:all";
     } else if (r.kind == "cuda") {
 #if TSAR_TEST_CUDA
@@ -198,7 +199,7 @@ void sum(const tsar::Chunk& c, const double* x, double* acc) {
 #pragma omp target teams distribute parallel for simd device(dev) is_device_ptr(x) \
     reduction(+ : s) map(tofrom : s)
     for (std::int64_t i = b; i < e; ++i) s += x[i];
-    // Into the device accumulator, on the device: TSAR copies it back at the end.
+      // Into the device accumulator, on the device: TSAR copies it back at the end.
 #pragma omp target device(dev) is_device_ptr(acc)
     *acc += s;
 #if TSAR_TEST_CUDA

@@ -57,9 +57,8 @@ TEST_F(Accel, RowsMatchTheSerialLoopAndMoveOnlyTheirPart) {
   auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
   auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
   for (int pass = 0; pass < 5; ++pass) {
-    region.parallel_for(n, [&](const tsar::Chunk& c) {
-      accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 3.0);
-    });
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 3.0); });
     for (std::int64_t i = 0; i < n; ++i) ref[i] += 3.0 * x[i];
     const auto stats = region.pass_stats();
     for (int w = 0; w < region.num_devices(); ++w) {
@@ -93,8 +92,9 @@ TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
-    accel_test::jacobi(tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}),
-                       ra.data(), rb.data(), rows, cols);
+    accel_test::jacobi(
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
+        rb.data(), rows, cols);
     for (int w = 0; w < region.num_devices(); ++w) {
       if (!accelerator(region, w)) continue;
       SCOPED_TRACE("pass " + std::to_string(pass) + " device " + region.device(w).key);
@@ -124,8 +124,8 @@ TEST_F(Accel, ColumnsArePackedWithTheirHalo) {
   tsar::Region region("cols", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   auto is = region.map_2d(in.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_IN, 1);
-  auto os = region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols,
-                          TSAR_MEM_OUT | TSAR_MEM_PAD);
+  auto os =
+      region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_OUT | TSAR_MEM_PAD);
   for (int pass = 0; pass < 3; ++pass) {
     region.parallel_for(cols, [&](const tsar::Chunk& c) {
       accel_test::scale_cols(c, c.layout(is), c.layout(os), rows);
@@ -152,9 +152,8 @@ TEST_F(Accel, RowsAndColumnsMergeBackOnlyChangedElements) {
     tsar::Region region("plus", schedule);
     auto as = region.map_2d(a.data(), n, n, 0, tsar::Assoc::rows_cols, TSAR_MEM_INOUT);
     for (int pass = 0; pass < 3; ++pass) {
-      region.parallel_for(n, [&](const tsar::Chunk& c) {
-        accel_test::plus_update(c, c.layout(as), n);
-      });
+      region.parallel_for(
+          n, [&](const tsar::Chunk& c) { accel_test::plus_update(c, c.layout(as), n); });
       for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t j = i + 1; j < n; ++j) {
           ref[i * n + j] += static_cast<double>(i + 2 * j);
@@ -175,9 +174,8 @@ TEST_F(Accel, PersistentFullInputIsCopiedOnce) {
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN | TSAR_MEM_PERSIST);
   auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
   for (int pass = 0; pass < 3; ++pass) {
-    region.parallel_for(n, [&](const tsar::Chunk& c) {
-      accel_test::gather(c, c.ptr(ts), len, c.ptr(ys));
-    });
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::gather(c, c.ptr(ts), len, c.ptr(ys)); });
     for (int w = 0; w < region.num_devices(); ++w) {
       if (!accelerator(region, w)) continue;
       const auto& d = region.pass_stats().devices[static_cast<std::size_t>(w)];
@@ -190,9 +188,8 @@ TEST_F(Accel, PersistentFullInputIsCopiedOnce) {
   // The program changes the table: announced, it is copied again.
   for (auto& v : t) v *= 2;
   ts.invalidate();
-  region.parallel_for(n, [&](const tsar::Chunk& c) {
-    accel_test::gather(c, c.ptr(ts), len, c.ptr(ys));
-  });
+  region.parallel_for(
+      n, [&](const tsar::Chunk& c) { accel_test::gather(c, c.ptr(ts), len, c.ptr(ys)); });
   for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(y[i], 2 * ref[i]) << i;
 }
 
@@ -203,8 +200,8 @@ TEST_F(Accel, PaddedRowsUseTheDeviceStride) {
   for (std::size_t k = 0; k < m.size(); ++k) ref[k] = 3 * m[k] + static_cast<double>(k % cols);
   tsar::Region region("padded", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
-  auto ms = region.map_2d(m.data(), rows, cols, 0, tsar::Assoc::rows,
-                          TSAR_MEM_INOUT | TSAR_MEM_PAD);
+  auto ms =
+      region.map_2d(m.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT | TSAR_MEM_PAD);
   std::vector<std::size_t> strides(static_cast<std::size_t>(region.num_devices()), 0);
   region.parallel_for(rows, [&](const tsar::Chunk& c) {
     const tsar_mem_layout l = c.layout(ms);
@@ -239,9 +236,8 @@ TEST_F(Accel, ReductionsCombineDeviceAccumulators) {
     auto red = region.reduction(total, 0.0, [](double a, double b) { return a + b; });
     for (int pass = 0; pass < 3; ++pass) {
       total = 0;
-      region.parallel_for(n, [&](const tsar::Chunk& c) {
-        accel_test::sum(c, c.ptr(xs), &c.local(red));
-      });
+      region.parallel_for(
+          n, [&](const tsar::Chunk& c) { accel_test::sum(c, c.ptr(xs), &c.local(red)); });
       EXPECT_EQ(total, want);
     }
   }
@@ -258,9 +254,8 @@ TEST_F(Accel, RetargetStreamsBlocksThroughOneAllocation) {
   auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     if (k > 0) xs.retarget(blocks[k].data());
-    region.parallel_for(n, [&](const tsar::Chunk& c) {
-      accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 1.0);
-    });
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 1.0); });
   }
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 1.0 + 2 + 3 + 4) << i;
 }
@@ -270,8 +265,7 @@ TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
   std::vector<double> x(n, 2.0), y(n, 1.0);
   tsar_region* r = nullptr;
   ASSERT_EQ(tsar_init(&r, "thesis", "split:3", TSAR_DEVICE_ALL, nullptr, 0, 0), TSAR_OK);
-  ASSERT_EQ(tsar_reg_mem(r, x.data(), sizeof(double), n, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN),
-            TSAR_OK);
+  ASSERT_EQ(tsar_reg_mem(r, x.data(), sizeof(double), n, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN), TSAR_OK);
   ASSERT_EQ(tsar_reg_mem(r, y.data(), sizeof(double), n, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT),
             TSAR_OK);
   int failures = 0;
@@ -286,8 +280,8 @@ TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
         if (xp == nullptr || yp == nullptr) {
           ++failures;
         } else {
-          const tsar_chunk chunk{b,  e, tsar_get_worker(r), tsar_get_type(r), tsar_get_device(r),
-                                 -1, nullptr};
+          const tsar_chunk chunk{
+              b, e, tsar_get_worker(r), tsar_get_type(r), tsar_get_device(r), -1, nullptr};
           tsar_device_info info{};
           tsar_get_device_info(r, chunk.worker, &info);
           tsar_chunk with_device = chunk;
@@ -314,9 +308,8 @@ TEST_F(Accel, RunningOutOfDeviceMemoryRetiresTheDeviceAndTheWorkFinishesOnTheCpu
   auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
   testing::internal::CaptureStderr();
   for (int pass = 0; pass < 3; ++pass)
-    region.parallel_for(n, [&](const tsar::Chunk& c) {
-      accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 2.0);
-    });
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 2.0); });
   const std::string warnings = testing::internal::GetCapturedStderr();
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 6.5) << i;
   EXPECT_THAT(warnings, HasSubstr("TSAR_DEVICE_MEMORY_LIMIT"));
@@ -354,8 +347,9 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
           1000.0 * factor[static_cast<std::size_t>(c.worker())] * static_cast<double>(c.size())));
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
-    accel_test::jacobi(tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}),
-                       ra.data(), rb.data(), rows, cols);
+    accel_test::jacobi(
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
+        rb.data(), rows, cols);
     cur.swap_buffers(next);
     std::swap(ra, rb);
     if (pass < 5) continue;

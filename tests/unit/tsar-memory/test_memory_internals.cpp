@@ -193,8 +193,8 @@ TEST(DeviceList, AcceleratorEntries) {
 // 3b, 19, bb, 9b (NUMA 1, 0, 3, 2).
 class FourGpus : public ::testing::Test {
  protected:
-  NodeModel node =
-      NodeModel::from_xml_file(std::string(SYMMER_SOURCE_DIR) + "/tests/fixtures/topologies/2p4n4gpu.xml");
+  NodeModel node = NodeModel::from_xml_file(std::string(SYMMER_SOURCE_DIR) +
+                                            "/tests/fixtures/topologies/2p4n4gpu.xml");
   GpuRuntimes runtimes{{"0000:3B:00.0", "0000:19:00.0", "0000:bb:00.0", "0000:9b:00.0"},
                        {30000, 30000, 30000, 30000},
                        4};
@@ -283,8 +283,8 @@ TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
   EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{2, 2}), 1.0);
   EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{5}), 1.0);  // one core: nothing to wait for
   EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{0, 0}), 1.0);
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 1.8);   // up at once
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);  // bounded
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 1.8);                    // up at once
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);                   // bounded
   EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 1.5), 0.9 * 2.0 + 0.1 * 1.5);  // down slowly
   EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.9 * 2.0 + 0.1 * 1.0);
 }
@@ -335,7 +335,9 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
     for (std::size_t r = 40; r < kRows; ++r)
       for (std::size_t c = 0; c < kCols; ++c)
         static_cast<double*>(out.base)[(r - static_cast<std::size_t>(out.row_offset)) * kCols + c] =
-            static_cast<double*>(in.base)[(r - static_cast<std::size_t>(in.row_offset)) * kCols + c] + 1;
+            static_cast<double*>(
+                in.base)[(r - static_cast<std::size_t>(in.row_offset)) * kCols + c] +
+            1;
   };
   // Pass 0: the window and its halo in (61 rows), own rows out (60 rows).
   Traffic t = pass(40, kRows, add_one);
@@ -376,9 +378,8 @@ TEST_F(Engine, RetargetKeepsTheAllocationAndRereadsInvalidateRefreshes) {
   memory.invalidate(a.data());
   EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
   memory.retarget(a.data(), b.data());
-  EXPECT_EQ(pass(50, kRows, [&] {
-              EXPECT_EQ(static_cast<double*>(view(b.data()).base)[0], 2.0);
-            }).to_device,
+  EXPECT_EQ(pass(50, kRows, [&] { EXPECT_EQ(static_cast<double*>(view(b.data()).base)[0], 2.0); })
+                .to_device,
             50 * static_cast<std::int64_t>(kRowBytes));
   EXPECT_EQ(view(b.data()).base, base);
 }
@@ -428,11 +429,12 @@ TEST_F(Engine, PlusShapedOutputsMergeOnlyWhatTheDeviceChanged) {
 TEST_F(Engine, ReductionsAccumulateOnTheDevice) {
   double result = 0.0;
   const double zero = 0.0;
-  reductions.add(&result, &zero, sizeof(double),
-                 [](void* a, const void* b, void*) {
-                   *static_cast<double*>(a) += *static_cast<const double*>(b);
-                 },
-                 nullptr);
+  reductions.add(
+      &result, &zero, sizeof(double),
+      [](void* a, const void* b, void*) {
+        *static_cast<double*>(a) += *static_cast<const double*>(b);
+      },
+      nullptr);
   begin();
   reductions.reset();
   engine.stage_in(memory, reductions, 1, devices[1], {0, 10});
@@ -455,8 +457,7 @@ TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {
   memory.add(b.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
   devices[1]->set_memory_limit(60 * kRowBytes);  // room for a, not for b as well
   begin();
-  EXPECT_THROW(engine.stage_in(memory, reductions, 1, devices[1], {50, kRows}),
-               DeviceOutOfMemory);
+  EXPECT_THROW(engine.stage_in(memory, reductions, 1, devices[1], {50, kRows}), DeviceOutOfMemory);
   EXPECT_GT(devices[1]->allocated(), 0u);
   engine.abandon_device(memory, reductions, 1, *devices[1]);
   EXPECT_EQ(devices[1]->allocated(), 0u);

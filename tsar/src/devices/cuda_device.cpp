@@ -99,20 +99,22 @@ void CudaDevice::initialise() {
   cudaStream_t stream = nullptr;
   if (const cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
       e != cudaSuccess)
-    throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaStreamCreate: " + cudaGetErrorString(e));
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": cudaStreamCreate: " + cudaGetErrorString(e));
   stream_ = stream;
   slots_.resize(kSlots);
   for (Slot& s : slots_) {
     void* host = nullptr;
     if (const cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
         e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM, description().key + ": pinning staging memory: " +
-                                       cudaGetErrorString(e));
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": pinning staging memory: " + cudaGetErrorString(e));
     s.host = static_cast<unsigned char*>(host);
     cudaEvent_t ev = nullptr;
     if (const cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
         e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaEventCreate: " + cudaGetErrorString(e));
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": cudaEventCreate: " + cudaGetErrorString(e));
     s.done = ev;
   }
 }
@@ -153,7 +155,8 @@ CudaDevice::Slot& CudaDevice::acquire() {
 
 void CudaDevice::finish(Slot& s) {
   if (const cudaError_t e = cudaEventSynchronize(as_event(s.done)); e != cudaSuccess)
-    throw Error(TSAR_ERR_SYSTEM, description().key + ": waiting for a copy: " + cudaGetErrorString(e));
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": waiting for a copy: " + cudaGetErrorString(e));
   if (s.unpack_to == nullptr) return;
   for (std::size_t r = 0; r < s.unpack_rows; ++r)
     std::memcpy(s.unpack_to + r * s.unpack_pitch, s.host + r * s.unpack_row_bytes,
@@ -170,7 +173,8 @@ void CudaDevice::rows_to_device(unsigned char* dst, std::size_t dpitch, const un
                   : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
                                       cudaMemcpyHostToDevice, as_stream(stream_));
     if (e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM, description().key + ": copy to device: " + cudaGetErrorString(e));
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy to device: " + cudaGetErrorString(e));
     return;
   }
   if (row_bytes > kSlotBytes) {  // a row larger than a slot: each row in slot-sized pieces
@@ -192,7 +196,8 @@ void CudaDevice::rows_to_device(unsigned char* dst, std::size_t dpitch, const un
                : cudaMemcpy2DAsync(dst + r0 * dpitch, dpitch, s.host, row_bytes, row_bytes, k,
                                    cudaMemcpyHostToDevice, as_stream(stream_));
     if (e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM, description().key + ": copy to device: " + cudaGetErrorString(e));
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy to device: " + cudaGetErrorString(e));
     cudaEventRecord(as_event(s.done), as_stream(stream_));
   }
 }
@@ -246,8 +251,8 @@ void CudaDevice::copy_to_device(void* dst, const void* src_host, std::size_t byt
 
 void CudaDevice::copy_from_device(void* dst_host, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
-  rows_from_device(static_cast<unsigned char*>(dst_host), 0,
-                   static_cast<const unsigned char*>(src), 0, bytes, 1);
+  rows_from_device(static_cast<unsigned char*>(dst_host), 0, static_cast<const unsigned char*>(src),
+                   0, bytes, 1);
 }
 
 void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, bool to_device) {

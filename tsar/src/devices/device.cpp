@@ -12,8 +12,7 @@ void* Device::allocate(std::size_t bytes) {
     if (limit != 0 && (bytes > limit || held > limit - bytes))
       throw DeviceOutOfMemory(description_.key + ": allocating " + std::to_string(bytes) +
                               " bytes would pass its TSAR_DEVICE_MEMORY_LIMIT of " +
-                              std::to_string(limit) + " bytes (" + std::to_string(held) +
-                              " held)");
+                              std::to_string(limit) + " bytes (" + std::to_string(held) + " held)");
   } while (!allocated_.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed));
   try {
     return allocate_memory(bytes);
@@ -42,10 +41,14 @@ std::size_t parse_bytes(std::string_view entry, std::string_view text) {
   if (ec != std::errc() || end == text.data()) throw bad();
   std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
   int shift = 0;
-  if (suffix == "K" || suffix == "k") shift = 10;
-  else if (suffix == "M" || suffix == "m") shift = 20;
-  else if (suffix == "G" || suffix == "g") shift = 30;
-  else if (!suffix.empty()) throw bad();
+  if (suffix == "K" || suffix == "k")
+    shift = 10;
+  else if (suffix == "M" || suffix == "m")
+    shift = 20;
+  else if (suffix == "G" || suffix == "g")
+    shift = 30;
+  else if (!suffix.empty())
+    throw bad();
   if (shift != 0 && value > (SIZE_MAX >> shift)) throw bad();
   return value << shift;
 }

@@ -134,9 +134,8 @@ std::vector<std::shared_ptr<Device>> parse(const symmer::topology::NodeModel& no
 
 std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeModel& node,
                                                    std::string_view spec) {
-  auto devices = trim(spec).empty()
-                     ? default_devices(node, discover_gpus(node), gpu_cores_policy())
-                     : parse(node, spec);
+  auto devices = trim(spec).empty() ? default_devices(node, discover_gpus(node), gpu_cores_policy())
+                                    : parse(node, spec);
   if (const char* limits = std::getenv("TSAR_DEVICE_MEMORY_LIMIT");
       limits != nullptr && limits[0] != '\0')
     for (auto& d : devices)

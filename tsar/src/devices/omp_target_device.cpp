@@ -51,14 +51,17 @@ RectCopy with_dense(const RectCopy& rect, bool dst_side) {
 }  // namespace
 
 OmpTargetDevice::OmpTargetDevice(DeviceDescription description, int device_num)
-    : Device(std::move(description)), device_num_(device_num), host_num_(omp_get_initial_device()) {}
+    : Device(std::move(description)),
+      device_num_(device_num),
+      host_num_(omp_get_initial_device()) {}
 
 void OmpTargetDevice::attach_worker(const symmer::topology::NodeModel& node) {
   node.bind_current_thread(description().control_core);
   // Initialise the device now, not in the first timed range: libgomp loads (and the driver
   // JIT-compiles) every offload image when a device is first used -- on an H100 most of a
   // second, which would make the first pass look like the GPU is slow.
-  std::call_once(ready_, [this] { omp_target_free(omp_target_alloc(1, device_num_), device_num_); });
+  std::call_once(ready_,
+                 [this] { omp_target_free(omp_target_alloc(1, device_num_), device_num_); });
 }
 
 std::shared_ptr<void> OmpTargetDevice::pin_host(void* host, std::size_t bytes) {
@@ -74,8 +77,8 @@ void* OmpTargetDevice::allocate_memory(std::size_t bytes) {
   void* p = omp_target_alloc(bytes, device_num_);
   if (p == nullptr)
     throw DeviceOutOfMemory("omp_target_alloc of " + std::to_string(bytes) + " bytes on " +
-                            description().key + " (OpenMP device " +
-                            std::to_string(device_num_) + ") failed");
+                            description().key + " (OpenMP device " + std::to_string(device_num_) +
+                            ") failed");
   return p;
 }
 
@@ -112,14 +115,12 @@ void OmpTargetDevice::copy_rect_to_device(void* dst, const void* src_host, const
     return;
   }
   if (omp_target_memcpy_rect(dst, src_host, rect.elem_size, rect.dims, rect.volume.data(),
-                             rect.dst_offsets.data(), rect.src_offsets.data(),
-                             rect.dst_dims.data(), rect.src_dims.data(), device_num_,
-                             host_num_) != 0)
+                             rect.dst_offsets.data(), rect.src_offsets.data(), rect.dst_dims.data(),
+                             rect.src_dims.data(), device_num_, host_num_) != 0)
     throw Error(TSAR_ERR_SYSTEM, "omp_target_memcpy_rect to " + description().key + " failed");
 }
 
-void OmpTargetDevice::copy_rect_from_device(void* dst_host, const void* src,
-                                            const RectCopy& rect) {
+void OmpTargetDevice::copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) {
   if (contiguous(rect, rect.src_dims)) {
     const std::size_t bytes = elements(rect) * rect.elem_size;
     pack_.resize(bytes);
@@ -130,9 +131,8 @@ void OmpTargetDevice::copy_rect_from_device(void* dst_host, const void* src,
     return;
   }
   if (omp_target_memcpy_rect(dst_host, src, rect.elem_size, rect.dims, rect.volume.data(),
-                             rect.dst_offsets.data(), rect.src_offsets.data(),
-                             rect.dst_dims.data(), rect.src_dims.data(), host_num_,
-                             device_num_) != 0)
+                             rect.dst_offsets.data(), rect.src_offsets.data(), rect.dst_dims.data(),
+                             rect.src_dims.data(), host_num_, device_num_) != 0)
     throw Error(TSAR_ERR_SYSTEM, "omp_target_memcpy_rect from " + description().key + " failed");
 }
 

@@ -113,14 +113,16 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     c.device = device;
   }
   if (device->description().pin_host)
-    std::call_once(reg.pin->once, [&] { reg.pin->handle = device->pin_host(reg.host, reg.extent); });
+    std::call_once(reg.pin->once,
+                   [&] { reg.pin->handle = device->pin_host(reg.host, reg.extent); });
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const bool pad = (d.flags & TSAR_MEM_PAD) != 0;
   const std::size_t align = device->description().alignment;
   const std::int64_t items = by_cols(reg) ? cols_of(reg) : rows_of(reg);
   const bool whole = d.assoc == TSAR_ASSOC_FULL || plus_shaped(reg);
-  const Range need = d.assoc == TSAR_ASSOC_FULL ? Range{0, items} : MemoryRegistry::needed(reg, range);
+  const Range need =
+      d.assoc == TSAR_ASSOC_FULL ? Range{0, items} : MemoryRegistry::needed(reg, range);
   const Range need_cols = MemoryRegistry::needed_cols(reg, range);
 
   // The window of items the allocation holds, and the allocation's layout for a window size.
@@ -188,7 +190,8 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
         moved += static_cast<std::int64_t>(bytes);
       } else {
         device->copy_rect_to_device(
-            dev, host, rect2(e, k, d.cols, at, 0, win, c.stride, sz(m.begin), 0, rows, d.row_stride));
+            dev, host,
+            rect2(e, k, d.cols, at, 0, win, c.stride, sz(m.begin), 0, rows, d.row_stride));
         moved += static_cast<std::int64_t>(k * d.cols * e);
       }
       c.valid.add(m);
@@ -227,20 +230,20 @@ void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState
   c.row_snapshot.resize(kr * d.cols * e);
   c.col_snapshot.resize(rows * kc * e);
   if (kr > 0) {
-    copy_rect_host(c.row_snapshot.data(), host,
-                   rect2(e, kr, d.cols, 0, 0, kr, d.cols, sz(rows_needed.begin), 0, rows,
-                         d.row_stride));
-    device.copy_rect_to_device(dev, c.row_snapshot.data(),
-                               rect2(e, kr, d.cols, sz(rows_needed.begin), 0, rows, c.stride, 0,
-                                     0, kr, d.cols));
+    copy_rect_host(
+        c.row_snapshot.data(), host,
+        rect2(e, kr, d.cols, 0, 0, kr, d.cols, sz(rows_needed.begin), 0, rows, d.row_stride));
+    device.copy_rect_to_device(
+        dev, c.row_snapshot.data(),
+        rect2(e, kr, d.cols, sz(rows_needed.begin), 0, rows, c.stride, 0, 0, kr, d.cols));
   }
   if (kc > 0) {
-    copy_rect_host(c.col_snapshot.data(), host,
-                   rect2(e, rows, kc, 0, 0, rows, kc, 0, sz(cols_needed.begin), rows,
-                         d.row_stride));
-    device.copy_rect_to_device(dev, c.col_snapshot.data(),
-                               rect2(e, rows, kc, 0, sz(cols_needed.begin), rows, c.stride, 0, 0,
-                                     rows, kc));
+    copy_rect_host(
+        c.col_snapshot.data(), host,
+        rect2(e, rows, kc, 0, 0, rows, kc, 0, sz(cols_needed.begin), rows, d.row_stride));
+    device.copy_rect_to_device(
+        dev, c.col_snapshot.data(),
+        rect2(e, rows, kc, 0, sz(cols_needed.begin), rows, c.stride, 0, 0, rows, kc));
   }
   c.valid.add(rows_needed);
   c.valid_cols.add(cols_needed);
@@ -265,25 +268,24 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
     c.scratch.resize(row_part + rows * sz(own_cols.size()) * e);
     if (!own_rows.empty()) {
       device.copy_rect_from_device(c.scratch.data(), dev,
-                                   rect2(e, sz(own_rows.size()), d.cols, 0, 0,
-                                         sz(own_rows.size()), d.cols, sz(own_rows.begin), 0,
-                                         rows, c.stride));
+                                   rect2(e, sz(own_rows.size()), d.cols, 0, 0, sz(own_rows.size()),
+                                         d.cols, sz(own_rows.begin), 0, rows, c.stride));
       moved += static_cast<std::int64_t>(row_part);
     }
     if (!own_cols.empty()) {
-      device.copy_rect_from_device(c.scratch.data() + row_part, dev,
-                                   rect2(e, rows, sz(own_cols.size()), 0, 0, rows,
-                                         sz(own_cols.size()), 0, sz(own_cols.begin), rows,
-                                         c.stride));
+      device.copy_rect_from_device(
+          c.scratch.data() + row_part, dev,
+          rect2(e, rows, sz(own_cols.size()), 0, 0, rows, sz(own_cols.size()), 0,
+                sz(own_cols.begin), rows, c.stride));
       moved += static_cast<std::int64_t>(rows * sz(own_cols.size()) * e);
     }
   } else if (by_cols(reg)) {
     const Range own = clip(range, cols_of(reg));
     if (own.empty()) return;
-    device.copy_rect_from_device(host, dev,
-                                 rect2(e, rows, sz(own.size()), 0, sz(own.begin), rows,
-                                       d.row_stride, 0, sz(own.begin - c.window.begin), rows,
-                                       c.stride));
+    device.copy_rect_from_device(
+        host, dev,
+        rect2(e, rows, sz(own.size()), 0, sz(own.begin), rows, d.row_stride, 0,
+              sz(own.begin - c.window.begin), rows, c.stride));
     moved += static_cast<std::int64_t>(rows * sz(own.size()) * e);
     c.valid.add(own);
     c.written.add(own);
@@ -299,7 +301,8 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
       moved += static_cast<std::int64_t>(bytes);
     } else {
       device.copy_rect_from_device(
-          host, dev, rect2(e, k, d.cols, sz(own.begin), 0, rows, d.row_stride, at, 0, win, c.stride));
+          host, dev,
+          rect2(e, k, d.cols, sz(own.begin), 0, rows, d.row_stride, at, 0, win, c.stride));
       moved += static_cast<std::int64_t>(k * d.cols * e);
     }
     c.valid.add(own);
@@ -324,7 +327,8 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
   for (std::int64_t i = own_rows.begin; i < own_rows.end; ++i)
     for (std::size_t j = 0; j < d.cols; ++j) {
       const unsigned char* now = got + (sz(i - own_rows.begin) * d.cols + j) * e;
-      const unsigned char* was = c.row_snapshot.data() + (sz(i - c.snap_rows.begin) * d.cols + j) * e;
+      const unsigned char* was =
+          c.row_snapshot.data() + (sz(i - c.snap_rows.begin) * d.cols + j) * e;
       if (std::memcmp(now, was, e) != 0) std::memcpy(host + (sz(i) * d.row_stride + j) * e, now, e);
     }
   got += sz(own_rows.size()) * d.cols * e;

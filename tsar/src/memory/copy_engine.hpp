@@ -81,7 +81,6 @@ class CopyEngine {
 /// Elements per device row for rows of `cols` elements of `elem_size` bytes: `cols` rounded
 /// up to the device's alignment (bytes) when `pad` is set and the alignment is a multiple of
 /// the element size, else `cols`.
-std::size_t padded_stride(std::size_t cols, std::size_t elem_size, std::size_t alignment,
-                          bool pad);
+std::size_t padded_stride(std::size_t cols, std::size_t elem_size, std::size_t alignment, bool pad);
 
 }  // namespace tsar::core

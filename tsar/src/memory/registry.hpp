@@ -34,8 +34,8 @@ struct HostPin {
 /// A validated registration.
 struct Registration {
   void* host = nullptr;
-  tsar_mem_desc desc{};    ///< row_stride filled in (never 0)
-  std::size_t extent = 0;  ///< bytes from host to one past the last element
+  tsar_mem_desc desc{};              ///< row_stride filled in (never 0)
+  std::size_t extent = 0;            ///< bytes from host to one past the last element
   std::vector<DeviceCopy> copies{};  ///< per worker, sized by the copy engine on first use
   std::shared_ptr<HostPin> pin = std::make_shared<HostPin>();  ///< follows `host`
 };

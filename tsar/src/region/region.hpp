@@ -99,9 +99,9 @@ class Region {
 
   struct alignas(64) Worker {
     std::shared_ptr<Device> device;
-    int slot = 0;          ///< runtime device slot: the pool thread that runs it
-    bool active = true;    ///< false once retired with no CPU to become (leader writes)
-    bool retired = false;  ///< its accelerator was retired by back-off or out of memory
+    int slot = 0;              ///< runtime device slot: the pool thread that runs it
+    bool active = true;        ///< false once retired with no CPU to become (leader writes)
+    bool retired = false;      ///< its accelerator was retired by back-off or out of memory
     bool lost_device = false;  ///< its accelerator ran out of memory in this sub-pass
     int backoff_streak = 0;
     double retired_tpi = 0.0;  ///< the retired accelerator's last estimate (for the cache)
@@ -139,7 +139,7 @@ class Region {
   void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
   void record_pass(double last_arrival);                                         // leader
   std::span<const double> current_times();  // leader: effective times into times_
-  void learn_straggle();                     // leader, after a ratio (sub-)pass
+  void learn_straggle();                    // leader, after a ratio (sub-)pass
   std::vector<std::string> device_keys() const;
   void ensure_bound(Worker& w) const;
   // The copy engine around a range on a device with its own memory (worker side).
@@ -167,9 +167,9 @@ class Region {
   /// the CPU mean (region/straggle.hpp); CPU times are planned that much longer next to
   /// accelerators.
   double cpu_straggle_ = 1.0;
-  std::vector<double> busy_scratch_;  ///< leader only
-  std::vector<double> ratio_scratch_;      ///< leader only: working storage of times_
-  std::vector<int> slots_;                 ///< the pool thread of each worker
+  std::vector<double> busy_scratch_;   ///< leader only
+  std::vector<double> ratio_scratch_;  ///< leader only: working storage of times_
+  std::vector<int> slots_;             ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;
   Reductions reductions_;
