@@ -62,8 +62,9 @@ copy_deps() {
 }
 for f in "$out"/bin/* "$out"/tests/*; do copy_deps "$f"; done
 # libgomp loads its offloading plugin with dlopen: ship the plugin of the same GCC.
-gomp=$(cat <(for f in "$out"/bin/* "$out"/tests/*; do ldd "$f"; done) |
-       awk '$1 == "libgomp.so.1" {print $3; exit}')
+# (awk reads to the end: an early exit would kill the pipeline with SIGPIPE under pipefail)
+gomp=$(for f in "$out"/bin/* "$out"/tests/*; do ldd "$f"; done |
+       awk '$1 == "libgomp.so.1" && !found {print $3; found = 1}')
 if [[ -n $gomp ]]; then
   plugin=$(dirname "$(readlink -f "$gomp")")/libgomp-plugin-nvptx.so.1
   if [[ -e $plugin ]]; then
