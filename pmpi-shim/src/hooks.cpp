@@ -70,9 +70,18 @@ constexpr std::int32_t encode_send_peer(std::int32_t peer) noexcept { return -pe
 constexpr std::int32_t decode_send_peer(std::int32_t v) noexcept { return -v - 3; }
 constexpr bool is_send_peer(std::int32_t v) noexcept { return v <= -2; }
 
+// Below MPI_THREAD_MULTIPLE one thread at a time is inside MPI (the application orders them),
+// so a plain add does, without a locked instruction.
+void add_rank_wide(std::atomic<std::int64_t>& count, int delta) noexcept {
+  if (g.thread_level == MPI_THREAD_MULTIPLE)
+    count.fetch_add(delta, std::memory_order_relaxed);
+  else
+    count.store(count.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+}
+
 void add_pending(const RequestInfo& info, int delta) noexcept {
-  g.pending_sends.fetch_add(delta, std::memory_order_relaxed);
-  if (info.rendezvous) g.pending_rendezvous.fetch_add(delta, std::memory_order_relaxed);
+  add_rank_wide(g.pending_sends, delta);
+  if (info.rendezvous) add_rank_wide(g.pending_rendezvous, delta);
 }
 
 void track(ThreadState& ts, MPI_Request request, const RequestInfo& info) noexcept {
@@ -158,6 +167,10 @@ Scratch* make_scratch(void** status) noexcept {
 void release_scratch(Scratch* scratch) noexcept { delete scratch; }
 
 namespace hooks {
+
+void prepare(int thread_level) noexcept {
+  requests.set_concurrent(thread_level == MPI_THREAD_MULTIPLE);
+}
 
 void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
                 SendMode mode) noexcept {

@@ -363,6 +363,7 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.segment->attach_slot(g.local_rank, g.world_rank);
   g.command_word = &g.segment->control(g.local_rank).command;
   g.seen_command.store(segment::load_word(*g.command_word));
+  hooks::prepare(g.thread_level);
   g.retired_peers.reset(new PeerCounter[g.peer_entries]);
   g.sum_peers.reset(new PeerCounter[g.peer_entries]);
   comm_map_init(MPI_COMM_WORLD);
