@@ -8,6 +8,7 @@
 #include "call.hpp"
 #include "comm_map.hpp"
 #include "handles.hpp"
+#include "message_size.hpp"
 #include "mpi.hpp"
 #include "request_table.hpp"
 #include "runtime.hpp"
@@ -20,21 +21,6 @@ namespace {
 RequestTable requests;
 
 Scratch& scratch_of(Call& call) noexcept { return *call.thread().scratch; }
-
-std::uint64_t type_bytes(symmer_handle datatype, long long count) noexcept {
-  if (count <= 0) return 0;
-  int size = 0;
-  if (mpi.PMPI_Type_size(from_handle<MPI_Datatype>(datatype), &size) != MPI_SUCCESS || size <= 0)
-    return 0;
-  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
-}
-
-std::uint64_t received_bytes(const MPI_Status* status) noexcept {
-  int n = 0;
-  // MPICH and Open MPI keep a status's count in bytes; MPI_BYTE reads it back unchanged.
-  if (mpi.PMPI_Get_count(status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0) return 0;
-  return static_cast<std::uint64_t>(n);
-}
 
 std::uint64_t eager_limit(int peer) noexcept {
   return peer >= 0 && static_cast<std::uint64_t>(peer) < g.local_ranks ? g.eager_local
@@ -177,7 +163,7 @@ void after_send(Call& call, long long count, symmer_handle datatype, int dest, s
   if (dest < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
   const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  const std::uint64_t bytes = type_bytes(datatype, count);
+  const std::uint64_t bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
   count_sent(ts, peer, bytes);
   if (is_rendezvous(mode, bytes, peer)) {
     ts.counters.send_wait.add(call.duration());
@@ -206,7 +192,7 @@ void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int
   if (dest >= 0) {
     ThreadState& ts = call.thread();
     count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
-               type_bytes(sendtype, sendcount));
+               datatype_bytes(from_handle<MPI_Datatype>(sendtype), sendcount));
   }
   after_recv(call, source, comm, status);
 }
@@ -218,7 +204,7 @@ void after_isend(Call& call, long long count, symmer_handle datatype, int dest, 
   RequestInfo info;
   info.kind = RequestInfo::kSend;
   info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  const std::uint64_t bytes = type_bytes(datatype, count);
+  const std::uint64_t bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
   info.rendezvous = is_rendezvous(mode, bytes, info.peer);
   count_sent(ts, info.peer, bytes);
   track(ts, *static_cast<MPI_Request*>(request), info);
@@ -254,7 +240,7 @@ void after_send_init(Call& call, long long count, symmer_handle datatype, int de
   info.persistent = true;
   info.active = false;
   info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  info.bytes = type_bytes(datatype, count);
+  info.bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
   info.rendezvous = is_rendezvous(mode, info.bytes, info.peer);
   track(ts, *static_cast<MPI_Request*>(request), info);
 }
