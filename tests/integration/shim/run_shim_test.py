@@ -346,6 +346,25 @@ def bad_environment(t):
     check(rc == 0 and not symmer_lines(err), f'SYMMER_MONITOR=off: rc {rc}, {symmer_lines(err)}')
 
 
+@case
+def bad_arguments(t):
+    """MPI refuses bad arguments on a communicator whose errors return: the application goes on,
+    so must the shim (it never asks MPI about what MPI refused), and the job stays monitored."""
+    out = os.path.join(t.tmp, 'done')
+    dump = os.path.join(t.tmp, 'dump.json')
+    rc, _, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_bad_arguments'), out], t.env(SYMMER_DUMP=dump))
+    check(rc == 0, f'bad_arguments exited {rc}: {err}')
+    for rank in (0, 1):
+        with open(f'{out}.{rank}') as f:
+            check(f.read().split() == [str(rank), 'ok', '4'], f'rank {rank}: MPI did not refuse all 4 calls')
+    check(not symmer_lines(err), f'messages: {symmer_lines(err)}')
+    for rank in (0, 1):
+        r = rank_of(load_dump(dump), rank)
+        # Only the good Sendrecv moved data; the refused calls were counted as calls, not traffic.
+        check(r['bytes_sent'] == 4 and r['bytes_recv'] == 4 and r['untracked_requests'] == 0,
+              f'rank {rank}: bytes {r["bytes_sent"]}/{r["bytes_recv"]}, untracked {r["untracked_requests"]}')
+
+
 def segment_path(t, job_id, node_id=0):
     return os.path.join(t.shm, f'symmer-{os.geteuid()}-{job_id:016x}-{node_id}')
 
