@@ -518,7 +518,10 @@ typedef struct tsar_place_stats {
   int numa_node;            /* its logical NUMA node */
 } tsar_place_stats;
 
-/* Partition passes run so far (the last 4096 are kept); -1 for NULL. */
+/* Partition passes run so far (the last 4096 are kept); -1 for NULL. With TSAR_TRACE set to
+ * a JSON-lines file, every partition pass is also appended there as {"partition": name,
+ * "policy", "pass", "n", "seconds", "places": [these statistics]} (CSV traces hold regions
+ * only; the inner loops appear as regions "name/place:P/loop:L"). */
 int64_t tsar_partition_num_passes(const tsar_partition* part);
 /* Per-place statistics of pass `pass` (-1 = the last), up to `capacity` places; *stats (may
  * be NULL) gets the pass's n, time and canceled flag. */
