@@ -325,7 +325,7 @@ int tsar_write_trace(const tsar_region* region, const char* path);
  * buffer (tsar_place_mem / tsar_place_view) and that is merged back at the end of the pass.
  *
  *   tsar_partition* p;
- *   tsar_partition_init(&p, "stencil", NULL, "adaptive", "adaptive");
+ *   tsar_partition_init(&p, "stencil", NULL, "adaptive", "adaptive", TSAR_DEVICE_CPU);
  *   tsar_partition_map_array(p, u, &rows_with_halo_1);
  *   tsar_set_mem_policy(p, TSAR_LEVEL_PLACES, TSAR_POLICY_MIGRATE);
  *   tsar_partition_run(p, rows, place_body, &args);   // place_body: steps, tsar_place_for,
@@ -372,9 +372,12 @@ typedef struct tsar_place_info {
  *            so chunk and sub-pass schedules do not apply); NULL = "adaptive"
  *  inner_schedule  schedule of the inner loops (any, see above); NULL = TSAR_SCHEDULE, else
  *            "adaptive"
+ *  device_kinds  TSAR_DEVICE_* mask of the devices places keep; 0 = TSAR_DEVICE_ALL. Default
+ *            places left without a device are dropped; an explicit place without one fails.
  * On failure *part is NULL (TSAR_ERR_DEVICES names a bad places entry). */
 int tsar_partition_init(tsar_partition** part, const char* name, const char* places,
-                        const char* outer_schedule, const char* inner_schedule);
+                        const char* outer_schedule, const char* inner_schedule,
+                        unsigned device_kinds);
 /* Frees the partition, its inner loops and its per-place copies. NULL is accepted. Fails
  * with TSAR_ERR_STATE during a pass. */
 int tsar_partition_free(tsar_partition* part);
