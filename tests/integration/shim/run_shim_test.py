@@ -551,6 +551,9 @@ def overhead_benchmark(t):
         check(kind in last['added_ns_per_call'], f'no {kind} in {last}')
         check(last['per_call'][kind]['without_ns'] > 0 and last['per_call'][kind]['with_ns'] > 0, f'{kind} timings')
     check(last['app_seconds']['with'] > 0 and last['app_seconds']['without'] > 0, 'app timings')
+    check(abs(last['app_overhead'] - (last['app_seconds']['with'] / last['app_seconds']['without'] - 1)) < 1e-9,
+          'app overhead is not the ratio of the medians')
+    check('app_overhead_paired' in last, 'no paired app overhead')
 
 
 @case
