@@ -19,3 +19,8 @@ build/bin/symmerctl topology --xml tests/fixtures/topologies/2p4n4gpu.xml | grep
 echo
 echo "== TSAR: one loop split across every device found, and the split it learns (build/bin/tsar-demo)"
 build/bin/tsar-demo
+
+echo
+echo "(symmer runs embedded in each job by default; to run the same jobs under the node daemon instead:"
+echo " build/bin/symmerd --socket /tmp/symmerd.sock & then start them as usual and watch with"
+echo " build/bin/symmerctl watch --socket /tmp/symmerd.sock -- README.md, section symmerd)"
