@@ -217,14 +217,15 @@ bool Daemon::adopt(const std::string& path, TimePoint now, std::string* error) {
   ++next_order_;
   ManagedJob& j = **job;
   const auto holder = j.holder();
-  const bool other = holder.pid != 0 && holder.pid != static_cast<std::uint64_t>(pid_) &&
-                     holder.held(segment::monotonic_ns());
-  const bool holder_dead = other && !process_exists(static_cast<pid_t>(holder.pid));
-  if (j.claim(pid_, lease_ns(), holder_dead))
+  const bool other = holder.pid != 0 && holder.pid != static_cast<std::uint64_t>(pid_);
+  const bool other_alive = other && holder.held(segment::monotonic_ns()) &&
+                           process_exists(static_cast<pid_t>(holder.pid));
+  if (j.claim(pid_, lease_ns(), other && !other_alive))
     spdlog::info("symmerd: adopted job {} ({}, {} rank(s), uid {}){}", hex_id(j.job_id()),
                  j.snapshot().header.app_name, j.snapshot().header.local_ranks, j.owner_uid(),
-                 holder_dead ? ", taking over from dead symmerd pid " + std::to_string(holder.pid)
-                             : "");
+                 other ? ", taking over from symmerd pid " + std::to_string(holder.pid) +
+                             " (gone)"
+                       : "");
   else
     spdlog::warn("symmerd: job {} is analysed by symmerd pid {}; watching only",
                  hex_id(j.job_id()), holder.pid);
@@ -287,11 +288,23 @@ void Daemon::run_period() {
     }
   }
   sample_node(now);
-  place(now);
+  const std::set<int> promised = place(now);
+  // Jobs plan one at a time across the node: a job plans onto free cores only while no other
+  // job has moves in flight (their targets are not bound yet), and never onto a core a
+  // coscheduling move of this period is taking.
   bool busy = false;
+  const auto ranks = placed_ranks(now);
   for (auto& [key, job] : jobs_) {
     if (!job->claimed()) continue;
-    job->analyze(allowed_cores(node_state_, placed_ranks(now), key, job->owner_uid()), now);
+    bool others_busy = false;
+    for (const auto& [other_key, other] : jobs_) others_busy |= other_key != key && other->busy();
+    std::vector<int> allowed;
+    for (int c : allowed_cores(node_state_, ranks, key, job->owner_uid())) {
+      const bool own = std::any_of(job->ranks().begin(), job->ranks().end(),
+                                   [c](const RankView& r) { return r.bound_core == c; });
+      if (own || (!others_busy && !promised.count(c))) allowed.push_back(c);
+    }
+    job->analyze(allowed, now);
     busy = job->busy() || busy;
   }
   collect_events();
@@ -378,9 +391,15 @@ std::vector<PlacedRank> Daemon::placed_ranks(TimePoint now) const {
   return out;
 }
 
-void Daemon::place(TimePoint now) {
+std::set<int> Daemon::place(TimePoint now) {
   coschedule_notes_.clear();
-  if (!config_.coschedule || paused_) return;
+  std::set<int> promised;
+  if (!config_.coschedule || paused_) return promised;
+  for (const auto& [key, job] : jobs_)
+    if (job->busy()) {  // a job's moves in flight may be heading for any free core
+      coschedule_notes_.push_back("waiting for the moves of " + key + " to finish");
+      return promised;
+    }
   const CoscheduleOptions options{config_.analyzer.planner.min_gain, config_.nic_bytes_per_s,
                                   config_.nic_wait_saving};
   const auto result = coschedule(node_, node_state_, placed_ranks(now), options);
@@ -396,7 +415,9 @@ void Daemon::place(TimePoint now) {
   }
   for (auto& [key, entry] : by_job)
     if (const auto it = jobs_.find(key); it != jobs_.end())
-      it->second->coschedule(entry.first, entry.second, now);
+      if (it->second->coschedule(entry.first, entry.second, now))
+        for (const auto& m : entry.first) promised.insert(m.to_core);
+  return promised;
 }
 
 void Daemon::collect_events() {

@@ -11,11 +11,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,7 +69,8 @@ class Daemon {
   void drop(const std::string& key, const std::string& why, analysis::TimePoint now);
   void renew_claims(analysis::TimePoint now);
   void sample_node(analysis::TimePoint now);
-  void place(analysis::TimePoint now);
+  /// Starts the coscheduler's moves; returns the cores they take.
+  std::set<int> place(analysis::TimePoint now);
   void collect_events();
   JobSettings settings_for(const std::string& key) const;
   void apply_settings(analysis::TimePoint now);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -285,6 +286,7 @@ bool ManagedJob::coschedule(const std::vector<analysis::Move>& moves,
   nlohmann::json event = {{"event", advice ? "advice" : "plan"},
                           {"plan", plan.id},
                           {"moves", analysis::to_json(moves)},
+                          {"metric", "coschedule"},
                           {"metrics", plan.metrics},
                           {"predicted_gain", gain},
                           {"rollback", false}};

@@ -7,7 +7,7 @@
 // and its windows (analyze()), and carries out coscheduling moves (coschedule()); tick()
 // advances moves in flight in between.
 
-#include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>

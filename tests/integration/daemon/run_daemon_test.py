@@ -329,7 +329,8 @@ def restart(env):
              're-adoption of the running jobs')
     jobs = env.managed_jobs()
     check(all(j['daemon_pid'] == second.pid for j in jobs), f'claims: {jobs}')
-    check('taking over from dead symmerd' in env.daemon_log(second), 'no take-over logged')
+    check(f'taking over from symmerd pid {first.pid}' in env.daemon_log(second),
+          f'no take-over logged:\n{env.daemon_log(second)}')
     env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the restarted daemon to separate them')
     # A clean stop hands the jobs back to their embedded analyzers at once.
     second.terminate()
@@ -418,11 +419,11 @@ def bad_config(env):
 
     for i, (what, daemon, analyzer, needle) in enumerate(BAD_CONFIGS):
         path = os.path.join(env.tmp, f'bad-{i}.toml')
-        socket_line = daemon if daemon.startswith('socket') else f'socket = "{env.socket}"'
-        other = '' if daemon.startswith('socket') else daemon
+        lines = {'socket': f'socket = "{env.socket}"', 'segment_dir': f'segment_dir = "{env.shm}"'}
+        key = daemon.split('=')[0].strip()
+        lines[key if key in lines else 'other'] = daemon  # replaces a default line, or adds
         with open(path, 'w') as f:
-            f.write(f'[daemon]\n{socket_line}\nsegment_dir = "{env.shm}"\n{other}\n'
-                    f'[analyzer]\n{analyzer}\n')
+            f.write('[daemon]\n' + '\n'.join(lines.values()) + f'\n[analyzer]\n{analyzer}\n')
         refused(path, needle, what)
     # Several errors are all reported, each with its key.
     path = os.path.join(env.tmp, 'many.toml')
