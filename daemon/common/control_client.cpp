@@ -51,8 +51,7 @@ std::string client_socket_path() {
   return default_socket_path(0);
 }
 
-Expected<nlohmann::json> send_request(const std::string& socket_path,
-                                      const nlohmann::json& request,
+Expected<nlohmann::json> send_request(const std::string& socket_path, const nlohmann::json& request,
                                       std::chrono::milliseconds timeout) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;

@@ -24,8 +24,7 @@ std::string client_socket_path();
 /// Sends one request (a JSON object, one line) and returns the daemon's reply. Errors:
 /// kNotFound (no daemon listens there), kIo (connect/send/receive failed or timed out),
 /// kParse (the reply is not JSON).
-Expected<nlohmann::json> send_request(const std::string& socket_path,
-                                      const nlohmann::json& request,
+Expected<nlohmann::json> send_request(const std::string& socket_path, const nlohmann::json& request,
                                       std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 }  // namespace symmer::daemon

@@ -13,13 +13,16 @@ std::string cores_table(const nlohmann::json& r) {
     for (const auto& k : c["ranks"])
       ranks += (ranks.empty() ? "" : " ") + cell(k["job"]).substr(0, 30) + ":" + k["rank"].dump();
     for (const auto& v : c["reserved"])
-      reserved += (reserved.empty() ? "" : " ") + cell(v["reason"]) + "(pid " + v["pid"].dump() + ")";
-    std::string nic = c.value("nic_irq", false) ? "irq" : (c.value("near_nic", false) ? "near" : "-");
+      reserved +=
+          (reserved.empty() ? "" : " ") + cell(v["reason"]) + "(pid " + v["pid"].dump() + ")";
+    std::string nic =
+        c.value("nic_irq", false) ? "irq" : (c.value("near_nic", false) ? "near" : "-");
     rows.push_back({c["core"].dump(), cpus, c.contains("capability") ? cell(c["capability"]) : "-",
                     nic, c.value("usable", false) ? "yes" : "no", reserved.empty() ? "-" : reserved,
                     ranks.empty() ? "-" : ranks});
   }
-  std::string out = format_table({"CORE", "CPUS", "CAPABILITY", "NIC", "USABLE", "RESERVED", "RANKS"}, rows);
+  std::string out =
+      format_table({"CORE", "CPUS", "CAPABILITY", "NIC", "USABLE", "RESERVED", "RANKS"}, rows);
   if (r.value("unbound_ranks", 0) > 0)
     out += std::to_string(r.value("unbound_ranks", 0)) + " rank(s) not bound to one core\n";
   return out;
@@ -30,8 +33,9 @@ std::string ranks_table(const nlohmann::json& r) {
   for (const auto& k : r["ranks"]) {
     std::string allowed;
     for (const auto& p : k["cpus_allowed"]) allowed += (allowed.empty() ? "" : ",") + p.dump();
-    rows.push_back({cell(k["job"]).substr(0, 40), k["rank"].dump(), k["pid"].dump(), k["core"].dump(),
-                    allowed, k.contains("compute_share") ? cell(k["compute_share"]) : "-",
+    rows.push_back({cell(k["job"]).substr(0, 40), k["rank"].dump(), k["pid"].dump(),
+                    k["core"].dump(), allowed,
+                    k.contains("compute_share") ? cell(k["compute_share"]) : "-",
                     k.contains("idle_share") ? cell(k["idle_share"]) : "-",
                     k.contains("calls_per_s") ? cell(k["calls_per_s"]) : "-"});
   }

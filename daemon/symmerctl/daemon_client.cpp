@@ -17,8 +17,7 @@ void add_daemon_options(CLI::App& cmd, DaemonOptions& options) {
 }
 
 nlohmann::json ask(const DaemonOptions& options, const nlohmann::json& request) {
-  const std::string socket =
-      options.socket.empty() ? daemon::client_socket_path() : options.socket;
+  const std::string socket = options.socket.empty() ? daemon::client_socket_path() : options.socket;
   auto reply = daemon::send_request(socket, request);
   if (!reply) throw std::runtime_error(reply.error().message);
   return *reply;

@@ -35,8 +35,9 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
                      m["from"].dump() + "->c" + m["to"].dump();
         rows.push_back({cell(e.value("job", std::string())).substr(0, 40), cell(e["event"]), what,
                         moves.empty() ? "-" : moves,
-                        e.contains("gain") ? cell(e["gain"])
-                                           : (e.contains("observed_gain") ? cell(e["observed_gain"]) : "-")});
+                        e.contains("gain")
+                            ? cell(e["gain"])
+                            : (e.contains("observed_gain") ? cell(e["observed_gain"]) : "-")});
       }
       if (rows.empty()) {
         std::cout << "no decisions yet\n";

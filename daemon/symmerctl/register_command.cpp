@@ -25,7 +25,7 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
   };
 }
 
-const bool registered = symmer::ctl::register_command(
-    {"register", "ask symmerd to adopt a job's segment now", setup});
+const bool registered =
+    symmer::ctl::register_command({"register", "ask symmerd to adopt a job's segment now", setup});
 
 }  // namespace

@@ -19,13 +19,14 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
   cmd.add_option("--pid", o->pid, "the process that reserved cores (default: symmerctl's parent)");
   return [o] {
     const int pid = o->pid > 0 ? o->pid : static_cast<int>(::getppid());
-    return symmer::ctl::run_request(
-        *o, {{"request", "release"}, {"pid", pid}},
-        [](const nlohmann::json& r) { std::cout << "released the cores of pid " << r["pid"] << "\n"; });
+    return symmer::ctl::run_request(*o, {{"request", "release"}, {"pid", pid}},
+                                    [](const nlohmann::json& r) {
+                                      std::cout << "released the cores of pid " << r["pid"] << "\n";
+                                    });
   };
 }
 
-const bool registered = symmer::ctl::register_command(
-    {"release", "end a core reservation made with reserve", setup});
+const bool registered =
+    symmer::ctl::register_command({"release", "end a core reservation made with reserve", setup});
 
 }  // namespace

@@ -1,4 +1,5 @@
-// `symmerctl resume`: resume analysis and moves (of one job with --job, else of every job). Root, symmerd's user, or the job's owner.
+// `symmerctl resume`: resume analysis and moves (of one job with --job, else of every job). Root,
+// symmerd's user, or the job's owner.
 #include <iostream>
 #include <memory>
 
@@ -19,11 +20,13 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
     nlohmann::json request = {{"request", "resume"}};
     if (!o->job.empty()) request["job"] = o->job;
     return symmer::ctl::run_request(*o, request, [](const nlohmann::json& r) {
-      std::cout << "resumed " << (r.contains("job") ? r["job"].get<std::string>() : "every job") << "\n";
+      std::cout << "resumed " << (r.contains("job") ? r["job"].get<std::string>() : "every job")
+                << "\n";
     });
   };
 }
 
-const bool registered = symmer::ctl::register_command({"resume", "resume analysis and moves (of one job with --job, else of every job)", setup});
+const bool registered = symmer::ctl::register_command(
+    {"resume", "resume analysis and moves (of one job with --job, else of every job)", setup});
 
 }  // namespace

@@ -47,9 +47,9 @@ class Session : public std::enable_shared_from_this<Session> {
               self->reply({{"ok", false}, {"error", "request longer than 1 MiB"}}, false);
             return;
           }
-          std::string line(boost::asio::buffers_begin(self->buffer_.data()),
-                           boost::asio::buffers_begin(self->buffer_.data()) +
-                               static_cast<std::ptrdiff_t>(n));
+          std::string line(
+              boost::asio::buffers_begin(self->buffer_.data()),
+              boost::asio::buffers_begin(self->buffer_.data()) + static_cast<std::ptrdiff_t>(n));
           self->buffer_.consume(n);
           const auto request = nlohmann::json::parse(line, nullptr, false);
           nlohmann::json answer;
@@ -132,12 +132,12 @@ ControlServer::~ControlServer() {
 }
 
 void ControlServer::accept() {
-  acceptor_.async_accept([this](const boost::system::error_code& ec,
-                                stream_protocol::socket socket) {
-    if (ec == boost::asio::error::operation_aborted) return;
-    if (!ec) std::make_shared<Session>(std::move(socket), handler_)->start();
-    accept();
-  });
+  acceptor_.async_accept(
+      [this](const boost::system::error_code& ec, stream_protocol::socket socket) {
+        if (ec == boost::asio::error::operation_aborted) return;
+        if (!ec) std::make_shared<Session>(std::move(socket), handler_)->start();
+        accept();
+      });
 }
 
 }  // namespace symmer::daemon

@@ -135,8 +135,8 @@ CoscheduleResult coschedule(const topology::NodeModel& node, const NodeState& st
       return std::tie(a->order, a->job, a->local_rank) < std::tie(b->order, b->job, b->local_rank);
     });
     // The first rank that cannot move keeps the core, else the earliest job's.
-    const auto keeper_it = std::find_if(sorted.begin(), sorted.end(),
-                                        [](const PlacedRank* r) { return !r->movable; });
+    const auto keeper_it =
+        std::find_if(sorted.begin(), sorted.end(), [](const PlacedRank* r) { return !r->movable; });
     const PlacedRank* keeper = keeper_it != sorted.end() ? *keeper_it : sorted.front();
     nlohmann::json sharing = nlohmann::json::array();
     for (const PlacedRank* r : sorted) sharing.push_back(rank_json(*r));
@@ -144,10 +144,10 @@ CoscheduleResult coschedule(const topology::NodeModel& node, const NodeState& st
     for (const PlacedRank* r : sorted) {
       const bool reserved = reserved_for(state, core, r->owner_uid);
       if (r == keeper && !reserved) continue;
-      const std::string what = reserved ? "core " + std::to_string(core) +
-                                              " is reserved for a GPU-driving process"
-                                        : "core " + std::to_string(core) + " is shared by " +
-                                              std::to_string(sorted.size()) + " ranks";
+      const std::string what =
+          reserved ? "core " + std::to_string(core) + " is reserved for a GPU-driving process"
+                   : "core " + std::to_string(core) + " is shared by " +
+                         std::to_string(sorted.size()) + " ranks";
       if (!r->movable) {
         result.notes.push_back(what + "; " + r->job + " rank " + std::to_string(r->local_rank) +
                                " cannot move now");

@@ -33,12 +33,12 @@ struct PlacedRank {
   uid_t owner_uid = 0;
   int local_rank = -1;
   int pid = 0;
-  int core = -1;          ///< logical core the rank is bound to; -1 when not bound to one core
-  int order = 0;          ///< adoption order of its job (earlier jobs keep their cores)
-  bool movable = false;   ///< its job may be moved now (managed, not paused, idle, not held)
-  double window_s = 0;    ///< latest window of evidence (0: none yet)
-  double compute_s = 0;   ///< compute time in that window
-  double idle_s = 0;      ///< time waiting in MPI in that window
+  int core = -1;         ///< logical core the rank is bound to; -1 when not bound to one core
+  int order = 0;         ///< adoption order of its job (earlier jobs keep their cores)
+  bool movable = false;  ///< its job may be moved now (managed, not paused, idle, not held)
+  double window_s = 0;   ///< latest window of evidence (0: none yet)
+  double compute_s = 0;  ///< compute time in that window
+  double idle_s = 0;     ///< time waiting in MPI in that window
   double offnode_bytes_per_s = 0;
   /// Share of a core the rank's process got in the window (its CPU time / window); 0 when
   /// unknown (then its core's capability split among the ranks bound there).
@@ -55,12 +55,12 @@ struct CoreReservation {
 };
 
 struct NodeState {
-  std::vector<int> usable;             ///< logical cores ranks may be placed on
+  std::vector<int> usable;  ///< logical cores ranks may be placed on
   /// Per logical core, in [0, 1]: the share of the core a rank placed there would get (what
   /// interrupts and steal leave, with busy foreign processes sharing the rest fairly); empty
   /// or short: 1.
   std::vector<double> capability;
-  std::set<int> nic_irq_cores;         ///< logical cores handling the NICs' interrupts
+  std::set<int> nic_irq_cores;  ///< logical cores handling the NICs' interrupts
   std::vector<CoreReservation> reservations;
 };
 

@@ -86,8 +86,8 @@ std::string Daemon::segment_dir() const {
 }
 
 std::uint64_t Daemon::lease_ns() const {
-  const auto lease = std::max<std::chrono::nanoseconds>(config_.analyzer.period * kLeasePeriods,
-                                                        kMinLease);
+  const auto lease =
+      std::max<std::chrono::nanoseconds>(config_.analyzer.period * kLeasePeriods, kMinLease);
   return segment::monotonic_ns() + static_cast<std::uint64_t>(lease.count());
 }
 
@@ -145,7 +145,8 @@ void Daemon::watch_directory() {
                  std::strerror(errno));
     return;
   }
-  if (::inotify_add_watch(fd, segment_dir().c_str(), IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
+  if (::inotify_add_watch(fd, segment_dir().c_str(), IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) <
+      0) {
     spdlog::warn("symmerd: cannot watch {} ({}); jobs are found by the scan every period",
                  segment_dir(), std::strerror(errno));
     ::close(fd);
@@ -208,8 +209,8 @@ bool Daemon::adopt(const std::string& path, TimePoint now, std::string* error) {
     return false;
   }
   const std::string key = path.substr(path.rfind('/') + 1);
-  auto job = ManagedJob::open(path, config_.decision_log_dir, node_, settings_for(key),
-                              next_order_, now);
+  auto job =
+      ManagedJob::open(path, config_.decision_log_dir, node_, settings_for(key), next_order_, now);
   if (!job) {
     if (job.error().code != Errc::kNotFound) *error = job.error().message;
     return false;
@@ -221,14 +222,13 @@ bool Daemon::adopt(const std::string& path, TimePoint now, std::string* error) {
   const bool other_alive = other && holder.held(segment::monotonic_ns()) &&
                            process_exists(static_cast<pid_t>(holder.pid));
   if (j.claim(pid_, lease_ns(), other && !other_alive))
-    spdlog::info("symmerd: adopted job {} ({}, {} rank(s), uid {}){}", hex_id(j.job_id()),
-                 j.snapshot().header.app_name, j.snapshot().header.local_ranks, j.owner_uid(),
-                 other ? ", taking over from symmerd pid " + std::to_string(holder.pid) +
-                             " (gone)"
-                       : "");
+    spdlog::info(
+        "symmerd: adopted job {} ({}, {} rank(s), uid {}){}", hex_id(j.job_id()),
+        j.snapshot().header.app_name, j.snapshot().header.local_ranks, j.owner_uid(),
+        other ? ", taking over from symmerd pid " + std::to_string(holder.pid) + " (gone)" : "");
   else
-    spdlog::warn("symmerd: job {} is analysed by symmerd pid {}; watching only",
-                 hex_id(j.job_id()), holder.pid);
+    spdlog::warn("symmerd: job {} is analysed by symmerd pid {}; watching only", hex_id(j.job_id()),
+                 holder.pid);
   jobs_[key] = std::move(*job);
   return true;
 }
@@ -262,8 +262,11 @@ void Daemon::run_period() {
     ManagedJob& job = *it->second;
     ++it;
     switch (job.sample(proc_, now)) {
-      case ManagedJob::SampleOutcome::kOk: break;
-      case ManagedJob::SampleOutcome::kGone: drop(key, "ended (its segment was removed)", now); break;
+      case ManagedJob::SampleOutcome::kOk:
+        break;
+      case ManagedJob::SampleOutcome::kGone:
+        drop(key, "ended (its segment was removed)", now);
+        break;
       case ManagedJob::SampleOutcome::kDead: {
         const std::string path = job.path();
         drop(key, "ended without removing its segment; removed it", now);
@@ -330,7 +333,8 @@ void Daemon::sample_node(TimePoint now) {
       cpu_now[r.pid] = *cpu;
       const auto before = cpu_previous_.find(r.pid);
       if (before == cpu_previous_.end() || *cpu < before->second) continue;
-      if (r.bound_core >= 0) job_seconds[static_cast<std::size_t>(r.bound_core)] += *cpu - before->second;
+      if (r.bound_core >= 0)
+        job_seconds[static_cast<std::size_t>(r.bound_core)] += *cpu - before->second;
       if (elapsed > 0) cpu_share_[r.pid] = std::min(1.0, (*cpu - before->second) / elapsed);
     }
   node_sampled_ = now;
@@ -347,8 +351,8 @@ void Daemon::sample_node(TimePoint now) {
       }
     }
     std::set<int> irq;
-    for (const auto& d :
-         topology::device_interrupts(node_.nics(), proc_previous_->interrupts, now_proc->interrupts))
+    for (const auto& d : topology::device_interrupts(node_.nics(), proc_previous_->interrupts,
+                                                     now_proc->interrupts))
       for (int cpu : d.cpus())
         if (const int core = node_.core_of_pu(cpu); core >= 0) irq.insert(core);
     if (irq.empty())  // no NIC interrupt in the window: where they went since boot
@@ -447,8 +451,8 @@ JobSettings Daemon::settings_for(const std::string& key) const {
   s.analyzer = load.errors.empty() ? load.config : config_.analyzer;  // validated when set
   s.analyzer.decision_log.clear();
   s.paused = paused_ || (it != overrides_.end() && it->second.paused);
-  s.analyzer.advice_only = s.analyzer.advice_only || advice_only_ ||
-                           (it != overrides_.end() && it->second.advice_only);
+  s.analyzer.advice_only =
+      s.analyzer.advice_only || advice_only_ || (it != overrides_.end() && it->second.advice_only);
   return s;
 }
 
@@ -637,9 +641,9 @@ nlohmann::json Daemon::decisions(const nlohmann::json& request) const {
 
 nlohmann::json Daemon::set_flag(const nlohmann::json& request, const PeerCredentials& peer,
                                 const std::string& flag, bool on) {
-  const std::string what = flag == "paused" ? (on ? "pause" : "resume")
-                                            : (on ? "switch advice-only on for"
-                                                  : "switch advice-only off for");
+  const std::string what = flag == "paused"
+                               ? (on ? "pause" : "resume")
+                               : (on ? "switch advice-only on for" : "switch advice-only off for");
   if (!request.contains("job")) {
     if (!may_change_daemon(peer, uid_)) return denied(peer, what + " every job");
     (flag == "paused" ? paused_ : advice_only_) = on;
@@ -667,11 +671,13 @@ nlohmann::json Daemon::policy(const nlohmann::json& request, const PeerCredentia
     nlohmann::json next = reset ? nlohmann::json::object() : policy_;
     next.update(set);
     auto load = apply_policy(config_.analyzer, next);
-    if (!load.errors.empty()) return {{"ok", false}, {"error", load.errors.front()}, {"errors", load.errors}};
+    if (!load.errors.empty())
+      return {{"ok", false}, {"error", load.errors.front()}, {"errors", load.errors}};
     policy_ = next;
     apply_settings(Clock::now());
     spdlog::info("symmerd: uid {} changed the policy of every job: {}", peer.uid, next.dump());
-    return ok({{"scope", "daemon"}, {"policy", policy_}, {"analysis", analysis::to_json(load.config)}});
+    return ok(
+        {{"scope", "daemon"}, {"policy", policy_}, {"analysis", analysis::to_json(load.config)}});
   }
   auto job = find_job(request);
   if (!job) return failure(job.error().message);
@@ -684,7 +690,8 @@ nlohmann::json Daemon::policy(const nlohmann::json& request, const PeerCredentia
   nlohmann::json merged = policy_;
   merged.update(next);
   auto load = apply_policy(config_.analyzer, merged);
-  if (!load.errors.empty()) return {{"ok", false}, {"error", load.errors.front()}, {"errors", load.errors}};
+  if (!load.errors.empty())
+    return {{"ok", false}, {"error", load.errors.front()}, {"errors", load.errors}};
   o.policy = next;
   (*job)->set_settings(settings_for((*job)->key()), Clock::now());
   spdlog::info("symmerd: uid {} changed the policy of job {}: {}", peer.uid, (*job)->key(),
@@ -737,7 +744,8 @@ nlohmann::json Daemon::reserve(const nlohmann::json& request, const PeerCredenti
 nlohmann::json Daemon::release(const nlohmann::json& request, const PeerCredentials& peer) {
   const pid_t pid = request.value("pid", static_cast<int>(peer.pid));
   const auto it = reservations_.find(pid);
-  if (it == reservations_.end()) return failure("release: pid " + std::to_string(pid) + " reserved nothing");
+  if (it == reservations_.end())
+    return failure("release: pid " + std::to_string(pid) + " reserved nothing");
   if (!may_change_daemon(peer, uid_) && it->second.reservation.uid != peer.uid)
     return denied(peer, "release the cores of pid " + std::to_string(pid));
   reservations_.erase(it);

@@ -8,10 +8,10 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -113,8 +113,8 @@ class Daemon {
   std::map<std::string, std::string> problems_;              // path -> why it is not adopted
   std::map<std::string, Overrides> overrides_;               // key -> the job's own settings
   int next_order_ = 0;
-  bool paused_ = false;       // every job (global pause)
-  bool advice_only_ = false;  // every job (global advice-only)
+  bool paused_ = false;                               // every job (global pause)
+  bool advice_only_ = false;                          // every job (global advice-only)
   nlohmann::json policy_ = nlohmann::json::object();  // global policy changes over the socket
 
   std::map<pid_t, Reservation> reservations_;

@@ -239,8 +239,7 @@ DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& s
     analysis::apply_toml(analyzer, t.str(), source);
     for (auto& e : analyzer.errors) load.errors.push_back(std::move(e));
     if (!analyzer.config.decision_log.empty())
-      load.errors.push_back(source + ": analyzer.decision_log = \"" +
-                            analyzer.config.decision_log +
+      load.errors.push_back(source + ": analyzer.decision_log = \"" + analyzer.config.decision_log +
                             "\": symmerd writes one log per job; set daemon.decision_log_dir");
     analyzer.config.decision_log.clear();
     load.config.analyzer = analyzer.config;
@@ -260,15 +259,22 @@ DaemonConfigLoad load_daemon_config(const std::string& path, const topology::Nod
   return parse_daemon_config(text.str(), path, node);
 }
 
-std::string default_config_path() { return std::string(SYMMER_SYSCONFDIR) + "/symmer/symmerd.toml"; }
+std::string default_config_path() {
+  return std::string(SYMMER_SYSCONFDIR) + "/symmer/symmerd.toml";
+}
 
 const char* to_string(LogLevel level) {
   switch (level) {
-    case LogLevel::kTrace: return "trace";
-    case LogLevel::kDebug: return "debug";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kWarn: return "warn";
-    case LogLevel::kError: return "error";
+    case LogLevel::kTrace:
+      return "trace";
+    case LogLevel::kDebug:
+      return "debug";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kWarn:
+      return "warn";
+    case LogLevel::kError:
+      return "error";
   }
   return "info";
 }

@@ -18,7 +18,7 @@ namespace symmer::daemon {
 enum class LogLevel { kTrace, kDebug, kInfo, kWarn, kError };
 
 struct DaemonConfig {
-  std::string socket;       ///< control socket path; "" = default_socket_path(euid)
+  std::string socket;  ///< control socket path; "" = default_socket_path(euid)
   LogLevel log_level = LogLevel::kInfo;
   std::vector<int> cores;   ///< logical cores it may place ranks on; all of the node by default
   std::string segment_dir;  ///< where node segments appear; "" = segment_directory()

@@ -71,10 +71,9 @@ Status check_job_process(const JobProcessClaim& claim, const std::string& proc_r
   if (!read_uids(dir + "/status", real, effective))
     return Error(Errc::kIo, who + ": cannot read its uids");
   if (real != claim.owner_uid || effective != claim.owner_uid)
-    return Error(Errc::kInvalidArgument, who + " runs as uid " + std::to_string(real) + "/" +
-                                             std::to_string(effective) +
-                                             ", not as the job's owner uid " +
-                                             std::to_string(claim.owner_uid));
+    return Error(Errc::kInvalidArgument,
+                 who + " runs as uid " + std::to_string(real) + "/" + std::to_string(effective) +
+                     ", not as the job's owner uid " + std::to_string(claim.owner_uid));
   struct stat st {};
   if (::stat(claim.segment_path.c_str(), &st) != 0)
     return Error(Errc::kNotFound, claim.segment_path + ": the segment is gone");

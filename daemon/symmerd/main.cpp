@@ -26,7 +26,8 @@ int main(int argc, char** argv) try {
   app.add_option("--config", config_path,
                  "configuration file (default " + default_config_path() + " when it exists)");
   app.add_option("--socket", socket, "control socket (overrides daemon.socket)");
-  app.add_option("--segment-dir", segment_dir, "where node segments appear (overrides daemon.segment_dir)");
+  app.add_option("--segment-dir", segment_dir,
+                 "where node segments appear (overrides daemon.segment_dir)");
   app.add_flag("--check-config", check_only, "check the configuration and exit");
   CLI11_PARSE(app, argc, argv);
 
@@ -63,8 +64,7 @@ int main(int argc, char** argv) try {
   boost::asio::io_context io;
   Daemon daemon(io, config, config_path, node);
   auto server = ControlServer::listen(
-      io, config.socket,
-      [&daemon](const nlohmann::json& request, const PeerCredentials& peer) {
+      io, config.socket, [&daemon](const nlohmann::json& request, const PeerCredentials& peer) {
         return daemon.handle(request, peer);
       });
   if (!server) {

@@ -57,8 +57,9 @@ std::vector<int> cpus_allowed(int pid) {
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;
     std::string list = line.substr(std::string("Cpus_allowed_list:").size());
-    list.erase(std::remove_if(list.begin(), list.end(), [](char c) { return c == ' ' || c == '\t'; }),
-               list.end());
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [](char c) { return c == ' ' || c == '\t'; }),
+        list.end());
     return parse_cpu_list(list);
   }
   return {};
@@ -120,9 +121,9 @@ void ManagedJob::build_analyzer(TimePoint now) {
     if (!ranks_control_.may_act_on(pid)) return std::vector<analysis::MemoryRange>{};
     return analysis::hot_ranges(pid, node);
   };
-  hooks.move_pages = [this, move = analysis::system_move_pages()](
-                         int pid, unsigned long count, void** pages, const int* nodes,
-                         int* status, int flags) -> long {
+  hooks.move_pages = [this, move = analysis::system_move_pages()](int pid, unsigned long count,
+                                                                  void** pages, const int* nodes,
+                                                                  int* status, int flags) -> long {
     if (!ranks_control_.may_act_on(pid)) {
       errno = EPERM;
       return -1;
@@ -140,9 +141,9 @@ void ManagedJob::set_settings(JobSettings settings, TimePoint now) {
       analysis::to_json(settings.analyzer) != analysis::to_json(settings_.analyzer);
   const bool pause_changed = settings.paused != settings_.paused;
   settings_ = std::move(settings);
-  if (pause_changed)
-    log({{"event", "control"}, {"paused", settings_.paused}}, now);
-  if (analysis_changed && !analyzer_busy_) build_analyzer(now);
+  if (pause_changed) log({{"event", "control"}, {"paused", settings_.paused}}, now);
+  if (analysis_changed && !analyzer_busy_)
+    build_analyzer(now);
   else if (analysis_changed)
     spdlog::info("symmerd: job {}: new settings apply once its moves finish", key_);
 }
@@ -155,8 +156,8 @@ void ManagedJob::log(nlohmann::json event, TimePoint now) {
 
 bool ManagedJob::claim(pid_t pid, std::uint64_t lease_until_ns, bool holder_dead) {
   const bool was = claimed_;
-  claimed_ = control_.claim_for_daemon(static_cast<std::uint64_t>(pid), lease_until_ns,
-                                       holder_dead);
+  claimed_ =
+      control_.claim_for_daemon(static_cast<std::uint64_t>(pid), lease_until_ns, holder_dead);
   if (claimed_ && !was)
     log({{"event", "control"}, {"claimed", true}, {"daemon_pid", pid}}, analysis::Clock::now());
   return claimed_;
@@ -204,8 +205,9 @@ void ManagedJob::update_ranks() {
     v.cpus_allowed = cpus_allowed(v.pid);
     if (!v.cpus_allowed.empty()) {
       const int core = node_.core_of_pu(v.cpus_allowed.front());
-      const bool one_core = core >= 0 && std::all_of(v.cpus_allowed.begin(), v.cpus_allowed.end(),
-                                                     [&](int c) { return node_.core_of_pu(c) == core; });
+      const bool one_core =
+          core >= 0 && std::all_of(v.cpus_allowed.begin(), v.cpus_allowed.end(),
+                                   [&](int c) { return node_.core_of_pu(c) == core; });
       if (one_core) v.bound_core = core;
     }
     if (window_)
@@ -350,14 +352,17 @@ nlohmann::json ManagedJob::to_json(TimePoint now) const {
   for (const auto& slot : snapshot().slots) {
     if (slot.state() != segment::SlotState::kActive) continue;
     switch (static_cast<segment::CountersStatus>(slot.counters.counters_status)) {
-      case segment::CountersStatus::kAvailable: counters = "available"; break;
+      case segment::CountersStatus::kAvailable:
+        counters = "available";
+        break;
       case segment::CountersStatus::kUnavailable:
         counters = "unavailable: locality from the byte matrix alone";
         break;
       case segment::CountersStatus::kDisabled:
         counters = "disabled: locality from the byte matrix alone";
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return {{"job", key_},
@@ -387,13 +392,10 @@ nlohmann::json ManagedJob::to_json(TimePoint now) const {
 nlohmann::json ManagedJob::ranks_json() const {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : ranks_) {
-    nlohmann::json j = {{"job", key_},
-                        {"rank", r.local_rank},
-                        {"global_rank", r.global_rank},
-                        {"pid", r.pid},
-                        {"cpu", r.cpu},
-                        {"cpus_allowed", r.cpus_allowed},
-                        {"core", r.bound_core}};
+    nlohmann::json j = {
+        {"job", key_},         {"rank", r.local_rank}, {"global_rank", r.global_rank},
+        {"pid", r.pid},        {"cpu", r.cpu},         {"cpus_allowed", r.cpus_allowed},
+        {"core", r.bound_core}};
     if (r.window && window_) {
       const double span = std::max(1e-9, window_->duration_s());
       j["window_s"] = window_->duration_s();

@@ -31,9 +31,9 @@ struct RankView {
   int local_rank = -1;
   int global_rank = -1;
   int pid = 0;
-  int cpu = -1;                 ///< Linux CPU it last published from
+  int cpu = -1;                   ///< Linux CPU it last published from
   std::vector<int> cpus_allowed;  ///< its affinity (/proc/<pid>/status)
-  int bound_core = -1;          ///< logical core its affinity is confined to, -1 if none
+  int bound_core = -1;            ///< logical core its affinity is confined to, -1 if none
   std::optional<analysis::RankWindow> window;  ///< latest window, when there is one
 };
 

@@ -62,20 +62,22 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
         const auto claim = claims ? claims->daemon_claim() : segment::DaemonClaim{};
         if (claim.held(segment::monotonic_ns())) {
           if (standing_by_for != claim.pid)
-            spdlog::info("symmer: symmerd (pid {}) analyses this job; the embedded analyzer "
-                         "stands by",
-                         claim.pid);
+            spdlog::info(
+                "symmer: symmerd (pid {}) analyses this job; the embedded analyzer "
+                "stands by",
+                claim.pid);
           standing_by_for = claim.pid;
           if (analysis) analysis->finish(Clock::now());
           analysis.reset();
         } else if (!analysis) {
           if (standing_by_for != 0)
-            spdlog::info("symmer: symmerd (pid {}) let go of this job; the embedded analyzer "
-                         "takes over",
-                         standing_by_for);
+            spdlog::info(
+                "symmer: symmerd (pid {}) let go of this job; the embedded analyzer "
+                "takes over",
+                standing_by_for);
           standing_by_for = 0;
-          auto opened = analysis::SegmentAnalysis::open(context_.segment_path, config_, node,
-                                                        Clock::now());
+          auto opened =
+              analysis::SegmentAnalysis::open(context_.segment_path, config_, node, Clock::now());
           if (!opened) {
             spdlog::error("symmer: analyzer not started: {}", opened.error().message);
             return;

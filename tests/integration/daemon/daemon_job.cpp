@@ -36,8 +36,10 @@ int main(int argc, char** argv) {
   std::string stop_file;
   double limit_s = 60;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--stop-file") == 0) stop_file = argv[i + 1];
-    else if (std::strcmp(argv[i], "--seconds") == 0) limit_s = std::atof(argv[i + 1]);
+    if (std::strcmp(argv[i], "--stop-file") == 0)
+      stop_file = argv[i + 1];
+    else if (std::strcmp(argv[i], "--seconds") == 0)
+      limit_s = std::atof(argv[i + 1]);
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -49,8 +51,9 @@ int main(int argc, char** argv) {
     compute_for(std::chrono::microseconds(1000));
     ++steps;
     if (steps % 20 == 0) {
-      int local = exists(stop_file) ||
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s;
+      int local =
+          exists(stop_file) ||
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s;
       MPI_Allreduce(&local, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     } else {
       MPI_Barrier(MPI_COMM_WORLD);

@@ -139,7 +139,9 @@ class Env:
                 return
             time.sleep(0.05)
         logs = '\n'.join(self.daemon_log(d)[-4000:] for d in self.daemons)
-        raise Failure(f'timed out waiting for {what}\n--- daemon log ---\n{logs}')
+        jobs = '\n'.join(self.job_output(j)[-2000:] for j in self.jobs)
+        raise Failure(f'timed out waiting for {what}\n--- daemon log ---\n{logs}\n'
+                      f'--- job output ---\n{jobs}')
 
     def wait_periods(self, n):
         start = self.ask({'request': 'status'})['periods']
@@ -332,7 +334,10 @@ def restart(env):
     check(f'taking over from symmerd pid {first.pid}' in env.daemon_log(second),
           f'no take-over logged:\n{env.daemon_log(second)}')
     env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the restarted daemon to separate them')
-    # A clean stop hands the jobs back to their embedded analyzers at once.
+    # A clean stop hands the jobs back to their embedded analyzers at once (each looks at the
+    # claim once per window: first let both see that they stand by).
+    env.wait(lambda: all('stands by' in env.job_output(j) for j in (a, b)),
+             'the embedded analyzers to stand by')
     second.terminate()
     second.wait(timeout=30)
     check(second.returncode == 0, f'symmerd exit {second.returncode}')

@@ -19,8 +19,8 @@
 namespace symmer::daemon {
 namespace {
 
-using ::testing::HasSubstr;
 using segment::testing::TempSegmentDir;
+using ::testing::HasSubstr;
 
 nlohmann::json echo(const nlohmann::json& request, const PeerCredentials& peer) {
   return {{"ok", true}, {"uid", peer.uid}, {"pid", peer.pid}, {"echo", request}};

@@ -1,8 +1,8 @@
 // Cross-job placement on a synthetic node: 4 cores, cores 0-1 and 2-3 each share an L3.
+#include "coscheduler.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include "coscheduler.hpp"
 
 namespace symmer::daemon {
 namespace {

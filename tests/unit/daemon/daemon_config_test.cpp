@@ -1,12 +1,12 @@
 // symmerd.toml: defaults, every key's bad values named by key, the [analyzer] table through
 // the analyzer's own checks, and policy changes.
+#include "daemon_config.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "daemon_config.hpp"
 
 namespace symmer::daemon {
 namespace {
@@ -52,11 +52,16 @@ TEST(DaemonConfig, ShippedFileIsValid) {
 
 TEST(DaemonConfig, ReadsEveryKey) {
   const auto tmp = std::filesystem::temp_directory_path().string();
-  const auto load = parse("[daemon]\nsocket = \"/tmp/s/d.sock\"\nlog_level = \"debug\"\n"
-                          "cores = \"1-2\"\nsegment_dir = \"" + tmp + "\"\n"
-                          "decision_log_dir = \"" + tmp + "\"\ncoschedule = false\n"
-                          "nic_bytes_per_s = 1000\nnic_wait_saving = 0.3\nstart_paused = true\n"
-                          "[analyzer]\nwindow_ms = 50\nmin_gain = 0.2\nmetrics = [\"locality\"]\n");
+  const auto load = parse(
+      "[daemon]\nsocket = \"/tmp/s/d.sock\"\nlog_level = \"debug\"\n"
+      "cores = \"1-2\"\nsegment_dir = \"" +
+      tmp +
+      "\"\n"
+      "decision_log_dir = \"" +
+      tmp +
+      "\"\ncoschedule = false\n"
+      "nic_bytes_per_s = 1000\nnic_wait_saving = 0.3\nstart_paused = true\n"
+      "[analyzer]\nwindow_ms = 50\nmin_gain = 0.2\nmetrics = [\"locality\"]\n");
   ASSERT_TRUE(load.errors.empty()) << ::testing::PrintToString(load.errors);
   const auto& c = load.config;
   EXPECT_EQ(c.socket, "/tmp/s/d.sock");
@@ -133,8 +138,10 @@ TEST(DaemonConfig, MissingFile) {
 
 TEST(DaemonConfig, PolicyAppliesAnalyzerKeys) {
   analysis::AnalyzerConfig base;
-  const auto load = apply_policy(base, {{"min_gain", 0.3}, {"planner", "assignment"},
-                                        {"metrics", {"locality", "idleness"}}, {"advice_only", true}});
+  const auto load = apply_policy(base, {{"min_gain", 0.3},
+                                        {"planner", "assignment"},
+                                        {"metrics", {"locality", "idleness"}},
+                                        {"advice_only", true}});
   ASSERT_TRUE(load.errors.empty()) << ::testing::PrintToString(load.errors);
   EXPECT_EQ(load.config.planner.min_gain, 0.3);
   EXPECT_EQ(load.config.planner.mode, analysis::PlannerMode::kAssignment);

@@ -14,8 +14,8 @@
 namespace symmer::daemon {
 namespace {
 
-using ::testing::HasSubstr;
 using segment::testing::TempSegmentDir;
+using ::testing::HasSubstr;
 
 class DaemonRequests : public ::testing::Test {
  protected:
@@ -30,8 +30,8 @@ class DaemonRequests : public ::testing::Test {
     DaemonConfig config;
     config.segment_dir = dir_.path();
     config.analyzer.period = std::chrono::milliseconds(100);
-    daemon_ = std::make_unique<Daemon>(io_, config, "", topology::NodeModel::from_this_node(
-                                                             topology::GpuQuery::kNone));
+    daemon_ = std::make_unique<Daemon>(
+        io_, config, "", topology::NodeModel::from_this_node(topology::GpuQuery::kNone));
     daemon_->run_period();
     jobs_ = daemon_->handle({{"request", "jobs"}}, owner_)["jobs"];
     ASSERT_EQ(jobs_.size(), 1u) << jobs_.dump();
@@ -111,7 +111,8 @@ TEST_F(DaemonRequests, TheOwnerAndRootMayChangeTheJob) {
   EXPECT_FALSE(ask({{"request", "jobs"}}, owner_)["jobs"][0]["paused"]);
   EXPECT_TRUE(ask({{"request", "advice"}, {"on", true}, {"job", job()}}, owner_)["ok"]);
   EXPECT_TRUE(ask({{"request", "jobs"}}, owner_)["jobs"][0]["advice_only"]);
-  const auto p = ask({{"request", "policy"}, {"job", job()}, {"set", {{"min_gain", 0.25}}}}, owner_);
+  const auto p =
+      ask({{"request", "policy"}, {"job", job()}, {"set", {{"min_gain", 0.25}}}}, owner_);
   ASSERT_TRUE(p["ok"]) << p.dump();
   EXPECT_EQ(ask({{"request", "jobs"}}, owner_)["jobs"][0]["analysis"]["min_gain"], 0.25);
   // The daemon as a whole: root or its own user.
@@ -121,16 +122,21 @@ TEST_F(DaemonRequests, TheOwnerAndRootMayChangeTheJob) {
 }
 
 TEST_F(DaemonRequests, BadRequestsSayWhatIsWrong) {
-  EXPECT_THAT(ask({{"request", "policy"}, {"job", job()}, {"set", {{"min_gain", 9}}}}, owner_)["error"]
-                  .get<std::string>(),
-              HasSubstr("analyzer.min_gain"));
-  EXPECT_THAT(ask({{"request", "fly"}}, owner_)["error"].get<std::string>(), HasSubstr("unknown request"));
-  EXPECT_THAT(ask(nlohmann::json::array(), owner_)["error"].get<std::string>(), HasSubstr("request"));
+  EXPECT_THAT(
+      ask({{"request", "policy"}, {"job", job()}, {"set", {{"min_gain", 9}}}}, owner_)["error"]
+          .get<std::string>(),
+      HasSubstr("analyzer.min_gain"));
+  EXPECT_THAT(ask({{"request", "fly"}}, owner_)["error"].get<std::string>(),
+              HasSubstr("unknown request"));
+  EXPECT_THAT(ask(nlohmann::json::array(), owner_)["error"].get<std::string>(),
+              HasSubstr("request"));
   EXPECT_THAT(ask({{"request", "pause"}, {"job", "ffff"}}, owner_)["error"].get<std::string>(),
               HasSubstr("no job"));
-  EXPECT_THAT(ask({{"request", "advice"}}, owner_)["error"].get<std::string>(), HasSubstr("\"on\""));
-  EXPECT_THAT(ask({{"request", "register"}, {"segment", "/etc/passwd"}}, root_)["error"].get<std::string>(),
-              HasSubstr("not in"));
+  EXPECT_THAT(ask({{"request", "advice"}}, owner_)["error"].get<std::string>(),
+              HasSubstr("\"on\""));
+  EXPECT_THAT(
+      ask({{"request", "register"}, {"segment", "/etc/passwd"}}, root_)["error"].get<std::string>(),
+      HasSubstr("not in"));
   EXPECT_THAT(ask({{"request", "reserve"}, {"cpus", {99999}}}, owner_)["error"].get<std::string>(),
               HasSubstr("not on this node"));
 }

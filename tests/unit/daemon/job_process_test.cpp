@@ -1,4 +1,6 @@
 // check_job_process: symmerd acts from outside only on processes that really are the job's.
+#include "job_process.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -6,7 +8,6 @@
 #include <unistd.h>
 
 #include "../segment/segment_test_util.hpp"
-#include "job_process.hpp"
 #include "symmer/segment/process_identity.hpp"
 
 extern char** environ;
@@ -14,8 +15,8 @@ extern char** environ;
 namespace symmer::daemon {
 namespace {
 
-using ::testing::HasSubstr;
 using segment::testing::TempSegmentDir;
+using ::testing::HasSubstr;
 
 class JobProcess : public ::testing::Test {
  protected:
