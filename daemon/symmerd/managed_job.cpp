@@ -142,10 +142,13 @@ void ManagedJob::set_settings(JobSettings settings, TimePoint now) {
   const bool pause_changed = settings.paused != settings_.paused;
   settings_ = std::move(settings);
   if (pause_changed) log({{"event", "control"}, {"paused", settings_.paused}}, now);
-  if (analysis_changed && !analyzer_busy_)
+  if (analysis_changed) rebuild_pending_ = true;
+  if (rebuild_pending_ && !analyzer_busy_) {
     build_analyzer(now);
-  else if (analysis_changed)
+    rebuild_pending_ = false;
+  } else if (rebuild_pending_) {
     spdlog::info("symmerd: job {}: new settings apply once its moves finish", key_);
+  }
 }
 
 void ManagedJob::log(nlohmann::json event, TimePoint now) {
@@ -240,6 +243,10 @@ void ManagedJob::analyze(const std::vector<int>& allowed_cores, TimePoint now) {
 
 bool ManagedJob::tick(TimePoint now) {
   analyzer_busy_ = analyzer_->tick(now);
+  if (rebuild_pending_ && !analyzer_busy_) {  // settings changed while moves were in flight
+    build_analyzer(now);
+    rebuild_pending_ = false;
+  }
   if (coschedule_running_) {
     if (auto result = coschedule_actuator_->poll(now)) {
       nlohmann::json event = result->to_json();

@@ -122,6 +122,7 @@ class ManagedJob {
   analysis::TimePoint start_;
   std::unique_ptr<analysis::Analyzer> analyzer_;
   bool analyzer_busy_ = false;
+  bool rebuild_pending_ = false;  // new settings wait for the analyzer's moves to finish
   bool claimed_ = false;
   analysis::SegmentSample previous_;
   std::optional<analysis::WindowSample> window_;

@@ -291,6 +291,34 @@ def separate(env):
 
 
 @case
+def reserve(env):
+    # A GPU-driving process (TSAR registers its driver cores this way) reserves CPU 1: the
+    # rank pinned there is moved off it, and no rank goes there while the process lives.
+    env.start_daemon()
+    driver = subprocess.Popen(['sleep', '300'])
+    try:
+        env.ctl('reserve', '--cpus', '1', '--pid', str(driver.pid))
+        cores = env.ask({'request': 'cores'})['cores']
+        reserved = [c for c in cores if 1 in c['cpus']][0]['reserved']
+        check(reserved and reserved[0]['pid'] == driver.pid, f'reservation: {cores}')
+        job = env.start_job(cpu=1)
+        env.wait_jobs(1)
+        pid = env.rank_pids()[0]
+        env.wait(lambda: cpus_allowed(pid) == '0', 'the rank to leave the reserved core')
+        moved = decisions(env, event='decision', metric='coschedule')
+        check(moved and moved[-1]['evidence'][0]['reason'] == 'reserved-core', f'evidence: {moved}')
+        # The reservation ends with its process.
+        driver.kill()
+        driver.wait()
+        env.wait(lambda: env.ask({'request': 'status'})['reservations'] == 0,
+                 'the reservation to end with its process')
+        env.stop_job(job)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+
+
+@case
 def pause_advice(env):
     env.start_daemon()
     env.ctl('pause')
@@ -384,6 +412,27 @@ def permissions(env):
     check(p.returncode == 1 and 'analyzer.min_gain' in p.stderr, f'bad policy: {p.stderr}')
     p = env.ctl('policy', 'decision_log="/etc/x"', check_rc=False)
     check(p.returncode == 1 and 'decision_log' in p.stderr, f'decision_log policy: {p.stderr}')
+    # An ordinary user's daemon serves that user's jobs only: it leaves root's job alone.
+    user_dir = os.path.join(env.tmp, 'user')
+    os.mkdir(user_dir)
+    os.chmod(user_dir, 0o777)
+    user_socket = os.path.join(user_dir, 'symmerd.sock')
+    user_daemon = subprocess.Popen(
+        ['setpriv', f'--reuid={nobody}', f'--regid={nobody}', '--clear-groups', env.symmerd,
+         '--socket', user_socket, '--segment-dir', env.shm],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env.clean_env())
+    env.daemons.append(user_daemon)
+    user_daemon.log = open(os.devnull)
+    try:
+        saved, env.socket = env.socket, user_socket
+        env.wait(lambda: env.ask_quiet({'request': 'status'}) is not None, 'the user daemon')
+        env.wait_periods(3)
+        status = env.ask({'request': 'status'})
+        check(status['uid'] == nobody and status['mode'].startswith('user') and status['jobs'] == 0,
+              f'user daemon: {status}')
+    finally:
+        env.socket = saved
+    check(env.managed_jobs()[0]['daemon_pid'] == env.daemons[0].pid, 'the root daemon lost the job')
     env.stop_job(job)
 
 

@@ -151,7 +151,7 @@ TEST_F(DaemonRequests, ReservationsShowAndEnd) {
 }
 
 TEST_F(DaemonRequests, AnEndedJobIsDropped) {
-  writer_->remove();
+  ASSERT_TRUE(writer_->remove());
   daemon_->run_period();
   EXPECT_TRUE(ask({{"request", "jobs"}}, owner_)["jobs"].empty());
 }
