@@ -310,6 +310,7 @@ void Region::begin_pass(std::int64_t n) {
   }
   scheduler_->begin_pass(n, current_times(), plan_);
   pass_chunked_ = plan_.chunked;
+  time_chunks_ = scheduler_->times_chunks();
   install();
   schedule_seconds_ += now_seconds() - t0;
 }
@@ -461,14 +462,17 @@ int Region::loop(int worker, int* status) {
     return 0;
   }
   if (copying_ && !me.current.empty()) stage_out(me, worker);
-  const double t = now_seconds();
+  // Chunks of schedules that do not time them run back to back from the first one's start:
+  // the clock is read once, when the worker leaves its last chunk.
+  const bool clocked = !plan_.chunked || time_chunks_;
+  double t = clocked ? now_seconds() : 0.0;
   if (me.has_pending) {
     me.has_pending = false;
     me.error = TSAR_ERR_STATE;
     set_last_error(me.error, "tsar_loop called again without tsar_next: a range was not run");
   }
   const std::int64_t ran = me.current.size();
-  me.sub_busy += t - me.start;
+  if (clocked) me.sub_busy += t - me.start;
   if (ran > 0) {
     me.sub_iterations += ran;
     ++me.sub_chunks;
@@ -477,14 +481,18 @@ int Region::loop(int worker, int* status) {
   if (plan_.chunked && me.active && me.error == TSAR_OK &&
       !canceled_.load(std::memory_order_relaxed)) {
     Range r;
-    if (scheduler_->take_chunk(worker, {ran, t - me.start}, queue_, r) ==
+    if (scheduler_->take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, queue_, r) ==
         ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
-      me.start = t;
+      if (clocked) me.start = t;
       me.started = true;
       return 1;
     }
+  }
+  if (!clocked) {
+    t = now_seconds();
+    me.sub_busy += t - me.start;
   }
   if (copying_ && !me.device->description().host_memory) {
     try {
@@ -583,24 +591,28 @@ void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) c
 }
 
 void Region::back_off() {
-  // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU device (chunk
-  // passes: fewer iterations than the one that ran fewest) for K passes in a row.
+  // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU core (chunk
+  // passes: fewer iterations than the core that ran fewest) for K passes in a row. A team
+  // (place, team:N-M) counts as its cores: per core it is num_cores times slower.
   bool any_cpu = false;
   double slowest_tpi = 0.0;
-  std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
+  double fewest = std::numeric_limits<double>::max();
   std::size_t a_cpu = 0;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
     any_cpu = true;
     a_cpu = w;
-    if (estimators_[w].measured()) slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate());
-    fewest = std::min(fewest, workers_[w].pass_iterations);
+    const auto cores = static_cast<double>(
+        std::max<std::size_t>(1, workers_[w].device->description().cores.size()));
+    if (estimators_[w].measured())
+      slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * cores);
+    fewest = std::min(fewest, static_cast<double>(workers_[w].pass_iterations) / cores);
   }
   if (!any_cpu) return;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
     if (!active_[w] || x.device->kind() == DeviceKind::kCpu) continue;
-    const bool slower = pass_chunked_ ? x.pass_iterations < fewest
+    const bool slower = pass_chunked_ ? static_cast<double>(x.pass_iterations) < fewest
                                       : estimators_[w].measured() && slowest_tpi > 0.0 &&
                                             estimators_[w].estimate() > slowest_tpi;
     x.backoff_streak = slower ? x.backoff_streak + 1 : 0;
