@@ -22,7 +22,13 @@ class Pinner final : public tbb::task_scheduler_observer {
   void on_scheduler_entry(bool is_worker) override {
     if (!is_worker) return;
     const int slot = tbb::this_task_arena::current_thread_index();
-    config_.bind_thread(config_.cores[static_cast<std::size_t>(slot) % config_.cores.size()]);
+    const int core = config_.cores[static_cast<std::size_t>(slot) % config_.cores.size()];
+    // Workers enter the arena at every parallel_for: bind only when the core changes.
+    thread_local int bound = -1;
+    if (bound != core) {
+      config_.bind_thread(core);
+      bound = core;
+    }
   }
 
  private:

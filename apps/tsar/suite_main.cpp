@@ -170,7 +170,7 @@ void measure_standalone(tk::Kernel& kernel, const std::vector<tsar_device_info>&
   std::vector<double> alone(devices.size(), 0.0);
   for (std::size_t d : timed) {
     const std::string key = devices[d].key;
-    ts::TsarRunner runner("alone " + key, "static", key, 1);
+    ts::TsarRunner runner("alone " + key, "static", key, 1, "alone:" + key + "/");
     ts::RuntimeResult r;
     // A thread of its own: TSAR pins its caller to the device's core.
     std::thread t([&] { r = measure(kernel, runner, 1, reps, index, count); });
@@ -293,9 +293,10 @@ int run(const Options& opt) {
       ts::TsarRunner* tsar_runner = nullptr;
       const auto t = std::find(tsar_names.begin(), tsar_names.end(), name);
       if (t != tsar_names.end()) {
+        // Extra schedules get regions of their own names (TSAR_CACHE, TSAR_TRACE).
         auto tr = std::make_unique<ts::TsarRunner>(
             name, schedules[static_cast<std::size_t>(t - tsar_names.begin())], devices,
-            config.chunks);
+            config.chunks, name == "tsar" ? "" : name + "/");
         tsar_runner = tr.get();
         runner = std::move(tr);
       } else {

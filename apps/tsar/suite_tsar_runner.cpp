@@ -27,10 +27,12 @@ std::vector<tsar_device_info> tsar_devices(const std::string& devices) {
   return out;
 }
 
-TsarRunner::TsarRunner(std::string name, std::string schedule, std::string devices, int chunks)
+TsarRunner::TsarRunner(std::string name, std::string schedule, std::string devices, int chunks,
+                       std::string region_prefix)
     : name_(std::move(name)),
       schedule_(std::move(schedule)),
       devices_(std::move(devices)),
+      region_prefix_(std::move(region_prefix)),
       chunks_(chunks) {}
 
 TsarRunner::~TsarRunner() = default;
@@ -50,7 +52,8 @@ TsarRunner::LoopRegion TsarRunner::make_region(const kernels::Loop& loop, std::i
   // Loops without an offload body may only use devices that compute on host memory.
   const unsigned kinds = loop.offload ? TSAR_DEVICE_ALL : (TSAR_DEVICE_CPU | TSAR_DEVICE_EMULATED);
   LoopRegion lr;
-  lr.region = std::make_unique<Region>(RegionOptions{loop.name, schedule, kinds, {}, 0});
+  lr.region =
+      std::make_unique<Region>(RegionOptions{region_prefix_ + loop.name, schedule, kinds, {}, 0});
   bool copies = false;
   for (int d = 0; d < lr.region->num_devices(); ++d)
     copies = copies || has_own_memory(lr.region->device(d).kind);

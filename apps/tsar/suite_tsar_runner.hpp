@@ -26,8 +26,10 @@ struct PassTotals {
 class TsarRunner final : public peers::Runner {
  public:
   /// `schedule`: a TSAR schedule; chunk schedules without a size get one chunk of
-  /// n / chunks iterations. `devices`: a TSAR device list (tsar_set_devices).
-  TsarRunner(std::string name, std::string schedule, std::string devices, int chunks);
+  /// n / chunks iterations. `devices`: a TSAR device list (tsar_set_devices). Regions are
+  /// named region_prefix + the loop's name.
+  TsarRunner(std::string name, std::string schedule, std::string devices, int chunks,
+             std::string region_prefix = "");
   ~TsarRunner() override;
 
   const std::string& name() const override { return name_; }
@@ -50,7 +52,7 @@ class TsarRunner final : public peers::Runner {
   /// Adds the passes not yet counted to pending_.
   void collect();
 
-  std::string name_, schedule_, devices_;
+  std::string name_, schedule_, devices_, region_prefix_;
   int chunks_;
   std::vector<LoopRegion> regions_;
   std::vector<std::string> loop_names_;

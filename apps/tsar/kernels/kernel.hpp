@@ -5,9 +5,10 @@
 //
 // A kernel is data plus a fixed sequence of parallel loops and serial steps (one *run*). Each
 // parallel loop has ONE body, written once as a function of one iteration; from it come the
-// host range function (every runtime calls it on its chunks) and, in builds with
-// TSAR_OFFLOAD=nvptx, the OpenMP offload range function (the same body inside
-// `#pragma omp target teams distribute parallel for`). A runtime plugs in through `Parallel`:
+// host range function (every runtime calls it on its chunks) and the device range function,
+// which runs the same body on a device's copies of the data: inside
+// `#pragma omp target teams distribute parallel for` in builds with TSAR_OFFLOAD=nvptx, as a
+// host loop otherwise (for OpenMP's initial device only). A runtime plugs in through `Parallel`:
 // the kernel asks it to run loop L over [0, n) and the runtime decides who runs which range.
 //
 //   auto k = tsar::kernels::make_kernel("gemm");
@@ -65,7 +66,8 @@ using Translate = std::function<void*(const void* host)>;
 /// Runs iterations [begin, end) of a loop on the calling host thread.
 using HostRange = std::function<void(std::int64_t begin, std::int64_t end)>;
 /// Runs iterations [begin, end) of a loop on OpenMP device `omp_device` with the pointers
-/// `translate` gives (the device's copies of the loop's buffers).
+/// `translate` gives (the device's copies of the loop's buffers). Without TSAR_OFFLOAD=nvptx
+/// only omp_get_initial_device() works (std::runtime_error for others).
 using OffloadRange = std::function<void(std::int64_t begin, std::int64_t end, int omp_device,
                                         const Translate& translate)>;
 
@@ -79,7 +81,7 @@ struct Loop {
   /// memory. Empty when the access pattern has no TSAR association (offload is then empty).
   std::vector<Buffer> buffers;
   HostRange host;
-  /// Empty unless built with TSAR_OFFLOAD=nvptx and `buffers` describe the loop.
+  /// Empty when `buffers` is.
   OffloadRange offload;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// From one iteration body to a kernel Loop: the host range function and, in offload builds
-// (TSAR_KERNELS_OFFLOAD, set by TSAR_OFFLOAD=nvptx), the OpenMP target range function.
+// From one iteration body to a kernel Loop: the host range function and the device range
+// function (an OpenMP target region in offload builds: TSAR_KERNELS_OFFLOAD, set by
+// TSAR_OFFLOAD=nvptx).
 //
 // A body is `void body(const View& v, std::int64_t i)`, declared between
 // `#pragma omp declare target` and `#pragma omp end declare target`, where View is a small
@@ -9,7 +10,10 @@
 // The loop reads the kernel's View through a pointer at each range, so a kernel may change it
 // between passes (a time step, the column of Gram-Schmidt).
 
+#include <omp.h>
+
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -19,14 +23,21 @@
 
 namespace tsar::kernels {
 
-#if TSAR_KERNELS_OFFLOAD
-/// The body over [begin, end) on OpenMP device `device`; v holds device pointers.
+/// The body over [begin, end) on OpenMP device `device`, v holding that device's pointers:
+/// a target region in offload builds; otherwise a host loop, which only the initial device
+/// (host memory behind OpenMP's device interface) can run.
 template <class View, void (*Body)(const View&, std::int64_t)>
 void offload_range(View v, std::int64_t begin, std::int64_t end, int device) {
+#if TSAR_KERNELS_OFFLOAD
 #pragma omp target teams distribute parallel for device(device) firstprivate(v)
   for (std::int64_t i = begin; i < end; ++i) Body(v, i);
-}
+#else
+  if (device != omp_get_initial_device())
+    throw std::runtime_error("OpenMP device " + std::to_string(device) +
+                             ": kernels built without TSAR_OFFLOAD=nvptx run on the host only");
+  for (std::int64_t i = begin; i < end; ++i) Body(v, i);
 #endif
+}
 
 /// The Loop of body `Body` over the view at `view` (which must outlive the loop).
 template <class View, void (*Body)(const View&, std::int64_t)>
@@ -39,14 +50,12 @@ Loop make_loop(std::string name, const View* view, double bytes_per_iteration,
     const View v = *view;  // a local copy: the compiler sees the pointers cannot change
     for (std::int64_t i = begin; i < end; ++i) Body(v, i);
   };
-#if TSAR_KERNELS_OFFLOAD
   if (!buffers.empty()) {
     loop.offload = [view](std::int64_t begin, std::int64_t end, int device,
                           const Translate& translate) {
       offload_range<View, Body>(view->translated(translate), begin, end, device);
     };
   }
-#endif
   loop.buffers = std::move(buffers);
   return loop;
 }
