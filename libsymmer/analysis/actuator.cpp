@@ -40,8 +40,8 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
     const bool in_plan = std::any_of(plan.moves.begin(), plan.moves.end(),
                                      [&](const Move& m) { return m.local_rank == rank; });
     if (!in_plan && targets.count(core) != 0) {
-      refusal_ = "core " + std::to_string(core) + " is held by local rank " +
-                 std::to_string(rank) + ", which the plan does not move";
+      refusal_ = "core " + std::to_string(core) + " is held by local rank " + std::to_string(rank) +
+                 ", which the plan does not move";
       return false;
     }
   }
@@ -163,9 +163,9 @@ void Actuator::track_sharing(TimePoint now) {
       ++it;
       continue;
     }
-    result_.longest_sharing = std::max(
-        result_.longest_sharing,
-        std::chrono::duration_cast<std::chrono::nanoseconds>(now - it->second));
+    result_.longest_sharing =
+        std::max(result_.longest_sharing,
+                 std::chrono::duration_cast<std::chrono::nanoseconds>(now - it->second));
     it = sharing_since_.erase(it);
   }
 }
@@ -201,9 +201,9 @@ std::optional<ActuationResult> Actuator::poll(TimePoint now) {
       // Supersede the unanswered command: if the rank wakes up, it stays where it is.
       control_.command(rank, placement_[rank]);
       fault("local rank " + std::to_string(rank) + " did not answer within " +
-                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   options_.ack_timeout)
-                                   .count()) +
+                std::to_string(
+                    std::chrono::duration_cast<std::chrono::milliseconds>(options_.ack_timeout)
+                        .count()) +
                 " ms; told to stay on core " + std::to_string(placement_[rank]),
             now);
     } else {
@@ -231,8 +231,8 @@ ActuationResult Actuator::finish(TimePoint now) {
       if (home_free && control_.force_bind(rank, home)) {
         placement_[rank] = home;
         control_.command(rank, home);  // so a late wake-up keeps it there
-        result_.faults.push_back("local rank " + std::to_string(rank) +
-                                 " bound back to core " + std::to_string(home) + " from outside");
+        result_.faults.push_back("local rank " + std::to_string(rank) + " bound back to core " +
+                                 std::to_string(home) + " from outside");
         resolved = true;
         break;
       }
@@ -245,8 +245,8 @@ ActuationResult Actuator::finish(TimePoint now) {
   }
   track_sharing(now);
   for (const auto& [core, since] : sharing_since_)
-    result_.longest_sharing = std::max(result_.longest_sharing,
-                                       std::chrono::duration_cast<std::chrono::nanoseconds>(now - since));
+    result_.longest_sharing = std::max(
+        result_.longest_sharing, std::chrono::duration_cast<std::chrono::nanoseconds>(now - since));
   for (const auto& m : plan_.moves) {
     const auto it = placement_.find(m.local_rank);
     if (it != placement_.end() && it->second != m.from_core)

@@ -115,13 +115,19 @@ void Analyzer::plan(TimePoint now) {
 void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
   const auto changed = [&](const std::string& key, const std::string& value) {
     const auto it = last_logged_.find(key);
-    if (it != last_logged_.end() && it->second.first == value && now - it->second.second < kRepeatLog)
+    if (it != last_logged_.end() && it->second.first == value &&
+        now - it->second.second < kRepeatLog)
       return false;
     last_logged_[key] = {value, now};
     return true;
   };
   const auto newest = std::chrono::nanoseconds(history_.back().duration_ns);
   for (const auto& [metric, symptom] : round.symptoms) {
+    // A symptom counts as gone only after a whole evidence span without it: borderline
+    // figures would otherwise flip it on and off every window.
+    int& absent = absent_for_[metric];
+    absent = symptom.present ? 0 : absent + 1;
+    if (!symptom.present && absent < config_.evidence_windows) continue;
     if (symptom.present)
       onset_.try_emplace(metric, now - newest);  // it shows at least in the newest window
     else
@@ -141,7 +147,8 @@ void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
     const bool first = seen.insert(d.proposal.metric).second;
     if (!first && d.verdict != Verdict::kAccepted) continue;
     const std::string value = std::string(to_string(d.verdict)) + " " + to_string(d.proposal.moves);
-    if (d.verdict != Verdict::kAccepted && !changed("decision:" + d.proposal.metric, value)) continue;
+    if (d.verdict != Verdict::kAccepted && !changed("decision:" + d.proposal.metric, value))
+      continue;
     log({{"event", "decision"},
          {"metric", d.proposal.metric},
          {"moves", to_json(d.proposal.moves)},
@@ -179,7 +186,8 @@ void Analyzer::start(const Plan& plan, TimePoint now) {
   for (const auto& r : latest.ranks)
     if (r.core >= 0) placement[r.local_rank] = r.core;
   if (!actuator_->start(plan, placement, free_cores(latest), now)) {
-    const std::string message = "plan " + std::to_string(plan.id) + " not started: " + actuator_->refusal();
+    const std::string message =
+        "plan " + std::to_string(plan.id) + " not started: " + actuator_->refusal();
     spdlog::warn("symmer: {}", message);
     log({{"event", "fault"}, {"message", message}}, now);
     planner_->abandoned(plan, now);
@@ -219,7 +227,10 @@ void Analyzer::finished(const ActuationResult& result, TimePoint now) {
     const int os_node = node_.numa_nodes()[static_cast<std::size_t>(core.numa_node)].os_index;
     migrations_.emplace_back(r->pid, os_node, hooks_.hot_ranges(r->pid, os_node), config_.migration,
                              hooks_.move_pages);
-    log({{"event", "migration"}, {"rank", m.local_rank}, {"pid", r->pid}, {"node", os_node},
+    log({{"event", "migration"},
+         {"rank", m.local_rank},
+         {"pid", r->pid},
+         {"node", os_node},
          {"state", "started"}},
         now);
   }

@@ -33,8 +33,8 @@ std::vector<std::vector<Move>> candidate_moves(const MetricContext& context,
 std::vector<Proposal> price_candidates(
     const MetricContext& context, std::string_view metric,
     const std::vector<std::vector<Move>>& candidates, const GainFunction& gain,
-    double extra_confidence,
-    const std::function<nlohmann::json(std::span<const Move>)>& evidence, std::size_t limit) {
+    double extra_confidence, const std::function<nlohmann::json(std::span<const Move>)>& evidence,
+    std::size_t limit) {
   const WindowSample& w = context.evidence;
   double least_coverage = w.ranks.empty() ? 0.0 : 1.0;
   for (const auto& r : w.ranks) least_coverage = std::min(least_coverage, coverage(r, w));

@@ -28,7 +28,7 @@ std::vector<std::vector<Move>> candidate_moves(const MetricContext& context,
 std::vector<Proposal> price_candidates(
     const MetricContext& context, std::string_view metric,
     const std::vector<std::vector<Move>>& candidates, const GainFunction& gain,
-    double extra_confidence,
-    const std::function<nlohmann::json(std::span<const Move>)>& evidence, std::size_t limit = 8);
+    double extra_confidence, const std::function<nlohmann::json(std::span<const Move>)>& evidence,
+    std::size_t limit = 8);
 
 }  // namespace symmer::analysis::detail

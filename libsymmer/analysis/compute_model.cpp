@@ -27,7 +27,8 @@ ComputeModel::ComputeModel(const WindowSample& window) : window_(window) {
   for (const auto& r : window.ranks) current_[r.local_rank] = r.core;
   const auto occ = occupancy(current_);
   for (const auto& r : window.ranks)
-    demand_[r.local_rank] = static_cast<double>(r.compute_ns) * 1e-9 * effective(window, occ, r.core);
+    demand_[r.local_rank] =
+        static_cast<double>(r.compute_ns) * 1e-9 * effective(window, occ, r.core);
 }
 
 double ComputeModel::demand(int local_rank) const {
@@ -59,7 +60,8 @@ double ComputeModel::critical_path() const {
 double ComputeModel::comm_floor() const {
   if (window_.ranks.empty()) return 0.0;
   double floor = std::numeric_limits<double>::max();
-  for (const auto& r : window_.ranks) floor = std::min(floor, static_cast<double>(r.idle_ns) * 1e-9);
+  for (const auto& r : window_.ranks)
+    floor = std::min(floor, static_cast<double>(r.idle_ns) * 1e-9);
   return floor;
 }
 

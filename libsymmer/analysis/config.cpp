@@ -1,6 +1,8 @@
 // Analyzer configuration: defaults, symmer.toml, SYMMER_* (see config.hpp).
 #include "symmer/analysis/config.hpp"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "symmer/analysis/metric.hpp"
 
@@ -132,8 +133,9 @@ const std::vector<Key>& keys() {
       double_key("min_gain", 0.0, 1.0, [](AnalyzerConfig& c, double v) { c.planner.min_gain = v; }),
       double_key("hold_off_s", 0.0, 3600.0,
                  [](AnalyzerConfig& c, double v) { c.planner.hold_off = seconds(v); }),
-      int_key("evaluation_windows", 1, 64,
-              [](AnalyzerConfig& c, long v) { c.planner.evaluation_windows = static_cast<int>(v); }),
+      int_key(
+          "evaluation_windows", 1, 64,
+          [](AnalyzerConfig& c, long v) { c.planner.evaluation_windows = static_cast<int>(v); }),
       double_key("rollback_tolerance", 0.0, 1.0,
                  [](AnalyzerConfig& c, double v) { c.planner.rollback_tolerance = v; }),
       double_key("rollback_ban_s", 0.0, 86400.0,
@@ -152,10 +154,13 @@ const std::vector<Key>& keys() {
          c.planner.mode = v == "pairwise" ? PlannerMode::kPairwise : PlannerMode::kAssignment;
          return "";
        }},
-      int_key("ack_timeout_ms", 10, 600000,
-              [](AnalyzerConfig& c, long v) { c.actuator.ack_timeout = std::chrono::milliseconds(v); }),
+      int_key(
+          "ack_timeout_ms", 10, 600000,
+          [](AnalyzerConfig& c, long v) { c.actuator.ack_timeout = std::chrono::milliseconds(v); }),
       int_key("migrate_call_ms", 1, 1000,
-              [](AnalyzerConfig& c, long v) { c.migration.call_budget = std::chrono::milliseconds(v); }),
+              [](AnalyzerConfig& c, long v) {
+                c.migration.call_budget = std::chrono::milliseconds(v);
+              }),
       {"advice_only",
        [](AnalyzerConfig& c, std::string_view t) { return parse_bool(t, c.advice_only); }},
       {"decision_log",
@@ -265,15 +270,15 @@ void apply_environment(ConfigLoad& load, const Getenv& getenv) {
     if (value == nullptr) continue;
     any = true;
     const std::string error = k.set(load.config, value);
-    if (!error.empty())
-      load.errors.push_back("environment: " + var + "=" + value + ": " + error);
+    if (!error.empty()) load.errors.push_back("environment: " + var + "=" + value + ": " + error);
   }
   if (any) load.sources.emplace_back("environment");
   finish(load);
 }
 
 ConfigLoad load_config(const Getenv& getenv_in) {
-  const Getenv getenv = getenv_in ? getenv_in : Getenv([](const char* n) { return std::getenv(n); });
+  const Getenv getenv =
+      getenv_in ? getenv_in : Getenv([](const char* n) { return std::getenv(n); });
   ConfigLoad load;
   std::string path;
   bool must_exist = false;
@@ -297,7 +302,9 @@ ConfigLoad load_config(const Getenv& getenv_in) {
 }
 
 nlohmann::json to_json(const AnalyzerConfig& c) {
-  const auto s = [](std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); };
+  const auto s = [](std::chrono::nanoseconds d) {
+    return std::chrono::duration<double>(d).count();
+  };
   return {{"enabled", c.enabled},
           {"window_ms", c.period.count()},
           {"evidence_windows", c.evidence_windows},
@@ -310,8 +317,10 @@ nlohmann::json to_json(const AnalyzerConfig& c) {
           {"rollback_ban_s", s(c.planner.rollback_ban)},
           {"numa_moves", c.planner.numa_policy == NumaPolicy::kRefuse ? "refuse" : "migrate"},
           {"planner", c.planner.mode == PlannerMode::kPairwise ? "pairwise" : "assignment"},
-          {"ack_timeout_ms", std::chrono::duration_cast<std::chrono::milliseconds>(c.actuator.ack_timeout).count()},
-          {"migrate_call_ms", std::chrono::duration_cast<std::chrono::milliseconds>(c.migration.call_budget).count()},
+          {"ack_timeout_ms",
+           std::chrono::duration_cast<std::chrono::milliseconds>(c.actuator.ack_timeout).count()},
+          {"migrate_call_ms",
+           std::chrono::duration_cast<std::chrono::milliseconds>(c.migration.call_budget).count()},
           {"advice_only", c.advice_only},
           {"decision_log", c.decision_log}};
 }

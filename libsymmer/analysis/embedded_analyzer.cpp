@@ -3,10 +3,9 @@
 #include "symmer/embedded_analyzer.hpp"
 
 #include <pthread.h>
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-#include <spdlog/spdlog.h>
 
 #include <condition_variable>
 #include <mutex>
@@ -51,8 +50,8 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
       pthread_setname_np(pthread_self(), "symmer-analyze");
       setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
       auto node = topology::NodeModel::from_this_node();
-      auto analysis =
-          analysis::SegmentAnalysis::open(context_.segment_path, config_, std::move(node), Clock::now());
+      auto analysis = analysis::SegmentAnalysis::open(context_.segment_path, config_,
+                                                      std::move(node), Clock::now());
       if (!analysis) {
         spdlog::error("symmer: analyzer not started: {}", analysis.error().message);
         return;

@@ -50,8 +50,8 @@ double remote_price(const topology::NodeModel& node, const ProtocolSite& site, i
   if (site.nic_cores.empty() ||
       site.nic_cores.size() == node.cores().size())  // every core is as close
     return 0.0;
-  const bool near = std::find(site.nic_cores.begin(), site.nic_cores.end(), core) !=
-                    site.nic_cores.end();
+  const bool near =
+      std::find(site.nic_cores.begin(), site.nic_cores.end(), core) != site.nic_cores.end();
   return near ? kPrice[1] : kPrice[3];
 }
 
@@ -69,7 +69,8 @@ Traffic traffic_of(const WindowSample& w) {
       t.pair[r.local_rank][peer] += static_cast<double>(bytes);
       t.pair[peer][r.local_rank] += static_cast<double>(bytes);
     }
-    for (const auto& [node, bytes] : r.bytes_to_node) t.remote[r.local_rank] += static_cast<double>(bytes);
+    for (const auto& [node, bytes] : r.bytes_to_node)
+      t.remote[r.local_rank] += static_cast<double>(bytes);
   }
   return t;
 }
@@ -90,7 +91,9 @@ double model_gain(const topology::NodeModel& node, const WindowSample& w,
   // Only edges touching a moved rank change; count each such edge once.
   std::vector<int> moved;
   for (const auto& m : moves) moved.push_back(m.local_rank);
-  const auto is_moved = [&](int r) { return std::find(moved.begin(), moved.end(), r) != moved.end(); };
+  const auto is_moved = [&](int r) {
+    return std::find(moved.begin(), moved.end(), r) != moved.end();
+  };
   double saved = 0.0;
   for (int r : moved) {
     const auto it = t.pair.find(r);
@@ -132,7 +135,9 @@ MetricResult LocalityMetric::evaluate(const MetricContext& context) const {
       lost += bytes * (p - kPrice[1]);
       involved.push_back(a);
       involved.push_back(b);
-      heavy.push_back({{"ranks", {a, b}}, {"cores", {ca, cb}}, {"bytes_per_s", bytes / d},
+      heavy.push_back({{"ranks", {a, b}},
+                       {"cores", {ca, cb}},
+                       {"bytes_per_s", bytes / d},
                        {"shared_cache_level", node.shared_cache_level(ca, cb)}});
     }
   bool counters = !w.ranks.empty();
@@ -140,8 +145,9 @@ MetricResult LocalityMetric::evaluate(const MetricContext& context) const {
 
   result.symptom.severity = lost / (d * static_cast<double>(w.ranks.size()));
   result.symptom.present = !heavy.empty();
-  result.symptom.evidence = {{"split_heavy_pairs", heavy},
-                             {"cache_misses", counters ? "available" : "unavailable: per-peer bytes alone"}};
+  result.symptom.evidence = {
+      {"split_heavy_pairs", heavy},
+      {"cache_misses", counters ? "available" : "unavailable: per-peer bytes alone"}};
   if (!result.symptom.present) return result;
 
   // Counters, when present, must show the moved ranks missing more than the median rank.
@@ -157,13 +163,15 @@ MetricResult LocalityMetric::evaluate(const MetricContext& context) const {
   for (auto& p : detail::price_candidates(
            context, name(), detail::candidate_moves(context, involved), gain, 1.0,
            [&](std::span<const Move>) {
-             return nlohmann::json{{"split_heavy_pairs", heavy},
-                                   {"cache_misses", counters ? "available" : "unavailable: per-peer bytes alone"}};
+             return nlohmann::json{
+                 {"split_heavy_pairs", heavy},
+                 {"cache_misses", counters ? "available" : "unavailable: per-peer bytes alone"}};
            })) {
     double factor = kBytesOnlyConfidence;
     if (counters) {
       double most = 0.0;
-      for (const auto& m : p.moves) most = std::max(most, static_cast<double>(*w.find_local(m.local_rank)->cache_misses));
+      for (const auto& m : p.moves)
+        most = std::max(most, static_cast<double>(*w.find_local(m.local_rank)->cache_misses));
       factor = most >= median ? 1.0 : 0.6;
       p.evidence["moved_rank_misses"] = most;
       p.evidence["median_misses"] = median;

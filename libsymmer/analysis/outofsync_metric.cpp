@@ -24,8 +24,7 @@ std::vector<SyncPair> sync_pairs(const WindowSample& w, double min_share) {
     for (const auto& [peer, wait_ns] : waiter.late_sender_wait_local) {
       const RankWindow* sender = w.find_local(peer);
       if (sender == nullptr) continue;  // gone
-      const double share =
-          static_cast<double>(std::min(wait_ns, sender->outofsync_compute_ns)) / d;
+      const double share = static_cast<double>(std::min(wait_ns, sender->outofsync_compute_ns)) / d;
       if (share >= min_share && share > 0.0)
         pairs.push_back({sender->local_rank, waiter.local_rank, share});
     }
@@ -87,7 +86,8 @@ MetricResult OutOfSyncMetric::evaluate(const MetricContext& context) const {
   for (const auto& r : w.ranks)
     for (const auto& [node, ns] : r.late_sender_wait_node)
       if (static_cast<double>(ns) / d >= kSymptomShare)
-        remote.push_back({{"waiter", r.local_rank}, {"remote_node", node},
+        remote.push_back({{"waiter", r.local_rank},
+                          {"remote_node", node},
                           {"share", static_cast<double>(ns) / d}});
 
   result.symptom.present = !pairs.empty();
@@ -96,9 +96,10 @@ MetricResult OutOfSyncMetric::evaluate(const MetricContext& context) const {
   if (involved.empty()) return result;
 
   const auto candidates = detail::candidate_moves(context, involved);
-  result.proposals = detail::price_candidates(
-      context, name(), candidates, model_gain, 1.0,
-      [&](std::span<const Move>) { return nlohmann::json{{"pairs", seen}}; });
+  result.proposals = detail::price_candidates(context, name(), candidates, model_gain, 1.0,
+                                              [&](std::span<const Move>) {
+                                                return nlohmann::json{{"pairs", seen}};
+                                              });
   return result;
 }
 

@@ -123,15 +123,15 @@ bool PageMigration::step() {
   std::vector<int> status(pages.size(), 0);
 
   const auto t0 = now_();
-  const long rc = move_pages_(pid_, pages.size(), pages.data(), nodes.data(), status.data(),
-                              MPOL_MF_MOVE);
+  const long rc =
+      move_pages_(pid_, pages.size(), pages.data(), nodes.data(), status.data(), MPOL_MF_MOVE);
   const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(now_() - t0);
   ++stats_.calls;
   stats_.longest_call = std::max(stats_.longest_call, took);
   stats_.pages_requested += pages.size();
   if (rc < 0) {
-    stats_.error = std::string("move_pages(pid ") + std::to_string(pid_) + ") failed: " +
-                   std::strerror(errno);
+    stats_.error =
+        std::string("move_pages(pid ") + std::to_string(pid_) + ") failed: " + std::strerror(errno);
     return false;
   }
   for (int s : status) {

@@ -12,15 +12,24 @@ namespace symmer::analysis {
 
 const char* to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kAccepted: return "accepted";
-    case Verdict::kLowConfidence: return "low_confidence";
-    case Verdict::kBelowThreshold: return "below_threshold";
-    case Verdict::kConflict: return "conflict";
-    case Verdict::kHeld: return "held";
-    case Verdict::kBanned: return "banned";
-    case Verdict::kNumaRefused: return "numa_refused";
-    case Verdict::kNotAllowed: return "not_allowed";
-    case Verdict::kOverlap: return "overlap";
+    case Verdict::kAccepted:
+      return "accepted";
+    case Verdict::kLowConfidence:
+      return "low_confidence";
+    case Verdict::kBelowThreshold:
+      return "below_threshold";
+    case Verdict::kConflict:
+      return "conflict";
+    case Verdict::kHeld:
+      return "held";
+    case Verdict::kBanned:
+      return "banned";
+    case Verdict::kNumaRefused:
+      return "numa_refused";
+    case Verdict::kNotAllowed:
+      return "not_allowed";
+    case Verdict::kOverlap:
+      return "overlap";
   }
   return "unknown";
 }
@@ -49,9 +58,8 @@ std::optional<Verdict> Planner::precheck(Proposal& p, const MetricContext& conte
     if (ban != banned_.end() && now < ban->second) return Verdict::kBanned;
     if (std::find(allowed.begin(), allowed.end(), m.to_core) == allowed.end())
       return Verdict::kNotAllowed;
-    if (m.from_core >= 0 &&
-        cores[static_cast<std::size_t>(m.from_core)].numa_node !=
-            cores[static_cast<std::size_t>(m.to_core)].numa_node) {
+    if (m.from_core >= 0 && cores[static_cast<std::size_t>(m.from_core)].numa_node !=
+                                cores[static_cast<std::size_t>(m.to_core)].numa_node) {
       if (options_.numa_policy == NumaPolicy::kRefuse) return Verdict::kNumaRefused;
       m.migrate_pages = true;
     }
@@ -85,10 +93,10 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
       const auto gain = [](const WindowSample& w, std::span<const Move> m) {
         return ComputeModel(w).gain(cores_after(w, m));
       };
-      auto priced = detail::price_candidates(context, "assignment", {moves}, gain, 1.0,
-                                             [](std::span<const Move>) {
-                                               return nlohmann::json{{"source", "whole assignment"}};
-                                             });
+      auto priced = detail::price_candidates(
+          context, "assignment", {moves}, gain, 1.0, [](std::span<const Move>) {
+            return nlohmann::json{{"source", "whole assignment"}};
+          });
       per_source.insert(per_source.begin(), std::move(priced));
     }
   }

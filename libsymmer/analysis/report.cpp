@@ -20,7 +20,8 @@ void Report::add(const nlohmann::json& e) {
   } else if (kind == "advice") {
     ++advised_;
   } else if (kind == "actuation") {
-    for (const auto& f : e.value("faults", nlohmann::json::array())) faults_.push_back(f.get<std::string>());
+    for (const auto& f : e.value("faults", nlohmann::json::array()))
+      faults_.push_back(f.get<std::string>());
     if (!e.value("completed", false)) return;
     const auto id = e.value("plan", std::uint64_t{0});
     if (e.value("rollback", false)) {
@@ -61,10 +62,14 @@ nlohmann::json Report::to_json() const {
     symptoms[name] = {{"first_seen_s", s.first_seen_s},
                       {"last_seen_s", s.last_seen_s},
                       {"max_severity", s.max_severity}};
-  nlohmann::json j = {{"symptoms", symptoms},      {"plans", plans_},
-                      {"moves", moves_},           {"advised", advised_},
-                      {"rollbacks", rollbacks_},   {"faults", faults_},
-                      {"time_recovered_s", time_recovered_s()}, {"end_s", end_s_}};
+  nlohmann::json j = {{"symptoms", symptoms},
+                      {"plans", plans_},
+                      {"moves", moves_},
+                      {"advised", advised_},
+                      {"rollbacks", rollbacks_},
+                      {"faults", faults_},
+                      {"time_recovered_s", time_recovered_s()},
+                      {"end_s", end_s_}};
   j["reaction_s"] = reaction_s_ ? nlohmann::json(*reaction_s_) : nlohmann::json(nullptr);
   return j;
 }
@@ -84,7 +89,8 @@ std::string Report::to_text() const {
   if (advised_ > 0) o << ", " << advised_ << " advised only";
   o << "\n";
   if (reaction_s_) {
-    std::snprintf(buf, sizeof buf, "  reaction: %.2f s from first symptom to first move\n", *reaction_s_);
+    std::snprintf(buf, sizeof buf, "  reaction: %.2f s from first symptom to first move\n",
+                  *reaction_s_);
     o << buf;
   }
   std::snprintf(buf, sizeof buf, "  time recovered: %.2f s\n", time_recovered_s());

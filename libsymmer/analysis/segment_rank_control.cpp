@@ -26,7 +26,8 @@ std::uint64_t SegmentRankControl::command(int local_rank, int core) {
     return 0;
   const auto& pus = node_.cores()[static_cast<std::size_t>(core)].pus;
   if (pus.empty()) return 0;
-  const auto generation = control_.post_command(static_cast<std::uint64_t>(local_rank), pus.front());
+  const auto generation =
+      control_.post_command(static_cast<std::uint64_t>(local_rank), pus.front());
   return generation ? *generation : 0;
 }
 
@@ -35,7 +36,7 @@ Ack SegmentRankControl::ack(int local_rank) const {
   const segment::Ack a = control_.ack(static_cast<std::uint64_t>(local_rank));
   Ack out;
   out.generation = a.generation;
-  out.status = a.status == segment::AckStatus::kNone  ? AckStatus::kNone
+  out.status = a.status == segment::AckStatus::kNone ? AckStatus::kNone
                : a.status == segment::AckStatus::kOk ? AckStatus::kBound
                                                      : AckStatus::kFailed;
   out.core = a.cpu >= 0 ? node_.core_of_pu(a.cpu) : -1;

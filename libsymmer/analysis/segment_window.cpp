@@ -69,7 +69,8 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
   const auto& hb = before.segment.header;
   const auto& ha = after.segment.header;
   if (hb.job_id != ha.job_id || hb.node_id != ha.node_id || hb.local_ranks != ha.local_ranks)
-    return Error(Errc::kInvalidArgument, "samples of different segments (job, node or ranks differ)");
+    return Error(Errc::kInvalidArgument,
+                 "samples of different segments (job, node or ranks differ)");
   if (after.segment.read_monotonic_ns <= before.segment.read_monotonic_ns)
     return Error(Errc::kInvalidArgument, "sample times do not advance");
   const auto note = [&](const std::string& what) {

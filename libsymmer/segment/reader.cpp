@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "symmer/segment/naming.hpp"
 
@@ -235,12 +237,21 @@ void check_slot(const SegmentHeader& h, std::uint64_t index, const SlotSnapshot&
             "-1.." + std::to_string(cpus - 1));
 }
 
+// Between failed seqlock attempts: spin briefly, then let the writer run.
+void back_off(int attempt) {
+  if (attempt < 8) return;
+  if (attempt < 64)
+    std::this_thread::yield();
+  else
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
+
 // Copies one slot through its seqlock with pread.
 bool read_slot(int fd, const SegmentHeader& h, std::uint64_t index, int max_tries,
                std::vector<std::byte>& buf, SlotSnapshot& out) {
   const std::uint64_t offset = h.slots_offset + index * h.slot_size;
   buf.resize(h.slot_size);
-  for (int attempt = 0; attempt < max_tries; ++attempt) {
+  for (int attempt = 0; attempt < max_tries; back_off(attempt++)) {
     std::uint64_t before = 0, after = 0;
     if (!pread_all(fd, &before, sizeof before, offset)) return false;
     if (before & 1) continue;
@@ -265,7 +276,7 @@ bool read_slot(int fd, const SegmentHeader& h, std::uint64_t index, int max_trie
 
 bool read_summaries(int fd, const SegmentHeader& h, int max_tries, SegmentSnapshot& out) {
   out.summaries.resize(h.node_buckets);
-  for (int attempt = 0; attempt < max_tries; ++attempt) {
+  for (int attempt = 0; attempt < max_tries; back_off(attempt++)) {
     std::uint64_t after = 0;
     if (!pread_all(fd, &out.summary_area, sizeof out.summary_area, h.summaries_offset))
       return false;

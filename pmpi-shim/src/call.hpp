@@ -9,20 +9,28 @@
 // shared words (active flag, command word, publish deadline). Nothing else unless a publish is
 // due or the analyzer posted a new command.
 //
-// Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe: calls that never block) are what tight loops call
-// millions of times; for them only one call in kPollSample reads the clock on the way out, the
-// others take the running mean of those samples as their duration (stop_poll): the idle and
-// compute totals stay unbiased. Where a TSC read costs ~14 ns (virtual machines) this halves
-// the shim's cost per poll.
+// Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status: calls that never block)
+// are what tight loops call millions of times, and a clock read costs 7-15 ns. Only a random
+// one in kPollSample polls is clocked (entry and exit); it updates the running mean duration
+// of polls. The others read no clock at all: the next clocked call splits the time elapsed
+// since the last clocked exit into idle (the unclocked polls times the mean) and compute (the
+// rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
+
+#include <algorithm>
 
 #include "runtime.hpp"
 #include "symmer/segment/shared_words.hpp"
 
 namespace symmer::shim {
 
+/// Calls that never block.
+constexpr bool is_poll_class(CallClass c) noexcept {
+  return c == CallClass::kTest || c == CallClass::kIprobe;
+}
+
 class Call {
  public:
-  /// One poll in this many that finds nothing reads the clock on the way out.
+  /// On average one poll in this many is clocked.
   static constexpr std::uint64_t kPollSample = 16;
 
   SYMMER_INLINE explicit Call(CallClass cls) noexcept : cls_(cls) {
@@ -34,12 +42,16 @@ class Call {
     ts->depth.store(depth + 1, std::memory_order_relaxed);
     if (depth != 0) return;  // the outer call (e.g. a Fortran binding) accounts for this one
     tracked_ = true;
-    t0_ = now_ticks();
-    account_compute(*ts, t0_);
     if (__builtin_expect(
             segment::load_word(*g.command_word) != g.seen_command.load(std::memory_order_relaxed),
             0))
       apply_command();
+    if (is_poll_class(cls) && !sample_poll(*ts)) {
+      unclocked_ = true;
+      return;
+    }
+    t0_ = now_ticks();
+    account_compute(*ts, t0_);
   }
 
   SYMMER_INLINE ~Call() {
@@ -54,22 +66,23 @@ class Call {
   bool tracked() const noexcept { return tracked_; }
 
   /// Marks the end of the real call.
-  SYMMER_INLINE void stop() noexcept { t1_ = now_ticks(); }
-
-  /// Marks the end of a poll: one in kPollSample reads the clock and updates the running
-  /// mean, the others end at t0 + mean.
-  SYMMER_INLINE void stop_poll() noexcept {
-    ThreadState& ts = *ts_;
-    if (ts.polls++ % kPollSample == 0) {
-      t1_ = now_ticks();
-      ts.poll_ticks = ts.polls == 1 ? t1_ - t0_ : (3 * ts.poll_ticks + (t1_ - t0_)) / 4;
-    } else {
-      t1_ = t0_ + ts.poll_ticks;
-    }
+  SYMMER_INLINE void stop() noexcept {
+    if (!unclocked_) t1_ = now_ticks();
   }
 
-  /// Time the real call took, in ticks (after stop()).
-  std::uint64_t duration() const noexcept { return t1_ - t0_; }
+  /// Marks the end of a poll; a clocked one updates the running mean of poll durations (a
+  /// preempted or unusually busy poll counts in full, but moves the mean only so far).
+  SYMMER_INLINE void stop_poll() noexcept {
+    if (unclocked_) return;
+    t1_ = now_ticks();
+    ThreadState& ts = *ts_;
+    const std::uint64_t d = elapsed();
+    ts.poll_ticks =
+        ts.poll_samples++ == 0 ? d : (3 * ts.poll_ticks + std::min(d, 4 * ts.poll_ticks + 64)) / 4;
+  }
+
+  /// Time the real call took, in ticks (after stop()); the mean for an unclocked poll.
+  std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : elapsed(); }
 
   CallClass call_class() const noexcept { return cls_; }
 
@@ -83,17 +96,35 @@ class Call {
   /// Accounts the call's time and count; publishes when due.
   SYMMER_INLINE void finish() noexcept {
     ThreadCounters& c = ts_->counters;
-    (is_idle_class(cls_) ? c.idle : c.other).add(t1_ - t0_);
     c.calls[static_cast<std::size_t>(cls_)].add(1);
+    if (unclocked_) {
+      ++ts_->unclocked_polls;  // timed by the next clocked call (account_compute)
+      return;
+    }
+    (is_idle_class(cls_) ? c.idle : c.other).add(elapsed());
     ts_->last_exit = t1_;
     if (__builtin_expect(t1_ >= g.next_publish.load(std::memory_order_relaxed), 0))
       publish_slow(*ts_, t1_);
   }
 
  private:
+  // Never negative, even if the thread moved to a core whose TSC lags by a few ticks.
+  SYMMER_INLINE std::uint64_t elapsed() const noexcept { return t1_ > t0_ ? t1_ - t0_ : 0; }
+
+  // xorshift64: random, so that no periodic pattern of polls aliases with the sampling.
+  SYMMER_INLINE static bool sample_poll(ThreadState& ts) noexcept {
+    std::uint64_t x = ts.poll_rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    ts.poll_rng = x;
+    return x % kPollSample == 0 || ts.poll_samples == 0;
+  }
+
   ThreadState* ts_ = nullptr;
   CallClass cls_;
   bool tracked_ = false;
+  bool unclocked_ = false;
   std::uint64_t t0_ = 0;
   std::uint64_t t1_ = 0;
 };

@@ -6,6 +6,7 @@
 // publisher sums all threads into the rank's slot of the node segment. No update is ever lost
 // and the per-call path takes no lock, makes no syscall and allocates nothing.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -52,10 +53,12 @@ struct ThreadState {
   ThreadCounters counters;
   std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
   std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
-  std::uint64_t polls = 0;               ///< nonblocking polls that found nothing
-  std::uint64_t poll_ticks = 0;          ///< running mean of their duration (sampled)
-  std::atomic<int> depth{0};             ///< nesting of intercepted calls (>0: inside MPI)
-  bool main_thread = false;              ///< the thread that called MPI_Init
+  std::uint64_t poll_samples = 0;        ///< clocked polls (Call::stop_poll)
+  std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
+  std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
+  std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
+  std::atomic<int> depth{0};  ///< nesting of intercepted calls (>0: inside MPI)
+  bool main_thread = false;   ///< the thread that called MPI_Init
   int registry_index = -1;
   Scratch* scratch = nullptr;      ///< owned; see hooks.cpp
   void* scratch_status = nullptr;  ///< an MPI_Status in `scratch`
@@ -132,10 +135,18 @@ inline int peer_of_world(int w) noexcept {
   return w >= 0 && static_cast<std::size_t>(w) < g.peer_of_world.size() ? g.peer_of_world[w] : -1;
 }
 
-/// Accounts the time since the thread's last MPI call as compute (and as out of sync while
+/// Accounts the time since the thread's last clocked MPI call: unclocked polls in between get
+/// their estimated share as idle (see call.hpp), the rest is compute (and out of sync while
 /// the rank holds incomplete sends).
 SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
-  const std::uint64_t gap = now - ts.last_exit;
+  // TSCs of different cores may disagree by a few ticks after a thread migrates.
+  std::uint64_t gap = now > ts.last_exit ? now - ts.last_exit : 0;
+  if (__builtin_expect(ts.unclocked_polls != 0, 0)) {
+    const std::uint64_t polled = std::min(gap, ts.unclocked_polls * ts.poll_ticks);
+    ts.counters.idle.add(polled);
+    gap -= polled;
+    ts.unclocked_polls = 0;
+  }
   ts.counters.compute.add(gap);
   if (g.pending_sends.load(std::memory_order_relaxed) > 0) {
     ts.counters.pending_compute.add(gap);

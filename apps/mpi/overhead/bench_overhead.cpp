@@ -44,15 +44,18 @@ struct Options {
   std::string mpiexec = SYMMER_MPIEXEC;
 };
 
-// Best of three timings of `body` run `n` times, in ns per run (both ranks start together).
+// Best of 20 short rounds of `body` (n calls in all), in ns per call: a round that the
+// scheduler interrupted (shared machines) loses to one that ran undisturbed.
 template <typename Body>
 double ns_per_call(long n, Body&& body) {
+  constexpr int kRounds = 20;
+  const long per_round = std::max(1L, n / kRounds);
   double best = 1e300;
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < kRounds; ++round) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t = now();
-    for (long i = 0; i < n; ++i) body();
-    best = std::min(best, (now() - t) * 1e9 / static_cast<double>(n));
+    for (long i = 0; i < per_round; ++i) body();
+    best = std::min(best, (now() - t) * 1e9 / static_cast<double>(per_round));
   }
   return best;
 }
@@ -197,8 +200,12 @@ int driver(Options o) {
   }
   const double app_without = median(without["app_s"]), app_with = median(with["app_s"]);
   const double app_overhead = app_with / app_without - 1.0;
-  std::printf("app       %8.3f s without, %8.3f s with the shim: %+.2f%%\n", app_without, app_with,
-              100.0 * app_overhead);
+  // The least disturbed run of each variant: on a shared machine the steadier comparison.
+  const double best_without = *std::min_element(without["app_s"].begin(), without["app_s"].end());
+  const double best_with = *std::min_element(with["app_s"].begin(), with["app_s"].end());
+  std::printf(
+      "app       %8.3f s without, %8.3f s with the shim: %+.2f%% (medians; best runs %+.2f%%)\n",
+      app_without, app_with, 100.0 * app_overhead, 100.0 * (best_with / best_without - 1.0));
   double worst = 0;
   for (auto& [k, v] : added.items()) worst = std::max(worst, v.get<double>());
   std::printf("%s\n", json{{"benchmark", "pmpi_overhead"},
@@ -212,6 +219,7 @@ int driver(Options o) {
                            {"goal_ns_per_call", 20},
                            {"app_seconds", {{"without", app_without}, {"with", app_with}}},
                            {"app_overhead", app_overhead},
+                           {"app_overhead_best_runs", best_with / best_without - 1.0},
                            {"goal_app_overhead", 0.01}}
                           .dump()
                           .c_str());

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
   double ratio = 4.0;
   int bytes = 1024;
   app.add_option("--iterations", iterations, "exchange steps")->check(CLI::Range(1, 100000000));
-  app.add_option("--work-ms", work_ms, "compute per step of the least busy rank (ms of a full core)")
+  app.add_option("--work-ms", work_ms,
+                 "compute per step of the least busy rank (ms of a full core)")
       ->check(CLI::Range(0.0, 60000.0));
   app.add_option("--ratio", ratio, "compute of the busiest rank / compute of the least busy")
       ->check(CLI::Range(1.0, 1000.0));

@@ -27,9 +27,12 @@ int main(int argc, char** argv) {
   int heavy_pairs = -1;
   std::string pairing = "split";
   app.add_option("--iterations", iterations, "exchange steps")->check(CLI::Range(1, 100000000));
-  app.add_option("--work-ms", work_ms, "compute per step (ms of a full core)")->check(CLI::Range(0.0, 60000.0));
-  app.add_option("--bytes", bytes, "message size of the heavy pairs")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--heavy-pairs", heavy_pairs, "pairs exchanging --bytes (default: all)")->check(CLI::Range(0, 1 << 20));
+  app.add_option("--work-ms", work_ms, "compute per step (ms of a full core)")
+      ->check(CLI::Range(0.0, 60000.0));
+  app.add_option("--bytes", bytes, "message size of the heavy pairs")
+      ->check(CLI::Range(1, 1 << 30));
+  app.add_option("--heavy-pairs", heavy_pairs, "pairs exchanging --bytes (default: all)")
+      ->check(CLI::Range(0, 1 << 20));
   app.add_option("--pairing", pairing, "split (partner r + ranks/2) or adjacent (r xor 1)")
       ->check(CLI::IsMember({"split", "adjacent"}));
   parse(MPI_COMM_WORLD, app, argc, argv);
@@ -52,7 +55,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < iterations; ++i) {
     const double t = now();
     work.run(work_ms);
-    for (auto& v : out) v += 1e-9;  // produce the data to send
+    for (auto& v : out) v += 1e-9;                           // produce the data to send
     checksum += std::accumulate(in.begin(), in.end(), 0.0);  // consume what arrived
     stats.compute_s += now() - t;
     timed_mpi(stats, [&] {
@@ -64,8 +67,12 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double runtime = now() - start;
   report(MPI_COMM_WORLD, "locality",
-         {{"iterations", iterations}, {"work_ms", work_ms}, {"bytes", bytes},
-          {"heavy_pairs", heavy_pairs}, {"pairing", pairing}, {"checksum", checksum}},
+         {{"iterations", iterations},
+          {"work_ms", work_ms},
+          {"bytes", bytes},
+          {"heavy_pairs", heavy_pairs},
+          {"pairing", pairing},
+          {"checksum", checksum}},
          runtime, stats);
   MPI_Finalize();
   return 0;

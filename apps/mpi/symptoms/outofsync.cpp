@@ -39,7 +39,9 @@ struct Step {
   void send() {
     char token = 0;
     if (mode == "send") {
-      timed_mpi(stats, [&] { MPI_Send(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD); });
+      timed_mpi(stats, [&] {
+        MPI_Send(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD);
+      });
       timed_compute(stats, work, compute_ms);
       return;
     }
@@ -51,16 +53,21 @@ struct Step {
         do MPI_Iprobe(partner, kReadyTag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         while (!flag && now() < until);
         ready = flag != 0;
-        if (ready) MPI_Recv(&token, 0, MPI_CHAR, partner, kReadyTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (ready)
+          MPI_Recv(&token, 0, MPI_CHAR, partner, kReadyTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       });
     }
     if (ready) {
-      timed_mpi(stats, [&] { MPI_Send(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD); });
+      timed_mpi(stats, [&] {
+        MPI_Send(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD);
+      });
       timed_compute(stats, work, compute_ms);
       return;
     }
     MPI_Request request;
-    timed_mpi(stats, [&] { MPI_Isend(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD, &request); });
+    timed_mpi(stats, [&] {
+      MPI_Isend(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD, &request);
+    });
     timed_compute(stats, work, compute_ms);  // with the send pending: out of sync
     timed_mpi(stats, [&] {
       if (mode == "buffered")
@@ -74,7 +81,8 @@ struct Step {
     char token = 0;
     timed_mpi(stats, [&] {
       if (mode == "buffered") MPI_Send(&token, 0, MPI_CHAR, partner, kReadyTag, MPI_COMM_WORLD);
-      MPI_Recv(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(buffer.data(), bytes, MPI_CHAR, partner, kDataTag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
     });
     timed_compute(stats, work, compute_ms);
   }
@@ -96,7 +104,8 @@ int main(int argc, char** argv) {
   int bytes = 1 << 20;
   std::string mode = "buffered";
   double grace_ms = -1;
-  app.add_option("--iterations", iterations, "iterations (two transfers each)")->check(CLI::Range(1, 100000000));
+  app.add_option("--iterations", iterations, "iterations (two transfers each)")
+      ->check(CLI::Range(1, 100000000));
   app.add_option("--work-ms", work_ms, "compute after each transfer (ms of a full core)")
       ->check(CLI::Range(0.0, 60000.0));
   app.add_option("--ratio", ratio, "compute of even ranks / compute of odd ranks")
@@ -105,10 +114,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1 << 30));
   app.add_option("--mode", mode, "buffered, send or isend")
       ->check(CLI::IsMember({"buffered", "send", "isend"}));
-  app.add_option("--grace-ms", grace_ms, "how long a sender looks for a ready receiver (default work/10)")
+  app.add_option("--grace-ms", grace_ms,
+                 "how long a sender looks for a ready receiver (default work/10)")
       ->check(CLI::Range(0.0, 60000.0));
   parse(MPI_COMM_WORLD, app, argc, argv);
-  if (size % 2 != 0) fail(MPI_COMM_WORLD, "symmer-outofsync: needs an even number of ranks (pairs)");
+  if (size % 2 != 0)
+    fail(MPI_COMM_WORLD, "symmer-outofsync: needs an even number of ranks (pairs)");
   if (grace_ms < 0) grace_ms = work_ms / 10;
 
   const bool even = rank % 2 == 0;
@@ -133,8 +144,12 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double runtime = now() - start;
   report(MPI_COMM_WORLD, "outofsync",
-         {{"iterations", iterations}, {"work_ms", work_ms}, {"ratio", ratio}, {"bytes", bytes},
-          {"mode", mode}, {"grace_ms", grace_ms}},
+         {{"iterations", iterations},
+          {"work_ms", work_ms},
+          {"ratio", ratio},
+          {"bytes", bytes},
+          {"mode", mode},
+          {"grace_ms", grace_ms}},
          runtime, stats);
   MPI_Finalize();
   return 0;

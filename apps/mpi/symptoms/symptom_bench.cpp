@@ -57,14 +57,17 @@ void RankStats::sample_cpu(double start) {
   cpu_end = cpu;
 }
 
-void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& params,
-            double runtime_s, const RankStats& s) {
+void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& params, double runtime_s,
+            const RankStats& s) {
   int rank = 0;
   int size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const double mine[] = {s.compute_s, s.wait_s, static_cast<double>(s.cpu_start),
-                         static_cast<double>(s.cpu_end), s.moved_at_s,
+  const double mine[] = {s.compute_s,
+                         s.wait_s,
+                         static_cast<double>(s.cpu_start),
+                         static_cast<double>(s.cpu_end),
+                         s.moved_at_s,
                          static_cast<double>(s.cpu_changes)};
   constexpr int kFields = 6;
   std::vector<double> all(static_cast<std::size_t>(kFields * size));
@@ -87,8 +90,10 @@ void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& param
                         {"moved_at_s", f[4] >= 0 ? nlohmann::json(f[4]) : nlohmann::json(nullptr)},
                         {"cpu_changes", static_cast<int>(f[5])}});
   }
-  const nlohmann::json line = {{"bench", bench},       {"ranks", size},
-                               {"time_s", runtime_s},  {"params", params},
+  const nlohmann::json line = {{"bench", bench},
+                               {"ranks", size},
+                               {"time_s", runtime_s},
+                               {"params", params},
                                {"per_rank", per_rank}};
   std::printf("%s\n", line.dump().c_str());
   std::fflush(stdout);

@@ -5,11 +5,10 @@
 
 #include <mpi.h>
 
-#include <cstdint>
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace symmer::bench {
 
@@ -61,8 +60,8 @@ inline void timed_compute(RankStats& stats, const Work& work, double ms) {
 
 /// Gathers every rank's stats on rank 0, which prints one line per rank, the runtime, and the
 /// final JSON line {"bench":..., "ranks":..., "time_s":..., "params":..., "per_rank":[...]}.
-void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& params,
-            double runtime_s, const RankStats& stats);
+void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& params, double runtime_s,
+            const RankStats& stats);
 
 /// Exits all ranks with a message from rank 0 (bad arguments).
 [[noreturn]] void fail(MPI_Comm comm, const std::string& message);

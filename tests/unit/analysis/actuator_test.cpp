@@ -11,9 +11,9 @@ namespace {
 
 using namespace std::chrono_literals;
 using ::testing::ElementsAre;
+using testing::FakeRankControl;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using testing::FakeRankControl;
 
 Plan plan_of(std::vector<Move> moves) {
   Plan p;

@@ -2,10 +2,9 @@
 // command slots, the job's mapping updated from them, the decision log and report checked.
 #include "symmer/analysis/analyzer.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <fstream>
@@ -75,7 +74,7 @@ TEST(Analyzer, FixesTheNoisyCoreWithinASecondAndStaysPut) {
   EXPECT_EQ(h.job.core, (std::vector<int>{1, 0}));
   ASSERT_TRUE(h.analyzer->report().reaction_s());
   EXPECT_LE(*h.analyzer->report().reaction_s(), 1.0);  // simulated time, not wall clock
-  h.run(60);  // 12 more seconds: no second thoughts
+  h.run(60);                                           // 12 more seconds: no second thoughts
   EXPECT_EQ(h.analyzer->report().moves(), 2);
   EXPECT_EQ(h.analyzer->report().rollbacks(), 0);
   EXPECT_EQ(h.ranks->log.size(), 2u);
@@ -150,7 +149,9 @@ TEST(Analyzer, CrossNumaMoveMigratesTheRanksPages) {
   auto job = testing::paired_job({0.040, 0.010}, {0.5, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0});
   std::vector<std::tuple<int, int, std::size_t>> migrated;  // pid, node, pages
   AnalyzerHooks hooks;
-  hooks.hot_ranges = [](int, int) { return std::vector<MemoryRange>{{0x10000, 0x10000 + 5000 * 4096, 4096}}; };
+  hooks.hot_ranges = [](int, int) {
+    return std::vector<MemoryRange>{{0x10000, 0x10000 + 5000 * 4096, 4096}};
+  };
   hooks.move_pages = [&](int pid, unsigned long n, void**, const int* nodes, int* status, int) {
     migrated.emplace_back(pid, nodes[0], n);
     for (unsigned long i = 0; i < n; ++i) status[i] = nodes[i];
@@ -176,7 +177,8 @@ TEST(Analyzer, RefusePolicyKeepsRanksOnTheirNumaNode) {
   const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:2 pu:1");
   auto config = quiet();
   config.planner.numa_policy = NumaPolicy::kRefuse;
-  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}), node, config);
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}), node,
+            config);
   h.run(10);
   // Within NUMA 0 the swap of ranks 0 and 1 is the remedy.
   EXPECT_EQ(h.job.core, (std::vector<int>{1, 0}));

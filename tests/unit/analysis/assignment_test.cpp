@@ -64,8 +64,8 @@ TEST(Assignment, GroupsFromTheByteMatrix) {
   job.bytes = 8u << 20;
   job.partner = {1, 0, 3, 2, -1};
   const auto groups = locality_groups(job.window(1, 0), 64.0 * 1024 * 1024);
-  EXPECT_THAT(groups, ::testing::UnorderedElementsAre(std::vector<int>{0, 1}, std::vector<int>{2, 3},
-                                                      std::vector<int>{4}));
+  EXPECT_THAT(groups, ::testing::UnorderedElementsAre(std::vector<int>{0, 1},
+                                                      std::vector<int>{2, 3}, std::vector<int>{4}));
 }
 
 TEST(Assignment, KeepNumaNodeKeepsRanksHome) {

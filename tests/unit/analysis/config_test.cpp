@@ -68,7 +68,8 @@ ack_timeout_ms = 500
 migrate_call_ms = 10
 advice_only = true
 decision_log = "/tmp/d.jsonl"
-)", "t.toml");
+)",
+             "t.toml");
   EXPECT_THAT(l.errors, IsEmpty()) << errors(l);
   const auto& c = l.config;
   EXPECT_EQ(c.period, 100ms);
@@ -126,7 +127,8 @@ planner = 3
 advice_only = "maybe"
 hold_off_s = -1
 colour = "blue"
-)", "bad.toml");
+)",
+             "bad.toml");
   const std::string e = errors(l);
   EXPECT_THAT(e, HasSubstr("bad.toml: analyzer.window_ms = 0: out of range [10, 60000]"));
   EXPECT_THAT(e, HasSubstr("bad.toml: analyzer.min_gain = 1.5: out of range [0, 1]"));

@@ -76,7 +76,7 @@ class FakeRankControl final : public RankControl {
   std::map<int, Slot> slots;
   std::set<int> forbidden_cores;  // binding there fails (left the allowed cpuset)
   bool allow_force_bind = false;
-  std::uint64_t generation = 0;  // last one handed out
+  std::uint64_t generation = 0;             // last one handed out
   std::vector<std::pair<int, int>> log;     // every command (rank, core)
   std::vector<std::pair<int, int>> forced;  // force_bind calls that succeeded
 };

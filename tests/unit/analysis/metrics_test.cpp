@@ -24,7 +24,8 @@ struct Evidence {
   std::vector<int> free_cores;
 
   Evidence(const SyntheticJob& job, const NodeModel& node, double window_s = 0.2) {
-    for (int i = 0; i < 4; ++i) windows.push_back(job.window(window_s, static_cast<std::uint64_t>(i * window_s * 1e9)));
+    for (int i = 0; i < 4; ++i)
+      windows.push_back(job.window(window_s, static_cast<std::uint64_t>(i * window_s * 1e9)));
     all = aggregate(windows);
     first = aggregate(std::span(windows).first(2));
     second = aggregate(std::span(windows).last(2));

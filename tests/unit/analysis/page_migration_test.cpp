@@ -1,11 +1,10 @@
 // Page migration: which memory is hot, and batches that keep every move_pages call short.
 #include "symmer/analysis/page_migration.hpp"
 
-#include <numa.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <numa.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <set>
@@ -111,7 +110,8 @@ TEST(PageMigration, ProcessGoneStopsWithAMessage) {
 
 TEST(PageMigration, PerPageOutcomesAreCounted) {
   // Page k of the range: on target, never touched, or busy, by k % 3.
-  MovePagesFunction mixed = [](int, unsigned long count, void** pages, const int* nodes, int* status, int) {
+  MovePagesFunction mixed = [](int, unsigned long count, void** pages, const int* nodes,
+                               int* status, int) {
     for (unsigned long i = 0; i < count; ++i) {
       const auto k = (reinterpret_cast<std::uintptr_t>(pages[i]) - 0x1000) / 4096;
       status[i] = k % 3 == 0 ? nodes[i] : (k % 3 == 1 ? -ENOENT : -EBUSY);

@@ -57,7 +57,8 @@ const NodeModel& four_numa() {
 
 // Eight ranks on cores 0-7 (NUMA nodes 0 and 1), steady.
 struct Fixture {
-  testing::SyntheticJob job = testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));
+  testing::SyntheticJob job =
+      testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));
   WindowSample w = job.window(0.8, 0);
   MetricContext context() const { return {four_numa(), w, &w, &w, {8, 9, 10, 11, 12, 13, 14, 15}}; }
   TimePoint t0{};
@@ -88,8 +89,8 @@ TEST(Planner, AcceptsAConfidentProposalAboveThreshold) {
 
 TEST(Planner, DiscardsLowConfidenceAndSmallGains) {
   Fixture f;
-  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2, 0.3),
-                                                 proposal(v(kSwap23), 0.01)})));
+  Planner planner(
+      {}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2, 0.3), proposal(v(kSwap23), 0.01)})));
   const auto round = planner.plan(f.context(), {}, f.t0);
   EXPECT_FALSE(round.plan.has_value());
   ASSERT_EQ(round.decisions.size(), 2u);
@@ -127,7 +128,8 @@ TEST(Planner, NonOverlappingProposalsOfDifferentMetricsCombine) {
 TEST(Planner, RefusesWhatAnotherMetricSaysCostsMore) {
   Fixture f;
   // "b" says any move it did not propose loses 30%: a's 20% gain nets negative.
-  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)}), FixedMetric("b", {}, -0.3)));
+  Planner planner(
+      {}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)}), FixedMetric("b", {}, -0.3)));
   const auto round = planner.plan(f.context(), {}, f.t0);
   EXPECT_FALSE(round.plan);
   EXPECT_EQ(round.decisions.front().verdict, Verdict::kConflict);
@@ -170,7 +172,8 @@ TEST(Planner, CrossNumaMovesAreRefusedOrCarryPageMigration) {
   round = m.plan(f.context(), {}, f.t0);
   ASSERT_TRUE(round.plan);
   for (const auto& mv : round.plan->moves)
-    EXPECT_EQ(mv.migrate_pages, mv.local_rank == 0 || mv.local_rank == 4) << to_string(std::span(&mv, 1));
+    EXPECT_EQ(mv.migrate_pages, mv.local_rank == 0 || mv.local_rank == 4)
+        << to_string(std::span(&mv, 1));
 }
 
 TEST(Planner, TargetsOutsideTheAllowedCoresAreRefused) {
@@ -183,7 +186,8 @@ TEST(Planner, TargetsOutsideTheAllowedCoresAreRefused) {
 }
 
 WindowSample slowed(WindowSample w, double factor) {
-  for (auto& r : w.ranks) r.calls = static_cast<std::uint64_t>(static_cast<double>(r.calls) * factor);
+  for (auto& r : w.ranks)
+    r.calls = static_cast<std::uint64_t>(static_cast<double>(r.calls) * factor);
   return w;
 }
 

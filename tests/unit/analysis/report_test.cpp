@@ -39,9 +39,22 @@ not json at all
 
 TEST(Report, RolledBackPlansCountOnlyUntilTheRollback) {
   Report r;
-  r.add({{"event", "actuation"}, {"plan", 1}, {"completed", true}, {"moves_in_effect", {1, 2}}, {"t_s", 1.0}});
-  r.add({{"event", "evaluation"}, {"plan", 1}, {"progress_before", 100.0}, {"progress_after", 80.0}, {"t_s", 2.0}});
-  r.add({{"event", "actuation"}, {"plan", 2}, {"completed", true}, {"rollback", true}, {"undoes", 1}, {"t_s", 3.0}});
+  r.add({{"event", "actuation"},
+         {"plan", 1},
+         {"completed", true},
+         {"moves_in_effect", {1, 2}},
+         {"t_s", 1.0}});
+  r.add({{"event", "evaluation"},
+         {"plan", 1},
+         {"progress_before", 100.0},
+         {"progress_after", 80.0},
+         {"t_s", 2.0}});
+  r.add({{"event", "actuation"},
+         {"plan", 2},
+         {"completed", true},
+         {"rollback", true},
+         {"undoes", 1},
+         {"t_s", 3.0}});
   r.add({{"event", "summary"}, {"t_s", 100.0}});
   EXPECT_EQ(r.rollbacks(), 1);
   EXPECT_NEAR(r.time_recovered_s(), 2.0 * (0.8 - 1.0), 1e-9);  // lost, for 2 s

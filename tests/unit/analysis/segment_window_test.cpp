@@ -2,14 +2,13 @@
 // RankControl, and the embedded analyzer thread's life cycle, on real segment files.
 #include "symmer/analysis/segment_window.hpp"
 
-#include <sched.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -25,8 +24,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using segment::CallClass;
-using segment::SeqlockWriter;
 using segment::SegmentWriter;
+using segment::SeqlockWriter;
 using segment::store_word;
 using segment::testing::small_params;
 using segment::testing::TempSegmentDir;
@@ -87,7 +86,9 @@ struct Fixture {
     kill(other, SIGKILL);
     waitpid(other, nullptr, 0);
   }
-  int cpu_of_core(int core) const { return node.cores()[static_cast<std::size_t>(core)].pus.front(); }
+  int cpu_of_core(int core) const {
+    return node.cores()[static_cast<std::size_t>(core)].pus.front();
+  }
   int last_core() const { return static_cast<int>(node.cores().size()) - 1; }
   SegmentSample sample(std::uint64_t k) {
     publish(writer, 0, k, cpu_of_core(0));
@@ -140,7 +141,8 @@ TEST(SegmentWindow, CountersGoingBackwardsLeaveTheRankOut) {
   ASSERT_TRUE(w);
   ASSERT_EQ(w->ranks.size(), 1u);
   EXPECT_EQ(w->ranks[0].local_rank, 0);
-  EXPECT_THAT(notes, ::testing::Contains(HasSubstr("local rank 1: a cumulative counter went backwards")));
+  EXPECT_THAT(notes,
+              ::testing::Contains(HasSubstr("local rank 1: a cumulative counter went backwards")));
 }
 
 TEST(SegmentWindow, RestartedOrFinishedRanksAreLeftOut) {
@@ -153,7 +155,8 @@ TEST(SegmentWindow, RestartedOrFinishedRanksAreLeftOut) {
   const auto w = window_between(a, b, f.node, &notes);
   ASSERT_TRUE(w);
   EXPECT_TRUE(w->ranks.empty());
-  EXPECT_THAT(notes, ::testing::Contains(HasSubstr("local rank 0: no earlier sample of this process")));
+  EXPECT_THAT(notes,
+              ::testing::Contains(HasSubstr("local rank 0: no earlier sample of this process")));
 }
 
 TEST(SegmentWindow, SamplesOfDifferentJobsOrOutOfOrderAreErrors) {
@@ -192,8 +195,9 @@ TEST(SegmentRankControl, CommandsAcksAndLiveness) {
   EXPECT_EQ(word.cpu, f.cpu_of_core(core));
   EXPECT_EQ(ranks.ack(0).status, AckStatus::kNone);
   // The rank answers as the shim does.
-  store_word(f.writer.control(0).ack, segment::encode_ack({static_cast<std::uint32_t>(g),
-                                                           segment::AckStatus::kOk, f.cpu_of_core(core)}));
+  store_word(f.writer.control(0).ack,
+             segment::encode_ack(
+                 {static_cast<std::uint32_t>(g), segment::AckStatus::kOk, f.cpu_of_core(core)}));
   EXPECT_EQ(ranks.ack(0).generation, g);
   EXPECT_EQ(ranks.ack(0).status, AckStatus::kBound);
   EXPECT_EQ(ranks.ack(0).core, core);
@@ -252,8 +256,8 @@ class ScopedEnv {
 TEST(EmbeddedAnalyzer, RunsOnTheSegmentAndStopsPromptly) {
   Fixture f;
   const std::string log = f.dir.path() + "/decisions.jsonl";
-  ScopedEnv env({{"SYMMER_WINDOW_MS", "20"}, {"SYMMER_DECISION_LOG", log.c_str()},
-                 {"SYMMER_CONFIG", ""}});
+  ScopedEnv env(
+      {{"SYMMER_WINDOW_MS", "20"}, {"SYMMER_DECISION_LOG", log.c_str()}, {"SYMMER_CONFIG", ""}});
   f.sample(1);
   EmbeddedAnalyzerContext context;
   context.segment_path = f.writer.path();

@@ -86,7 +86,8 @@ struct SyntheticJob {
       rw.calls = static_cast<std::uint64_t>(std::llround(2 * n));
       const int p = partner[r];
       if (p >= 0) {
-        if (bytes > 0) rw.bytes_to_local[p] = static_cast<std::uint64_t>(n * static_cast<double>(bytes));
+        if (bytes > 0)
+          rw.bytes_to_local[p] = static_cast<std::uint64_t>(n * static_cast<double>(bytes));
         if (desynchronised(r)) {
           // The faster rank computes with its send pending; the slower one waits for it.
           if (compute_time(r) < compute_time(p))
@@ -95,7 +96,8 @@ struct SyntheticJob {
             rw.late_sender_wait_local[p] = ns(n * compute_time(p));
         }
       }
-      if (remote_bytes > 0) rw.bytes_to_node[1] = static_cast<std::uint64_t>(n * static_cast<double>(remote_bytes));
+      if (remote_bytes > 0)
+        rw.bytes_to_node[1] = static_cast<std::uint64_t>(n * static_cast<double>(remote_bytes));
       rw.cache_misses = cache_misses;
       w.ranks.push_back(std::move(rw));
     }

@@ -51,7 +51,7 @@ TEST(WindowSample, RejectsBadShapesAndPeers) {
   auto w = sound_window();
   w.duration_ns = 0;
   w.core_capability.resize(3);
-  w.ranks[0].bytes_to_local[0] = 5;          // to itself
+  w.ranks[0].bytes_to_local[0] = 5;           // to itself
   w.ranks[1].late_sender_wait_local[-2] = 1;  // no such peer
   const std::string problems = all(validate(w, four_cores()));
   EXPECT_THAT(problems, HasSubstr("window duration is 0"));

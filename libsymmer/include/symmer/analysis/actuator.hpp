@@ -17,12 +17,11 @@
 
 #include <chrono>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "symmer/analysis/planner.hpp"
 #include "symmer/analysis/rank_control.hpp"
@@ -36,11 +35,11 @@ struct ActuatorOptions {
 
 struct ActuationResult {
   std::uint64_t plan_id = 0;
-  bool completed = false;               ///< every move of the plan done
-  std::vector<Move> done;               ///< moves in effect at the end (for page migration)
-  std::vector<std::string> faults;      ///< what went wrong, one message each
-  std::vector<int> dead_ranks;          ///< local ranks found dead
-  std::vector<int> shared_cores;        ///< cores still holding two live ranks at the end
+  bool completed = false;                       ///< every move of the plan done
+  std::vector<Move> done;                       ///< moves in effect at the end (for page migration)
+  std::vector<std::string> faults;              ///< what went wrong, one message each
+  std::vector<int> dead_ranks;                  ///< local ranks found dead
+  std::vector<int> shared_cores;                ///< cores still holding two live ranks at the end
   std::chrono::nanoseconds longest_sharing{0};  ///< longest time two ranks shared a core
   TimePoint finished;
 
@@ -85,7 +84,7 @@ class Actuator {
   std::map<int, int> origin_;     // plan rank -> core before the plan
   std::map<int, int> target_;     // plan rank -> core it should end on (now)
   std::map<int, InFlight> in_flight_;
-  std::set<int> excluded_;        // dead or silent ranks: no more commands
+  std::set<int> excluded_;                // dead or silent ranks: no more commands
   std::set<std::pair<int, int>> failed_;  // (rank, core) binds the rank reported failing
   std::vector<int> free_cores_;
   std::map<int, TimePoint> sharing_since_;

@@ -72,6 +72,7 @@ class Analyzer {
   std::deque<WindowSample> history_;
   std::optional<Plan> running_;
   std::map<std::string, TimePoint> onset_;  // metric -> when its current symptom began
+  std::map<std::string, int> absent_for_;   // metric -> evaluations in a row without it
   std::map<std::string, std::pair<std::string, TimePoint>> last_logged_;  // dedup key, time
   std::vector<PageMigration> migrations_;
   std::string last_window_error_;

@@ -27,8 +27,8 @@ struct AnalyzerConfig {
   std::chrono::milliseconds period{200};  ///< window length (key window_ms)
   int evidence_windows = 4;               ///< windows a decision looks at (at least 2)
   std::vector<std::string> metrics = {"idleness", "outofsync", "locality"};  ///< priority
-  bool advice_only = false;               ///< log the moves, do not make them
-  std::string decision_log;               ///< JSON-lines file; empty: none
+  bool advice_only = false;  ///< log the moves, do not make them
+  std::string decision_log;  ///< JSON-lines file; empty: none
   PlannerOptions planner;
   ActuatorOptions actuator;
   MigrationOptions migration;

@@ -7,9 +7,8 @@
 #include <cstddef>
 #include <deque>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace symmer::analysis {
 

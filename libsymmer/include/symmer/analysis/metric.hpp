@@ -6,12 +6,11 @@
 // others (thesis 3.3: metrics are pluggable and prioritised).
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "symmer/analysis/move.hpp"
 #include "symmer/analysis/proposal.hpp"

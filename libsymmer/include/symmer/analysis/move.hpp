@@ -3,10 +3,9 @@
 // whole re-assignments are lists of moves.
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace symmer::analysis {
 

@@ -34,8 +34,7 @@ std::vector<MemoryRange> hot_ranges_from(std::string_view maps, std::string_view
                                          int target_os_node);
 
 /// move_pages(2): pid, count, pages, nodes, status, flags -> 0 / not-moved count / -1 + errno.
-using MovePagesFunction =
-    std::function<long(int, unsigned long, void**, const int*, int*, int)>;
+using MovePagesFunction = std::function<long(int, unsigned long, void**, const int*, int*, int)>;
 /// The real one, from libnuma.
 MovePagesFunction system_move_pages();
 

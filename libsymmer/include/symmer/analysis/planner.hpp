@@ -21,12 +21,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "symmer/analysis/metric.hpp"
 
@@ -73,8 +72,8 @@ const char* to_string(Verdict verdict);
 struct Decision {
   Proposal proposal;
   Verdict verdict = Verdict::kAccepted;
-  double net_gain = 0.0;          ///< sum of every metric's predicted gain for the moves
-  nlohmann::json predictions;     ///< metric name -> predicted gain
+  double net_gain = 0.0;       ///< sum of every metric's predicted gain for the moves
+  nlohmann::json predictions;  ///< metric name -> predicted gain
 };
 
 /// Moves to carry out together, with what justified them.
@@ -155,8 +154,8 @@ class Planner {
 
   PlannerOptions options_;
   std::vector<std::unique_ptr<Metric>> metrics_;
-  std::map<int, TimePoint> moved_at_;                    // local rank -> last move
-  std::map<std::pair<int, int>, TimePoint> banned_;      // (rank, core) -> until
+  std::map<int, TimePoint> moved_at_;                // local rank -> last move
+  std::map<std::pair<int, int>, TimePoint> banned_;  // (rank, core) -> until
   std::optional<Watched> watched_;
   std::uint64_t next_id_ = 1;
 };

@@ -2,10 +2,9 @@
 // What a metric suggests: moves, how much they should save, how sure the metric is, and the
 // figures it based that on.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "symmer/analysis/move.hpp"
 

@@ -19,7 +19,7 @@ enum class AckStatus : std::uint8_t {
 struct Ack {
   std::uint64_t generation = 0;  ///< generation of the command answered (0: none)
   AckStatus status = AckStatus::kNone;
-  int core = -1;                 ///< logical core the rank is bound to after answering
+  int core = -1;  ///< logical core the rank is bound to after answering
 };
 
 class RankControl {

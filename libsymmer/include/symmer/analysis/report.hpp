@@ -9,11 +9,10 @@
 
 #include <istream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace symmer::analysis {
 
@@ -46,9 +45,9 @@ class Report {
  private:
   struct PlanRecord {
     double applied_s = -1.0;
-    double ratio = 1.0;        // r_after / r_before once evaluated
+    double ratio = 1.0;  // r_after / r_before once evaluated
     bool evaluated = false;
-    double undone_s = -1.0;    // when a rollback completed
+    double undone_s = -1.0;  // when a rollback completed
   };
   std::map<std::string, SymptomStats> symptoms_;
   std::map<std::uint64_t, PlanRecord> plan_records_;

@@ -21,8 +21,7 @@ class SegmentAnalysis {
   /// segment cannot be read or mapped.
   static Expected<std::unique_ptr<SegmentAnalysis>> open(const std::string& path,
                                                          AnalyzerConfig config,
-                                                         topology::NodeModel node,
-                                                         TimePoint now);
+                                                         topology::NodeModel node, TimePoint now);
 
   /// Takes a sample and feeds the window since the previous one to the analyzer. An
   /// unreadable segment is reported (once per distinct message) and skipped.

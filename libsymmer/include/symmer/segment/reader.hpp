@@ -46,7 +46,8 @@ struct ReadOptions {
   /// Accept segments of other users (a root daemon does); otherwise only the caller's own,
   /// and root's reader accepts everything whose owner matches its header.
   bool other_users = true;
-  /// Attempts per slot before a seqlock copy gives up (a writer that died while publishing).
+  /// Attempts per slot before a seqlock copy gives up (a writer that died while publishing);
+  /// after the first few, attempts yield and then sleep 50 us: about 50 ms at most.
   int max_tries = 1000;
 };
 
