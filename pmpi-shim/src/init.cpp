@@ -52,13 +52,18 @@ void say(const std::string& text) {
   [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
 }
 
-std::string library_version() {
+// The MPI's own description of itself (MPICH's names its device: "MPICH Device: ch4:ucx").
+std::string full_library_version() {
   std::vector<char> text(16384, '\0');  // larger than any MPI_MAX_LIBRARY_VERSION_STRING
   int len = 0;
   if (mpi.PMPI_Get_library_version == nullptr ||
       mpi.PMPI_Get_library_version(text.data(), &len) != MPI_SUCCESS)
     return {};
-  std::string v(text.data());
+  return text.data();
+}
+
+std::string library_version() {
+  const std::string v = full_library_version();
   return v.substr(0, v.find('\n'));
 }
 
@@ -143,13 +148,14 @@ void choose_eager_limits(const Config& cfg, std::uint64_t& local, std::uint64_t&
       if (auto v = cvar(n)) return v;
     return std::nullopt;
   };
-  if (auto v =
-          first({"MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE",
-                 "btl_vader_eager_limit", "btl_sm_eager_limit"}))
-    local = *v;
-  if (auto v = first({"MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE",
-                      "btl_tcp_eager_limit"}))
-    remote = *v;
+  // MPICH lists the control variables of every device it knows; only its own device's apply.
+  const bool ch3 = full_library_version().find("Device:\tch3") != std::string::npos;
+  const char* mpich_local =
+      ch3 ? "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE" : "MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE";
+  const char* mpich_remote =
+      ch3 ? "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE" : "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE";
+  if (auto v = first({mpich_local, "btl_vader_eager_limit", "btl_sm_eager_limit"})) local = *v;
+  if (auto v = first({mpich_remote, "btl_tcp_eager_limit"})) remote = *v;
   mpi.PMPI_T_finalize();
 }
 
@@ -384,6 +390,12 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
     ctx.publish_period_ns = h.publish_period_ns;
     g.analyzer = start_embedded_analyzer(ctx);
   }
+  // A job that exits without MPI_Finalize leaves no segment behind (a killed one is removed
+  // by the next reader that finds its processes gone).
+  if (local_rank == 0)
+    std::atexit([] {
+      if (g.active.load() && g.segment) (void)g.segment->remove();
+    });
   publish_final(segment::SlotState::kActive);  // the slot is valid from now on
   g.next_publish.store(now_ticks() + g.publish_period_ticks);
   main->last_exit = now_ticks();

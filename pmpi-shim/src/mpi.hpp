@@ -10,7 +10,8 @@ namespace symmer::shim {
 #define SYMMER_MPI_HELPERS(X)                                                                      \
   X(PMPI_Allgather)                                                                                \
   X(PMPI_Allreduce)                                                                                \
-  X(PMPI_Barrier) X(PMPI_Bcast) X(PMPI_Comm_create_keyval) X(PMPI_Comm_dup) X(PMPI_Comm_free)      \
+  X(PMPI_Barrier)                                                                                  \
+  X(PMPI_Bcast) X(PMPI_Comm_create_keyval) X(PMPI_Comm_dup) X(PMPI_Comm_free)                      \
       X(PMPI_Comm_free_keyval) X(PMPI_Comm_get_attr) X(PMPI_Comm_group) X(PMPI_Comm_rank)          \
           X(PMPI_Comm_remote_group) X(PMPI_Comm_set_attr) X(PMPI_Comm_set_errhandler)              \
               X(PMPI_Comm_size) X(PMPI_Comm_split) X(PMPI_Comm_split_type) X(PMPI_Comm_test_inter) \

@@ -40,11 +40,7 @@ struct Scratch {
   std::vector<MPI_Request> fortran_requests;
   std::vector<MPI_Status> fortran_statuses;
   std::vector<int> fortran_indices;
-  std::vector<MPI_Fint> fortran_status_store;  ///< for MPI_F_STATUS(ES)_IGNORE
-  MPI_Request fortran_request;
-  MPI_Status fortran_status;
-  int fortran_flag = 0;
-  int fortran_index = 0;
+  std::vector<MPI_Fint> fortran_status_store;  ///< for MPI_F_STATUSES_IGNORE
 };
 
 }  // namespace symmer::shim

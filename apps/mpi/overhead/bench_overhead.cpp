@@ -1,10 +1,12 @@
 // symmer-bench-overhead: what the PMPI shim adds to MPI calls and to a balanced application.
 //
-// The driver re-runs this program as a 2-rank MPI job (mpiexec -n 2 -bind-to core), alternately
-// without and with libsymmer-pmpi.so preloaded, and compares the medians side by side:
+// The driver re-runs this program as a 2-rank MPI job (mpiexec -n 2 -bind-to core) in turn
+// without libsymmer-pmpi.so, with it, and with it but SYMMER_ANALYZER=off, and compares the
+// medians side by side:
 //   test      MPI_Test on a completed (null) request
 //   iprobe    MPI_Iprobe that finds nothing
-//   pingpong  8-byte ping-pong between the two ranks (per Send or Recv call)
+//   pingpong  8-byte ping-pong between the two ranks: a round trip is four calls (Send and Recv
+//             on each rank), all of them wrapped, so per call = round trip / 4
 //   app       a balanced compute + halo exchange + allreduce loop (no symptoms): total time
 // Last line: {"benchmark":"pmpi_overhead", ..., "added_ns_per_call":{...}, "app_overhead":...}
 #include <mpi.h>
@@ -117,7 +119,7 @@ int worker(const Options& o) {
   if (rank == 0)
     std::printf("%s\n", json{{"test_ns", test},
                              {"iprobe_ns", iprobe},
-                             {"pingpong_ns", round_trip / 2},
+                             {"pingpong_ns", round_trip / 4},
                              {"app_s", app},
                              {"checksum", std::isfinite(checksum)}}
                             .dump()
@@ -132,11 +134,22 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// The variants compared: no shim; the shim as users get it (embedded analyzer on); the shim
+// alone (SYMMER_ANALYZER=off), which separates the wrappers' cost from the analyzer thread's.
+struct Variant {
+  const char* name;
+  bool preload;
+  const char* analyzer;
+};
+constexpr Variant kVariants[] = {
+    {"without", false, "off"}, {"with", true, "embedded"}, {"with_analyzer_off", true, "off"}};
+
 // One worker job; its rank 0's JSON line, or null when it failed.
-json run_worker(const Options& o, const std::string& self, const std::string& preload,
+json run_worker(const Options& o, const std::string& self, const Variant& v,
                 const std::string& shm) {
-  std::string cmd = "env -u LD_PRELOAD SYMMER_SHM_DIR=" + shell_quote(shm);
-  if (!preload.empty()) cmd += " LD_PRELOAD=" + shell_quote(preload);
+  std::string cmd =
+      "env -u LD_PRELOAD SYMMER_SHM_DIR=" + shell_quote(shm) + " SYMMER_ANALYZER=" + v.analyzer;
+  if (v.preload) cmd += " LD_PRELOAD=" + shell_quote(o.shim);
   cmd += " " + shell_quote(o.mpiexec) + " -n 2 -bind-to core " + shell_quote(self) + " --worker" +
          " --iterations " + std::to_string(o.iterations) + " --app-iterations " +
          std::to_string(o.app_iterations);
@@ -174,20 +187,23 @@ int driver(Options o) {
   const std::string shm = ::mkdtemp(tmpl) ? tmpl : "/tmp";
 
   const char* kinds[] = {"test_ns", "iprobe_ns", "pingpong_ns", "app_s"};
-  std::map<std::string, std::vector<double>> with, without;
+  constexpr int kCount = std::size(kVariants);
+  std::map<std::string, std::vector<double>> results[kCount];
   for (int r = 0; r < o.repeats; ++r) {
-    for (int k = 0; k < 2; ++k) {  // alternate which variant goes first: drift hits both alike
-      const bool preload = (r + k) % 2 == 1;
-      const json j = run_worker(o, self.string(), preload ? o.shim : "", shm);
+    for (int k = 0; k < kCount; ++k) {  // rotate the order: drift hits every variant alike
+      const int v = (r + k) % kCount;
+      const json j = run_worker(o, self.string(), kVariants[v], shm);
       if (j.is_null()) {
         std::cerr << "symmer-bench-overhead: a worker job failed\n";
         return 1;
       }
-      for (const char* kind : kinds)
-        (preload ? with : without)[kind].push_back(j[kind].get<double>());
+      for (const char* kind : kinds) results[v][kind].push_back(j[kind].get<double>());
     }
   }
   fs::remove_all(shm);
+  auto& without = results[0];
+  auto& with = results[1];
+  auto& alone = results[2];
 
   json added = json::object(), per_call = json::object();
   for (const char* kind : {"test_ns", "iprobe_ns", "pingpong_ns"}) {
@@ -198,31 +214,38 @@ int driver(Options o) {
     std::printf("%-9s %8.1f ns/call without, %8.1f ns/call with the shim: %+6.1f ns\n",
                 name.c_str(), a, b, b - a);
   }
-  const double app_without = median(without["app_s"]), app_with = median(with["app_s"]);
+  auto best = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
+  const double app_without = median(without["app_s"]), app_with = median(with["app_s"]),
+               app_alone = median(alone["app_s"]);
   const double app_overhead = app_with / app_without - 1.0;
+  const double alone_overhead = app_alone / app_without - 1.0;
   // The least disturbed run of each variant: on a shared machine the steadier comparison.
-  const double best_without = *std::min_element(without["app_s"].begin(), without["app_s"].end());
-  const double best_with = *std::min_element(with["app_s"].begin(), with["app_s"].end());
+  const double best_overhead = best(with["app_s"]) / best(without["app_s"]) - 1.0;
   std::printf(
-      "app       %8.3f s without, %8.3f s with the shim: %+.2f%% (medians; best runs %+.2f%%)\n",
-      app_without, app_with, 100.0 * app_overhead, 100.0 * (best_with / best_without - 1.0));
+      "app       %8.3f s without, %8.3f s with the shim: %+.2f%% (medians; best runs %+.2f%%);"
+      " analyzer off %+.2f%%\n",
+      app_without, app_with, 100.0 * app_overhead, 100.0 * best_overhead, 100.0 * alone_overhead);
   double worst = 0;
   for (auto& [k, v] : added.items()) worst = std::max(worst, v.get<double>());
-  std::printf("%s\n", json{{"benchmark", "pmpi_overhead"},
-                           {"mpi", "mpich"},
-                           {"ranks", 2},
-                           {"repeats", o.repeats},
-                           {"iterations", o.iterations},
-                           {"per_call", per_call},
-                           {"added_ns_per_call", added},
-                           {"added_ns_per_call_max", worst},
-                           {"goal_ns_per_call", 20},
-                           {"app_seconds", {{"without", app_without}, {"with", app_with}}},
-                           {"app_overhead", app_overhead},
-                           {"app_overhead_best_runs", best_with / best_without - 1.0},
-                           {"goal_app_overhead", 0.01}}
-                          .dump()
-                          .c_str());
+  std::printf(
+      "%s\n",
+      json{{"benchmark", "pmpi_overhead"},
+           {"mpi", "mpich"},
+           {"ranks", 2},
+           {"repeats", o.repeats},
+           {"iterations", o.iterations},
+           {"per_call", per_call},
+           {"added_ns_per_call", added},
+           {"added_ns_per_call_max", worst},
+           {"goal_ns_per_call", 20},
+           {"app_seconds",
+            {{"without", app_without}, {"with", app_with}, {"with_analyzer_off", app_alone}}},
+           {"app_overhead", app_overhead},
+           {"app_overhead_best_runs", best_overhead},
+           {"app_overhead_analyzer_off", alone_overhead},
+           {"goal_app_overhead", 0.01}}
+          .dump()
+          .c_str());
   return 0;
 }
 

@@ -18,26 +18,8 @@ struct tsar_region {
 namespace {
 
 using tsar::core::Error;
-
-int fail(int status, const std::string& message) {
-  tsar::core::set_last_error(status, message);
-  return status;
-}
-
-/// Runs f; a thrown Error (or any exception) becomes the status and the thread's last error.
-template <class F>
-int guarded(const char* call, F&& f) {
-  try {
-    f();
-    return TSAR_OK;
-  } catch (const Error& e) {
-    return fail(e.status(), std::string(call) + ": " + e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(TSAR_ERR_SYSTEM, std::string(call) + ": out of memory");
-  } catch (const std::exception& e) {
-    return fail(TSAR_ERR_SYSTEM, std::string(call) + ": " + e.what());
-  }
-}
+using tsar::core::fail;
+using tsar::core::guarded;
 
 #define TSAR_REQUIRE(ptr, call)                                                                 \
   do {                                                                                          \

@@ -519,6 +519,10 @@ void Region::cancel() {
 
 void Region::run_worker(void* context, int worker) {
   auto* self = static_cast<Region*>(context);
+  // A body may run a region of another device set (a partition's place runs its own): the
+  // caller's region is restored afterwards.
+  const Region* const outer_region = tls_region;
+  const int outer_worker = tls_worker;
   tls_region = self;
   tls_worker = worker;
   std::int64_t b = 0, e = 0;
@@ -536,14 +540,15 @@ void Region::run_worker(void* context, int worker) {
       }
     }
   } while (self->loop(worker, &status));
-  tls_region = nullptr;
-  tls_worker = -1;
+  tls_region = outer_region;
+  tls_worker = outer_worker;
 }
 
 int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
-  if (WorkerPool::on_pool_thread() || tls_region != nullptr)
+  if (tls_region == this || runtime_->pool().running_here())
     throw Error(TSAR_ERR_STATE,
-                "tsar_run from inside a loop body: nested regions are not supported");
+                "tsar_run from inside a loop body of the same device set: a nested region needs "
+                "workers of its own (tsar_partition_* gives each place a device set)");
   std::uint32_t expected = kIdle;
   if (!state_.compare_exchange_strong(expected, kPlanning, std::memory_order_acq_rel))
     throw Error(TSAR_ERR_STATE, "region '" + name_ + "' is already running a pass");

@@ -28,7 +28,7 @@ std::shared_ptr<Runtime> build(const std::optional<std::string>& spec) {
   }
   try {
     auto devices = build_devices(node, text);
-    return std::make_shared<Runtime>(std::move(node), std::move(devices));
+    return std::make_shared<Runtime>(std::move(node), std::move(devices), text);
   } catch (const Error& e) {
     if (spec) throw;
     throw Error(e.status(), std::string("TSAR_DEVICES: ") + e.what());
@@ -37,9 +37,11 @@ std::shared_ptr<Runtime> build(const std::optional<std::string>& spec) {
 
 }  // namespace
 
-Runtime::Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices)
+Runtime::Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices,
+                 std::string device_spec)
     : node_(std::move(node)),
       devices_(std::move(devices)),
+      device_spec_(std::move(device_spec)),
       pool_(static_cast<int>(devices_.size())) {}
 
 std::shared_ptr<Runtime> Runtime::current() {

@@ -16,7 +16,9 @@ namespace tsar::core {
 
 class Runtime {
  public:
-  Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices);
+  /// `device_spec` is the device list the devices were built from ("" = the default).
+  Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices,
+          std::string device_spec = {});
 
   /// The runtime new regions use: built on first use from TSAR_DEVICES or, without it,
   /// from every allowed core of this node.
@@ -27,11 +29,15 @@ class Runtime {
 
   const symmer::topology::NodeModel& node() const { return node_; }
   const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
+  /// The device list this runtime was built from, to build the same set again elsewhere
+  /// (a partition's places build theirs from it).
+  const std::string& device_spec() const { return device_spec_; }
   WorkerPool& pool() { return pool_; }
 
  private:
   symmer::topology::NodeModel node_;
   std::vector<std::shared_ptr<Device>> devices_;
+  std::string device_spec_;
   WorkerPool pool_;
 };
 

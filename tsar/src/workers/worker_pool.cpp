@@ -5,8 +5,14 @@
 
 namespace tsar::core {
 namespace {
-thread_local bool tls_on_pool_thread = false;
-}
+// The pools whose jobs the calling thread is inside, innermost first: a chain of frames on
+// the stacks of run() and thread_main(), so nesting allocates nothing.
+struct JobFrame {
+  const WorkerPool* pool;
+  const JobFrame* outer;
+};
+thread_local const JobFrame* tls_jobs = nullptr;
+}  // namespace
 
 WorkerPool::WorkerPool(int slots) { threads_.resize(static_cast<std::size_t>(slots)); }
 
@@ -20,10 +26,15 @@ WorkerPool::~WorkerPool() {
   }
 }
 
-bool WorkerPool::on_pool_thread() { return tls_on_pool_thread; }
+bool WorkerPool::running_here() const {
+  for (const JobFrame* f = tls_jobs; f != nullptr; f = f->outer)
+    if (f->pool == this) return true;
+  return false;
+}
 
 void WorkerPool::thread_main(Thread& self) {
-  tls_on_pool_thread = true;
+  const JobFrame frame{this, nullptr};
+  tls_jobs = &frame;
   std::uint32_t seen = 0;
   for (;;) {
     self.mailbox.wait_while(seen);
@@ -53,7 +64,10 @@ void WorkerPool::run(std::span<const int> slots, Job job, void* context) {
     t->worker = w;
     t->mailbox.store(t->mailbox.load() + 1);
   }
+  const JobFrame frame{this, tls_jobs};
+  tls_jobs = &frame;
   job(context, 0);
+  tls_jobs = frame.outer;
   if (others > 0) {
     for (std::uint32_t v = done_.load(); v != seq; v = done_.load()) done_.wait_while(v);
   }

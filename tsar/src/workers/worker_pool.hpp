@@ -32,8 +32,10 @@ class WorkerPool {
   /// runs wait for each other. Jobs must not throw.
   void run(std::span<const int> slots, Job job, void* context);
 
-  /// True on a pool thread.
-  static bool on_pool_thread();
+  /// True when the calling thread runs a job of this pool now (as the caller of run or as
+  /// one of its threads): a run on this pool from there would wait for itself. Runs on other
+  /// pools nest (a partition's places each have a pool of their own).
+  bool running_here() const;
 
  private:
   struct alignas(64) Thread {
