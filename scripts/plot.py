@@ -22,7 +22,17 @@ import json
 import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    # Debian's python3-matplotlib belongs to /usr/bin/python3; another python3 may come first
+    # in PATH (pyenv, a virtual environment).
+    system = "/usr/bin/python3"
+    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+        os.execv(system, [system] + sys.argv)
+    print("plot.py: matplotlib is missing: install python3-matplotlib (scripts/bootstrap.sh)",
+          file=sys.stderr)
+    sys.exit(1)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
