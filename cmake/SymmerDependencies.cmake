@@ -27,10 +27,4 @@ if(SYMMER_BUILD_BENCHMARKS)
   find_package(benchmark REQUIRED)                                   # libbenchmark-dev
 endif()
 
-if(TSAR_CUDA)
-  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
-  endif()
-  enable_language(CUDA)
-  find_package(CUDAToolkit REQUIRED)
-endif()
+include(TsarAccelerators)                                            # nvcc, gcc-12-offload-nvptx

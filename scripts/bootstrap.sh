@@ -17,6 +17,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # TSAR: GCC OpenMP offload to NVIDIA, and the peer runtimes of the benchmark suite
   gcc-12-offload-nvptx libtbb-dev libstarpu-dev
+  # scripts/bundle.sh: relocatable builds for GPU nodes without these packages
+  patchelf
   # pictures of what the runtime did (scripts/plot.py)
   python3-matplotlib
 )

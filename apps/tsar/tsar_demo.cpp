@@ -9,11 +9,39 @@
 
 #include "tsar/tsar.hpp"
 
+namespace {
+
+#pragma omp declare target
+inline double work(std::int64_t i) {
+  double x = static_cast<double>(i);
+  for (int k = 0; k < 50; ++k) x = std::sqrt(x + k);
+  return x;
+}
+#pragma omp end declare target
+
+// A range on an OpenMP target device (a GPU; or the host's device as accelerator): y and the
+// accumulator are device pointers there.
+void offload_range(int dev, double* yp, double* acc, std::int64_t b, std::int64_t e) {
+  double s = 0.0;
+#pragma omp target teams distribute parallel for simd device(dev) is_device_ptr(yp) \
+    reduction(+ : s) map(tofrom : s)
+  for (std::int64_t i = b; i < e; ++i) {
+    yp[i] = work(i);
+    s += yp[i];
+  }
+#pragma omp target device(dev) is_device_ptr(acc)
+  *acc += s;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   const std::string schedule = argc > 1 ? argv[1] : "adaptive";
   const int passes = argc > 2 ? std::max(1, std::atoi(argv[2])) : 8;
   try {
-    tsar::Region region("tsar-demo", schedule);
+    // CUDA devices would need a CUDA kernel: the demo takes the GPUs as OpenMP devices.
+    tsar::Region region("tsar-demo", schedule,
+                        TSAR_DEVICE_CPU | TSAR_DEVICE_OMP_TARGET | TSAR_DEVICE_EMULATED);
     const std::int64_t n = 200'000;
     std::vector<double> y(static_cast<std::size_t>(n));
     auto out = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
@@ -29,11 +57,13 @@ int main(int argc, char** argv) {
       region.parallel_for(n, [&](const tsar::Chunk& c) {
         double* yp = c.ptr(out);
         double& s = c.local(total);
+        if (c.kind() == tsar::DeviceKind::omp_target) {
+          offload_range(c.omp_device(), yp, &s, c.begin(), c.end());
+          return;
+        }
         for (auto i = c.begin(); i < c.end(); ++i) {
-          double x = static_cast<double>(i);
-          for (int k = 0; k < 50; ++k) x = std::sqrt(x + k);
-          yp[i] = x;
-          s += x;
+          yp[i] = work(i);
+          s += yp[i];
         }
       });
       const auto stats = region.pass_stats();

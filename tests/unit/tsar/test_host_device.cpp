@@ -64,7 +64,7 @@ TEST(HostDevice, MemoryAndRectangleCopies) {
   dev->copy_to_device(d, host.data(), sizeof(int));
   EXPECT_EQ(d[0], 0);
   dev->synchronize();
-  dev->release(d);
+  dev->release(d, 12 * sizeof(int));
   rect.volume = {4, 4, 0};  // leaves the 3-row destination
   EXPECT_THROW(copy_rect_host(host.data(), back.data(), rect), Error);
 }

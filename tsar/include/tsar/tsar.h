@@ -34,7 +34,24 @@
  *
  * Environment: TSAR_SCHEDULE (schedule when the API gives none), TSAR_DEVICES (device list,
  * see tsar_set_devices), TSAR_CACHE (file of learned times per region name and device set),
- * TSAR_TRACE (per-pass statistics, CSV when the name ends in .csv, else JSON lines).
+ * TSAR_TRACE (per-pass statistics, CSV when the name ends in .csv, else JSON lines),
+ * TSAR_GPU_CORES (reserve|share, see tsar_set_gpu_cores), TSAR_DEVICE_MEMORY_LIMIT (most
+ * bytes TSAR allocates on an accelerator: "256M" for all, "cuda:1=2G,omphost:0=1M" per
+ * device; K/M/G suffixes; for tests of running out of device memory).
+ *
+ * Accelerators. An OpenMP target device's body offloads its range itself, with pointers
+ * from tsar_mem (they are device pointers there):
+ *
+ *     if (chunk->kind == TSAR_DEVICE_CPU) { for (i = b; i < e; ++i) body(i); } else {
+ *       #pragma omp target teams distribute parallel for simd device(chunk->omp_device) \
+ *               is_device_ptr(x, y)
+ *       for (int64_t i = b; i < e; ++i) body(i);
+ *     }
+ *
+ * A CUDA device's body launches kernels on chunk->stream (ordered after TSAR's copies in and
+ * before its copies out; TSAR waits for the stream before the range counts as done). Any
+ * accelerator may turn into a CPU worker (back-off, or out of device memory), so bodies
+ * handle TSAR_DEVICE_CPU too.
  */
 #ifndef TSAR_TSAR_H
 #define TSAR_TSAR_H
@@ -102,14 +119,34 @@ typedef struct tsar_device_info {
 
 /* Sets the devices of regions initialised from now on (existing regions keep theirs).
  * spec is a comma-separated list; NULL restores the default (TSAR_DEVICES, else every
- * allowed core of this node plus its accelerators):
+ * allowed core of this node -- less one control core per GPU, see tsar_set_gpu_cores --
+ * then every GPU as an OpenMP target device, then every GPU as a CUDA device):
  *   cpu:N | cpu:N-M   a CPU device per core (logical index); a core may be listed twice
  *                     (two workers on one core: tests of many devices on small machines)
  *   cpu:all           one CPU device per allowed core
  *   place:N           one CPU device for all cores of NUMA node N (a team)
  *   emul:N            an emulated accelerator whose worker is pinned to core N
- * Fails with TSAR_ERR_DEVICES (naming the bad entry) and changes nothing on a bad spec. */
+ *   omp:N[@C]         OpenMP target device N (a GPU under nvptx offloading); its worker runs
+ *                     on a core near the GPU, or on core C
+ *   omp:all           every OpenMP target device
+ *   omphost:C         the host's initial OpenMP device as an accelerator, worker on core C:
+ *                     separate allocations and real copies (the GPU memory path, without GPU)
+ *   cuda:N[@C]        CUDA device N (builds with TSAR_CUDA); cuda:all every CUDA device
+ * A region never takes two devices driving one GPU (an OpenMP and a CUDA device of it): the
+ * first one its kinds allow wins. Fails with TSAR_ERR_DEVICES (naming the bad entry) and
+ * changes nothing on a bad spec. */
 int tsar_set_devices(const char* spec);
+
+/* What the default device list does with the core that drives each GPU. */
+enum {
+  TSAR_GPU_CORES_RESERVE = 0, /* the GPU's worker has the core to itself (the default) */
+  TSAR_GPU_CORES_SHARE = 1    /* a CPU device computes on it as well */
+};
+/* Sets the GPU control core policy (overriding TSAR_GPU_CORES=reserve|share) and rebuilds
+ * the default device list with it for regions initialised from now on, as
+ * tsar_set_devices(NULL) does. Each GPU's control core is the highest-numbered free core of
+ * its NUMA node (thesis 6.4.1). */
+int tsar_set_gpu_cores(int policy);
 /* Number of devices a region allowed `kinds` would get now, in *count. */
 int tsar_count_devices(unsigned kinds, int* count);
 
@@ -207,6 +244,19 @@ enum {
   TSAR_MEM_PERSIST = 4u, /* device copies stay between passes until unregistered */
   TSAR_MEM_PAD = 8u      /* rows may be padded to the device's alignment (see layout) */
 };
+/* On accelerators with their own memory (thesis 5.4.2-5.4.3), a device allocates and moves
+ * only what its ranges need, halo included:
+ *   FULL       the whole buffer (inputs only)
+ *   ROWS       its rows, one allocation; tsar_mem gives an offset pointer indexed like the
+ *              host buffer (unless TSAR_MEM_PAD changed the row stride)
+ *   COLS       its columns, packed into rows of its own width: index through the layout
+ *   ROWS_COLS  the whole matrix is allocated (rows and columns make a plus sign); outputs
+ *              are merged back element by element where the device changed them
+ * IN parts are copied in before a device's range, OUT parts (its own rows or columns, no
+ * halo) copied back after it. Each pass copies again, except with TSAR_MEM_PERSIST: then a
+ * device keeps its copy and moves in only the rows or columns that other devices (or CPU
+ * workers) wrote since it last had them. Host changes between passes to a persistent input
+ * must be announced with tsar_mem_invalidate. Bytes moved are in tsar_device_stats. */
 
 /* How iterations select the part of a buffer a device needs. */
 typedef enum tsar_assoc {
@@ -228,7 +278,8 @@ typedef struct tsar_mem_desc {
 } tsar_mem_desc;
 
 /* Where the calling worker's view of a buffer is: element (r, c) of the host buffer is at
- * base[(r - row_offset) * row_stride + (c - col_offset)] for the caller's rows/columns. */
+ * base[(r - row_offset) * row_stride + (c - col_offset)] for the caller's rows/columns (and
+ * their halo). On accelerators base is a device pointer. */
 typedef struct tsar_mem_layout {
   void* base;
   size_t row_stride; /* elements, padded when TSAR_MEM_PAD and the device wants it */
@@ -245,17 +296,29 @@ int tsar_reg_mem(tsar_region* region, void* host, size_t elem_size, size_t count
 /* Shorthand: rows x cols matrix with row_stride elements per row (0 = cols). */
 int tsar_reg_mem_2d(tsar_region* region, void* host, size_t elem_size, size_t rows, size_t cols,
                     size_t row_stride, size_t halo, int assoc, unsigned flags);
-/* The calling worker's pointer for registered buffer `host`, indexed like `host` for the
- * caller's rows (columns: see tsar_mem_layout). On host-memory devices it is `host`.
- * NULL (tsar_last_status set) when not registered or not called by a worker. */
+/* The calling worker's pointer for registered buffer `host`: base shifted by the layout's
+ * offsets, so p[r * row_stride + c] is element (r, c) -- indexed like `host` wherever the
+ * device keeps the host's row stride (1-D arrays, ROWS without padding). On host-memory
+ * devices it is `host`; on accelerators a device pointer, valid after tsar_next gave the
+ * worker a range. NULL (tsar_last_status set) when not registered, not called by a worker,
+ * or the worker has no range yet. */
 void* tsar_mem(const tsar_region* region, const void* host);
 /* The calling worker's full view of a registered buffer. */
 int tsar_mem_layout_get(const tsar_region* region, const void* host, tsar_mem_layout* layout);
 /* Unregisters a buffer (outside passes); persistent device copies are freed. */
 int tsar_unreg_mem(tsar_region* region, const void* host);
-/* Moves the registration of `old_host` to `new_host` (same shape), e.g. to swap the
- * buffers of a double-buffered stencil between passes. */
+/* Moves the registration of `old_host` to `new_host` (same shape), e.g. to point it at the
+ * next block of a stream of data. Device allocations are kept, their contents re-read. */
 int tsar_retarget_mem(tsar_region* region, const void* old_host, void* new_host);
+/* Exchanges the host buffers of two registrations of the same shape, association and
+ * padding (outside passes), each keeping its flags and halo: the double buffering of a
+ * stencil (register `cur` IN with a halo, `next` OUT, both PERSIST; swap after each pass).
+ * Device copies follow their host buffer, so only what changed moves. Fails with
+ * TSAR_ERR_UNKNOWN or TSAR_ERR_INVALID (different shapes). */
+int tsar_swap_mem(tsar_region* region, const void* a, const void* b);
+/* Tells the region that the program changed registered buffer `host` between passes:
+ * persistent device copies of it are refreshed before their next use. */
+int tsar_mem_invalidate(tsar_region* region, const void* host);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Reductions (thesis 5.4.4, OpenMP 4.0 declare reduction)                                   */
@@ -265,10 +328,13 @@ typedef void (*tsar_combine_fn)(void* inout, const void* in, void* ctx);
 
 /* Registers a reduction into `result` (size bytes): each worker gets a private accumulator
  * set to *identity at the start of each pass; at the end of a pass that was not canceled,
- * the accumulators are combined into *result in device order. */
+ * the accumulators are combined into *result in device order. On accelerators the
+ * accumulator lives in device memory (the body's kernels combine into it there) and is
+ * copied back before the combination. */
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
                        tsar_combine_fn combine, void* ctx);
-/* The calling worker's accumulator for `result` (valid during a pass); NULL on error. */
+/* The calling worker's accumulator for `result` (valid during a pass; a device pointer on
+ * accelerators, once tsar_next gave the worker a range); NULL on error. */
 void* tsar_reduction(const tsar_region* region, const void* result);
 /* Unregisters a reduction (outside passes). */
 int tsar_unreg_reduction(tsar_region* region, const void* result);
@@ -292,7 +358,9 @@ typedef struct tsar_device_stats {
   double idle_seconds;       /* time it waited at the end of (sub-)passes */
   double time_per_iteration; /* estimate after the pass (seconds), 0 when unknown */
   unsigned kind;             /* its kind during the pass */
-  int retired;               /* 1 once back-off retired it */
+  int retired;               /* 1 once back-off (or running out of memory) retired it */
+  int64_t bytes_to_device;   /* bytes it copied from host to device memory in the pass */
+  int64_t bytes_from_device; /* bytes it copied back */
 } tsar_device_stats;
 
 /* Passes run so far (the last 4096 are kept for tsar_get_pass_stats); -1 for NULL. */

@@ -72,6 +72,12 @@ inline void set_devices(const std::string& spec) {
   detail::check(tsar_set_devices(spec.empty() ? nullptr : spec.c_str()));
 }
 
+/// Whether the default device list leaves each GPU's control core to it (reserve, the
+/// default) or also computes on it (share); rebuilds the default list (tsar_set_gpu_cores).
+inline void set_gpu_cores(bool share) {
+  detail::check(tsar_set_gpu_cores(share ? TSAR_GPU_CORES_SHARE : TSAR_GPU_CORES_RESERVE));
+}
+
 /// Devices a region allowed `kinds` would get now.
 inline int count_devices(unsigned kinds = TSAR_DEVICE_ALL) {
   int n = 0;
@@ -97,11 +103,20 @@ class Mapped {
   ~Mapped() { reset(); }
 
   T* host() const { return host_; }
-  /// Registers the buffer under a new host pointer of the same shape (double buffering).
+  /// Registers the buffer under a new host pointer of the same shape (device allocations are
+  /// kept, their contents re-read).
   void retarget(T* new_host) {
     detail::check(tsar_retarget_mem(region_, host_, new_host));
     host_ = new_host;
   }
+  /// Exchanges the host buffers of this and `other` (double buffering, tsar_swap_mem): each
+  /// keeps its flags, and device copies follow the data.
+  void swap_buffers(Mapped& other) {
+    detail::check(tsar_swap_mem(region_, host_, other.host_));
+    std::swap(host_, other.host_);
+  }
+  /// The program changed the host buffer: persistent device copies are refreshed.
+  void invalidate() { detail::check(tsar_mem_invalidate(region_, host_)); }
 
  private:
   void reset() noexcept {
@@ -181,7 +196,8 @@ class Chunk {
   void* stream() const { return chunk_.stream; }
 
   /// This device's pointer for a mapped buffer, indexed like the host buffer for this
-  /// chunk's rows (the host pointer itself on host-memory devices).
+  /// chunk's rows (the host pointer itself on host-memory devices, a device pointer on
+  /// accelerators; with padded rows or packed columns, index through layout()).
   template <class T>
   T* ptr(const Mapped<T>& mapped) const {
     void* p = tsar_mem(region_, mapped.host());
@@ -195,7 +211,7 @@ class Chunk {
     detail::check(tsar_mem_layout_get(region_, mapped.host(), &l));
     return l;
   }
-  /// This device's private accumulator of a reduction.
+  /// This device's private accumulator of a reduction (in device memory on accelerators).
   template <class T>
   T& local(const Reduction<T>& reduction) const {
     void* p = tsar_reduction(region_, reduction.result());

@@ -1,12 +1,15 @@
 // The C API (tsar.h) over the C++ runtime: argument checks, the caller's worker, and every
 // internal error turned into a status code plus tsar_last_error().
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "api/error.hpp"
+#include "devices/gpu_discovery.hpp"
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
 #include "tsar/tsar.h"
@@ -45,6 +48,18 @@ extern "C" {
 int tsar_set_devices(const char* spec) {
   return guarded("tsar_set_devices", [&] {
     tsar::core::Runtime::select(spec == nullptr ? std::nullopt : std::optional<std::string>(spec));
+  });
+}
+
+int tsar_set_gpu_cores(int policy) {
+  if (policy != TSAR_GPU_CORES_RESERVE && policy != TSAR_GPU_CORES_SHARE)
+    return fail(TSAR_ERR_INVALID, "tsar_set_gpu_cores: policy " + std::to_string(policy) +
+                                      " is neither TSAR_GPU_CORES_RESERVE nor _SHARE");
+  return guarded("tsar_set_gpu_cores", [&] {
+    tsar::core::set_gpu_cores_policy(policy == TSAR_GPU_CORES_SHARE
+                                         ? tsar::core::GpuCores::kShare
+                                         : tsar::core::GpuCores::kReserve);
+    tsar::core::Runtime::select(std::nullopt);
   });
 }
 
@@ -191,14 +206,21 @@ int tsar_mem_layout_get(const tsar_region* region, const void* host, tsar_mem_la
   if (reg == nullptr)
     return fail(TSAR_ERR_UNKNOWN, "tsar_mem_layout_get: buffer is not registered with this region");
   return guarded("tsar_mem_layout_get", [&] {
-    *layout = tsar::core::MemoryRegistry::view(*reg, region->impl->device(w));
+    *layout = tsar::core::MemoryRegistry::view(*reg, region->impl->device(w), w);
   });
 }
 
 void* tsar_mem(const tsar_region* region, const void* host) {
   tsar_mem_layout layout{};
   if (tsar_mem_layout_get(region, host, &layout) != TSAR_OK) return nullptr;
-  return layout.base;
+  if (layout.row_offset == 0 && layout.col_offset == 0) return layout.base;
+  // An offset pointer, so the caller's element (r, c) is at [r * row_stride + c]. It may
+  // point before the allocation (as the thesis's offset pointers do); it is only ever
+  // indexed inside it. Computed on integers, since it leaves the allocation.
+  const std::size_t elem = region->impl->registered_memory().find(host)->desc.elem_size;
+  const auto shift = static_cast<std::uintptr_t>(layout.row_offset) * layout.row_stride +
+                     static_cast<std::uintptr_t>(layout.col_offset);
+  return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(layout.base) - shift * elem);
 }
 
 int tsar_unreg_mem(tsar_region* region, const void* host) {
@@ -211,6 +233,16 @@ int tsar_retarget_mem(tsar_region* region, const void* old_host, void* new_host)
   return guarded("tsar_retarget_mem", [&] { region->impl->memory().retarget(old_host, new_host); });
 }
 
+int tsar_swap_mem(tsar_region* region, const void* a, const void* b) {
+  TSAR_REQUIRE(region, "tsar_swap_mem");
+  return guarded("tsar_swap_mem", [&] { region->impl->memory().swap(a, b); });
+}
+
+int tsar_mem_invalidate(tsar_region* region, const void* host) {
+  TSAR_REQUIRE(region, "tsar_mem_invalidate");
+  return guarded("tsar_mem_invalidate", [&] { region->impl->memory().invalidate(host); });
+}
+
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
                        tsar_combine_fn combine, void* ctx) {
   TSAR_REQUIRE(region, "tsar_reg_reduction");
@@ -221,9 +253,19 @@ int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, 
 void* tsar_reduction(const tsar_region* region, const void* result) {
   const int w = worker_of(region, "tsar_reduction");
   if (w < 0) return nullptr;
-  void* acc = region->impl->registered_reductions().accumulator(result, w);
-  if (acc == nullptr)
+  const auto& reductions = region->impl->registered_reductions();
+  void* acc = reductions.accumulator(result, w);
+  if (acc == nullptr) {
     fail(TSAR_ERR_UNKNOWN, "tsar_reduction: result is not a registered reduction");
+    return nullptr;
+  }
+  const auto& device = region->impl->device(w).description();
+  if (device.host_memory) return acc;
+  acc = reductions.device_accumulator(result, w);
+  if (acc == nullptr)
+    fail(TSAR_ERR_STATE, "tsar_reduction: " + device.key +
+                             " has no accumulator yet: ask for it after tsar_next gave the "
+                             "worker a range");
   return acc;
 }
 

@@ -2,18 +2,21 @@
 // The generic device interface. Everything TSAR does with a device -- pin its worker, move
 // memory, let bodies launch work, wait -- goes through it, in the shape of LLVM libomptarget's
 // plugin layer: one generic interface, each backend behind it. Host devices (a CPU core, a
-// team of cores, the emulated accelerator) implement it in host_device.hpp; an OpenMP-target
-// backend maps it onto omp_target_alloc / omp_target_memcpy / omp_target_memcpy_rect with
-// its OpenMP device number, a CUDA backend onto cudaMallocAsync / cudaMemcpy(3D)Async on the
-// device's stream.
+// team of cores, the emulated accelerator) implement it in host_device.hpp; OpenMP target
+// devices (omp_target_device.hpp) map it onto omp_target_alloc / omp_target_memcpy(_rect)
+// with their OpenMP device number; CUDA devices (cuda_device.hpp) onto cudaMalloc and
+// cudaMemcpy(2D)Async through pinned staging buffers on the device's stream.
 
 #include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "api/error.hpp"
 #include "tsar/tsar.h"
 
 namespace symmer::topology {
@@ -42,6 +45,22 @@ struct DeviceDescription {
   double peak_gflops = 0.0;    ///< peak estimate for the default split (thesis 4.3.2)
   std::size_t alignment = 64;  ///< bytes rows are padded to under TSAR_MEM_PAD
   bool host_memory = true;  ///< computes on host memory directly: registered buffers need no copies
+  /// The accelerator it drives ("0000:3b:00.0", "gpu:1"); "" for host devices. A region
+  /// never takes two devices driving the same accelerator (an OpenMP and a CUDA device of
+  /// one GPU): the first one in the device list wins.
+  std::string physical;
+  /// Most bytes TSAR may hold allocated on it at once (0 = no limit besides the device's
+  /// own memory); set from TSAR_DEVICE_MEMORY_LIMIT.
+  std::size_t memory_limit = 0;
+  /// Registered host buffers are page-locked for it (pin_host): GPUs copy them by DMA.
+  bool pin_host = false;
+};
+
+/// A device allocation failed for lack of memory (the device's own, or its
+/// TSAR_DEVICE_MEMORY_LIMIT). A region retires the device and finishes the work elsewhere.
+class DeviceOutOfMemory : public Error {
+ public:
+  explicit DeviceOutOfMemory(const std::string& message) : Error(TSAR_ERR_SYSTEM, message) {}
 };
 
 /// A rectangular copy of up to three dimensions, outermost first: the parameters of
@@ -71,6 +90,8 @@ class Device {
   Device& operator=(const Device&) = delete;
 
   const DeviceDescription& description() const { return description_; }
+  /// Sets description().memory_limit; only before the device is first used.
+  void set_memory_limit(std::size_t bytes) { description_.memory_limit = bytes; }
   DeviceKind kind() const { return description_.kind; }
   /// Unique for the process's life (a worker thread remembers which device it is bound to).
   std::uint64_t serial() const { return serial_; }
@@ -80,16 +101,36 @@ class Device {
   virtual void attach_worker(const symmer::topology::NodeModel& node) = 0;
   virtual LaunchContext launch_context() const = 0;
 
-  // Device memory, used from the device's worker. Copies are ordered on the device's queue
-  // and may complete asynchronously until synchronize(). Failures throw tsar::Error.
-  virtual void* allocate(std::size_t bytes) = 0;
-  virtual void release(void* device_ptr) noexcept = 0;
+  // Device memory. allocate/release may be called from any thread; copies only from the
+  // device's worker, ordered on the device's queue, possibly completing asynchronously until
+  // synchronize(). Failures throw Error; a lack of memory throws DeviceOutOfMemory.
+
+  /// Allocates `bytes` (> 0) within the device's memory_limit.
+  void* allocate(std::size_t bytes);
+  /// Frees an allocation of `bytes` made by allocate (nullptr is ignored).
+  void release(void* device_ptr, std::size_t bytes) noexcept;
+  /// Bytes currently allocated through allocate().
+  std::size_t allocated() const { return allocated_.load(std::memory_order_relaxed); }
+
   virtual void copy_to_device(void* dst, const void* src_host, std::size_t bytes) = 0;
   virtual void copy_from_device(void* dst_host, const void* src, std::size_t bytes) = 0;
   virtual void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) = 0;
   virtual void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) = 0;
   /// Waits for everything queued on the device (copies, launches) to finish.
   virtual void synchronize() = 0;
+  /// Page-locks a host buffer the device copies to and from (a registered buffer), so those
+  /// copies go by DMA without staging; the handle unlocks it when released. nullptr when the
+  /// backend cannot (the default) or the system refused.
+  virtual std::shared_ptr<void> pin_host(void* host, std::size_t bytes) {
+    (void)host;
+    (void)bytes;
+    return nullptr;
+  }
+
+ protected:
+  /// The backend's allocation; throws DeviceOutOfMemory when the device has no room.
+  virtual void* allocate_memory(std::size_t bytes) = 0;
+  virtual void release_memory(void* device_ptr) noexcept = 0;
 
  private:
   static std::uint64_t next_serial() {
@@ -98,6 +139,13 @@ class Device {
   }
   DeviceDescription description_;
   std::uint64_t serial_;
+  std::atomic<std::size_t> allocated_{0};
 };
+
+/// Parses TSAR_DEVICE_MEMORY_LIMIT for the device named `key`: a comma-separated list of
+/// "BYTES" (every accelerator) and "KEY=BYTES" entries (that device; it wins), BYTES with an
+/// optional K, M or G suffix (powers of 1024). Returns 0 for no limit; throws
+/// Error(TSAR_ERR_DEVICES) naming a malformed entry.
+std::size_t memory_limit_for(std::string_view spec, std::string_view key);
 
 }  // namespace tsar::core

@@ -1,16 +1,24 @@
 #include "devices/device_list.hpp"
 
 #include <charconv>
+#include <cstdlib>
 #include <string>
 
 #include "api/error.hpp"
+#include "devices/gpu_discovery.hpp"
 #include "devices/host_device.hpp"
+#include "devices/omp_target_device.hpp"
 #include "symmer/topology/node_model.hpp"
+#if TSAR_HAVE_CUDA
+#include "devices/cuda_device.hpp"
+#endif
 
 namespace tsar::core {
 namespace {
 
-constexpr const char* kSyntax = "expected cpu:N, cpu:N-M, cpu:all, place:N or emul:N";
+constexpr const char* kSyntax =
+    "expected cpu:N, cpu:N-M, cpu:all, place:N, emul:N, omp:N[@CORE], omp:all, omphost:N, "
+    "cuda:N[@CORE] or cuda:all";
 
 [[noreturn]] void bad(std::string_view entry, const std::string& why) {
   throw Error(TSAR_ERR_DEVICES,
@@ -31,17 +39,52 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-}  // namespace
+/// A GPU entry (omp:N, cuda:N, with an optional @CORE): the GPU's slot, its control core
+/// replaced when the entry names one.
+GpuSlot gpu_entry(const symmer::topology::NodeModel& node, const std::vector<GpuSlot>& gpus,
+                  std::string_view entry, std::string_view arg, bool cuda) {
+  std::string_view number = arg;
+  int core = -1;
+  if (const std::size_t at = arg.find('@'); at != std::string_view::npos) {
+    number = arg.substr(0, at);
+    core = parse_index(entry, arg.substr(at + 1));
+    if (core >= static_cast<int>(node.cores().size()))
+      bad(entry, "core " + std::to_string(core) + " does not exist");
+  }
+  const int id = parse_index(entry, number);
+  int count = 0;
+  for (const auto& g : gpus) {
+    if ((cuda ? g.cuda_device : g.omp_device) < 0) continue;
+    ++count;
+    if ((cuda ? g.cuda_device : g.omp_device) != id) continue;
+    GpuSlot s = g;
+    if (core >= 0) s.control_core = core;
+    return s;
+  }
+  bad(entry, std::string(cuda ? "CUDA device " : "OpenMP target device ") + std::to_string(id) +
+                 " does not exist (" + std::to_string(count) + " here)");
+}
 
-std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeModel& node,
-                                                   std::string_view spec) {
+std::shared_ptr<Device> make_gpu(const GpuSlot& slot, bool cuda) {
+#if TSAR_HAVE_CUDA
+  if (cuda) return make_cuda(gpu_description(slot), slot.cuda_device);
+#endif
+  (void)cuda;
+  return make_omp_target(gpu_description(slot), slot.omp_device);
+}
+
+std::vector<std::shared_ptr<Device>> parse(const symmer::topology::NodeModel& node,
+                                           std::string_view spec) {
   std::vector<std::shared_ptr<Device>> devices;
   const int cores = static_cast<int>(node.cores().size());
-  if (trim(spec).empty()) {
-    for (int c = 0; c < cores; ++c) devices.push_back(make_cpu_core(node, c));
-    return devices;
-  }
-  int emulated = 0;
+  int emulated = 0, omp_hosts = 0;
+  std::vector<GpuSlot> gpus;
+  bool gpus_known = false;
+  const auto known_gpus = [&]() -> const std::vector<GpuSlot>& {
+    if (!gpus_known) gpus = discover_gpus(node);
+    gpus_known = true;
+    return gpus;
+  };
   std::size_t start = 0;
   while (start <= spec.size()) {
     const std::size_t comma = spec.find(',', start);
@@ -68,10 +111,36 @@ std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeM
       devices.push_back(make_cpu_place(node, parse_index(entry, arg)));
     } else if (kind == "emul") {
       devices.push_back(make_emulated(node, emulated++, parse_index(entry, arg)));
+    } else if (kind == "omphost") {
+      devices.push_back(make_omp_host(node, omp_hosts++, parse_index(entry, arg)));
+    } else if (kind == "omp" || kind == "cuda") {
+      const bool cuda = kind == "cuda";
+      if (cuda && !cuda_backend_built())
+        bad(entry, "this build has no CUDA backend (configure with -DTSAR_CUDA=ON)");
+      if (arg == "all") {
+        for (const auto& g : known_gpus())
+          if ((cuda ? g.cuda_device : g.omp_device) >= 0) devices.push_back(make_gpu(g, cuda));
+      } else {
+        devices.push_back(make_gpu(gpu_entry(node, known_gpus(), entry, arg, cuda), cuda));
+      }
     } else {
       bad(entry, "unknown device kind '" + std::string(kind) + "'");
     }
   }
+  return devices;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeModel& node,
+                                                   std::string_view spec) {
+  auto devices = trim(spec).empty() ? default_devices(node, discover_gpus(node), gpu_cores_policy())
+                                    : parse(node, spec);
+  if (const char* limits = std::getenv("TSAR_DEVICE_MEMORY_LIMIT");
+      limits != nullptr && limits[0] != '\0')
+    for (auto& d : devices)
+      if (!d->description().host_memory)
+        d->set_memory_limit(memory_limit_for(limits, d->description().key));
   return devices;
 }
 

@@ -42,18 +42,18 @@ void HostDevice::attach_worker(const symmer::topology::NodeModel& node) {
     throw Error(TSAR_ERR_SYSTEM, "binding the worker of " + d.key + ": " + std::strerror(rc));
 }
 
-void* HostDevice::allocate(std::size_t bytes) {
+void* HostDevice::allocate_memory(std::size_t bytes) {
   const std::size_t align =
       std::max<std::size_t>(description().alignment, alignof(std::max_align_t));
   const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
   void* p = std::aligned_alloc(align, rounded);
   if (p == nullptr)
-    throw Error(TSAR_ERR_SYSTEM,
-                "allocating " + std::to_string(bytes) + " bytes on " + description().key);
+    throw DeviceOutOfMemory("allocating " + std::to_string(bytes) + " bytes on " +
+                            description().key + ": out of memory");
   return p;
 }
 
-void HostDevice::release(void* device_ptr) noexcept { std::free(device_ptr); }
+void HostDevice::release_memory(void* device_ptr) noexcept { std::free(device_ptr); }
 
 void HostDevice::copy_to_device(void* dst, const void* src_host, std::size_t bytes) {
   std::memcpy(dst, src_host, bytes);

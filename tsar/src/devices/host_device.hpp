@@ -18,13 +18,15 @@ class HostDevice final : public Device {
   void attach_worker(const symmer::topology::NodeModel& node) override;
   LaunchContext launch_context() const override { return {}; }
 
-  void* allocate(std::size_t bytes) override;
-  void release(void* device_ptr) noexcept override;
   void copy_to_device(void* dst, const void* src_host, std::size_t bytes) override;
   void copy_from_device(void* dst_host, const void* src, std::size_t bytes) override;
   void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) override;
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
   void synchronize() override {}
+
+ protected:
+  void* allocate_memory(std::size_t bytes) override;
+  void release_memory(void* device_ptr) noexcept override;
 };
 
 /// One CPU device per logical core.

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "api/error.hpp"
 
@@ -35,7 +36,8 @@ void Reductions::add(void* result, const void* identity, std::size_t size, tsar_
                                      static_cast<const unsigned char*>(identity) + size),
           combine,
           ctx,
-          {raw, std::free}};
+          {raw, std::free},
+          std::vector<OnDevice>(static_cast<std::size_t>(workers_))};
   entries_.push_back(std::move(e));
   auto& added = entries_.back();
   for (int w = 0; w < workers_; ++w)
@@ -58,10 +60,73 @@ void* Reductions::accumulator(const void* result, int worker) const {
 }
 
 void Reductions::reset() {
-  for (auto& e : entries_)
+  for (auto& e : entries_) {
     for (int w = 0; w < workers_; ++w)
       std::memcpy(e.storage.get() + e.stride * static_cast<std::size_t>(w), e.identity.data(),
                   e.size);
+    for (auto& d : e.on_device) d.live = false;
+  }
+}
+
+Reductions::OnDevice& Reductions::OnDevice::operator=(OnDevice&& o) noexcept {
+  if (this != &o) {
+    release();
+    device = std::move(o.device);
+    data = std::exchange(o.data, nullptr);
+    size = o.size;
+    live = o.live;
+  }
+  return *this;
+}
+
+void Reductions::OnDevice::release() noexcept {
+  if (data != nullptr && device) device->release(data, size);
+  data = nullptr;
+  live = false;
+}
+
+void* Reductions::device_accumulator(const void* result, int worker) const {
+  for (const auto& e : entries_) {
+    if (e.result != result) continue;
+    const auto& d = e.on_device[static_cast<std::size_t>(worker)];
+    return d.live ? d.data : nullptr;
+  }
+  return nullptr;
+}
+
+std::size_t Reductions::stage_device(int worker, const std::shared_ptr<Device>& device) {
+  std::size_t bytes = 0;
+  for (auto& e : entries_) {
+    auto& d = e.on_device[static_cast<std::size_t>(worker)];
+    if (d.device != device) {
+      d.release();
+      d.device = device;
+    }
+    if (d.data == nullptr) {
+      d.data = device->allocate(e.size);
+      d.size = e.size;
+    }
+    device->copy_to_device(d.data, e.identity.data(), e.size);
+    d.live = true;
+    bytes += e.size;
+  }
+  return bytes;
+}
+
+std::size_t Reductions::collect_device(int worker, Device& device) {
+  std::size_t bytes = 0;
+  for (auto& e : entries_) {
+    const auto& d = e.on_device[static_cast<std::size_t>(worker)];
+    if (!d.live || d.device.get() != &device) continue;
+    device.copy_from_device(e.storage.get() + e.stride * static_cast<std::size_t>(worker), d.data,
+                            e.size);
+    bytes += e.size;
+  }
+  return bytes;
+}
+
+void Reductions::release_device(int worker) noexcept {
+  for (auto& e : entries_) e.on_device[static_cast<std::size_t>(worker)].release();
 }
 
 void Reductions::merge() {

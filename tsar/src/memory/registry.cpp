@@ -101,6 +101,40 @@ void MemoryRegistry::retarget(const void* old_host, void* new_host) {
                 "buffer " + hex(old_host) + " is not registered with this region");
   check_overlap(new_host, it->extent, old_host);
   it->host = new_host;
+  it->pin = std::make_shared<HostPin>();
+  for (auto& c : it->copies) c.forget();
+}
+
+void MemoryRegistry::swap(const void* a, const void* b) {
+  const auto find_entry = [&](const void* host) {
+    auto it = std::find_if(entries_.begin(), entries_.end(),
+                           [&](const Registration& r) { return r.host == host; });
+    if (it == entries_.end())
+      throw Error(TSAR_ERR_UNKNOWN, "buffer " + hex(host) + " is not registered with this region");
+    return it;
+  };
+  auto x = find_entry(a);
+  auto y = find_entry(b);
+  if (x == y) throw Error(TSAR_ERR_INVALID, "swapping buffer " + hex(a) + " with itself");
+  const tsar_mem_desc& p = x->desc;
+  const tsar_mem_desc& q = y->desc;
+  if (p.elem_size != q.elem_size || p.rows != q.rows || p.cols != q.cols ||
+      p.row_stride != q.row_stride || p.assoc != q.assoc ||
+      (p.flags & TSAR_MEM_PAD) != (q.flags & TSAR_MEM_PAD))
+    throw Error(TSAR_ERR_INVALID, "buffers " + hex(a) + " and " + hex(b) +
+                                      " differ in shape, association or padding: only the "
+                                      "buffers of one double-buffered array can be swapped");
+  std::swap(x->host, y->host);
+  std::swap(x->copies, y->copies);
+  std::swap(x->pin, y->pin);
+}
+
+void MemoryRegistry::invalidate(const void* host) {
+  auto it = std::find_if(entries_.begin(), entries_.end(),
+                         [&](const Registration& r) { return r.host == host; });
+  if (it == entries_.end())
+    throw Error(TSAR_ERR_UNKNOWN, "buffer " + hex(host) + " is not registered with this region");
+  for (auto& c : it->copies) c.forget();
 }
 
 const Registration* MemoryRegistry::find(const void* host) const {
@@ -136,17 +170,30 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
   }
 }
 
-tsar_mem_layout MemoryRegistry::view(const Registration& reg, const Device& device) {
-  if (!device.description().host_memory)
-    throw Error(TSAR_ERR_UNSUPPORTED, "device " + device.description().key +
-                                          " has its own memory; its copy backend is not built");
-  return {reg.host, reg.desc.row_stride, 0, 0};
+tsar_mem_layout MemoryRegistry::view(const Registration& reg, const Device& device, int worker) {
+  if (device.description().host_memory) return {reg.host, reg.desc.row_stride, 0, 0};
+  const auto w = static_cast<std::size_t>(worker);
+  if (w >= reg.copies.size() || reg.copies[w].data == nullptr ||
+      reg.copies[w].device.get() != &device)
+    throw Error(TSAR_ERR_STATE, "buffer " + hex(reg.host) + " has no copy on " +
+                                    device.description().key +
+                                    " yet: ask for it after tsar_next gave the worker a range");
+  const DeviceCopy& c = reg.copies[w];
+  const bool cols = reg.desc.assoc == TSAR_ASSOC_COLS;
+  return {c.data, c.stride, cols ? 0 : c.window.begin, cols ? c.window.begin : 0};
 }
 
 Range MemoryRegistry::needed(const Registration& reg, Range range) {
   if (reg.desc.assoc == TSAR_ASSOC_FULL || range.empty()) return {};
   const auto items =
       static_cast<std::int64_t>(reg.desc.assoc == TSAR_ASSOC_COLS ? reg.desc.cols : reg.desc.rows);
+  const auto halo = static_cast<std::int64_t>(reg.desc.halo);
+  return {std::max<std::int64_t>(0, range.begin - halo), std::min(items, range.end + halo)};
+}
+
+Range MemoryRegistry::needed_cols(const Registration& reg, Range range) {
+  if (reg.desc.assoc != TSAR_ASSOC_ROWS_COLS || range.empty()) return {};
+  const auto items = static_cast<std::int64_t>(reg.desc.cols);
   const auto halo = static_cast<std::int64_t>(reg.desc.halo);
   return {std::max<std::int64_t>(0, range.begin - halo), std::min(items, range.end + halo)};
 }

@@ -14,6 +14,7 @@
 #include "api/error.hpp"
 #include "cache/time_cache.hpp"
 #include "devices/host_device.hpp"
+#include "region/straggle.hpp"
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
 
@@ -45,6 +46,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
       spec_(schedule),
       kinds_(kinds == 0 ? static_cast<unsigned>(TSAR_DEVICE_ALL) : kinds),
       reductions_(0),
+      engine_(0),
       stats_(0),
       trace_(TraceSink::from_env()) {
   if ((kinds_ & ~static_cast<unsigned>(TSAR_DEVICE_ALL)) != 0)
@@ -52,9 +54,17 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
                 "device kinds mask " + std::to_string(kinds) + " has unknown bits");
   const auto& devices = runtime_->devices();
   std::string available;
+  std::vector<std::string> accelerators;  // physical accelerators taken (one device each)
   for (std::size_t s = 0; s < devices.size(); ++s) {
     available += (available.empty() ? "" : ", ") + devices[s]->description().key;
     if ((static_cast<unsigned>(devices[s]->kind()) & kinds_) == 0) continue;
+    const std::string& physical = devices[s]->description().physical;
+    if (!physical.empty()) {
+      if (std::find(accelerators.begin(), accelerators.end(), physical) != accelerators.end())
+        continue;
+      accelerators.push_back(physical);
+    }
+    device_memory_ = device_memory_ || !devices[s]->description().host_memory;
     Worker w;
     w.device = devices[s];
     w.slot = static_cast<int>(s);
@@ -97,6 +107,8 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   for (const auto& w : workers_) slots_.push_back(w.slot);
   scheduler_ = make_scheduler(spec_, workers());
   reductions_ = Reductions(workers());
+  engine_ = CopyEngine(workers());
+  pass_devices_.resize(n);
   stats_ = Statistics(workers());
   barrier_.set_count(workers());
   plan_.counts.assign(n, 0);
@@ -171,6 +183,15 @@ Reductions& Region::reductions() {
 
 std::span<const double> Region::current_times() {
   effective_times(estimators_, active_, times_, ratio_scratch_);
+  // Next to accelerators, CPU cores are planned for their slowest (region/straggle.hpp).
+  if (cpu_straggle_ > 1.0) {
+    bool accelerator = false;
+    for (std::size_t w = 0; w < workers_.size(); ++w)
+      accelerator = accelerator || (active_[w] && workers_[w].device->kind() != DeviceKind::kCpu);
+    if (accelerator)
+      for (std::size_t w = 0; w < workers_.size(); ++w)
+        if (workers_[w].device->kind() == DeviceKind::kCpu) times_[w] *= cpu_straggle_;
+  }
   return times_;
 }
 
@@ -233,6 +254,8 @@ void Region::join_pass(int worker, std::int64_t n) {
     }
   }
   me.in_pass = true;
+  // Attached first: an accelerator's queue (the CUDA stream bodies get) exists only then.
+  ensure_bound(me);
   me.kind = static_cast<unsigned>(me.device->kind());
   me.id = me.device->description().id;
   me.launch = me.device->launch_context();
@@ -245,7 +268,6 @@ void Region::join_pass(int worker, std::int64_t n) {
                                  " differs from the pass's n = " + std::to_string(n_) +
                                  " (every worker must pass the same n)");
   }
-  ensure_bound(me);
 }
 
 void Region::begin_pass(std::int64_t n) {
@@ -276,6 +298,16 @@ void Region::begin_pass(std::int64_t n) {
     return;
   }
   reductions_.reset();
+  if (device_memory_) {
+    device_failed_.store(false, std::memory_order_relaxed);
+    device_failure_.clear();
+    copying_ = false;
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      pass_devices_[w] = workers_[w].device;
+      copying_ = copying_ || !workers_[w].device->description().host_memory;
+    }
+    engine_.begin_pass(memory_, reductions_, pass_devices_);
+  }
   scheduler_->begin_pass(n, current_times(), plan_);
   pass_chunked_ = plan_.chunked;
   install();
@@ -339,7 +371,86 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
   // A chunk handed out by loop() starts when the previous one ended: one clock read per chunk.
   if (!me.started) me.start = now_seconds();
   me.started = false;
+  if (copying_ && !me.current.empty()) {
+    stage_in(me, worker);
+    if (begin != nullptr && end != nullptr) {  // the range may be gone with a failed device
+      *begin = me.current.begin;
+      *end = me.current.end;
+    }
+  }
   return status;
+}
+
+// ---------------------------------------------------------------------------------------
+// The copy engine around a worker's ranges (devices with their own memory)
+
+void Region::stage_in(Worker& me, int worker) {
+  if (me.device->description().host_memory) return;
+  try {
+    engine_.stage_in(memory_, reductions_, worker, me.device, me.current);
+  } catch (const DeviceOutOfMemory& e) {
+    lose_device(me, worker, e.what());
+  } catch (const std::exception& e) {
+    fail_device(me, me.device->description().key + ": " + e.what());
+  }
+}
+
+void Region::stage_out(Worker& me, int worker) {
+  try {
+    engine_.stage_out(memory_, worker, *me.device, me.current);
+  } catch (const std::exception& e) {
+    fail_device(me, me.device->description().key + ": " + e.what());
+  }
+}
+
+void Region::lose_device(Worker& me, int worker, const std::string& why) {
+  const std::string key = me.device->description().key;
+  const int core = me.device->description().control_core;
+  engine_.abandon_device(memory_, reductions_, worker, *me.device);
+  me.lost_device = true;
+  if ((kinds_ & TSAR_DEVICE_CPU) == 0 || core < 0) {
+    fail_device(me, why + " (the region allows no CPU device to take over its work)");
+    return;
+  }
+  // Like back-off: the worker goes on as a CPU worker on the core that drove the device,
+  // starting with the range it could not stage.
+  std::fprintf(stderr,
+               "tsar: region '%s': %s; %s is retired for this region and its work continues on "
+               "core %d\n",
+               name_.c_str(), why.c_str(), key.c_str(), core);
+  me.device = make_cpu_core(runtime_->node(), core);
+  ensure_bound(me);
+  me.kind = static_cast<unsigned>(me.device->kind());
+  me.id = me.device->description().id;
+  me.launch = me.device->launch_context();
+}
+
+void Region::fail_device(Worker& me, const std::string& why) {
+  if (!device_failed_.exchange(true, std::memory_order_acq_rel)) device_failure_ = why;
+  me.error = TSAR_ERR_SYSTEM;
+  me.current = {};
+  set_last_error(me.error, why);
+  canceled_.store(true, std::memory_order_relaxed);
+  queue_.close();
+}
+
+void Region::retire_lost(std::size_t w) {
+  Worker& x = workers_[w];
+  x.lost_device = false;
+  x.retired = true;
+  x.retired_tpi = estimators_[w].estimate();
+  x.backoff_streak = 0;
+  // Its estimate described the accelerator: start over from a CPU device's.
+  estimators_[w].reset();
+  for (std::size_t v = 0; v < workers_.size(); ++v)
+    if (v != w && active_[v] && workers_[v].device->kind() == DeviceKind::kCpu) {
+      estimators_[w].set_prior(estimators_[v].prior());
+      break;
+    }
+  if (x.device->kind() != DeviceKind::kCpu) {  // no CPU device could take over
+    active_[w] = 0;
+    x.active = false;
+  }
 }
 
 int Region::loop(int worker, int* status) {
@@ -349,6 +460,7 @@ int Region::loop(int worker, int* status) {
     set_last_error(*status, "tsar_loop without tsar_next in this pass");
     return 0;
   }
+  if (copying_ && !me.current.empty()) stage_out(me, worker);
   const double t = now_seconds();
   if (me.has_pending) {
     me.has_pending = false;
@@ -372,6 +484,13 @@ int Region::loop(int worker, int* status) {
       me.start = t;
       me.started = true;
       return 1;
+    }
+  }
+  if (copying_ && !me.device->description().host_memory) {
+    try {
+      engine_.collect_reductions(reductions_, worker, *me.device);
+    } catch (const std::exception& e) {
+      fail_device(me, me.device->description().key + ": " + e.what());
     }
   }
   me.arrival = t;
@@ -403,10 +522,15 @@ void Region::finish_sub_pass() {
   if (!canceled_.load(std::memory_order_relaxed) && pass_error_ == TSAR_OK) {
     for (std::size_t w = 0; w < workers_.size(); ++w) {
       Worker& x = workers_[w];
+      if (x.lost_device) {  // the sample mixes the device and its successor: not learned
+        retire_lost(w);
+        continue;
+      }
       if (!active_[w] || x.sub_iterations <= 0 || !(x.sub_busy > 0.0)) continue;
       if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
       estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
+    if (!plan_.chunked) learn_straggle();
     if (scheduler_->next_sub_pass(current_times(), plan_)) {
       install();
       decision_ = kContinue;
@@ -415,15 +539,31 @@ void Region::finish_sub_pass() {
     }
   }
   decision_ = kDone;
+  for (std::size_t w = 0; w < workers_.size(); ++w)
+    if (workers_[w].lost_device) retire_lost(w);  // canceled passes learn nothing but retire
   const bool canceled = canceled_.load(std::memory_order_relaxed);
-  if (!canceled && pass_error_ == TSAR_OK) {
-    reductions_.merge();
-    if (scheduler_->adapts() && backoff_passes_ > 0) back_off();
-  }
-  outcome_ = canceled ? TSAR_ERR_CANCELED : pass_error_;
+  const bool learn = !canceled && pass_error_ == TSAR_OK;
+  if (learn) reductions_.merge();
+  outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
+             : canceled                                     ? TSAR_ERR_CANCELED
+                                                            : pass_error_;
+  if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
   schedule_seconds_ += now_seconds() - t0;
   if (pass_error_ == TSAR_OK) record_pass(last);  // a refused pass ran nothing
+  // After recording: the statistics show the devices as they ran this pass.
+  if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off();
   state_.store(kIdle, std::memory_order_release);
+}
+
+void Region::learn_straggle() {
+  busy_scratch_.clear();
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    const Worker& x = workers_[w];
+    if (active_[w] && x.device->kind() == DeviceKind::kCpu && x.sub_iterations > 0)
+      busy_scratch_.push_back(x.sub_busy);
+  }
+  if (busy_scratch_.size() >= 2)
+    cpu_straggle_ = smooth_straggle(cpu_straggle_, straggle_ratio(busy_scratch_));
 }
 
 void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const {
@@ -487,19 +627,22 @@ void Region::record_pass(double last_arrival) {
   ps.pass = p;
   ps.n = n_;
   ps.sub_passes = sub_passes_;
-  ps.canceled = outcome_ == TSAR_ERR_CANCELED ? 1 : 0;
+  ps.canceled = outcome_ != TSAR_OK ? 1 : 0;  // canceled, or stopped by a failed device
   ps.seconds = last_arrival - pass_start_;
   ps.schedule_seconds = schedule_seconds_;
   auto ds = stats_.device_slots(p);
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];
+    const Traffic moved = device_memory_ ? engine_.traffic(static_cast<int>(w)) : Traffic{};
     ds[w] = {x.pass_iterations,
              x.pass_chunks,
              x.pass_busy,
              x.pass_idle,
              estimators_[w].measured() ? estimators_[w].estimate() : 0.0,
              static_cast<unsigned>(x.device->kind()),
-             x.retired ? 1 : 0};
+             x.retired ? 1 : 0,
+             moved.to_device,
+             moved.from_device};
   }
   stats_.commit(p);
   if (trace_ != nullptr) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "memory/copy_engine.hpp"
 #include "memory/reductions.hpp"
 #include "memory/registry.hpp"
 #include "queue/chunk_queue.hpp"
@@ -98,9 +99,10 @@ class Region {
 
   struct alignas(64) Worker {
     std::shared_ptr<Device> device;
-    int slot = 0;          ///< runtime device slot: the pool thread that runs it
-    bool active = true;    ///< false once retired with no CPU to become (leader writes)
-    bool retired = false;  ///< its accelerator was retired by back-off
+    int slot = 0;              ///< runtime device slot: the pool thread that runs it
+    bool active = true;        ///< false once retired with no CPU to become (leader writes)
+    bool retired = false;      ///< its accelerator was retired by back-off or out of memory
+    bool lost_device = false;  ///< its accelerator ran out of memory in this sub-pass
     int backoff_streak = 0;
     double retired_tpi = 0.0;  ///< the retired accelerator's last estimate (for the cache)
     // Written by the worker during a pass, read by the leader after the barrier.
@@ -137,8 +139,15 @@ class Region {
   void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
   void record_pass(double last_arrival);                                         // leader
   std::span<const double> current_times();  // leader: effective times into times_
+  void learn_straggle();                    // leader, after a ratio (sub-)pass
   std::vector<std::string> device_keys() const;
   void ensure_bound(Worker& w) const;
+  // The copy engine around a range on a device with its own memory (worker side).
+  void stage_in(Worker& me, int worker);
+  void stage_out(Worker& me, int worker);
+  void lose_device(Worker& me, int worker, const std::string& why);  // out of memory
+  void fail_device(Worker& me, const std::string& why);              // any other failure
+  void retire_lost(std::size_t w);                                   // leader
   static void run_worker(void* context, int worker);
 
   std::shared_ptr<Runtime> runtime_;
@@ -154,11 +163,22 @@ class Region {
   std::vector<TimeEstimator> estimators_;  ///< leader only
   std::vector<unsigned char> active_;      ///< leader only; 0 = retired with no CPU to become
   std::vector<double> times_;              ///< leader only: effective times per iteration
-  std::vector<double> ratio_scratch_;      ///< leader only: working storage of times_
-  std::vector<int> slots_;                 ///< the pool thread of each worker
+  /// Leader only: how much longer the slowest CPU core of recent ratio (sub-)passes ran than
+  /// the CPU mean (region/straggle.hpp); CPU times are planned that much longer next to
+  /// accelerators.
+  double cpu_straggle_ = 1.0;
+  std::vector<double> busy_scratch_;   ///< leader only
+  std::vector<double> ratio_scratch_;  ///< leader only: working storage of times_
+  std::vector<int> slots_;             ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
   MemoryRegistry memory_;
   Reductions reductions_;
+  CopyEngine engine_;
+  bool device_memory_ = false;  ///< some device has its own memory: the copy engine runs
+  bool copying_ = false;        ///< planner: some device of this pass still has its own memory
+  std::vector<std::shared_ptr<Device>> pass_devices_;  ///< planner: each worker's device
+  std::atomic<bool> device_failed_{false};
+  std::string device_failure_;  ///< the first device failure of the pass (its writer only)
 
   // The current (sub-)pass: written by the planner/leader, read by workers after the
   // state/barrier hand-off.

@@ -46,14 +46,17 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
                     {"busy_seconds", d.busy_seconds},
                     {"idle_seconds", d.idle_seconds},
                     {"time_per_iteration", d.time_per_iteration},
-                    {"retired", d.retired != 0}});
+                    {"retired", d.retired != 0},
+                    {"bytes_to_device", d.bytes_to_device},
+                    {"bytes_from_device", d.bytes_from_device}});
   }
   return j.dump() + "\n";
 }
 
 const char* csv_header() {
   return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,worker,device,"
-         "kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,retired\n";
+         "kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,retired,"
+         "bytes_to_device,bytes_from_device\n";
 }
 
 std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
@@ -63,13 +66,15 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
     std::snprintf(line, sizeof line,
-                  ",%lld,%lld,%d,%d,%.9g,%.9g,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d\n",
+                  ",%lld,%lld,%d,%d,%.9g,%.9g,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld\n",
                   static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
                   pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds, w,
                   w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
                   device_kind_name(static_cast<DeviceKind>(d.kind)),
                   static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
-                  d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired);
+                  d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,
+                  static_cast<long long>(d.bytes_to_device),
+                  static_cast<long long>(d.bytes_from_device));
     // Region and schedule names are user text: quote them for CSV.
     const auto quote = [](const std::string& s) {
       std::string q = "\"";

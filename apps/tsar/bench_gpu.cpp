@@ -1,0 +1,452 @@
+// tsar-bench-gpu: GEMM, k-means, a Jacobi/Helmholtz stencil and a GPU-averse gather, each run
+// on the CPU alone (every core), on each GPU alone, and co-scheduled (the default device list:
+// the cores less one control core per GPU, plus the GPUs), through OpenMP target devices and,
+// where built and present, CUDA devices. Per kernel it prints
+//   T per pass of each configuration (accelerators' copies included) and the co-execution
+//   efficiency E = (1 / sum_j 1/T_j) / T_co (DESIGN.md), T_j each device's standalone time:
+//   the CPU's under its best schedule, each GPU's with its whole loop as one range;
+//   for the first schedule (adaptive): bytes moved per pass per device against the bound
+//   "needed inputs (halo included) + own outputs", and the learned split.
+// Co-scheduling runs under each schedule of --schedules (adaptive, chunk-dynamic, hguided):
+// adaptive is TSAR's default; the chunk schedules absorb CPU cores whose speed changes from
+// pass to pass (as a VM's do). Timed passes follow warm-up passes (which let the split
+// settle), except for the GPU-averse loop: there the whole run from a fresh region is timed,
+// since the point is what discovering that the GPU does not pay (back-off) costs.
+// Results are compared with the CPU-alone run's (the unit tests compare TSAR with serial
+// loops). One JSON line at the end holds every figure.
+// Usage: tsar-bench-gpu [--scale quick|full] [--kernels LIST] [--backend omp|cuda|all]
+//                       [--accelerators LIST] [--cpus LIST] [--passes N] [--schedules LIST]
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_gpu_kernels.hpp"
+#include "tsar/tsar.hpp"
+#if TSAR_BENCH_CUDA
+#include "bench_gpu_cuda.hpp"
+#endif
+
+namespace {
+
+using namespace tsar_bench_gpu;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+struct Options {
+  std::string scale = "full";
+  std::string kernels = "gemm,kmeans,jacobi,averse";
+  std::string backend = "all";
+  std::string accelerators;  // "": every GPU of the backend's kind
+  std::string cpus;          // "": the default list's CPU devices (GPU control cores reserved)
+  std::string schedules = "adaptive,chunk-dynamic,hguided";
+  int passes = 0;  // 0: per kernel
+};
+
+struct Plan {
+  std::unique_ptr<GpuKernel> kernel;
+  int warmup;  ///< untimed passes first (the split settles in about three)
+  int passes;
+  int cpu_passes;  ///< GEMM's CPU passes take seconds: fewer (its check allows it)
+  int cpu_warmup;
+  bool averse;
+};
+
+Plan make_plan(const std::string& name, bool quick) {
+  if (name == "gemm")
+    return {quick ? make_gemm(96) : make_gemm(4096), 4, quick ? 3 : 8, 2, 1, false};
+  if (name == "kmeans")
+    return {quick ? make_kmeans(20000, 8, 8) : make_kmeans(2'000'000, 16, 32),
+            4,
+            quick ? 3 : 12,
+            quick ? 3 : 12,
+            4,
+            false};
+  if (name == "jacobi")
+    return {quick ? make_jacobi(192, 64) : make_jacobi(8192, 4096),
+            4,
+            quick ? 4 : 30,
+            quick ? 4 : 30,
+            4,
+            false};
+  if (name == "averse")  // the CPU alone and co-scheduled: the same passes from a fresh start
+    return {quick ? make_averse(4096, 1 << 16) : make_averse(1 << 17, 1 << 25),
+            0,
+            quick ? 8 : 800,
+            quick ? 8 : 800,
+            0,
+            true};
+  throw std::runtime_error("unknown kernel '" + name + "' (gemm, kmeans, jacobi, averse)");
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+/// One configuration's run of a kernel.
+struct Result {
+  std::string devices;
+  double per_pass = 0.0;  ///< mean seconds of a timed pass
+  double total = 0.0;     ///< seconds of all timed passes
+  double fastest = INFINITY, slowest = 0.0;
+  double tsar_pass = 0.0;  ///< mean of TSAR's own pass time (split to last arrival)
+  std::vector<std::string> keys;
+  std::vector<std::int64_t> iterations;  ///< last pass
+  std::vector<int> retired;
+  std::vector<double> to, from;  ///< mean bytes per timed pass
+  std::vector<double> bound;     ///< mean bound per timed pass
+  int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
+  std::vector<double> sample;
+};
+
+/// `ranges`: the schedule gives each device one range per pass, in device order, so the bytes
+/// each moves can be checked against its range's bound.
+Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend backend,
+           const std::string& schedule, int warmup, int passes, bool ranges) {
+  tsar::set_devices(devices);
+  tsar::RegionOptions options;
+  options.name = std::string("bench-gpu-") + k.name();
+  options.schedule = schedule;
+  options.device_kinds = kinds;
+  tsar::Region region(options);
+  const int n = region.num_devices();
+  Result r;
+  r.devices = devices;
+  for (int w = 0; w < n; ++w) r.keys.emplace_back(region.device(w).key);
+  r.to.assign(static_cast<std::size_t>(n), 0.0);
+  r.from = r.bound = r.to;
+  k.reset();
+  k.attach(region);
+  for (int p = 0; p < warmup; ++p) {
+    k.pass(region, backend);
+    k.after_pass();
+  }
+  for (int p = 0; p < passes; ++p) {
+    const auto t0 = Clock::now();
+    k.pass(region, backend);
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.total += seconds;
+    r.fastest = std::min(r.fastest, seconds);
+    r.slowest = std::max(r.slowest, seconds);
+    const auto stats = region.pass_stats();
+    r.tsar_pass += stats.pass.seconds / passes;
+    std::int64_t begin = 0;  // adaptive ranges lie in worker order
+    for (int w = 0; w < n; ++w) {
+      const auto& d = stats.devices[static_cast<std::size_t>(w)];
+      const std::int64_t end = begin + d.iterations;
+      const double bound = ranges && d.iterations > 0 && d.kind != TSAR_DEVICE_CPU
+                               ? static_cast<double>(k.bound_bytes(begin, end))
+                               : 0.0;
+      const double moved = static_cast<double>(d.bytes_to_device + d.bytes_from_device);
+      if (ranges && moved > bound) ++r.bound_violations;
+      r.to[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_to_device) / passes;
+      r.from[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_from_device) / passes;
+      r.bound[static_cast<std::size_t>(w)] += bound / passes;
+      begin = end;
+    }
+    k.after_pass();
+  }
+  r.per_pass = r.total / std::max(1, passes);
+  const auto stats = region.pass_stats();
+  for (int w = 0; w < n; ++w) {
+    r.iterations.push_back(stats.devices[static_cast<std::size_t>(w)].iterations);
+    r.retired.push_back(region.device(w).retired);
+  }
+  r.sample = k.sample();
+  k.detach();
+  return r;
+}
+
+double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return INFINITY;
+  double scale = 1e-300, diff = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::fabs(b[i]));
+    diff = std::max(diff, std::isfinite(a[i]) ? std::fabs(a[i] - b[i]) : INFINITY);
+  }
+  return diff / scale;
+}
+
+json result_json(const Result& r) {
+  json devices = json::array();
+  for (std::size_t w = 0; w < r.keys.size(); ++w)
+    devices.push_back({{"device", r.keys[w]},
+                       {"iterations", r.iterations[w]},
+                       {"retired", r.retired[w] != 0},
+                       {"bytes_to_device", r.to[w]},
+                       {"bytes_from_device", r.from[w]},
+                       {"bytes_bound", r.bound[w]}});
+  return {{"devices_spec", r.devices},
+          {"seconds_per_pass", r.per_pass},
+          {"fastest_pass", r.fastest},
+          {"tsar_pass_seconds", r.tsar_pass},
+          {"slowest_pass", r.slowest},
+          {"seconds_total", r.total},
+          {"bytes_over_bound", r.bound_violations},
+          {"devices", devices}};
+}
+
+std::string split_text(const Result& r) {
+  std::int64_t n = 0;
+  for (auto i : r.iterations) n += i;
+  std::string s;
+  char buf[96];
+  for (std::size_t w = 0; w < r.keys.size(); ++w) {
+    if (r.iterations[w] == 0 && r.keys[w].rfind("cpu:", 0) == 0) continue;
+    std::snprintf(buf, sizeof buf, "%s%s %.1f%%%s", s.empty() ? "" : ", ", r.keys[w].c_str(),
+                  100.0 * static_cast<double>(r.iterations[w]) /
+                      static_cast<double>(std::max<std::int64_t>(1, n)),
+                  r.retired[w] ? " (retired)" : "");
+    s += buf;
+  }
+  std::int64_t cpu = 0;
+  int cores = 0;
+  for (std::size_t w = 0; w < r.keys.size(); ++w)
+    if (r.keys[w].rfind("cpu:", 0) == 0) cpu += r.iterations[w], ++cores;
+  std::snprintf(
+      buf, sizeof buf, "; CPU cores together %.1f%% (%d cores)",
+      100.0 * static_cast<double>(cpu) / static_cast<double>(std::max<std::int64_t>(1, n)), cores);
+  return s + buf;
+}
+
+/// The CPU device keys of the default device list.
+std::string default_cpus() {
+  tsar::set_devices("");
+  tsar::Region r("bench-gpu-probe", "static", TSAR_DEVICE_CPU);
+  std::vector<std::string> keys;
+  for (int w = 0; w < r.num_devices(); ++w) keys.emplace_back(r.device(w).key);
+  return join(keys);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  CLI::App app{
+      "tsar-bench-gpu: co-scheduling GEMM, k-means, Jacobi and a GPU-averse loop "
+      "across the CPU cores and GPUs of this node"};
+  app.add_option("--scale", opt.scale, "quick (CI, tiny sizes) or full")
+      ->check(CLI::IsMember({"quick", "full"}));
+  app.add_option("--kernels", opt.kernels, "comma-separated: gemm,kmeans,jacobi,averse");
+  app.add_option("--backend", opt.backend, "omp, cuda or all (those this node has)")
+      ->check(CLI::IsMember({"omp", "cuda", "all"}));
+  app.add_option("--accelerators", opt.accelerators,
+                 "device list entries of the accelerators (default: every GPU of the backend), "
+                 "e.g. omphost:1 to run the memory path on the host");
+  app.add_option("--cpus", opt.cpus,
+                 "CPU devices that co-schedule with them (default: the default device list's, "
+                 "i.e. every core but the GPUs' control cores)");
+  app.add_option("--passes", opt.passes, "timed passes per configuration (default per kernel)");
+  app.add_option("--schedules", opt.schedules,
+                 "TSAR schedules to co-schedule with (the first is the primary one)");
+  CLI11_PARSE(app, argc, argv);
+  const bool quick = opt.scale == "quick";
+
+  try {
+    int cuda_devices = 0;
+#if TSAR_BENCH_CUDA
+    cuda_devices = cuda::devices();
+#endif
+    int omp_count = 0, cuda_count = 0;
+    tsar::set_devices("");
+    tsar_count_devices(TSAR_DEVICE_OMP_TARGET, &omp_count);
+    tsar_count_devices(TSAR_DEVICE_CUDA, &cuda_count);
+    std::printf(
+        "tsar-bench-gpu: %d cores; OpenMP target devices: %d (omp_get_num_devices %d); "
+        "CUDA devices: %d (TSAR %d)\n",
+        tsar::count_devices(TSAR_DEVICE_CPU) + 0, omp_count, omp_get_num_devices(), cuda_devices,
+        cuda_count);
+    const std::string cpu_all = "cpu:all";
+    const std::string co_cpus = opt.cpus.empty() ? default_cpus() : opt.cpus;
+
+    struct BackendPlan {
+      Backend backend;
+      const char* name;
+      unsigned kind;
+      std::vector<std::string> accelerators;
+    };
+    std::vector<BackendPlan> backends;
+    for (const auto& [backend, name, kind, count] :
+         {std::tuple{Backend::omp, "omp", static_cast<unsigned>(TSAR_DEVICE_OMP_TARGET), omp_count},
+          std::tuple{Backend::cuda, "cuda", static_cast<unsigned>(TSAR_DEVICE_CUDA), cuda_count}}) {
+      if (opt.backend != "all" && opt.backend != name) continue;
+      BackendPlan b{backend, name, kind, {}};
+      if (!opt.accelerators.empty()) {
+        b.accelerators = split_list(opt.accelerators);
+      } else {
+        for (int g = 0; g < count; ++g)
+          b.accelerators.push_back(std::string(name) + ":" + std::to_string(g));
+      }
+      if (b.accelerators.empty()) {
+        std::printf("%s: no device here, skipped\n", name);
+        continue;
+      }
+      if (backend == Backend::cuda && cuda_devices == 0 && opt.accelerators.empty()) continue;
+      backends.push_back(std::move(b));
+    }
+    if (backends.empty()) {
+      std::fprintf(stderr,
+                   "tsar-bench-gpu: no accelerator to benchmark (no GPU here; "
+                   "--accelerators omphost:N runs the memory path on the host)\n");
+      return 77;
+    }
+
+    json results = json::array();
+    // Figures of the first schedule (the primary), and of the best schedule per kernel run.
+    double e_sum = 0.0, e_best_sum = 0.0;
+    int e_count = 0;
+    bool all_correct = true, bytes_ok = true;
+    double averse_ratio = 0.0;
+    const auto schedules = split_list(opt.schedules);
+    std::map<std::pair<std::string, std::string>, Result> cpu_cache;  // (kernel, schedule)
+    for (const auto& b : backends) {
+      const std::string co_devices = co_cpus + "," + join(b.accelerators);
+      // The accelerator kind of omphost entries is OpenMP target whatever the backend.
+      const unsigned accel_kinds = b.kind | TSAR_DEVICE_OMP_TARGET;
+      const unsigned co_kinds = TSAR_DEVICE_CPU | accel_kinds;
+      for (const auto& name : split_list(opt.kernels)) {
+        Plan plan = make_plan(name, quick);
+        GpuKernel& k = *plan.kernel;
+        const int passes = opt.passes > 0 ? opt.passes : plan.passes;
+        const int cpu_passes = opt.passes > 0 ? opt.passes : plan.cpu_passes;
+        std::printf("\n%s [%s]: %s\n", k.name(), b.name, k.size_text().c_str());
+        // Standalone times: the CPU under each schedule (its best counts), each GPU alone
+        // with its whole share as one range.
+        double best_cpu = INFINITY;
+        for (const auto& sched : schedules) {
+          auto key = std::make_pair(name, sched);
+          if (!cpu_cache.count(key))
+            cpu_cache.emplace(key, run(k, cpu_all, TSAR_DEVICE_CPU, b.backend, sched,
+                                       plan.cpu_warmup, cpu_passes, false));
+          const Result& cpu = cpu_cache.at(key);
+          best_cpu = std::min(best_cpu, cpu.per_pass);
+          std::printf("  CPU alone (%zu cores, %s) %*s%9.3f ms/pass\n", cpu.keys.size(),
+                      sched.c_str(), static_cast<int>(std::max<std::size_t>(1, 16 - sched.size())),
+                      "", 1e3 * cpu.per_pass);
+        }
+        const Result& reference = cpu_cache.at({name, schedules.front()});
+        std::vector<Result> alone;
+        for (const auto& a : b.accelerators) {
+          // The averse loop alone on a GPU: a few passes tell its cost per pass.
+          const int gpu_passes = plan.averse ? std::min(passes, 10) : passes;
+          alone.push_back(run(k, a, accel_kinds, b.backend, "static", plan.averse ? 1 : plan.warmup,
+                              gpu_passes, true));
+          std::printf(
+              "  %-10s alone                  %9.3f ms/pass  (%.1f MB in, %.1f MB out per "
+              "pass)\n",
+              alone.back().keys.front().c_str(), 1e3 * alone.back().per_pass,
+              alone.back().to.front() / 1e6, alone.back().from.front() / 1e6);
+        }
+        double inverse = 1.0 / best_cpu;
+        for (const auto& a : alone) inverse += 1.0 / a.per_pass;
+        const double ideal = 1.0 / inverse;
+        std::printf("  ideal co-scheduled time (1 / sum 1/T_j)  %9.3f ms/pass\n", 1e3 * ideal);
+
+        json item = {{"kernel", k.name()},    {"backend", b.name},
+                     {"size", k.size_text()}, {"passes", passes},
+                     {"warmup", plan.warmup}, {"ideal_seconds_per_pass", ideal}};
+        item["cpu_alone"] = json::object();
+        for (const auto& sched : schedules)
+          item["cpu_alone"][sched] = result_json(cpu_cache.at({name, sched}));
+        item["accelerators_alone"] = json::array();
+        for (const auto& a : alone) item["accelerators_alone"].push_back(result_json(a));
+        item["co_scheduled"] = json::object();
+        double e_best = 0.0;
+        bool both_primary = false;
+        for (const auto& sched : schedules) {
+          const bool primary = sched == schedules.front();
+          const bool ranges = sched == "adaptive" || sched == "static";
+          const Result co =
+              run(k, co_devices, co_kinds, b.backend, sched, plan.warmup, passes, ranges);
+          const double e = ideal / co.per_pass;
+          std::int64_t cpu_its = 0, accel_its = 0;
+          for (std::size_t w = 0; w < co.keys.size(); ++w)
+            (co.keys[w].rfind("cpu:", 0) == 0 ? cpu_its : accel_its) += co.iterations[w];
+          const bool both = cpu_its > 0 && accel_its > 0 && !plan.averse;
+          if (primary) both_primary = both;
+          if (both) e_best = std::max(e_best, e);
+          std::printf(
+              "  co-scheduled, %-14s %9.3f ms/pass  E = %.3f  (passes %.3f to %.3f ms; "
+              "split to last arrival %.3f ms)%s\n",
+              sched.c_str(), 1e3 * co.per_pass, e, 1e3 * co.fastest, 1e3 * co.slowest,
+              1e3 * co.tsar_pass, both ? "" : "  (one side only)");
+          double err = max_relative_difference(co.sample, reference.sample);
+          for (const auto& a : alone)
+            err = std::max(err, max_relative_difference(a.sample, reference.sample));
+          const bool correct = err <= 1e-6;
+          all_correct = all_correct && correct;
+          if (!correct) std::printf("  results differ from the CPU alone's: %.2e  WRONG\n", err);
+          json entry = result_json(co);
+          entry["efficiency"] = e;
+          entry["both_contribute"] = both;
+          entry["max_relative_difference"] = err;
+          if (plan.averse) {
+            const double ratio = co.total / cpu_cache.at({name, sched}).total;
+            entry["co_over_cpu_total"] = ratio;
+            std::printf("    whole run, co-scheduled / CPU alone (%s): %.3f (goal: at most 1.05)\n",
+                        sched.c_str(), ratio);
+            if (primary) averse_ratio = std::max(averse_ratio, ratio);
+          }
+          if (primary) {
+            std::printf("    split: %s\n", split_text(co).c_str());
+            for (std::size_t w = 0; w < co.keys.size(); ++w)
+              if (co.bound[w] > 0)
+                std::printf("    %-10s moves %.2f MB in + %.2f MB out per pass; bound %.2f MB%s\n",
+                            co.keys[w].c_str(), co.to[w] / 1e6, co.from[w] / 1e6, co.bound[w] / 1e6,
+                            co.bound_violations ? "  OVER" : "");
+            bytes_ok = bytes_ok && co.bound_violations == 0;
+            for (const auto& a : alone) bytes_ok = bytes_ok && a.bound_violations == 0;
+            if (both) {
+              e_sum += e;
+              ++e_count;
+            }
+          }
+          item["co_scheduled"][sched] = entry;
+        }
+        if (both_primary) e_best_sum += e_best;
+        item["efficiency_best"] = e_best;
+        results.push_back(item);
+      }
+    }
+    json summary = {{"efficiency_mean", e_count > 0 ? e_sum / e_count : 0.0},
+                    {"efficiency_mean_best_schedule", e_count > 0 ? e_best_sum / e_count : 0.0},
+                    {"efficiency_kernels", e_count},
+                    {"averse_co_over_cpu", averse_ratio},
+                    {"bytes_within_bound", bytes_ok},
+                    {"correct", all_correct}};
+    std::printf(
+        "\nmean E over %d kernel runs where CPU and GPU both contribute: %.3f with %s, "
+        "%.3f with the best schedule of each (goal 0.93); GPU-averse co/CPU: %.3f (goal "
+        "1.05); bytes within bound: %s; results %s\n",
+        e_count, e_count > 0 ? e_sum / e_count : 0.0, schedules.front().c_str(),
+        e_count > 0 ? e_best_sum / e_count : 0.0, averse_ratio, bytes_ok ? "yes" : "NO",
+        all_correct ? "agree" : "DIFFER");
+    json out = {{"bench", "tsar-bench-gpu"},    {"scale", opt.scale},
+                {"schedules", schedules},       {"omp_devices", omp_count},
+                {"cuda_devices", cuda_devices}, {"co_cpus", co_cpus},
+                {"results", results},           {"summary", summary}};
+    std::printf("%s\n", out.dump().c_str());
+    return all_correct ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tsar-bench-gpu: %s\n", e.what());
+    return 1;
+  }
+}

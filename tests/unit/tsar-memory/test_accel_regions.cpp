@@ -1,0 +1,366 @@
+// Regions with accelerators that have their own memory, through the public API: every
+// association type gives the serial loop's results, and each accelerator moves exactly what
+// its range needs -- the bytes are computed here from the association and the split the
+// statistics report. In CI the accelerators are the host's OpenMP device (omphost: separate
+// allocations, real copies, target regions); tests/gpu/tsar runs the same tests on GPUs.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+#include "accel_bodies.hpp"
+#include "tsar/tsar.hpp"
+
+namespace {
+
+using accel_test::setup;
+using ::testing::HasSubstr;
+constexpr std::int64_t kDouble = sizeof(double);
+
+class Accel : public ::testing::Test {
+ protected:
+  void SetUp() override { tsar::set_devices(setup().devices); }
+  void TearDown() override { tsar::set_devices(""); }
+
+  static bool accelerator(const tsar::Region& r, int w) {
+    return r.device(w).kind != TSAR_DEVICE_CPU;
+  }
+  /// The range worker w ran in the last pass of a one-range-per-pass schedule: ranges are
+  /// laid out in worker order.
+  static std::pair<std::int64_t, std::int64_t> range_of(const tsar::Region& r, int w) {
+    const auto stats = r.pass_stats();
+    std::int64_t b = 0;
+    for (int v = 0; v < w; ++v) b += stats.devices[static_cast<std::size_t>(v)].iterations;
+    return {b, b + stats.devices[static_cast<std::size_t>(w)].iterations};
+  }
+  /// Initial times per iteration that fix the split under the static schedule: CPU devices
+  /// 1, accelerators 1/2 (each accelerator gets twice a CPU's share).
+  static std::vector<double> fixed_times(const tsar::Region& r) {
+    std::vector<double> t;
+    for (int w = 0; w < r.num_devices(); ++w) t.push_back(accelerator(r, w) ? 0.5 : 1.0);
+    return t;
+  }
+};
+
+TEST_F(Accel, RowsMatchTheSerialLoopAndMoveOnlyTheirPart) {
+  const std::int64_t n = 20000;
+  std::vector<double> x(n), y(n), ref(n);
+  for (std::int64_t i = 0; i < n; ++i) x[i] = 0.5 * static_cast<double>(i % 97), y[i] = ref[i] = 1;
+  tsar::Region region("rows", "adaptive");
+  region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
+  ASSERT_EQ(region.num_devices(), (setup().kind == "omphost" ? 1 : 2) + setup().accelerators);
+  auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  for (int pass = 0; pass < 5; ++pass) {
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 3.0); });
+    for (std::int64_t i = 0; i < n; ++i) ref[i] += 3.0 * x[i];
+    const auto stats = region.pass_stats();
+    for (int w = 0; w < region.num_devices(); ++w) {
+      const auto& d = stats.devices[static_cast<std::size_t>(w)];
+      SCOPED_TRACE("pass " + std::to_string(pass) + " device " + region.device(w).key);
+      const std::int64_t own = accelerator(region, w) ? d.iterations : 0;
+      EXPECT_EQ(d.bytes_to_device, 2 * own * kDouble);  // x and y in
+      EXPECT_EQ(d.bytes_from_device, own * kDouble);    // y out
+    }
+  }
+  EXPECT_EQ(y, ref);
+}
+
+TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
+  const std::int64_t rows = 300, cols = 40;
+  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
+  std::vector<double> ra = a, rb = b;
+  tsar::RegionOptions options;
+  options.name = "jacobi";
+  options.schedule = "static";
+  tsar::Region probe(options);
+  options.time_per_iteration = fixed_times(probe);
+  tsar::Region region(options);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  // Both buffers with the same halo, so each device copy's window fits either role.
+  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
+  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | persist, 1);
+  const std::int64_t row_bytes = cols * kDouble;
+  for (int pass = 0; pass < 6; ++pass) {
+    region.parallel_for(rows, [&](const tsar::Chunk& c) {
+      accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
+    });
+    accel_test::jacobi(
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
+        rb.data(), rows, cols);
+    for (int w = 0; w < region.num_devices(); ++w) {
+      if (!accelerator(region, w)) continue;
+      SCOPED_TRACE("pass " + std::to_string(pass) + " device " + region.device(w).key);
+      const auto [lo, hi] = range_of(region, w);
+      const std::int64_t halo = (lo > 0 ? 1 : 0) + (hi < rows ? 1 : 0);
+      const auto& d = region.pass_stats().devices[static_cast<std::size_t>(w)];
+      // First pass: its rows and halo in. Later: only the halo rows its neighbours wrote.
+      EXPECT_EQ(d.bytes_to_device, (pass == 0 ? hi - lo + halo : halo) * row_bytes);
+      EXPECT_EQ(d.bytes_from_device, (hi - lo) * row_bytes);
+    }
+    cur.swap_buffers(next);
+    std::swap(ra, rb);
+  }
+  // After an even number of swaps `cur` is a again.
+  EXPECT_EQ(a, ra);
+  EXPECT_EQ(b, rb);
+}
+
+TEST_F(Accel, ColumnsArePackedWithTheirHalo) {
+  const std::int64_t rows = 24, cols = 3000, stride = 3004;
+  std::vector<double> in(rows * stride), out(rows * stride, -1.0);
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<double>(k % 251);
+  std::vector<double> ref = out;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < cols; ++j)
+      ref[r * stride + j] = 2 * in[r * stride + j] + (j > 0 ? in[r * stride + j - 1] : 0.0);
+  tsar::Region region("cols", "adaptive");
+  region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
+  auto is = region.map_2d(in.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_IN, 1);
+  auto os =
+      region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_OUT | TSAR_MEM_PAD);
+  for (int pass = 0; pass < 3; ++pass) {
+    region.parallel_for(cols, [&](const tsar::Chunk& c) {
+      accel_test::scale_cols(c, c.layout(is), c.layout(os), rows);
+    });
+    for (int w = 0; w < region.num_devices(); ++w) {
+      if (!accelerator(region, w)) continue;
+      const auto [lo, hi] = range_of(region, w);
+      const std::int64_t in_cols = std::min(cols, hi + 1) - std::max<std::int64_t>(0, lo - 1);
+      const auto& d = region.pass_stats().devices[static_cast<std::size_t>(w)];
+      EXPECT_EQ(d.bytes_to_device, rows * in_cols * kDouble) << region.device(w).key;
+      EXPECT_EQ(d.bytes_from_device, rows * (hi - lo) * kDouble) << region.device(w).key;
+    }
+  }
+  EXPECT_EQ(out, ref);
+}
+
+TEST_F(Accel, RowsAndColumnsMergeBackOnlyChangedElements) {
+  const std::int64_t n = 160;
+  for (const char* schedule : {"adaptive", "chunk-dynamic:16", "split:3"}) {
+    SCOPED_TRACE(schedule);
+    std::vector<double> a(n * n), ref(n * n);
+    std::iota(a.begin(), a.end(), 0.0);
+    ref = a;
+    tsar::Region region("plus", schedule);
+    auto as = region.map_2d(a.data(), n, n, 0, tsar::Assoc::rows_cols, TSAR_MEM_INOUT);
+    for (int pass = 0; pass < 3; ++pass) {
+      region.parallel_for(
+          n, [&](const tsar::Chunk& c) { accel_test::plus_update(c, c.layout(as), n); });
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = i + 1; j < n; ++j) {
+          ref[i * n + j] += static_cast<double>(i + 2 * j);
+          ref[j * n + i] -= static_cast<double>(j + 3 * i);
+        }
+    }
+    EXPECT_EQ(a, ref);
+  }
+}
+
+TEST_F(Accel, PersistentFullInputIsCopiedOnce) {
+  const std::int64_t n = 5000, len = 777;
+  std::vector<double> t(len), y(n, 0.0), ref(n);
+  std::iota(t.begin(), t.end(), 1.0);
+  for (std::int64_t i = 0; i < n; ++i) ref[i] = t[(7 * i) % len] + t[(13 * i) % len];
+  tsar::Region region("full", "adaptive");
+  region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
+  auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN | TSAR_MEM_PERSIST);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  for (int pass = 0; pass < 3; ++pass) {
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::gather(c, c.ptr(ts), len, c.ptr(ys)); });
+    for (int w = 0; w < region.num_devices(); ++w) {
+      if (!accelerator(region, w)) continue;
+      const auto& d = region.pass_stats().devices[static_cast<std::size_t>(w)];
+      // The table once, on the pass a device first runs (every accelerator runs pass 0).
+      EXPECT_EQ(d.bytes_to_device, pass == 0 ? len * kDouble : 0) << region.device(w).key;
+      EXPECT_EQ(d.bytes_from_device, d.iterations * kDouble);
+    }
+  }
+  EXPECT_EQ(y, ref);
+  // The program changes the table: announced, it is copied again.
+  for (auto& v : t) v *= 2;
+  ts.invalidate();
+  region.parallel_for(
+      n, [&](const tsar::Chunk& c) { accel_test::gather(c, c.ptr(ts), len, c.ptr(ys)); });
+  for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(y[i], 2 * ref[i]) << i;
+}
+
+TEST_F(Accel, PaddedRowsUseTheDeviceStride) {
+  const std::int64_t rows = 3000, cols = 5;
+  std::vector<double> m(rows * cols), ref(rows * cols);
+  std::iota(m.begin(), m.end(), 0.0);
+  for (std::size_t k = 0; k < m.size(); ++k) ref[k] = 3 * m[k] + static_cast<double>(k % cols);
+  tsar::Region region("padded", "adaptive");
+  region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
+  auto ms =
+      region.map_2d(m.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT | TSAR_MEM_PAD);
+  std::vector<std::size_t> strides(static_cast<std::size_t>(region.num_devices()), 0);
+  region.parallel_for(rows, [&](const tsar::Chunk& c) {
+    const tsar_mem_layout l = c.layout(ms);
+    strides[static_cast<std::size_t>(c.worker())] = l.row_stride;
+    accel_test::scale_rows(c, l, cols);
+  });
+  EXPECT_EQ(m, ref);
+  for (int w = 0; w < region.num_devices(); ++w) {
+    if (!accelerator(region, w)) {
+      EXPECT_EQ(strides[static_cast<std::size_t>(w)], 5u);  // the host's layout
+      continue;
+    }
+    // Rows of 5 doubles padded to the device's alignment: 64 bytes on the host's OpenMP
+    // device, 128 on GPUs.
+    EXPECT_EQ(strides[static_cast<std::size_t>(w)], setup().kind == "omphost" ? 8u : 16u);
+    const auto& d = region.pass_stats().devices[static_cast<std::size_t>(w)];
+    EXPECT_EQ(d.bytes_to_device, d.iterations * cols * kDouble);  // padding is not moved
+    EXPECT_EQ(d.bytes_from_device, d.iterations * cols * kDouble);
+  }
+}
+
+TEST_F(Accel, ReductionsCombineDeviceAccumulators) {
+  const std::int64_t n = 40000;
+  std::vector<double> x(n);
+  for (std::int64_t i = 0; i < n; ++i) x[i] = static_cast<double>(i % 1000);  // exact sums
+  const double want = std::accumulate(x.begin(), x.end(), 0.0);
+  for (const char* schedule : {"adaptive", "chunk-dynamic:1000", "split:4"}) {
+    SCOPED_TRACE(schedule);
+    tsar::Region region("sum", schedule);
+    auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
+    double total = -1;
+    auto red = region.reduction(total, 0.0, [](double a, double b) { return a + b; });
+    for (int pass = 0; pass < 3; ++pass) {
+      total = 0;
+      region.parallel_for(
+          n, [&](const tsar::Chunk& c) { accel_test::sum(c, c.ptr(xs), &c.local(red)); });
+      EXPECT_EQ(total, want);
+    }
+  }
+}
+
+TEST_F(Accel, RetargetStreamsBlocksThroughOneAllocation) {
+  const std::int64_t n = 4096;
+  std::vector<std::vector<double>> blocks(4, std::vector<double>(n));
+  for (std::size_t k = 0; k < blocks.size(); ++k)
+    std::fill(blocks[k].begin(), blocks[k].end(), static_cast<double>(k + 1));
+  std::vector<double> y(n, 0.0);
+  tsar::Region region("stream", "adaptive");
+  auto xs = region.map(blocks[0].data(), n, tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    if (k > 0) xs.retarget(blocks[k].data());
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 1.0); });
+  }
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 1.0 + 2 + 3 + 4) << i;
+}
+
+TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
+  const std::int64_t n = 10000;
+  std::vector<double> x(n, 2.0), y(n, 1.0);
+  tsar_region* r = nullptr;
+  ASSERT_EQ(tsar_init(&r, "thesis", "split:3", TSAR_DEVICE_ALL, nullptr, 0, 0), TSAR_OK);
+  ASSERT_EQ(tsar_reg_mem(r, x.data(), sizeof(double), n, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN), TSAR_OK);
+  ASSERT_EQ(tsar_reg_mem(r, y.data(), sizeof(double), n, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT),
+            TSAR_OK);
+  int failures = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+#pragma omp parallel num_threads(tsar_num_devices(r)) reduction(+ : failures)
+    do {
+      int64_t b = 0, e = 0;
+      if (tsar_next(r, n, &b, &e) != TSAR_OK) ++failures;
+      if (b < e) {
+        auto* xp = static_cast<double*>(tsar_mem(r, x.data()));
+        auto* yp = static_cast<double*>(tsar_mem(r, y.data()));
+        if (xp == nullptr || yp == nullptr) {
+          ++failures;
+        } else {
+          const tsar_chunk chunk{
+              b, e, tsar_get_worker(r), tsar_get_type(r), tsar_get_device(r), -1, nullptr};
+          tsar_device_info info{};
+          tsar_get_device_info(r, chunk.worker, &info);
+          tsar_chunk with_device = chunk;
+          with_device.omp_device = info.omp_device;
+          accel_test::axpy(tsar::Chunk(r, with_device), xp, yp, 1.0);
+        }
+      }
+    } while (tsar_loop(r));
+  }
+  EXPECT_EQ(failures, 0);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 5.0) << i;
+  EXPECT_EQ(tsar_free(r), TSAR_OK);
+}
+
+TEST_F(Accel, RunningOutOfDeviceMemoryRetiresTheDeviceAndTheWorkFinishesOnTheCpu) {
+  // 4 KiB per accelerator: the first range's rows do not fit.
+  ::setenv("TSAR_DEVICE_MEMORY_LIMIT", "4K", 1);
+  tsar::set_devices(setup().devices);
+  ::unsetenv("TSAR_DEVICE_MEMORY_LIMIT");
+  const std::int64_t n = 30000;
+  std::vector<double> x(n, 1.0), y(n, 0.5);
+  tsar::Region region("oom", "adaptive");
+  auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  testing::internal::CaptureStderr();
+  for (int pass = 0; pass < 3; ++pass)
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 2.0); });
+  const std::string warnings = testing::internal::GetCapturedStderr();
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 6.5) << i;
+  EXPECT_THAT(warnings, HasSubstr("TSAR_DEVICE_MEMORY_LIMIT"));
+  EXPECT_THAT(warnings, HasSubstr("is retired for this region and its work continues on core"));
+  const auto stats = region.pass_stats();
+  for (int w = 0; w < region.num_devices(); ++w) {
+    if (region.device(w).kind == TSAR_DEVICE_CPU) continue;
+    EXPECT_EQ(region.device(w).retired, 1) << region.device(w).key;
+    const auto& d = stats.devices[static_cast<std::size_t>(w)];
+    EXPECT_EQ(d.kind, static_cast<unsigned>(TSAR_DEVICE_CPU));  // its worker computes on a core
+    EXPECT_GT(d.iterations, 0);
+    EXPECT_EQ(d.bytes_to_device + d.bytes_from_device, 0);
+  }
+}
+
+TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
+  // Three host-as-device accelerators and a CPU core, each "speed" a sleep per iteration (as
+  // in test_adaptation), with partial, persistent and reduced data on every device.
+  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
+  tsar::set_devices("cpu:0,omphost:1,omphost:0,omphost:1");
+  const std::vector<double> factor = {2, 1, 3, 6};  // ideal shares 1/2... of 1/2+1+1/3+1/6
+  const std::int64_t rows = 120, cols = 16;
+  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
+  std::iota(a.begin(), a.end(), 0.0);
+  std::vector<double> ra = a, rb = b;
+  tsar::Region region("speeds", "adaptive");
+  ASSERT_EQ(region.num_devices(), 4);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
+  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | persist, 1);
+  std::vector<double> mean(4, 0.0);
+  for (int pass = 0; pass < 8; ++pass) {
+    region.parallel_for(rows, [&](const tsar::Chunk& c) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
+          1000.0 * factor[static_cast<std::size_t>(c.worker())] * static_cast<double>(c.size())));
+      accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
+    });
+    accel_test::jacobi(
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
+        rb.data(), rows, cols);
+    cur.swap_buffers(next);
+    std::swap(ra, rb);
+    if (pass < 5) continue;
+    const auto split = region.split();
+    for (std::size_t w = 0; w < 4; ++w) mean[w] += static_cast<double>(split[w]) / 3.0;
+  }
+  EXPECT_EQ(a, ra);
+  EXPECT_EQ(b, rb);
+  const std::vector<double> ideal = {30, 60, 20, 10};
+  // The sleeps dominate the copies and target regions; the margin covers a loaded machine.
+  for (std::size_t w = 0; w < 4; ++w) EXPECT_NEAR(mean[w], ideal[w], 0.12 * rows) << "device " << w;
+}
+
+}  // namespace

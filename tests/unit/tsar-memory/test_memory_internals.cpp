@@ -1,0 +1,466 @@
+// The accelerator memory path from the inside: the interval sets behind "what is stale",
+// row padding, device memory limits, the OpenMP target device's copies (on the host's
+// initial device: separate allocations, real copies), device lists and GPU placement on a
+// 4-GPU fixture, and the copy engine driven range by range, with the bytes each step must
+// move computed here independently.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "api/error.hpp"
+#include "devices/device_list.hpp"
+#include "devices/gpu_discovery.hpp"
+#include "devices/host_device.hpp"
+#include "devices/omp_target_device.hpp"
+#include "memory/copy_engine.hpp"
+#include "memory/interval_set.hpp"
+#include "region/region.hpp"
+#include "region/straggle.hpp"
+#include "runtime/runtime.hpp"
+#include "schedule/schedule_spec.hpp"
+#include "symmer/topology/node_model.hpp"
+
+namespace {
+
+using namespace tsar::core;
+using symmer::topology::NodeModel;
+using ::testing::HasSubstr;
+
+std::vector<std::pair<std::int64_t, std::int64_t>> parts(const IntervalSet& s) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  for (const Range& r : s.parts()) out.emplace_back(r.begin, r.end);
+  return out;
+}
+
+TEST(IntervalSet, AddMergesSubtractSplitsMissingListsTheGaps) {
+  IntervalSet s;
+  s.add({10, 20});
+  s.add({30, 40});
+  s.add({20, 25});  // touches: merges
+  EXPECT_EQ(parts(s), (decltype(parts(s)){{10, 25}, {30, 40}}));
+  s.add({5, 35});
+  EXPECT_EQ(parts(s), (decltype(parts(s)){{5, 40}}));
+  s.subtract({12, 14});
+  EXPECT_EQ(parts(s), (decltype(parts(s)){{5, 12}, {14, 40}}));
+  EXPECT_EQ(s.count(), 33);
+  EXPECT_TRUE(s.covers({15, 40}));
+  EXPECT_FALSE(s.covers({11, 15}));
+  std::vector<Range> gaps;
+  s.missing({0, 50}, gaps);
+  ASSERT_EQ(gaps.size(), 3u);
+  EXPECT_EQ(gaps[0].begin, 0);
+  EXPECT_EQ(gaps[0].end, 5);
+  EXPECT_EQ(gaps[1].begin, 12);
+  EXPECT_EQ(gaps[1].end, 14);
+  EXPECT_EQ(gaps[2].begin, 40);
+  EXPECT_EQ(gaps[2].end, 50);
+  s.missing({20, 30}, gaps);
+  EXPECT_TRUE(gaps.empty());
+  IntervalSet other;
+  other.add({0, 6});
+  other.add({39, 41});
+  s.subtract(other);
+  EXPECT_EQ(parts(s), (decltype(parts(s)){{6, 12}, {14, 39}}));
+  s.clip({8, 20});
+  EXPECT_EQ(parts(s), (decltype(parts(s)){{8, 12}, {14, 20}}));
+}
+
+TEST(Padding, RowsRoundUpToTheAlignmentWhenAsked) {
+  EXPECT_EQ(padded_stride(5, 8, 64, true), 8u);
+  EXPECT_EQ(padded_stride(8, 8, 64, true), 8u);
+  EXPECT_EQ(padded_stride(9, 8, 128, true), 16u);
+  EXPECT_EQ(padded_stride(33, 4, 128, true), 64u);
+  EXPECT_EQ(padded_stride(5, 8, 64, false), 5u);
+  EXPECT_EQ(padded_stride(5, 24, 64, true), 5u);  // 24-byte elements do not tile 64 bytes
+}
+
+TEST(MemoryLimit, ParsesAllAndPerDeviceEntries) {
+  EXPECT_EQ(memory_limit_for("1M", "omp:0"), std::size_t{1} << 20);
+  EXPECT_EQ(memory_limit_for("omphost:0=4K, 1G", "omphost:0"), 4096u);
+  EXPECT_EQ(memory_limit_for("omphost:0=4K, 1G", "cuda:1"), std::size_t{1} << 30);
+  EXPECT_EQ(memory_limit_for("cuda:1=2g", "omp:0"), 0u);
+  try {
+    memory_limit_for("cuda:0=12X", "cuda:0");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_DEVICES);
+    EXPECT_THAT(e.what(), HasSubstr("'cuda:0=12X'"));
+  }
+}
+
+TEST(OmpHostDevice, AllocationsStayWithinTheLimit) {
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  auto dev = make_omp_host(node, 0, 1);
+  EXPECT_EQ(dev->description().key, "omphost:0");
+  EXPECT_EQ(dev->kind(), DeviceKind::kOmpTarget);
+  EXPECT_FALSE(dev->description().host_memory);
+  EXPECT_EQ(dev->launch_context().omp_device, omp_get_initial_device());
+  dev->set_memory_limit(1000);
+  void* a = dev->allocate(600);
+  EXPECT_EQ(dev->allocated(), 600u);
+  try {
+    dev->allocate(600);
+    ADD_FAILURE() << "the limit did not hold";
+  } catch (const DeviceOutOfMemory& e) {
+    EXPECT_THAT(e.what(), HasSubstr("TSAR_DEVICE_MEMORY_LIMIT"));
+    EXPECT_THAT(e.what(), HasSubstr("omphost:0"));
+  }
+  EXPECT_EQ(dev->allocated(), 600u);
+  dev->release(a, 600);
+  void* b = dev->allocate(1000);
+  dev->release(b, 1000);
+  EXPECT_EQ(dev->allocated(), 0u);
+}
+
+TEST(OmpHostDevice, CopiesArePackedOrGoThroughMemcpyRect) {
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  auto dev = make_omp_host(node, 0, 0);
+  std::vector<int> host(6 * 8);
+  std::iota(host.begin(), host.end(), 0);
+  int* d = static_cast<int*>(dev->allocate(4 * 8 * sizeof(int)));
+  ASSERT_NE(static_cast<void*>(d), static_cast<void*>(host.data()));
+  // Rows 1..3 whole: the device side is contiguous (one packed copy).
+  RectCopy rows;
+  rows.elem_size = sizeof(int);
+  rows.dims = 2;
+  rows.volume = {3, 8, 0};
+  rows.src_offsets = {1, 0, 0};
+  rows.src_dims = {6, 8, 0};
+  rows.dst_offsets = {1, 0, 0};
+  rows.dst_dims = {4, 8, 0};
+  dev->copy_rect_to_device(d, host.data(), rows);
+  std::vector<int> back(32, -1);
+  dev->copy_from_device(back.data(), d, back.size() * sizeof(int));
+  for (int k = 8; k < 32; ++k) EXPECT_EQ(back[k], k) << k;
+  // A 3x2 block at column 5 (not contiguous on either side): omp_target_memcpy_rect.
+  RectCopy block = rows;
+  block.volume = {3, 2, 0};
+  block.src_offsets = {2, 5, 0};
+  block.dst_offsets = {0, 1, 0};
+  dev->copy_rect_to_device(d, host.data(), block);
+  dev->copy_from_device(back.data(), d, back.size() * sizeof(int));
+  EXPECT_EQ(back[1], 2 * 8 + 5);
+  EXPECT_EQ(back[2 * 8 + 2], 4 * 8 + 6);
+  // And back to the host, both ways.
+  std::vector<int> out(6 * 8, 0);
+  std::swap(rows.src_offsets, rows.dst_offsets);
+  std::swap(rows.src_dims, rows.dst_dims);
+  rows.dst_offsets = {2, 0, 0};
+  dev->copy_rect_from_device(out.data(), d, rows);
+  EXPECT_EQ(out[2 * 8 + 1], back[8 + 1]);
+  EXPECT_EQ(out[4 * 8 + 7], back[3 * 8 + 7]);
+  EXPECT_EQ(out[1 * 8], 0);
+  std::swap(block.src_offsets, block.dst_offsets);
+  std::swap(block.src_dims, block.dst_dims);
+  dev->copy_rect_from_device(out.data(), d, block);
+  EXPECT_EQ(out[4 * 8 + 6], back[2 * 8 + 2]);
+  EXPECT_EQ(out[2 * 8 + 5], 2 * 8 + 5);
+  dev->release(d, 4 * 8 * sizeof(int));
+}
+
+TEST(DeviceList, AcceleratorEntries) {
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  const auto list = build_devices(node, "cpu:0,omphost:1,omphost:0");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[1]->description().key, "omphost:0");
+  EXPECT_EQ(list[1]->description().control_core, 1);
+  EXPECT_EQ(list[2]->description().key, "omphost:1");
+  EXPECT_EQ(list[2]->description().control_core, 0);
+  if (omp_get_num_devices() == 0) {
+    try {
+      build_devices(node, "cpu:0,omp:0@1");
+      ADD_FAILURE() << "omp:0 accepted without OpenMP target devices";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("OpenMP target device 0 does not exist (0 here)"));
+    }
+  }
+  try {
+    build_devices(node, "cuda:7");
+    ADD_FAILURE() << "cuda:7 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_DEVICES);
+    EXPECT_THAT(e.what(), HasSubstr(cuda_backend_built() ? "CUDA device 7 does not exist"
+                                                         : "no CUDA backend"));
+  }
+  EXPECT_THROW(build_devices(node, "omphost:2"), Error);  // core 2 does not exist
+}
+
+// The 4-GPU fixture: 2 sockets x 2 NUMA nodes x 8 cores, one H100 per NUMA node, CUDA order
+// 3b, 19, bb, 9b (NUMA 1, 0, 3, 2).
+class FourGpus : public ::testing::Test {
+ protected:
+  NodeModel node = NodeModel::from_xml_file(std::string(SYMMER_SOURCE_DIR) +
+                                            "/tests/fixtures/topologies/2p4n4gpu.xml");
+  GpuRuntimes runtimes{{"0000:3B:00.0", "0000:19:00.0", "0000:bb:00.0", "0000:9b:00.0"},
+                       {30000, 30000, 30000, 30000},
+                       4};
+};
+
+TEST_F(FourGpus, EachGpuGetsTheLastFreeCoreOfItsNumaNode) {
+  const auto gpus = place_gpus(node, runtimes);
+  ASSERT_EQ(gpus.size(), 4u);
+  const std::vector<std::string> physical = {"0000:3b:00.0", "0000:19:00.0", "0000:bb:00.0",
+                                             "0000:9b:00.0"};
+  const std::vector<int> numa = {1, 0, 3, 2};
+  for (std::size_t k = 0; k < 4; ++k) {
+    SCOPED_TRACE(physical[k]);
+    EXPECT_EQ(gpus[k].physical, physical[k]);
+    EXPECT_EQ(gpus[k].numa_node, numa[k]);
+    EXPECT_EQ(gpus[k].control_core, 8 * numa[k] + 7);
+    EXPECT_EQ(gpus[k].cuda_device, static_cast<int>(k));
+    EXPECT_EQ(gpus[k].omp_device, static_cast<int>(k));  // GCC numbers GPUs in CUDA order
+    EXPECT_DOUBLE_EQ(gpus[k].peak_gflops, 30000);
+  }
+  // Two GPUs seen only through OpenMP (no CUDA backend): placed by the model's numbers.
+  const auto omp_only = place_gpus(node, GpuRuntimes{{}, {}, 2});
+  ASSERT_EQ(omp_only.size(), 2u);
+  EXPECT_EQ(omp_only[0].physical, "0000:3b:00.0");
+  EXPECT_EQ(omp_only[1].control_core, 7);
+  EXPECT_EQ(omp_only[1].cuda_device, -1);
+}
+
+TEST_F(FourGpus, ControlCoresAreReservedOrShared) {
+  const auto gpus = place_gpus(node, runtimes);
+  const auto reserved = default_devices(node, gpus, GpuCores::kReserve);
+  std::vector<int> cpu_cores;
+  std::vector<std::string> accelerators;
+  for (const auto& d : reserved) {
+    if (d->kind() == DeviceKind::kCpu)
+      cpu_cores.push_back(d->description().control_core);
+    else
+      accelerators.push_back(d->description().key);
+  }
+  EXPECT_EQ(cpu_cores.size(), 28u);
+  for (int c : {7, 15, 23, 31})
+    EXPECT_EQ(std::count(cpu_cores.begin(), cpu_cores.end(), c), 0) << "core " << c;
+  std::vector<std::string> want = {"omp:0", "omp:1", "omp:2", "omp:3"};
+  if (cuda_backend_built())
+    for (const char* k : {"cuda:0", "cuda:1", "cuda:2", "cuda:3"}) want.emplace_back(k);
+  EXPECT_EQ(accelerators, want);
+  EXPECT_EQ(reserved[28]->description().control_core, 15);
+  EXPECT_EQ(reserved[28]->description().physical, "0000:3b:00.0");
+  EXPECT_EQ(reserved[28]->description().alignment, 128u);
+  const auto shared = default_devices(node, gpus, GpuCores::kShare);
+  EXPECT_EQ(shared.size(), reserved.size() + 4);
+}
+
+TEST(GpuCores, PolicyFromTheEnvironmentNamesABadValue) {
+  ::setenv("TSAR_GPU_CORES", "share", 1);
+  EXPECT_EQ(gpu_cores_policy(), GpuCores::kShare);
+  ::setenv("TSAR_GPU_CORES", "both", 1);
+  try {
+    gpu_cores_policy();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("TSAR_GPU_CORES is 'both'"));
+  }
+  ::unsetenv("TSAR_GPU_CORES");
+  EXPECT_EQ(gpu_cores_policy(), GpuCores::kReserve);
+}
+
+TEST(RegionDevices, TakesOneDeviceOfEachGpu) {
+  // An OpenMP and a CUDA device of one GPU in a device list: a region allowing both kinds
+  // takes the first; one allowing only the second kind takes that one.
+  NodeModel node = NodeModel::from_this_node(symmer::topology::GpuQuery::kNone);
+  DeviceDescription gpu;
+  gpu.control_core = 0;
+  gpu.physical = "0000:3b:00.0";
+  auto a = make_omp_target(gpu, omp_get_initial_device());
+  auto b = make_omp_target(gpu, omp_get_initial_device());
+  auto runtime = std::make_shared<Runtime>(
+      node, std::vector<std::shared_ptr<Device>>{make_cpu_core(node, 0), a, b});
+  const ScheduleSpec spec = resolve_schedule("static", 0);
+  tsar::core::Region region(runtime, "dedupe", spec, TSAR_DEVICE_ALL, nullptr, 0);
+  EXPECT_EQ(region.workers(), 2);
+}
+
+TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{1, 1, 3}), 3.0 / (5.0 / 3.0));
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{2, 2}), 1.0);
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{5}), 1.0);  // one core: nothing to wait for
+  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{0, 0}), 1.0);
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 1.8);                    // up at once
+  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);                   // bounded
+  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 1.5), 0.9 * 2.0 + 0.1 * 1.5);  // down slowly
+  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.9 * 2.0 + 0.1 * 1.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// The copy engine, range by range. Worker 0 is a CPU core (host memory), worker 1 the host's
+// OpenMP device as an accelerator.
+
+class Engine : public ::testing::Test {
+ protected:
+  static constexpr std::size_t kRows = 100, kCols = 6;
+  static constexpr std::size_t kRowBytes = kCols * sizeof(double);
+  NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0),
+                                                  make_omp_host(node, 0, 1)};
+  MemoryRegistry memory;
+  Reductions reductions{2};
+  CopyEngine engine{2};
+
+  void begin() { engine.begin_pass(memory, reductions, devices); }
+  // One pass: the CPU runs [0, split), the accelerator [split, n) with `body` on its copy.
+  template <class Body>
+  Traffic pass(std::int64_t split, std::int64_t n, Body&& body) {
+    begin();
+    engine.stage_in(memory, reductions, 1, devices[1], {split, n});
+    body();
+    engine.stage_out(memory, 0, *devices[0], {0, split});
+    engine.stage_out(memory, 1, *devices[1], {split, n});
+    return engine.traffic(1);
+  }
+  tsar_mem_layout view(const void* host) {
+    return MemoryRegistry::view(*memory.find(host), *devices[1], 1);
+  }
+};
+
+TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
+  std::vector<double> cur(kRows * kCols), next(kRows * kCols, 0.0);
+  std::iota(cur.begin(), cur.end(), 0.0);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
+  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist});
+  // The accelerator computes rows [40, 100): next = cur + 1 on its copies.
+  const auto add_one = [&] {
+    const tsar_mem_layout in = view(cur.data());
+    const tsar_mem_layout out = view(next.data());
+    EXPECT_EQ(in.row_offset, 39);  // halo row 39 included
+    EXPECT_EQ(in.row_stride, kCols);
+    for (std::size_t r = 40; r < kRows; ++r)
+      for (std::size_t c = 0; c < kCols; ++c)
+        static_cast<double*>(out.base)[(r - static_cast<std::size_t>(out.row_offset)) * kCols + c] =
+            static_cast<double*>(
+                in.base)[(r - static_cast<std::size_t>(in.row_offset)) * kCols + c] +
+            1;
+  };
+  // Pass 0: the window and its halo in (61 rows), own rows out (60 rows).
+  Traffic t = pass(40, kRows, add_one);
+  EXPECT_EQ(t.to_device, 61 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(t.from_device, 60 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(next[40 * kCols], cur[40 * kCols] + 1);
+  EXPECT_EQ(next[39 * kCols], 0.0);  // the CPU's row: not copied back
+  // The program swaps the buffers; the CPU wrote rows [0, 40) of `next` in place (recorded
+  // by stage_out above). Pass 1: the accelerator's rows of the new `cur` are its own
+  // (valid); only halo row 39, written by the CPU, moves in.
+  for (std::size_t k = 0; k < 40 * kCols; ++k) next[k] = cur[k] + 1;
+  memory.swap(cur.data(), next.data());
+  std::swap(cur, next);  // the names follow the registrations again
+  t = pass(40, kRows, add_one);
+  EXPECT_EQ(t.to_device, 1 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(t.from_device, 60 * static_cast<std::int64_t>(kRowBytes));
+  for (std::size_t k = 40 * kCols; k < kRows * kCols; ++k) ASSERT_EQ(next[k], cur[k] + 1) << k;
+}
+
+TEST_F(Engine, NonPersistentInputsMoveEveryPass) {
+  std::vector<double> a(kRows * kCols, 1.0), b(kRows * kCols, 0.0);
+  memory.add(a.data(), {8, kRows, kCols, 0, 2, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(b.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  for (int p = 0; p < 3; ++p) {
+    const Traffic t = pass(90, kRows, [] {});
+    // a: rows 88..99 (2 halo rows below, none past the end); b: rows 90..99 in and out.
+    EXPECT_EQ(t.to_device, (12 + 10) * static_cast<std::int64_t>(kRowBytes)) << p;
+    EXPECT_EQ(t.from_device, 10 * static_cast<std::int64_t>(kRowBytes)) << p;
+  }
+}
+
+TEST_F(Engine, RetargetKeepsTheAllocationAndRereadsInvalidateRefreshes) {
+  std::vector<double> a(kRows * kCols, 1.0), b(kRows * kCols, 2.0);
+  memory.add(a.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_PERSIST});
+  pass(50, kRows, [] {});
+  const void* base = view(a.data()).base;
+  EXPECT_EQ(pass(50, kRows, [] {}).to_device, 0);  // persistent, nobody wrote it
+  memory.invalidate(a.data());
+  EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
+  memory.retarget(a.data(), b.data());
+  EXPECT_EQ(pass(50, kRows, [&] { EXPECT_EQ(static_cast<double*>(view(b.data()).base)[0], 2.0); })
+                .to_device,
+            50 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(view(b.data()).base, base);
+}
+
+TEST_F(Engine, ColumnsArePackedAndPadded) {
+  // 4 x 20 matrix (row stride 24), columns [12, 20) on the accelerator with one halo column.
+  std::vector<double> m(4 * 24);
+  std::iota(m.begin(), m.end(), 0.0);
+  memory.add(m.data(), {8, 4, 20, 24, 1, TSAR_ASSOC_COLS, TSAR_MEM_INOUT | TSAR_MEM_PAD});
+  const Traffic t = pass(12, 20, [&] {
+    const tsar_mem_layout l = view(m.data());
+    EXPECT_EQ(l.col_offset, 11);
+    EXPECT_EQ(l.row_offset, 0);
+    EXPECT_EQ(l.row_stride, 16u);  // 9 columns padded to 64 bytes
+    auto* p = static_cast<double*>(l.base);
+    EXPECT_EQ(p[2 * 16 + (11 - 11)], 2 * 24 + 11);
+    for (std::size_t r = 0; r < 4; ++r)
+      for (std::size_t c = 12; c < 20; ++c) p[r * 16 + c - 11] *= -1;
+  });
+  EXPECT_EQ(t.to_device, 4 * 9 * 8);
+  EXPECT_EQ(t.from_device, 4 * 8 * 8);
+  EXPECT_EQ(m[3 * 24 + 19], -(3.0 * 24 + 19));
+  EXPECT_EQ(m[3 * 24 + 11], 3.0 * 24 + 11);  // halo column: never copied back
+  EXPECT_EQ(m[3 * 24 + 21], 3.0 * 24 + 21);  // outside the matrix's columns
+}
+
+TEST_F(Engine, PlusShapedOutputsMergeOnlyWhatTheDeviceChanged) {
+  // 8 x 8, the accelerator owns iterations [5, 8): rows 5..7 and columns 5..7. It changes
+  // (6, 1) in its row and (2, 6) in its column. (1, 6) lies in its column 6 too, but the CPU
+  // writes it (iteration 1's row) on the host meanwhile: the device's stale copy must not win.
+  std::vector<double> m(64);
+  std::iota(m.begin(), m.end(), 0.0);
+  memory.add(m.data(), {8, 8, 8, 0, 0, TSAR_ASSOC_ROWS_COLS, TSAR_MEM_INOUT});
+  const Traffic t = pass(5, 8, [&] {
+    auto* p = static_cast<double*>(view(m.data()).base);
+    p[6 * 8 + 1] = -1;
+    p[2 * 8 + 6] = -2;
+    m[1 * 8 + 6] = 1000;  // the CPU's own write, during the pass
+  });
+  EXPECT_EQ(m[6 * 8 + 1], -1);
+  EXPECT_EQ(m[2 * 8 + 6], -2);
+  EXPECT_EQ(m[1 * 8 + 6], 1000) << "a stale element of the device's column overwrote the CPU's";
+  EXPECT_EQ(t.to_device, (3 * 8 + 8 * 3) * 8);
+  EXPECT_EQ(t.from_device, (3 * 8 + 8 * 3) * 8);
+}
+
+TEST_F(Engine, ReductionsAccumulateOnTheDevice) {
+  double result = 0.0;
+  const double zero = 0.0;
+  reductions.add(
+      &result, &zero, sizeof(double),
+      [](void* a, const void* b, void*) {
+        *static_cast<double*>(a) += *static_cast<const double*>(b);
+      },
+      nullptr);
+  begin();
+  reductions.reset();
+  engine.stage_in(memory, reductions, 1, devices[1], {0, 10});
+  auto* acc = static_cast<double*>(reductions.device_accumulator(&result, 1));
+  ASSERT_NE(acc, nullptr);
+  EXPECT_NE(static_cast<void*>(acc), reductions.accumulator(&result, 1));
+  *acc += 5;
+  engine.stage_out(memory, 1, *devices[1], {0, 10});
+  engine.collect_reductions(reductions, 1, *devices[1]);
+  *static_cast<double*>(reductions.accumulator(&result, 0)) += 2;
+  reductions.merge();
+  EXPECT_EQ(result, 7.0);
+  EXPECT_EQ(engine.traffic(1).to_device, 8);
+  EXPECT_EQ(engine.traffic(1).from_device, 8);
+}
+
+TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {
+  std::vector<double> a(kRows * kCols, 1.0), b(kRows * kCols, 0.0);
+  memory.add(a.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(b.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  devices[1]->set_memory_limit(60 * kRowBytes);  // room for a, not for b as well
+  begin();
+  EXPECT_THROW(engine.stage_in(memory, reductions, 1, devices[1], {50, kRows}), DeviceOutOfMemory);
+  EXPECT_GT(devices[1]->allocated(), 0u);
+  engine.abandon_device(memory, reductions, 1, *devices[1]);
+  EXPECT_EQ(devices[1]->allocated(), 0u);
+}
+
+}  // namespace

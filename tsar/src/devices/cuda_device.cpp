@@ -1,0 +1,346 @@
+#include "devices/cuda_device.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <shared_mutex>
+#include <string>
+
+#include "symmer/topology/node_model.hpp"
+
+namespace tsar::core {
+namespace {
+
+// Four 8 MiB pinned buffers per GPU: enough to keep the DMA engine busy while the worker
+// packs, small enough to pin at start-up.
+constexpr std::size_t kSlots = 4;
+constexpr std::size_t kSlotBytes = std::size_t{8} << 20;
+
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
+
+/// Makes `ordinal` current on the calling thread for a scope, restoring the caller's device
+/// (allocations and frees may come from application threads).
+class DeviceScope {
+ public:
+  explicit DeviceScope(int ordinal) {
+    if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+    if (previous_ != ordinal) cudaSetDevice(ordinal);
+  }
+  ~DeviceScope() {
+    if (previous_ >= 0) cudaSetDevice(previous_);
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// Host ranges locked by pin_host_range: start address -> bytes.
+std::shared_mutex pinned_mutex;
+std::map<std::uintptr_t, std::size_t> pinned;
+
+}  // namespace
+
+std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes) {
+  if (host == nullptr || bytes == 0) return nullptr;
+  if (cudaHostRegister(host, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  const auto at = reinterpret_cast<std::uintptr_t>(host);
+  {
+    std::unique_lock lock(pinned_mutex);
+    pinned[at] = bytes;
+  }
+  return std::shared_ptr<void>(host, [at](void* p) {
+    {
+      std::unique_lock lock(pinned_mutex);
+      pinned.erase(at);
+    }
+    cudaHostUnregister(p);
+  });
+}
+
+bool host_range_pinned(const void* host, std::size_t bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(host);
+  std::shared_lock lock(pinned_mutex);
+  auto it = pinned.upper_bound(at);
+  if (it == pinned.begin()) return false;
+  --it;
+  return at >= it->first && at + bytes <= it->first + it->second;
+}
+
+std::shared_ptr<void> CudaDevice::pin_host(void* host, std::size_t bytes) {
+  return pin_host_range(host, bytes);
+}
+
+CudaDevice::CudaDevice(DeviceDescription description, int ordinal)
+    : Device(std::move(description)), ordinal_(ordinal) {}
+
+CudaDevice::~CudaDevice() {
+  if (stream_ == nullptr && slots_.empty()) return;  // never used
+  // At process exit the CUDA runtime may already be torn down: errors are ignored.
+  DeviceScope scope(ordinal_);
+  for (Slot& s : slots_) {
+    if (s.done != nullptr) cudaEventDestroy(as_event(s.done));
+    if (s.host != nullptr) cudaFreeHost(s.host);
+  }
+  if (stream_ != nullptr) cudaStreamDestroy(as_stream(stream_));
+}
+
+void CudaDevice::initialise() {
+  cudaStream_t stream = nullptr;
+  if (const cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": cudaStreamCreate: " + cudaGetErrorString(e));
+  stream_ = stream;
+  slots_.resize(kSlots);
+  for (Slot& s : slots_) {
+    void* host = nullptr;
+    if (const cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
+        e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": pinning staging memory: " + cudaGetErrorString(e));
+    s.host = static_cast<unsigned char*>(host);
+    cudaEvent_t ev = nullptr;
+    if (const cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+        e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": cudaEventCreate: " + cudaGetErrorString(e));
+    s.done = ev;
+  }
+}
+
+void CudaDevice::attach_worker(const symmer::topology::NodeModel& node) {
+  node.bind_current_thread(description().control_core);
+  if (const cudaError_t e = cudaSetDevice(ordinal_); e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaSetDevice: " + cudaGetErrorString(e));
+  std::call_once(init_, [this] { initialise(); });
+}
+
+void* CudaDevice::allocate_memory(std::size_t bytes) {
+  DeviceScope scope(ordinal_);
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // clear the sticky-free error so later calls are not blamed
+    throw DeviceOutOfMemory("cudaMalloc of " + std::to_string(bytes) + " bytes on " +
+                            description().key + ": out of device memory");
+  }
+  if (e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaMalloc of " + std::to_string(bytes) +
+                                     " bytes: " + cudaGetErrorString(e));
+  return p;
+}
+
+void CudaDevice::release_memory(void* device_ptr) noexcept {
+  DeviceScope scope(ordinal_);
+  cudaFree(device_ptr);
+}
+
+CudaDevice::Slot& CudaDevice::acquire() {
+  Slot& s = slots_[next_slot_];
+  next_slot_ = (next_slot_ + 1) % slots_.size();
+  finish(s);
+  return s;
+}
+
+void CudaDevice::finish(Slot& s) {
+  if (const cudaError_t e = cudaEventSynchronize(as_event(s.done)); e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": waiting for a copy: " + cudaGetErrorString(e));
+  if (s.unpack_to == nullptr) return;
+  for (std::size_t r = 0; r < s.unpack_rows; ++r)
+    std::memcpy(s.unpack_to + r * s.unpack_pitch, s.host + r * s.unpack_row_bytes,
+                s.unpack_row_bytes);
+  s.unpack_to = nullptr;
+}
+
+void CudaDevice::rows_to_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
+                                std::size_t spitch, std::size_t row_bytes, std::size_t rows) {
+  if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
+  if (host_range_pinned(src, (rows - 1) * spitch + row_bytes)) {  // straight by DMA
+    const cudaError_t e =
+        rows == 1 ? cudaMemcpyAsync(dst, src, row_bytes, cudaMemcpyHostToDevice, as_stream(stream_))
+                  : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
+                                      cudaMemcpyHostToDevice, as_stream(stream_));
+    if (e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy to device: " + cudaGetErrorString(e));
+    return;
+  }
+  if (row_bytes > kSlotBytes) {  // a row larger than a slot: each row in slot-sized pieces
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t off = 0; off < row_bytes; off += kSlotBytes)
+        rows_to_device(dst + r * dpitch + off, 0, src + r * spitch + off, 0,
+                       std::min(kSlotBytes, row_bytes - off), 1);
+    return;
+  }
+  const std::size_t batch = kSlotBytes / row_bytes;
+  for (std::size_t r0 = 0; r0 < rows; r0 += batch) {
+    const std::size_t k = std::min(batch, rows - r0);
+    Slot& s = acquire();
+    for (std::size_t r = 0; r < k; ++r)
+      std::memcpy(s.host + r * row_bytes, src + (r0 + r) * spitch, row_bytes);
+    const cudaError_t e =
+        k == 1 ? cudaMemcpyAsync(dst + r0 * dpitch, s.host, row_bytes, cudaMemcpyHostToDevice,
+                                 as_stream(stream_))
+               : cudaMemcpy2DAsync(dst + r0 * dpitch, dpitch, s.host, row_bytes, row_bytes, k,
+                                   cudaMemcpyHostToDevice, as_stream(stream_));
+    if (e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy to device: " + cudaGetErrorString(e));
+    cudaEventRecord(as_event(s.done), as_stream(stream_));
+  }
+}
+
+void CudaDevice::rows_from_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
+                                  std::size_t spitch, std::size_t row_bytes, std::size_t rows) {
+  if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
+  if (host_range_pinned(dst, (rows - 1) * dpitch + row_bytes)) {  // complete at synchronize
+    const cudaError_t e =
+        rows == 1 ? cudaMemcpyAsync(dst, src, row_bytes, cudaMemcpyDeviceToHost, as_stream(stream_))
+                  : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
+                                      cudaMemcpyDeviceToHost, as_stream(stream_));
+    if (e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy from device: " + cudaGetErrorString(e));
+    return;
+  }
+  if (row_bytes > kSlotBytes) {
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t off = 0; off < row_bytes; off += kSlotBytes)
+        rows_from_device(dst + r * dpitch + off, 0, src + r * spitch + off, 0,
+                         std::min(kSlotBytes, row_bytes - off), 1);
+    return;
+  }
+  const std::size_t batch = kSlotBytes / row_bytes;
+  for (std::size_t r0 = 0; r0 < rows; r0 += batch) {
+    const std::size_t k = std::min(batch, rows - r0);
+    Slot& s = acquire();
+    const cudaError_t e =
+        k == 1 ? cudaMemcpyAsync(s.host, src + r0 * spitch, row_bytes, cudaMemcpyDeviceToHost,
+                                 as_stream(stream_))
+               : cudaMemcpy2DAsync(s.host, row_bytes, src + r0 * spitch, spitch, row_bytes, k,
+                                   cudaMemcpyDeviceToHost, as_stream(stream_));
+    if (e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": copy from device: " + cudaGetErrorString(e));
+    cudaEventRecord(as_event(s.done), as_stream(stream_));
+    // Unpacked when the slot is next needed or at synchronize().
+    s.unpack_to = dst + r0 * dpitch;
+    s.unpack_pitch = dpitch;
+    s.unpack_row_bytes = row_bytes;
+    s.unpack_rows = k;
+  }
+}
+
+void CudaDevice::copy_to_device(void* dst, const void* src_host, std::size_t bytes) {
+  if (bytes == 0) return;
+  rows_to_device(static_cast<unsigned char*>(dst), 0, static_cast<const unsigned char*>(src_host),
+                 0, bytes, 1);
+}
+
+void CudaDevice::copy_from_device(void* dst_host, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  rows_from_device(static_cast<unsigned char*>(dst_host), 0, static_cast<const unsigned char*>(src),
+                   0, bytes, 1);
+}
+
+void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, bool to_device) {
+  if (dst == nullptr || src == nullptr) throw Error(TSAR_ERR_NULL, "rectangle copy: null array");
+  if (r.dims < 1 || r.dims > 3 || r.elem_size == 0)
+    throw Error(TSAR_ERR_INVALID, "rectangle copy: dims must be 1..3 and elem_size > 0");
+  // Padded to three dimensions, as in copy_rect_host.
+  std::array<std::size_t, 3> vol{1, 1, 1}, doff{}, soff{}, ddim{1, 1, 1}, sdim{1, 1, 1};
+  const int shift = 3 - r.dims;
+  for (int d = 0; d < r.dims; ++d) {
+    if (r.volume[d] > r.dst_dims[d] || r.dst_offsets[d] > r.dst_dims[d] - r.volume[d] ||
+        r.volume[d] > r.src_dims[d] || r.src_offsets[d] > r.src_dims[d] - r.volume[d])
+      throw Error(TSAR_ERR_INVALID,
+                  "rectangle copy: dimension " + std::to_string(d) + " leaves its array");
+    vol[shift + d] = r.volume[d];
+    doff[shift + d] = r.dst_offsets[d];
+    soff[shift + d] = r.src_offsets[d];
+    ddim[shift + d] = r.dst_dims[d];
+    sdim[shift + d] = r.src_dims[d];
+  }
+  const std::size_t e = r.elem_size;
+  const std::size_t row_bytes = vol[2] * e;
+  if (row_bytes == 0) return;
+  auto* out = static_cast<unsigned char*>(dst);
+  const auto* in = static_cast<const unsigned char*>(src);
+  for (std::size_t i = 0; i < vol[0]; ++i) {
+    const std::size_t d_elem = ((doff[0] + i) * ddim[1] + doff[1]) * ddim[2] + doff[2];
+    const std::size_t s_elem = ((soff[0] + i) * sdim[1] + soff[1]) * sdim[2] + soff[2];
+    if (to_device)
+      rows_to_device(out + d_elem * e, ddim[2] * e, in + s_elem * e, sdim[2] * e, row_bytes,
+                     vol[1]);
+    else
+      rows_from_device(out + d_elem * e, ddim[2] * e, in + s_elem * e, sdim[2] * e, row_bytes,
+                       vol[1]);
+  }
+}
+
+void CudaDevice::copy_rect_to_device(void* dst, const void* src_host, const RectCopy& r) {
+  rect(dst, src_host, r, true);
+}
+
+void CudaDevice::copy_rect_from_device(void* dst_host, const void* src, const RectCopy& r) {
+  rect(dst_host, src, r, false);
+}
+
+void CudaDevice::synchronize() {
+  if (stream_ == nullptr) return;
+  if (const cudaError_t e = cudaStreamSynchronize(as_stream(stream_)); e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM, description().key + ": " + cudaGetErrorString(e));
+  for (std::size_t k = 0; k < slots_.size(); ++k) finish(slots_[(next_slot_ + k) % slots_.size()]);
+}
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+double cuda_peak_gflops(int ordinal) {
+  int sms = 0, khz = 0, major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess ||
+      cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, ordinal) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal) != cudaSuccess)
+    return 0.0;
+  // FP64 lanes per SM: 64 on Hopper, 32 on the other data-centre parts (x.0), 2 elsewhere.
+  const double lanes = minor != 0 ? 2.0 : major >= 9 ? 64.0 : major >= 6 ? 32.0 : 2.0;
+  return sms * lanes * 2.0 * khz * 1e-6;
+}
+
+std::string cuda_pci_address(int ordinal) {
+  char id[32] = {};
+  if (cudaDeviceGetPCIBusId(id, sizeof id, ordinal) != cudaSuccess) return "";
+  std::string s(id);
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::shared_ptr<Device> make_cuda(DeviceDescription description, int ordinal) {
+  description.kind = DeviceKind::kCuda;
+  description.id = ordinal;
+  description.key = "cuda:" + std::to_string(ordinal);
+  description.host_memory = false;
+  if (description.peak_gflops <= 0.0) description.peak_gflops = cuda_peak_gflops(ordinal);
+  return std::make_shared<CudaDevice>(std::move(description), ordinal);
+}
+
+}  // namespace tsar::core

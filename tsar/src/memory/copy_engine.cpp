@@ -1,0 +1,395 @@
+#include "memory/copy_engine.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "devices/host_device.hpp"
+
+namespace tsar::core {
+namespace {
+
+bool reads(const Registration& r) { return (r.desc.flags & TSAR_MEM_IN) != 0; }
+bool writes(const Registration& r) { return (r.desc.flags & TSAR_MEM_OUT) != 0; }
+bool persistent(const Registration& r) { return (r.desc.flags & TSAR_MEM_PERSIST) != 0; }
+bool by_cols(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_COLS; }
+bool plus_shaped(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_ROWS_COLS; }
+
+std::int64_t rows_of(const Registration& r) { return static_cast<std::int64_t>(r.desc.rows); }
+std::int64_t cols_of(const Registration& r) { return static_cast<std::int64_t>(r.desc.cols); }
+std::size_t sz(std::int64_t v) { return static_cast<std::size_t>(v); }
+
+Range clip(Range r, std::int64_t items) {
+  return {std::max<std::int64_t>(r.begin, 0), std::min(r.end, items)};
+}
+
+RectCopy rect2(std::size_t elem, std::size_t rows, std::size_t cols, std::size_t dst_row,
+               std::size_t dst_col, std::size_t dst_rows, std::size_t dst_stride,
+               std::size_t src_row, std::size_t src_col, std::size_t src_rows,
+               std::size_t src_stride) {
+  RectCopy r;
+  r.elem_size = elem;
+  r.dims = 2;
+  r.volume = {rows, cols, 0};
+  r.dst_offsets = {dst_row, dst_col, 0};
+  r.src_offsets = {src_row, src_col, 0};
+  r.dst_dims = {dst_rows, dst_stride, 0};
+  r.src_dims = {src_rows, src_stride, 0};
+  return r;
+}
+
+/// Bytes of a device allocation holding `rows` rows of `stride` elements, the last one
+/// ending after `last_row_elems` (no padding after the last row).
+std::size_t span_bytes(std::size_t rows, std::size_t stride, std::size_t last_row_elems,
+                       std::size_t elem) {
+  return ((rows - 1) * stride + last_row_elems) * elem;
+}
+
+}  // namespace
+
+std::size_t padded_stride(std::size_t cols, std::size_t elem_size, std::size_t alignment,
+                          bool pad) {
+  if (!pad || alignment == 0 || alignment % elem_size != 0) return cols;
+  const std::size_t per_line = alignment / elem_size;
+  return (cols + per_line - 1) / per_line * per_line;
+}
+
+CopyEngine::CopyEngine(int workers)
+    : workers_(workers), traffic_(static_cast<std::size_t>(workers)) {}
+
+void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
+                            std::span<const std::shared_ptr<Device>> devices) {
+  for (auto& s : traffic_) {
+    s.bytes = {};
+    s.staged = false;
+  }
+  for (int w = 0; w < workers_; ++w)
+    if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
+  for (Registration& reg : memory.registrations()) {
+    if (reg.copies.size() < sz(workers_)) reg.copies.resize(sz(workers_));
+    for (int w = 0; w < workers_; ++w) {
+      DeviceCopy& c = reg.copies[sz(w)];
+      if (c.device && c.device != devices[sz(w)]) {
+        c.release();
+        c.device.reset();
+      }
+    }
+    // What one worker wrote to the host buffer in the last pass is stale in everyone else's
+    // copy (device copies only: CPU workers hold none); the writer's own copy holds it.
+    for (int v = 0; v < workers_; ++v) {
+      DeviceCopy& holder = reg.copies[sz(v)];
+      if (holder.data == nullptr) continue;
+      for (int w = 0; w < workers_; ++w) {
+        const DeviceCopy& writer = reg.copies[sz(w)];
+        if (w == v || !writer.wrote) continue;
+        if (plus_shaped(reg))
+          holder.forget();
+        else
+          holder.valid.subtract(writer.written);
+      }
+    }
+    for (DeviceCopy& c : reg.copies) {
+      c.written.clear();
+      c.wrote = false;
+      if (!persistent(reg)) c.forget();
+    }
+  }
+}
+
+void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int worker,
+                          const std::shared_ptr<Device>& device, Range range) {
+  WorkerState& me = traffic_[sz(worker)];
+  if (!me.staged) {
+    me.bytes.to_device += static_cast<std::int64_t>(reductions.stage_device(worker, device));
+    me.staged = true;
+  }
+  for (Registration& reg : memory.registrations()) stage_buffer(reg, me, worker, device, range);
+}
+
+void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
+                              const std::shared_ptr<Device>& device, Range range) {
+  DeviceCopy& c = reg.copies[sz(worker)];
+  if (c.device != device) {
+    c.release();
+    c.device = device;
+  }
+  if (device->description().pin_host)
+    std::call_once(reg.pin->once,
+                   [&] { reg.pin->handle = device->pin_host(reg.host, reg.extent); });
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  const bool pad = (d.flags & TSAR_MEM_PAD) != 0;
+  const std::size_t align = device->description().alignment;
+  const std::int64_t items = by_cols(reg) ? cols_of(reg) : rows_of(reg);
+  const bool whole = d.assoc == TSAR_ASSOC_FULL || plus_shaped(reg);
+  const Range need =
+      d.assoc == TSAR_ASSOC_FULL ? Range{0, items} : MemoryRegistry::needed(reg, range);
+  const Range need_cols = MemoryRegistry::needed_cols(reg, range);
+
+  // The window of items the allocation holds, and the allocation's layout for a window size.
+  const auto stride_for = [&](std::size_t window) {
+    return by_cols(reg) ? padded_stride(window, e, align, pad)
+                        : (pad ? padded_stride(d.cols, e, align, true) : d.row_stride);
+  };
+  const auto bytes_for = [&](std::size_t window) {
+    return by_cols(reg) ? span_bytes(d.rows, stride_for(window), window, e)
+                        : span_bytes(window, stride_for(window), d.cols, e);
+  };
+  Range target = c.window;
+  const bool holds = c.data != nullptr && c.window.begin <= need.begin && need.end <= c.window.end;
+  if (whole) {
+    target = {0, items};
+  } else if (!holds) {
+    if (persistent(reg) && c.data != nullptr) {
+      // Persistent: grow to cover the old and the new range (with some slack, so a split that
+      // moves a little each pass settles) and keep the rows whose contents stay valid.
+      Range hull{std::min(c.window.begin, need.begin), std::max(c.window.end, need.end)};
+      const std::int64_t slack = std::max<std::int64_t>(1, hull.size() / 8);
+      target = clip({hull.begin - slack, hull.end + slack}, items);
+    } else {
+      // Move the window to the new range, keeping the allocation when it is large enough.
+      const std::int64_t size =
+          std::min(items, std::max(need.size(), c.data != nullptr ? c.window.size() : 0));
+      const std::int64_t begin = std::min(need.begin, items - size);
+      target = {begin, begin + size};
+    }
+  }
+  if (c.data == nullptr || target.begin != c.window.begin || target.end != c.window.end) {
+    if (c.data != nullptr && target.size() == c.window.size()) {
+      c.window = target;  // same allocation, other items
+      c.forget();
+    } else {
+      // A new allocation starts empty: what the old one held is read again when needed.
+      c.release();
+      const std::size_t bytes = bytes_for(sz(target.size()));
+      c.data = device->allocate(bytes);
+      c.bytes = bytes;
+      c.window = target;
+      c.stride = stride_for(sz(target.size()));
+    }
+  }
+
+  unsigned char* dev = static_cast<unsigned char*>(c.data);
+  if (plus_shaped(reg) && writes(reg)) {
+    stage_plus_output(reg, c, me, *device, need, need_cols);
+    return;
+  }
+  if (!reads(reg)) return;
+  const auto* host = static_cast<const unsigned char*>(reg.host);
+  const std::size_t rows = d.rows;
+  const std::size_t win = sz(c.window.size());
+  std::int64_t moved = 0;
+  if (!by_cols(reg)) {
+    c.valid.missing(need, me.missing);
+    for (const Range& m : me.missing) {
+      const std::size_t k = sz(m.size());
+      const std::size_t at = sz(m.begin - c.window.begin);
+      if (c.stride == d.row_stride) {
+        const std::size_t bytes = span_bytes(k, c.stride, d.cols, e);
+        device->copy_to_device(dev + at * c.stride * e, host + sz(m.begin) * d.row_stride * e,
+                               bytes);
+        moved += static_cast<std::int64_t>(bytes);
+      } else {
+        device->copy_rect_to_device(
+            dev, host,
+            rect2(e, k, d.cols, at, 0, win, c.stride, sz(m.begin), 0, rows, d.row_stride));
+        moved += static_cast<std::int64_t>(k * d.cols * e);
+      }
+      c.valid.add(m);
+    }
+  }
+  if (by_cols(reg) || plus_shaped(reg)) {
+    const Range cols_needed = by_cols(reg) ? need : need_cols;
+    IntervalSet& valid = by_cols(reg) ? c.valid : c.valid_cols;
+    const std::int64_t first = by_cols(reg) ? c.window.begin : 0;
+    valid.missing(cols_needed, me.missing);
+    for (const Range& m : me.missing) {
+      const std::size_t k = sz(m.size());
+      device->copy_rect_to_device(dev, host,
+                                  rect2(e, rows, k, 0, sz(m.begin - first), rows, c.stride, 0,
+                                        sz(m.begin), rows, d.row_stride));
+      moved += static_cast<std::int64_t>(rows * k * e);
+      valid.add(m);
+    }
+  }
+  me.bytes.to_device += moved;
+}
+
+void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me,
+                                   Device& device, Range rows_needed, Range cols_needed) {
+  // The device starts from a snapshot of the host's rows and columns, so "changed by the
+  // device" is exactly "differs from the snapshot" when merging back, even while CPU workers
+  // write other elements of those rows and columns in place.
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  const std::size_t rows = d.rows;
+  const auto* host = static_cast<const unsigned char*>(reg.host);
+  auto* dev = static_cast<unsigned char*>(c.data);
+  const std::size_t kr = sz(rows_needed.size()), kc = sz(cols_needed.size());
+  c.snap_rows = rows_needed;
+  c.snap_cols = cols_needed;
+  c.row_snapshot.resize(kr * d.cols * e);
+  c.col_snapshot.resize(rows * kc * e);
+  if (kr > 0) {
+    copy_rect_host(
+        c.row_snapshot.data(), host,
+        rect2(e, kr, d.cols, 0, 0, kr, d.cols, sz(rows_needed.begin), 0, rows, d.row_stride));
+    device.copy_rect_to_device(
+        dev, c.row_snapshot.data(),
+        rect2(e, kr, d.cols, sz(rows_needed.begin), 0, rows, c.stride, 0, 0, kr, d.cols));
+  }
+  if (kc > 0) {
+    copy_rect_host(
+        c.col_snapshot.data(), host,
+        rect2(e, rows, kc, 0, 0, rows, kc, 0, sz(cols_needed.begin), rows, d.row_stride));
+    device.copy_rect_to_device(
+        dev, c.col_snapshot.data(),
+        rect2(e, rows, kc, 0, sz(cols_needed.begin), rows, c.stride, 0, 0, rows, kc));
+  }
+  c.valid.add(rows_needed);
+  c.valid_cols.add(cols_needed);
+  me.bytes.to_device += static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+}
+
+void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Device& device,
+                           Range range) {
+  DeviceCopy& c = reg.copies[sz(worker)];
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  const std::size_t rows = d.rows;
+  auto* host = static_cast<unsigned char*>(reg.host);
+  const auto* dev = static_cast<const unsigned char*>(c.data);
+  const std::size_t win = sz(c.window.size());
+  std::int64_t moved = 0;
+  if (plus_shaped(reg)) {
+    // Into scratch, merged after the device is synchronised (merge_plus).
+    const Range own_rows = clip(range, rows_of(reg));
+    const Range own_cols = clip(range, cols_of(reg));
+    const std::size_t row_part = sz(own_rows.size()) * d.cols * e;
+    c.scratch.resize(row_part + rows * sz(own_cols.size()) * e);
+    if (!own_rows.empty()) {
+      device.copy_rect_from_device(c.scratch.data(), dev,
+                                   rect2(e, sz(own_rows.size()), d.cols, 0, 0, sz(own_rows.size()),
+                                         d.cols, sz(own_rows.begin), 0, rows, c.stride));
+      moved += static_cast<std::int64_t>(row_part);
+    }
+    if (!own_cols.empty()) {
+      device.copy_rect_from_device(
+          c.scratch.data() + row_part, dev,
+          rect2(e, rows, sz(own_cols.size()), 0, 0, rows, sz(own_cols.size()), 0,
+                sz(own_cols.begin), rows, c.stride));
+      moved += static_cast<std::int64_t>(rows * sz(own_cols.size()) * e);
+    }
+  } else if (by_cols(reg)) {
+    const Range own = clip(range, cols_of(reg));
+    if (own.empty()) return;
+    device.copy_rect_from_device(
+        host, dev,
+        rect2(e, rows, sz(own.size()), 0, sz(own.begin), rows, d.row_stride, 0,
+              sz(own.begin - c.window.begin), rows, c.stride));
+    moved += static_cast<std::int64_t>(rows * sz(own.size()) * e);
+    c.valid.add(own);
+    c.written.add(own);
+  } else {
+    const Range own = clip(range, rows_of(reg));
+    if (own.empty()) return;
+    const std::size_t k = sz(own.size());
+    const std::size_t at = sz(own.begin - c.window.begin);
+    if (c.stride == d.row_stride) {
+      const std::size_t bytes = span_bytes(k, c.stride, d.cols, e);
+      device.copy_from_device(host + sz(own.begin) * d.row_stride * e, dev + at * c.stride * e,
+                              bytes);
+      moved += static_cast<std::int64_t>(bytes);
+    } else {
+      device.copy_rect_from_device(
+          host, dev,
+          rect2(e, k, d.cols, sz(own.begin), 0, rows, d.row_stride, at, 0, win, c.stride));
+      moved += static_cast<std::int64_t>(k * d.cols * e);
+    }
+    c.valid.add(own);
+    c.written.add(own);
+  }
+  c.wrote = true;
+  me.bytes.from_device += moved;
+}
+
+namespace {
+
+/// Writes into the host buffer the elements of a ROWS_COLS output the device changed: those
+/// that differ from the snapshot taken when they were copied in.
+void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  const std::size_t rows = d.rows;
+  auto* host = static_cast<unsigned char*>(reg.host);
+  const Range own_rows = clip(range, rows_of(reg));
+  const Range own_cols = clip(range, cols_of(reg));
+  const unsigned char* got = c.scratch.data();
+  for (std::int64_t i = own_rows.begin; i < own_rows.end; ++i)
+    for (std::size_t j = 0; j < d.cols; ++j) {
+      const unsigned char* now = got + (sz(i - own_rows.begin) * d.cols + j) * e;
+      const unsigned char* was =
+          c.row_snapshot.data() + (sz(i - c.snap_rows.begin) * d.cols + j) * e;
+      if (std::memcmp(now, was, e) != 0) std::memcpy(host + (sz(i) * d.row_stride + j) * e, now, e);
+    }
+  got += sz(own_rows.size()) * d.cols * e;
+  const std::size_t ow = sz(own_cols.size());
+  const std::size_t sw = sz(c.snap_cols.size());
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::int64_t j = own_cols.begin; j < own_cols.end; ++j) {
+      const unsigned char* now = got + (i * ow + sz(j - own_cols.begin)) * e;
+      const unsigned char* was = c.col_snapshot.data() + (i * sw + sz(j - c.snap_cols.begin)) * e;
+      if (std::memcmp(now, was, e) != 0) std::memcpy(host + (i * d.row_stride + sz(j)) * e, now, e);
+    }
+}
+
+}  // namespace
+
+void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, Range range) {
+  WorkerState& me = traffic_[sz(worker)];
+  if (device.description().host_memory) {
+    // A CPU worker wrote its rows or columns in place: they go stale on the devices.
+    if (range.empty()) return;
+    for (Registration& reg : memory.registrations()) {
+      if (!writes(reg)) continue;
+      DeviceCopy& c = reg.copies[sz(worker)];
+      if (!plus_shaped(reg)) c.written.add(clip(range, by_cols(reg) ? cols_of(reg) : rows_of(reg)));
+      c.wrote = true;
+    }
+    return;
+  }
+  bool merge = false;
+  for (Registration& reg : memory.registrations()) {
+    if (!writes(reg)) continue;
+    copy_back(reg, me, worker, device, range);
+    merge = merge || plus_shaped(reg);
+  }
+  device.synchronize();
+  if (!merge) return;
+  for (Registration& reg : memory.registrations())
+    if (writes(reg) && plus_shaped(reg)) merge_plus(reg, reg.copies[sz(worker)], range);
+}
+
+void CopyEngine::collect_reductions(Reductions& reductions, int worker, Device& device) {
+  WorkerState& me = traffic_[sz(worker)];
+  if (!me.staged) return;
+  me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
+  device.synchronize();
+}
+
+void CopyEngine::abandon_device(MemoryRegistry& memory, Reductions& reductions, int worker,
+                                Device& device) {
+  try {
+    collect_reductions(reductions, worker, device);
+  } catch (const Error&) {
+    // The device failed as well: its partial results are lost with it.
+  }
+  for (Registration& reg : memory.registrations()) {
+    DeviceCopy& c = reg.copies[sz(worker)];
+    c.release();
+    c.device.reset();
+  }
+  reductions.release_device(worker);
+  traffic_[sz(worker)].staged = false;
+}
+
+}  // namespace tsar::core

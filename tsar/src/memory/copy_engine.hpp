@@ -1,0 +1,86 @@
+#pragma once
+// The copy engine: moves registered buffers between the host and devices with their own
+// memory (thesis 5.3.3, 5.4.2-5.4.3), from the devices' workers, inside their timed ranges.
+//
+// For each range a worker runs, stage_in allocates on its device only the rows or columns
+// the range needs (halo included) and copies in those its copy does not already hold
+// unchanged; stage_out copies the range's own rows or columns of outputs back and waits for
+// the device. What a copy holds:
+//   FULL       all rows (inputs only)
+//   ROWS       a window of rows in one allocation; bodies index it like the host buffer through
+//              an offset pointer (no repacking), rows padded under TSAR_MEM_PAD
+//   COLS       a window of columns packed into rows of the window's width (padded)
+//   ROWS_COLS  the whole matrix (a device needs full rows and full columns: a plus sign); its
+//              outputs are merged back element by element where the device changed them
+// Non-persistent copies are refreshed every pass. Persistent ones (TSAR_MEM_PERSIST) keep
+// what stays valid: at the start of a pass, the rows or columns other workers wrote in the
+// previous pass -- copied back by devices, or written in place by CPU workers -- are the only
+// ones that go stale, so a stencil moves its owned rows out and its halo rows in.
+//
+// Threads: stage_in/stage_out/collect touch only the worker's own copies; begin_pass runs
+// on the planner before any worker starts. Bytes moved are counted per worker and pass.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "memory/reductions.hpp"
+#include "memory/registry.hpp"
+
+namespace tsar::core {
+
+/// Bytes a worker moved in one pass.
+struct Traffic {
+  std::int64_t to_device = 0;
+  std::int64_t from_device = 0;
+};
+
+class CopyEngine {
+ public:
+  explicit CopyEngine(int workers);
+
+  /// Planner, before a pass: frees copies of devices a worker no longer drives (back-off),
+  /// makes the previous pass's writes stale in the other workers' copies, forgets the
+  /// contents of non-persistent copies, zeroes the traffic counters.
+  void begin_pass(MemoryRegistry& memory, Reductions& reductions,
+                  std::span<const std::shared_ptr<Device>> devices);
+
+  /// Worker `worker`, before running `range` on `device` (its own memory): allocates and
+  /// copies in. Throws DeviceOutOfMemory when an allocation fails, Error on a failed copy.
+  void stage_in(MemoryRegistry& memory, Reductions& reductions, int worker,
+                const std::shared_ptr<Device>& device, Range range);
+  /// Worker `worker`, after running `range`: copies outputs back (devices with their own
+  /// memory) and waits for the device; on host-memory devices records the rows written.
+  void stage_out(MemoryRegistry& memory, int worker, Device& device, Range range);
+  /// Worker `worker` at the end of its (sub-)pass: device accumulators into host ones.
+  void collect_reductions(Reductions& reductions, int worker, Device& device);
+  /// Worker `worker` leaves its device for the rest of the region (out of memory): its
+  /// accumulators are collected and every allocation it holds is freed.
+  void abandon_device(MemoryRegistry& memory, Reductions& reductions, int worker, Device& device);
+
+  /// Bytes worker `worker` moved since begin_pass.
+  Traffic traffic(int worker) const { return traffic_[static_cast<std::size_t>(worker)].bytes; }
+
+ private:
+  struct alignas(64) WorkerState {
+    Traffic bytes;
+    bool staged = false;  ///< device accumulators set up in this pass
+    std::vector<Range> missing;
+  };
+  void stage_buffer(Registration& reg, WorkerState& me, int worker,
+                    const std::shared_ptr<Device>& device, Range range);
+  void stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me, Device& device,
+                         Range rows_needed, Range cols_needed);
+  void copy_back(Registration& reg, WorkerState& me, int worker, Device& device, Range range);
+  int workers_;
+  std::vector<WorkerState> traffic_;
+};
+
+/// Elements per device row for rows of `cols` elements of `elem_size` bytes: `cols` rounded
+/// up to the device's alignment (bytes) when `pad` is set and the alignment is a multiple of
+/// the element size, else `cols`.
+std::size_t padded_stride(std::size_t cols, std::size_t elem_size, std::size_t alignment, bool pad);
+
+}  // namespace tsar::core

@@ -1,0 +1,35 @@
+#include "memory/device_copy.hpp"
+
+#include <utility>
+
+namespace tsar::core {
+
+DeviceCopy& DeviceCopy::operator=(DeviceCopy&& other) noexcept {
+  if (this == &other) return *this;
+  release();
+  device = std::move(other.device);
+  data = std::exchange(other.data, nullptr);
+  bytes = std::exchange(other.bytes, 0);
+  window = std::exchange(other.window, Range{});
+  stride = other.stride;
+  valid = std::move(other.valid);
+  valid_cols = std::move(other.valid_cols);
+  written = std::move(other.written);
+  wrote = other.wrote;
+  snap_rows = other.snap_rows;
+  snap_cols = other.snap_cols;
+  row_snapshot = std::move(other.row_snapshot);
+  col_snapshot = std::move(other.col_snapshot);
+  scratch = std::move(other.scratch);
+  return *this;
+}
+
+void DeviceCopy::release() noexcept {
+  if (data != nullptr && device) device->release(data, bytes);
+  data = nullptr;
+  bytes = 0;
+  window = {};
+  forget();
+}
+
+}  // namespace tsar::core
