@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The project's benchmarks, one subcommand each:
-#   scripts/bench.sh tsar [--quick] [tsar-suite options]
+#   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
 #       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU
 #       dmda/dmdas/lws in the same run: progress on stderr; a JSON line per kernel, the table
 #       and a summary JSON line on stdout. --quick: CI-sized problems (a few minutes).
+#       --gpu: TSAR on its default devices (the cores less one control core per GPU, plus the
+#       GPUs through OpenMP offloading) and GPU-sized problems; the peers stay on the CPU.
 #       Other options go to tsar-suite (build/bin/tsar-suite --help), e.g. --kernels gemm,cg.
 # Programs come from $SYMMER_BUILD_DIR when set (as is, e.g. from ctest), else from build/,
 # which is configured and brought up to date first.
@@ -31,16 +33,21 @@ bin_dir() {
 }
 
 cmd_tsar() {
-  local scale=full args=()
+  local scale="" gpu=0 args=()
   for a in "$@"; do
     case "$a" in
       --quick) scale=quick ;;
+      --gpu) gpu=1 ;;
       *) args+=("$a") ;;
     esac
   done
+  if ((gpu)); then
+    args+=(--tsar-devices default)
+    scale=${scale:-large}
+  fi
   local bin
   bin="$(bin_dir tsar-suite)"
-  exec "$bin/tsar-suite" --scale "$scale" "${args[@]}"
+  exec "$bin/tsar-suite" --scale "${scale:-full}" "${args[@]}"
 }
 
 if (($# == 0)) || [[ "$1" == -h || "$1" == --help ]]; then

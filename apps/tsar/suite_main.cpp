@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -168,8 +169,20 @@ void measure_standalone(tk::Kernel& kernel, const std::vector<tsar_device_info>&
   const auto timed = devices_to_time(devices, sample);
   std::map<std::pair<unsigned, int>, double> by_class;
   std::vector<double> alone(devices.size(), 0.0);
+  // An accelerator cannot run a loop without a device body (TSAR keeps such loops to host
+  // memory devices): it has no standalone time and stays out of E's ideal.
+  std::string host_only_loop;
+  for (const auto& loop : kernel.loops())
+    if (!loop.offload) host_only_loop = loop.name;
   for (std::size_t d : timed) {
     const std::string key = devices[d].key;
+    if (!host_only_loop.empty() &&
+        (devices[d].kind == TSAR_DEVICE_OMP_TARGET || devices[d].kind == TSAR_DEVICE_CUDA)) {
+      alone[d] = std::numeric_limits<double>::infinity();
+      by_class.emplace(std::make_pair(devices[d].kind, devices[d].numa_node), alone[d]);
+      out.standalone_skipped.push_back(key + ": loop " + host_only_loop + " has no device body");
+      continue;
+    }
     ts::TsarRunner runner("alone " + key, "static", key, 1, "alone:" + key + "/");
     ts::RuntimeResult r;
     // A thread of its own: TSAR pins its caller to the device's core.
@@ -225,8 +238,10 @@ int run(const Options& opt) {
       throw std::runtime_error("--runtimes: no runtime '" + r +
                                "' in this build (known: " + join(all, ", ") + ")");
 
-  std::string devices = opt.tsar_devices;
-  if (devices.empty())
+  // "default": TSAR's own device list (every allowed core less a control core per GPU, then
+  // the GPUs); otherwise the list given, or a CPU device per core used.
+  std::string devices = opt.tsar_devices == "default" ? "" : opt.tsar_devices;
+  if (opt.tsar_devices.empty())
     for (int c : cores) devices += (devices.empty() ? "cpu:" : ",cpu:") + std::to_string(c);
   const auto tsar_device_list = ts::tsar_devices(devices);
   std::vector<std::string> device_keys;
@@ -320,12 +335,11 @@ int run(const Options& opt) {
                                   ? totals.idle_seconds * per_run /
                                         (rt.median_s * static_cast<double>(device_keys.size()))
                                   : 0.0;
-        // Host-memory devices copy nothing; with copying devices the byte count is the
-        // accelerator backend's to report.
-        bool host_only = true;
-        for (const auto& d : tsar_device_list)
-          host_only = host_only && (d.kind == TSAR_DEVICE_CPU || d.kind == TSAR_DEVICE_EMULATED);
-        extra["bytes_moved"] = host_only ? nlohmann::json(0) : nlohmann::json(nullptr);
+        // Bytes TSAR copied between host and accelerator memory per run (0 on host-memory
+        // devices, which compute on the buffers in place).
+        extra["bytes_moved"] = (totals.bytes_to_device + totals.bytes_from_device) * per_run;
+        extra["bytes_to_device"] = totals.bytes_to_device * per_run;
+        extra["bytes_from_device"] = totals.bytes_from_device * per_run;
         extra["tsar_split"] = tsar_runner->last_split();
         r.tsar_extra = extra;
       }
@@ -367,7 +381,8 @@ int main(int argc, char** argv) {
                  "TSAR schedules; the first is 'tsar', the others 'tsar-<schedule>'")
       ->capture_default_str();
   app.add_option("--tsar-devices", opt.tsar_devices,
-                 "TSAR device list (default: a CPU device per core used)");
+                 "TSAR device list (tsar_set_devices), or 'default' for TSAR's own (cores plus "
+                 "GPUs); without it a CPU device per core used");
   app.add_option("--efficiency", opt.efficiency,
                  "standalone device times for E: auto (all devices up to 4, else one per "
                  "kind and NUMA node), all, off")

@@ -61,8 +61,11 @@ nlohmann::json kernel_json(const KernelResult& r) {
   const double ideal = r.standalone_s.empty() ? NAN : 1.0 / inverse;
   j["efficiency"] = number_or_null(ideal / tsar_s);
   j["ideal_s"] = number_or_null(ideal);
-  j["standalone_s"] = r.standalone_s;
+  nlohmann::json alone = nlohmann::json::array();
+  for (double t : r.standalone_s) alone.push_back(number_or_null(t));
+  j["standalone_s"] = alone;
   j["standalone_measured"] = r.standalone_measured;
+  if (!r.standalone_skipped.empty()) j["standalone_skipped"] = r.standalone_skipped;
 
   nlohmann::json speedups = nlohmann::json::object(), eff = nlohmann::json::object();
   for (const auto& name : r.order) {
@@ -98,7 +101,7 @@ std::string table(const std::vector<KernelResult>& results,
     std::snprintf(cell, sizeof cell, " %12s", name.c_str());
     out += cell;
   }
-  out += "    best peer  speedup     E  ok\n";
+  out += "    best peer  speedup     E  ovh%  MB/run  ok\n";
   for (const auto& r : results) {
     const auto j = kernel_json(r);
     std::snprintf(cell, sizeof cell, "%-12s %-5s", r.kernel.c_str(), r.kind.substr(0, 5).c_str());
@@ -113,15 +116,19 @@ std::string table(const std::vector<KernelResult>& results,
       out += cell;
     }
     const auto num = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
-    std::snprintf(cell, sizeof cell, " %12s %7.2fx %5.2f  %s\n",
+    const auto extra = [&](const char* key) { return j.contains(key) ? num(j[key]) : NAN; };
+    std::snprintf(cell, sizeof cell, " %12s %7.2fx %5.2f %5.1f %7.1f  %s\n",
                   j["best_peer"].is_string() ? j["best_peer"].get<std::string>().c_str() : "-",
                   num(j["speedup_vs_best_peer"]), num(j["efficiency"]),
+                  100.0 * extra("overhead_share"), extra("bytes_moved") / 1e6,
                   j["correct"].get<bool>() ? "yes" : "NO");
     out += cell;
   }
   out +=
       "(median ms per run; ! = a wrong result; speedup = best peer time / TSAR time; "
-      "E = co-execution efficiency)\n";
+      "E = co-execution efficiency;\n ovh% = TSAR's scheduling share of its run time; MB/run = "
+      "bytes TSAR copied "
+      "to and from accelerators)\n";
   return out;
 }
 

@@ -26,6 +26,7 @@ struct KernelResult {
   std::vector<std::string> order;                ///< runtimes in the order they ran
   std::vector<double> standalone_s;              ///< per TSAR device; empty when not measured
   std::vector<std::string> standalone_measured;  ///< devices timed (others copy their class)
+  std::vector<std::string> standalone_skipped;   ///< devices without a standalone time, why
   nlohmann::json tsar_extra;                     ///< split, pass totals, devices
 };
 

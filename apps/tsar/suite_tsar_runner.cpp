@@ -103,6 +103,8 @@ void TsarRunner::collect() {
       for (const auto& d : s.devices) {
         pending_.idle_seconds += d.idle_seconds;
         pending_.busy_seconds += d.busy_seconds;
+        pending_.bytes_to_device += static_cast<double>(d.bytes_to_device);
+        pending_.bytes_from_device += static_cast<double>(d.bytes_from_device);
       }
     }
     lr.passes_taken = passes;

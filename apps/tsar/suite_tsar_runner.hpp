@@ -17,10 +17,12 @@ namespace tsar::suite {
 /// Sums over the passes TSAR recorded since the last TsarRunner::take_totals.
 struct PassTotals {
   std::int64_t passes = 0;
-  double pass_seconds = 0.0;      ///< split to the last arrival, summed
-  double schedule_seconds = 0.0;  ///< computing splits and adapting
-  double idle_seconds = 0.0;      ///< all devices' waiting at the end of (sub-)passes
-  double busy_seconds = 0.0;      ///< all devices' time running their ranges
+  double pass_seconds = 0.0;       ///< split to the last arrival, summed
+  double schedule_seconds = 0.0;   ///< computing splits and adapting
+  double idle_seconds = 0.0;       ///< all devices' waiting at the end of (sub-)passes
+  double busy_seconds = 0.0;       ///< all devices' time running their ranges
+  double bytes_to_device = 0.0;    ///< copied into accelerators' memory, all devices
+  double bytes_from_device = 0.0;  ///< copied back to host memory
 };
 
 class TsarRunner final : public peers::Runner {

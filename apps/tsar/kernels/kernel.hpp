@@ -7,7 +7,7 @@
 // parallel loop has ONE body, written once as a function of one iteration; from it come the
 // host range function (every runtime calls it on its chunks) and the device range function,
 // which runs the same body on a device's copies of the data: inside
-// `#pragma omp target teams distribute parallel for` in builds with TSAR_OFFLOAD=nvptx, as a
+// `#pragma omp target teams distribute parallel for` in offload builds (TSAR_OFFLOAD_ENABLED), as a
 // host loop otherwise (for OpenMP's initial device only). A runtime plugs in through `Parallel`:
 // the kernel asks it to run loop L over [0, n) and the runtime decides who runs which range.
 //
@@ -66,7 +66,7 @@ using Translate = std::function<void*(const void* host)>;
 /// Runs iterations [begin, end) of a loop on the calling host thread.
 using HostRange = std::function<void(std::int64_t begin, std::int64_t end)>;
 /// Runs iterations [begin, end) of a loop on OpenMP device `omp_device` with the pointers
-/// `translate` gives (the device's copies of the loop's buffers). Without TSAR_OFFLOAD=nvptx
+/// `translate` gives (the device's copies of the loop's buffers). Without offloading
 /// only omp_get_initial_device() works (std::runtime_error for others).
 using OffloadRange = std::function<void(std::int64_t begin, std::int64_t end, int omp_device,
                                         const Translate& translate)>;

@@ -1,7 +1,7 @@
 #pragma once
 // From one iteration body to a kernel Loop: the host range function and the device range
 // function (an OpenMP target region in offload builds: TSAR_KERNELS_OFFLOAD, set by
-// TSAR_OFFLOAD=nvptx).
+// TSAR_OFFLOAD_ENABLED in cmake/TsarAccelerators.cmake).
 //
 // A body is `void body(const View& v, std::int64_t i)`, declared between
 // `#pragma omp declare target` and `#pragma omp end declare target`, where View is a small
@@ -34,7 +34,7 @@ void offload_range(View v, std::int64_t begin, std::int64_t end, int device) {
 #else
   if (device != omp_get_initial_device())
     throw std::runtime_error("OpenMP device " + std::to_string(device) +
-                             ": kernels built without TSAR_OFFLOAD=nvptx run on the host only");
+                             ": kernels built without OpenMP offloading run on the host only");
   for (std::int64_t i = begin; i < end; ++i) Body(v, i);
 #endif
 }
