@@ -245,9 +245,9 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
                      const std::vector<const SegmentSnapshot*>& previous) {
   std::string out;
   char line[320];
-  std::snprintf(line, sizeof line, "%-16s %5s %5s %5s %8s %4s %6s %10s %10s %10s %9s %9s %s\n",
+  std::snprintf(line, sizeof line, "%-16s %5s %5s %5s %8s %4s %6s %10s %10s %10s %9s %9s %11s %s\n",
                 "JOB", "NODE", "RANK", "LOCAL", "PID", "CPU", "IDLE%", "COMPUTE_S", "OOSYNC_S",
-                "LATE_S", "SENT", "RECV", "APP");
+                "LATE_S", "SENT", "RECV", "CACHE_MISS", "APP");
   out += line;
   for (const SegmentSnapshot* s : snapshots) {
     const SegmentSnapshot* prev = matching(*s, previous);
@@ -265,18 +265,25 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
         k.late_sender_ns = sub(k.late_sender_ns, b.late_sender_ns);
         k.bytes_sent = sub(k.bytes_sent, b.bytes_sent);
         k.bytes_recv = sub(k.bytes_recv, b.bytes_recv);
+        k.cache_misses = sub(k.cache_misses, b.cache_misses);
       }
+      // Without counters (VMs), say why there is no figure rather than print a zero.
+      const std::string misses =
+          k.counters_status == static_cast<std::uint64_t>(CountersStatus::kAvailable)
+              ? std::to_string(k.cache_misses)
+              : counters_name(k.counters_status);
       const std::uint64_t busy = k.idle_ns + k.compute_ns;
       const double idle =
           busy ? 100.0 * static_cast<double>(k.idle_ns) / static_cast<double>(busy) : 0.0;
       std::snprintf(line, sizeof line,
                     "%-16s %5" PRIu64 " %5" PRIu64 " %5zu %8" PRIu64 " %4" PRId64
-                    " %6.1f %10s %10s %10s %9s %9s %s%s\n",
+                    " %6.1f %10s %10s %10s %9s %9s %11s %s%s\n",
                     hex(s->header.job_id).c_str(), s->header.node_id, slot.identity.global_rank, i,
                     slot.identity.pid, slot.identity.cpu, idle, seconds(k.compute_ns).c_str(),
                     seconds(k.out_of_sync_ns).c_str(), seconds(k.late_sender_ns).c_str(),
                     human_bytes(k.bytes_sent).c_str(), human_bytes(k.bytes_recv).c_str(),
-                    s->header.app_name, slot.state() == SlotState::kFinished ? " (finished)" : "");
+                    misses.c_str(), s->header.app_name,
+                    slot.state() == SlotState::kFinished ? " (finished)" : "");
       out += line;
     }
   }

@@ -76,6 +76,16 @@ KINDS = {
     'init_thread': dict(special=True),
     'finalize': dict(special=True),
 }
+
+
+def completes(spec):
+    """Whether the call completes requests (wait/test): its `after` hook runs whatever the
+    return code, to let go of the requests it followed. Every other call's hook runs only
+    after MPI_SUCCESS: it must never query MPI about arguments the library refused (a bad
+    datatype would raise an error the application did not ask for)."""
+    return spec.get('before', '').startswith('before_complete')
+
+
 MODES = {'standard': 'kStandard', 'buffered': 'kBuffered', 'ready': 'kReady', 'sync': 'kSync'}
 
 
@@ -263,6 +273,8 @@ def gen_c_wrapper(c):
             guards.insert(0, f'{c.fill(s["poll"])} != 0')
         else:
             out.append('  call.stop();\n')
+        if not completes(s):
+            guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
         if 'after' in s:
             cond = f'if ({" && ".join(guards)}) ' if guards else ''
             out.append(f'  {cond}hooks::{c.fill(s["after"])};\n')
@@ -282,7 +294,8 @@ def gen_wrappers_c(calls):
 
 def gen_signature_check(calls):
     out = [HEADER, '// Fails to compile when a table prototype differs from the MPI library\'s mpi.h.\n',
-           '#include "mpi_include.hpp"\n\n#include <type_traits>\n\n']
+           '#include "mpi_include.hpp"\n\n#include <type_traits>\n\n',
+           'static_assert(MPI_SUCCESS == 0, "the wrappers test return codes against 0");\n']
     for c in calls:
         typed = ', '.join(p.typed() for p in c.params)
         out.append(guard_open(c))
@@ -409,6 +422,8 @@ def gen_fortran_wrapper(c):
         guards.insert(0, re.sub(r'\{([a-z_|]+)\}', lambda m: m.group(1), s['poll']) + ' != 0')  # LOGICAL
     else:
         out.append('  call.stop();\n')
+    if not completes(s) and 'after' in s:
+        guards.insert(0, '*ierr == 0')
     if guards:
         out.append(f'  if ({" && ".join(guards)}) {{\n')
     out += post

@@ -8,6 +8,7 @@
 #include "call.hpp"
 #include "comm_map.hpp"
 #include "handles.hpp"
+#include "message_size.hpp"
 #include "mpi.hpp"
 #include "request_table.hpp"
 #include "runtime.hpp"
@@ -20,21 +21,6 @@ namespace {
 RequestTable requests;
 
 Scratch& scratch_of(Call& call) noexcept { return *call.thread().scratch; }
-
-std::uint64_t type_bytes(symmer_handle datatype, long long count) noexcept {
-  if (count <= 0) return 0;
-  int size = 0;
-  if (mpi.PMPI_Type_size(from_handle<MPI_Datatype>(datatype), &size) != MPI_SUCCESS || size <= 0)
-    return 0;
-  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
-}
-
-std::uint64_t received_bytes(const MPI_Status* status) noexcept {
-  int n = 0;
-  // MPICH and Open MPI keep a status's count in bytes; MPI_BYTE reads it back unchanged.
-  if (mpi.PMPI_Get_count(status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0) return 0;
-  return static_cast<std::uint64_t>(n);
-}
 
 std::uint64_t eager_limit(int peer) noexcept {
   return peer >= 0 && static_cast<std::uint64_t>(peer) < g.local_ranks ? g.eager_local
@@ -70,9 +56,18 @@ constexpr std::int32_t encode_send_peer(std::int32_t peer) noexcept { return -pe
 constexpr std::int32_t decode_send_peer(std::int32_t v) noexcept { return -v - 3; }
 constexpr bool is_send_peer(std::int32_t v) noexcept { return v <= -2; }
 
+// Below MPI_THREAD_MULTIPLE one thread at a time is inside MPI (the application orders them),
+// so a plain add does, without a locked instruction.
+void add_rank_wide(std::atomic<std::int64_t>& count, int delta) noexcept {
+  if (g.thread_level == MPI_THREAD_MULTIPLE)
+    count.fetch_add(delta, std::memory_order_relaxed);
+  else
+    count.store(count.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+}
+
 void add_pending(const RequestInfo& info, int delta) noexcept {
-  g.pending_sends.fetch_add(delta, std::memory_order_relaxed);
-  if (info.rendezvous) g.pending_rendezvous.fetch_add(delta, std::memory_order_relaxed);
+  add_rank_wide(g.pending_sends, delta);
+  if (info.rendezvous) add_rank_wide(g.pending_rendezvous, delta);
 }
 
 void track(ThreadState& ts, MPI_Request request, const RequestInfo& info) noexcept {
@@ -159,12 +154,16 @@ void release_scratch(Scratch* scratch) noexcept { delete scratch; }
 
 namespace hooks {
 
+void prepare(int thread_level) noexcept {
+  requests.set_concurrent(thread_level == MPI_THREAD_MULTIPLE);
+}
+
 void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
                 SendMode mode) noexcept {
   if (dest < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
   const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  const std::uint64_t bytes = type_bytes(datatype, count);
+  const std::uint64_t bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
   count_sent(ts, peer, bytes);
   if (is_rendezvous(mode, bytes, peer)) {
     ts.counters.send_wait.add(call.duration());
@@ -193,7 +192,7 @@ void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int
   if (dest >= 0) {
     ThreadState& ts = call.thread();
     count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
-               type_bytes(sendtype, sendcount));
+               datatype_bytes(from_handle<MPI_Datatype>(sendtype), sendcount));
   }
   after_recv(call, source, comm, status);
 }
@@ -205,7 +204,7 @@ void after_isend(Call& call, long long count, symmer_handle datatype, int dest, 
   RequestInfo info;
   info.kind = RequestInfo::kSend;
   info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  const std::uint64_t bytes = type_bytes(datatype, count);
+  const std::uint64_t bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
   info.rendezvous = is_rendezvous(mode, bytes, info.peer);
   count_sent(ts, info.peer, bytes);
   track(ts, *static_cast<MPI_Request*>(request), info);
@@ -241,7 +240,7 @@ void after_send_init(Call& call, long long count, symmer_handle datatype, int de
   info.persistent = true;
   info.active = false;
   info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  info.bytes = type_bytes(datatype, count);
+  info.bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
   info.rendezvous = is_rendezvous(mode, info.bytes, info.peer);
   track(ts, *static_cast<MPI_Request*>(request), info);
 }

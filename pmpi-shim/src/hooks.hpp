@@ -23,6 +23,9 @@ void init_begin() noexcept;
 /// `required`: the thread level asked for, -1 for MPI_Init; `provided` may be null.
 void init_end(int rc, int required, int* provided) noexcept;
 void finalize_begin() noexcept;
+/// Readies the accounting for a monitored job at MPI thread level `thread_level` (called in
+/// MPI_Init before monitoring goes active): below MPI_THREAD_MULTIPLE it needs no atomics.
+void prepare(int thread_level) noexcept;
 
 // Point-to-point.
 void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,

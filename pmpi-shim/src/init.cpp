@@ -19,6 +19,7 @@
 #include "comm_map.hpp"
 #include "exchange.hpp"
 #include "hooks.hpp"
+#include "message_size.hpp"
 #include "mpi.hpp"
 #include "papi_sampler.hpp"
 #include "runtime.hpp"
@@ -363,9 +364,11 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.segment->attach_slot(g.local_rank, g.world_rank);
   g.command_word = &g.segment->control(g.local_rank).command;
   g.seen_command.store(segment::load_word(*g.command_word));
+  hooks::prepare(g.thread_level);
   g.retired_peers.reset(new PeerCounter[g.peer_entries]);
   g.sum_peers.reset(new PeerCounter[g.peer_entries]);
   comm_map_init(MPI_COMM_WORLD);
+  message_size_init();
   papi_start(g.config.papi);
   g.ticks.end(2'000'000);  // at least 2 ms of calibration
   g.publish_period_ticks = g.ticks.to_ticks(g.config.period_ms * 1'000'000ull);

@@ -8,6 +8,8 @@
 // an entry before the real call and claims it afterwards only if no one re-used it meanwhile
 // (the `serial` check), so a handle the MPI library recycles to another thread is never lost.
 // A full bucket leaves the request untracked (counted in SlotCounters::untracked_requests).
+// Below MPI_THREAD_MULTIPLE only one thread at a time uses the table: set_concurrent(false)
+// then claims entries with plain loads and stores instead of locked compare-and-swaps.
 
 #include <atomic>
 #include <cstdint>
@@ -35,6 +37,9 @@ class RequestTable {
 
   RequestTable() : entries_(new Entry[kBuckets * kWays]) {}
 
+  /// Whether several threads may use the table at once (the default). Set before any use.
+  void set_concurrent(bool concurrent) noexcept { concurrent_ = concurrent; }
+
   /// Records `info` for request handle `key` (never 0); false when its bucket is full.
   bool insert(std::uint64_t key, const RequestInfo& info) noexcept {
     Entry* b = bucket(key);
@@ -42,11 +47,11 @@ class RequestTable {
          ++pass) {  // first a stale entry of the same handle, then a free one
       const std::uint64_t want = pass == 0 ? key : 0;
       for (std::uint64_t w = 0; w < kWays; ++w) {
-        std::uint64_t k = want;
-        if (b[w].key.load(std::memory_order_relaxed) == want &&
-            b[w].key.compare_exchange_strong(k, kBusy, std::memory_order_acquire)) {
+        if (claim(b[w], want)) {
           b[w].info = info;
-          b[w].serial.fetch_add(1, std::memory_order_relaxed);
+          // Only the claiming thread writes the serial: no atomic add needed.
+          b[w].serial.store(b[w].serial.load(std::memory_order_relaxed) + 1,
+                            std::memory_order_relaxed);
           b[w].key.store(key, std::memory_order_release);
           return true;
         }
@@ -77,8 +82,7 @@ class RequestTable {
   /// Frees the entry at `index` if it still holds `key` at `serial`.
   void erase(std::int64_t index, std::uint64_t key, std::uint64_t serial) noexcept {
     Entry& e = entries_[index];
-    std::uint64_t k = key;
-    if (!e.key.compare_exchange_strong(k, kBusy, std::memory_order_acquire)) return;
+    if (!claim(e, key)) return;
     const bool same = e.serial.load(std::memory_order_relaxed) == serial;
     e.key.store(same ? 0 : key, std::memory_order_release);
   }
@@ -90,11 +94,21 @@ class RequestTable {
     std::atomic<std::uint64_t> serial{0};
     RequestInfo info;
   };
+  // Takes the entry if it holds `expected`, marking it busy.
+  bool claim(Entry& e, std::uint64_t expected) noexcept {
+    if (e.key.load(std::memory_order_relaxed) != expected) return false;
+    if (!concurrent_) {
+      e.key.store(kBusy, std::memory_order_relaxed);
+      return true;
+    }
+    return e.key.compare_exchange_strong(expected, kBusy, std::memory_order_acquire);
+  }
   Entry* bucket(std::uint64_t key) const noexcept {
     const std::uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 53;  // 11 bits: kBuckets
     return &entries_[h * kWays];
   }
   std::unique_ptr<Entry[]> entries_;
+  bool concurrent_ = true;
 };
 
 }  // namespace symmer::shim

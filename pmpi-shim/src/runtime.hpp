@@ -35,7 +35,9 @@ struct Counter {
 };
 
 /// Traffic of one thread with one peer (a local rank, or a remote node bucket). Times in ticks.
-struct PeerCounter {
+/// Cache-line aligned, like ThreadState: one thread's counters never share a line with
+/// another's.
+struct alignas(64) PeerCounter {
   Counter bytes_sent, bytes_recv, msgs_sent, msgs_recv, late_sender, send_wait;
 };
 
@@ -49,7 +51,7 @@ struct ThreadCounters {
 struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
 
 /// State of one thread that calls MPI.
-struct ThreadState {
+struct alignas(64) ThreadState {
   ThreadCounters counters;
   std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
   std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
@@ -74,15 +76,19 @@ inline constexpr std::uint64_t kNoCommand = 0;
 
 /// Process-wide state. Written during MPI_Init (before `active`) and MPI_Finalize.
 struct Runtime {
-  std::atomic<bool> active{false};             ///< monitoring on: wrappers account calls
-  std::atomic<std::uint64_t> next_publish{0};  ///< ticks at which the next publish is due
+  // Read by every call, written rarely: a cache line of their own, so that threads calling
+  // MPI at the same time only ever share it read-only.
+  alignas(64) std::atomic<bool> active{false};  ///< monitoring on: wrappers account calls
+  std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
   std::uint64_t publish_period_ticks = 0;
   const std::uint64_t* command_word = &kNoCommand;  ///< this rank's SlotControl::command
   std::atomic<std::uint64_t> seen_command{0};       ///< last command word acted upon
-  std::atomic<std::int64_t> pending_sends{0};       ///< nonblocking sends not yet completed
-  std::atomic<std::int64_t> pending_rendezvous{0};  ///< ... of them above the eager limit
 
-  Config config;
+  // Written at every nonblocking send post and completion (hooks.cpp add_pending).
+  alignas(64) std::atomic<std::int64_t> pending_sends{0};  ///< nonblocking sends not completed
+  std::atomic<std::int64_t> pending_rendezvous{0};         ///< ... of them above the eager limit
+
+  alignas(64) Config config;
   TickConverter ticks;
   std::optional<segment::SegmentWriter> segment;
   std::uint64_t local_rank = 0, local_ranks = 1, world_rank = 0, world_size = 1;

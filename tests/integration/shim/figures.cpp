@@ -12,6 +12,10 @@
 //   5 collectives   Barrier, Allreduce; MPI_PROC_NULL send/recv (no traffic)
 //   6 polling       compute 20 ms, Send 64 ints   / Irecv, then MPI_Test every 5 us until it
 //                   completes (the shim clocks only some polls: its split must still hold)
+//   7 send wait     4x Ssend 1 KiB, 2x Send 64 KiB (above the eager limit) / compute 5 ms,
+//                   Recv: rank 0's blocking sends wait for the receiver
+//   8 eager pending 2x Isend 1 KiB (eager), compute 10 ms, Wait / Recv: compute with an
+//                   incomplete send that is not out of sync
 #include <mpi.h>
 #include <time.h>
 
@@ -36,6 +40,8 @@ struct Self {
   double in_mpi = 0;           // inside every MPI call after MPI_Init
   double late_from_peer = 0;   // inside receives/waits for messages from the other rank
   double pending_compute = 0;  // computing while a large Isend is incomplete
+  double pending_any = 0;      // computing while any Isend is incomplete
+  double send_wait = 0;        // inside sends above the eager limit and their completions
   double start = 0, end = 0;   // MPI_Init returned / MPI_Finalize called
   long long bytes_sent = 0, bytes_recv = 0, msgs_sent = 0, msgs_recv = 0;
   int sends = 0, recvs = 0, isends = 0, irecvs = 0, waits = 0, persistent = 0, collectives = 0,
@@ -112,7 +118,8 @@ int main(int argc, char** argv) {
       const double t = now();
       busy(0.030);
       self.pending_compute += now() - t;
-      timed([&] { MPI_Wait(&req, MPI_STATUS_IGNORE); });
+      self.pending_any += now() - t;
+      self.send_wait += timed([&] { MPI_Wait(&req, MPI_STATUS_IGNORE); });
       self.isends++, self.waits++, self.msgs_sent++, self.bytes_sent += 65536;
     } else {
       MPI_Status st;
@@ -175,6 +182,46 @@ int main(int argc, char** argv) {
     self.irecvs++, self.msgs_recv++, self.bytes_recv += 256;
   }
 
+  // Phase 7: rank 0's synchronous and rendezvous sends wait while rank 1 computes 5 ms.
+  std::vector<char> kib(1024, 'k');
+  for (int i = 0; i < 6; ++i) {
+    const bool large = i >= 4;
+    char* buf = large ? big.data() : kib.data();
+    const int bytes = large ? 65536 : 1024;
+    if (rank == 0) {
+      self.send_wait += timed([&] {
+        if (large)
+          MPI_Send(buf, bytes, MPI_CHAR, 1, 7, MPI_COMM_WORLD);
+        else
+          MPI_Ssend(buf, bytes, MPI_CHAR, 1, 7, MPI_COMM_WORLD);
+      });
+      self.sends++, self.msgs_sent++, self.bytes_sent += bytes;
+    } else {
+      busy(0.005);
+      self.late_from_peer +=
+          timed([&] { MPI_Recv(buf, bytes, MPI_CHAR, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+      self.recvs++, self.msgs_recv++, self.bytes_recv += bytes;
+    }
+  }
+
+  // Phase 8: rank 0 computes 10 ms while an eager Isend is incomplete (pending, not out of
+  // sync: the message is on its way without the receiver).
+  for (int i = 0; i < 2; ++i) {
+    if (rank == 0) {
+      MPI_Request req;
+      timed([&] { MPI_Isend(kib.data(), 1024, MPI_CHAR, 1, 8, MPI_COMM_WORLD, &req); });
+      const double t = now();
+      busy(0.010);
+      self.pending_any += now() - t;
+      timed([&] { MPI_Wait(&req, MPI_STATUS_IGNORE); });
+      self.isends++, self.waits++, self.msgs_sent++, self.bytes_sent += 1024;
+    } else {
+      self.late_from_peer += timed(
+          [&] { MPI_Recv(kib.data(), 1024, MPI_CHAR, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+      self.recvs++, self.msgs_recv++, self.bytes_recv += 1024;
+    }
+  }
+
   self.end = now();
   if (argc > 1) {
     char path[4096];
@@ -183,14 +230,15 @@ int main(int argc, char** argv) {
       std::fprintf(
           f,
           "{\"rank\": %d, \"peer\": %d, \"wall\": %.9f, \"in_mpi\": %.9f, \"late_from_peer\": %.9f,"
-          " \"pending_compute\": %.9f, \"bytes_sent\": %lld, \"bytes_recv\": %lld,"
+          " \"pending_compute\": %.9f, \"pending_any\": %.9f, \"send_wait\": %.9f,"
+          " \"bytes_sent\": %lld, \"bytes_recv\": %lld,"
           " \"msgs_sent\": %lld, \"msgs_recv\": %lld, \"sends\": %d, \"recvs\": %d,"
           " \"isends\": %d, \"irecvs\": %d, \"waits\": %d, \"persistent\": %d,"
           " \"collectives\": %d, \"tests\": %d, \"total\": %g}\n",
           rank, peer, self.end - self.start, self.in_mpi, self.late_from_peer, self.pending_compute,
-          self.bytes_sent, self.bytes_recv, self.msgs_sent, self.msgs_recv, self.sends, self.recvs,
-          self.isends, self.irecvs, self.waits, self.persistent, self.collectives, self.tests,
-          total);
+          self.pending_any, self.send_wait, self.bytes_sent, self.bytes_recv, self.msgs_sent,
+          self.msgs_recv, self.sends, self.recvs, self.isends, self.irecvs, self.waits,
+          self.persistent, self.collectives, self.tests, total);
       std::fclose(f);
     }
   }

@@ -159,11 +159,23 @@ def figures(t):
         # Late sender, attributed to the peer.
         close(peer(r, other)['late_sender_ns'] * 1e-9, me['late_from_peer'],
               f'rank {rank} late-sender wait for peer {other}', abs_slack=0.002)
-        # Out of sync: compute while a rendezvous Isend was incomplete (rank 0 only).
+        # Out of sync: compute while a rendezvous Isend was incomplete (rank 0 only); pending:
+        # while any Isend was (the eager ones too).
         close(r['out_of_sync_ns'] * 1e-9, me['pending_compute'], f'rank {rank} out-of-sync compute',
               abs_slack=0.002)
+        close(r['pending_send_compute_ns'] * 1e-9, me['pending_any'],
+              f'rank {rank} compute with incomplete sends', abs_slack=0.002)
+        # Blocking-send wait: inside Ssend, sends above the eager limit and their waits.
+        close(r['send_wait_ns'] * 1e-9, me['send_wait'], f'rank {rank} send wait', abs_slack=0.002)
+        close(peer(r, other)['send_wait_ns'] * 1e-9, me['send_wait'],
+              f'rank {rank} send wait for peer {other}', abs_slack=0.002)
     r0 = rank_of(d, 0)
     check(r0['out_of_sync_ns'] > 80e6, f'rank 0 out of sync {r0["out_of_sync_ns"]} ns, expected about 90 ms')
+    # The eager Isends of phase 8 (2 x 10 ms) are pending but not out of sync.
+    check(r0['pending_send_compute_ns'] - r0['out_of_sync_ns'] > 15e6,
+          f'rank 0 pending {r0["pending_send_compute_ns"]} ns vs out of sync {r0["out_of_sync_ns"]} ns')
+    # Rank 0's four Ssends each waited for rank 1's 5 ms of compute.
+    check(r0['send_wait_ns'] > 15e6, f'rank 0 send wait {r0["send_wait_ns"]} ns, expected over 20 ms')
     # Rank 1 waited ~4 ms for each of rank 0's ten phase-1 messages: the phases are real.
     check(peer(rank_of(d, 1), 0)['late_sender_ns'] > 30e6, 'rank 1 late sender too small for its phases')
     check(r0['counters'] in ('available', 'unavailable'), f'counters status {r0["counters"]}')
@@ -319,7 +331,8 @@ def bad_environment(t):
     """Bad SYMMER_* values: one message naming the variable, the job completes unmonitored."""
     for var, value in (('SYMMER_PERIOD_MS', 'abc'), ('SYMMER_PERIOD_MS', '0'), ('SYMMER_NODE_ID', '-1'),
                        ('SYMMER_EAGER_LIMIT', 'lots'), ('SYMMER_JOB_ID', '0'), ('SYMMER_ANALYZER', 'daemonic'),
-                       ('SYMMER_SHM_DIR', '/nonexistent/dir'), ('SYMMER_CLOCK', 'sundial')):
+                       ('SYMMER_SHM_DIR', '/nonexistent/dir'), ('SYMMER_CLOCK', 'sundial'),
+                       ('SYMMER_MONITOR', 'maybe'), ('SYMMER_PAPI', 'sometimes'), ('SYMMER_EXCHANGE_MS', '5')):
         line = bad_run(t, f'{var}={value}', {var: value}, var)
         check(value in line, f'message {line!r} does not show the value {value!r}')
     # Only one rank has the bad value: still one message, still nobody monitored, no hang.
@@ -331,6 +344,25 @@ def bad_environment(t):
     # Monitoring switched off: no message at all.
     rc, out, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_pingpong')], t.env(SYMMER_MONITOR='off'))
     check(rc == 0 and not symmer_lines(err), f'SYMMER_MONITOR=off: rc {rc}, {symmer_lines(err)}')
+
+
+@case
+def bad_arguments(t):
+    """MPI refuses bad arguments on a communicator whose errors return: the application goes on,
+    so must the shim (it never asks MPI about what MPI refused), and the job stays monitored."""
+    out = os.path.join(t.tmp, 'done')
+    dump = os.path.join(t.tmp, 'dump.json')
+    rc, _, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_bad_arguments'), out], t.env(SYMMER_DUMP=dump))
+    check(rc == 0, f'bad_arguments exited {rc}: {err}')
+    for rank in (0, 1):
+        with open(f'{out}.{rank}') as f:
+            check(f.read().split() == [str(rank), 'ok', '4'], f'rank {rank}: MPI did not refuse all 4 calls')
+    check(not symmer_lines(err), f'messages: {symmer_lines(err)}')
+    for rank in (0, 1):
+        r = rank_of(load_dump(dump), rank)
+        # Only the good Sendrecv moved data; the refused calls were counted as calls, not traffic.
+        check(r['bytes_sent'] == 4 and r['bytes_recv'] == 4 and r['untracked_requests'] == 0,
+              f'rank {rank}: bytes {r["bytes_sent"]}/{r["bytes_recv"]}, untracked {r["untracked_requests"]}')
 
 
 def segment_path(t, job_id, node_id=0):
@@ -362,6 +394,13 @@ def segment_conflicts(t):
     subprocess.run([tool, 'stale', t.shm, f'{job:x}', '0', '2'], check=True, capture_output=True)
     os.truncate(path, 1000)
     bad_run(t, 'truncated', {'SYMMER_JOB_ID': hex(job)}, 'truncated')
+    os.unlink(path)
+    # A segment whose header records another user as its owner: refused, left alone.
+    made = subprocess.run([tool, 'foreign', t.shm, f'{job:x}', '0', '2'], capture_output=True, text=True)
+    check(made.returncode == 0 and made.stdout.strip() == path, f'segment tool: {made.stderr}{made.stdout}')
+    line = bad_run(t, 'foreign-owner', {'SYMMER_JOB_ID': hex(job)}, 'owner_uid')
+    check(f'owner_uid = {os.geteuid() + 1000}' in line, f'message does not name the recorded owner: {line!r}')
+    check(os.path.exists(path), "the other user's segment was removed")
     os.unlink(path)
     # Another user's file: left alone.
     if os.geteuid() == 0:
@@ -512,6 +551,9 @@ def overhead_benchmark(t):
         check(kind in last['added_ns_per_call'], f'no {kind} in {last}')
         check(last['per_call'][kind]['without_ns'] > 0 and last['per_call'][kind]['with_ns'] > 0, f'{kind} timings')
     check(last['app_seconds']['with'] > 0 and last['app_seconds']['without'] > 0, 'app timings')
+    check(abs(last['app_overhead'] - (last['app_seconds']['with'] / last['app_seconds']['without'] - 1)) < 1e-9,
+          'app overhead is not the ratio of the medians')
+    check('app_overhead_paired' in last, 'no paired app overhead')
 
 
 @case
@@ -527,6 +569,8 @@ def symmerctl_ranks(t):
     truncated = subprocess.run([tool, 'stale', t.shm, 'c0ffee', '0', '2'], capture_output=True,
                                text=True).stdout.strip()
     os.truncate(truncated, 600)
+    foreign = subprocess.run([tool, 'foreign', t.shm, 'f0e1', '0', '2'], capture_output=True,
+                             text=True).stdout.strip()
     job = subprocess.Popen([t.args.mpiexec, '-bind-to', 'core', '-n', '2', os.path.join(t.tests, 'shim_pingpong'),
                             os.path.join(t.tmp, 'done'), '1500'],
                            env=t.env(SYMMER_JOB_ID='0x1234'), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -548,9 +592,25 @@ def symmerctl_ranks(t):
         problems = {p['path']: p['error'] for p in j['problems']}
         check('wrong magic' in problems.get(corrupt, ''), f'corrupt segment not reported: {problems}')
         check('truncated' in problems.get(truncated, ''), f'truncated segment not reported: {problems}')
+        check('owner_uid' in problems.get(foreign, '') and os.path.exists(foreign),
+              f"another user's segment not reported, or removed: {problems}")
+        # Per window: two reads 0.3 s apart; the window's idle + compute is the rank's time.
+        rc, out, err = run([ctl, 'ranks', '--json', '--dir', t.shm, '--window', '0.3'], t.env(preload=False))
+        check(rc == 0, f'symmerctl ranks --json --window exited {rc}: {err}')
+        jobs = [x for x in json.loads(out)['jobs'] if x['job_id'] == f'{0x1234:016x}']
+        for r in jobs[0]['ranks']:
+            w = r['window']
+            close((w['idle_ns'] + w['compute_ns'] + w['other_mpi_ns']) * 1e-9, w['duration_ns'] * 1e-9,
+                  f'rank {r["global_rank"]} window time', rel=0.10, abs_slack=0.03)
+            check(w['bytes_sent'] > 0 and w['bytes_sent'] < r['bytes_sent'], f'window traffic {w}')
         rc, out, err = run([ctl, 'ranks', '--dir', t.shm, '--window', '0.2'], t.env(preload=False))
         check(rc == 0 and 'shim_pingpong' in out and f'{0x1234:016x}' in out, f'table: {out}{err}')
-        check(len([l for l in out.splitlines() if 'shim_pingpong' in l]) == 2, f'table rows: {out}')
+        rows = [l for l in out.splitlines() if 'shim_pingpong' in l]
+        check(len(rows) == 2, f'table rows: {out}')
+        # Cache misses: a count where PAPI has counters, else the reason there is none.
+        counters = rank_of({'ranks': jobs[0]['ranks']}, 0)['counters']
+        if counters != 'available':
+            check(all(counters in row for row in rows), f'table does not say counters are {counters}: {out}')
         check('truncated' in err and 'wrong magic' in err, f'problems not reported: {err}')
     finally:
         _, jerr = job.communicate(timeout=120)

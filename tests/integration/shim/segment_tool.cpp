@@ -1,6 +1,9 @@
 // Test helper: makes node segment files the shim and symmerctl must cope with.
 //   shim_segment_tool stale <dir> <job id hex> <node id> <local ranks>
 //     a valid segment whose creator and ranks are dead processes (a job that crashed)
+//   shim_segment_tool foreign <dir> <job id hex> <node id> <local ranks>
+//     the same, but its header records another user as owner (what a reader sees of another
+//     user's segment where the test cannot chown files)
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,8 +28,10 @@ pid_t dead_pid() {
 
 int main(int argc, char** argv) {
   using namespace symmer::segment;
-  if (argc != 6 || std::string(argv[1]) != "stale") {
-    std::fprintf(stderr, "usage: %s stale <dir> <job id hex> <node id> <local ranks>\n", argv[0]);
+  const std::string mode = argc == 6 ? argv[1] : "";
+  if (mode != "stale" && mode != "foreign") {
+    std::fprintf(stderr, "usage: %s stale|foreign <dir> <job id hex> <node id> <local ranks>\n",
+                 argv[0]);
     return 2;
   }
   SegmentParams p;
@@ -47,8 +52,9 @@ int main(int argc, char** argv) {
     seg->attach_slot(r, r);
     store_word(seg->identity(r).pid, static_cast<std::uint64_t>(dead_pid()));
   }
-  store_word(const_cast<SegmentHeader&>(seg->header()).creator_pid,
-             load_word(seg->identity(0).pid));
+  auto& header = const_cast<SegmentHeader&>(seg->header());
+  store_word(header.creator_pid, load_word(seg->identity(0).pid));
+  if (mode == "foreign") store_word(header.owner_uid, load_word(header.owner_uid) + 1000);
   std::printf("%s\n", seg->path().c_str());
   return 0;
 }

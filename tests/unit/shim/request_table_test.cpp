@@ -18,8 +18,12 @@ RequestInfo send_to(int peer) {
   return i;
 }
 
-TEST(RequestTable, FindsWhatWasInsertedUntilErased) {
+class RequestTableModes : public ::testing::TestWithParam<bool> {};
+
+// Both modes: concurrent (MPI_THREAD_MULTIPLE) and one thread at a time (plain claims).
+TEST_P(RequestTableModes, FindsWhatWasInsertedUntilErased) {
   RequestTable t;
+  t.set_concurrent(GetParam());
   ASSERT_TRUE(t.insert(0x2c000001, send_to(3)));
   const auto idx = t.find(0x2c000001);
   ASSERT_GE(idx, 0);
@@ -29,8 +33,9 @@ TEST(RequestTable, FindsWhatWasInsertedUntilErased) {
   EXPECT_EQ(t.find(0x2c000001), -1);
 }
 
-TEST(RequestTable, AFullBucketRefusesInsteadOfEvicting) {
+TEST_P(RequestTableModes, AFullBucketRefusesInsteadOfEvicting) {
   RequestTable t;
+  t.set_concurrent(GetParam());
   // Keys that land in one bucket: the hash is multiplicative, find them by search.
   std::vector<std::uint64_t> same;
   const auto bucket_of = [](std::uint64_t k) { return (k * 0x9E3779B97F4A7C15ull) >> 53; };
@@ -43,8 +48,9 @@ TEST(RequestTable, AFullBucketRefusesInsteadOfEvicting) {
     EXPECT_EQ(t.info(t.find(same[i])).peer, static_cast<int>(i));
 }
 
-TEST(RequestTable, ReinsertingAHandleReplacesTheStaleEntry) {
+TEST_P(RequestTableModes, ReinsertingAHandleReplacesTheStaleEntry) {
   RequestTable t;
+  t.set_concurrent(GetParam());
   ASSERT_TRUE(t.insert(42, send_to(1)));
   const auto idx = t.find(42);
   const auto serial = t.serial(idx);
@@ -54,6 +60,9 @@ TEST(RequestTable, ReinsertingAHandleReplacesTheStaleEntry) {
   ASSERT_GE(t.find(42), 0);
   EXPECT_EQ(t.info(t.find(42)).peer, 2);
 }
+
+INSTANTIATE_TEST_SUITE_P(RequestTable, RequestTableModes, ::testing::Bool(),
+                         [](const auto& p) { return p.param ? "concurrent" : "single"; });
 
 TEST(RequestTable, ConcurrentInsertAndEraseLoseNothing) {
   RequestTable t;

@@ -15,8 +15,9 @@ namespace symmer::segment {
 /// "window" object with the deltas between the two.
 nlohmann::json to_json(const SegmentSnapshot& snapshot, const SegmentSnapshot* previous = nullptr);
 
-/// One table row per rank: job, node, rank, pid, cpu, idle %, compute, out-of-sync, late-sender
-/// and traffic. With `previous`, the shares and times are those of the window in between.
+/// One table row per rank: job, node, rank, pid, cpu, idle %, compute, out-of-sync, late-sender,
+/// traffic and cache misses (or why there are none: "unavailable", "disabled"). With
+/// `previous`, the shares, times and counts are those of the window in between.
 std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
                      const std::vector<const SegmentSnapshot*>& previous = {});
 
