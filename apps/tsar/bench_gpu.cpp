@@ -7,14 +7,16 @@
 //   the CPU's under its best schedule, each GPU's with its whole loop as one range;
 //   for the first schedule (adaptive): bytes moved per pass per device against the bound
 //   "needed inputs (halo included) + own outputs", and the learned split.
-// Co-scheduling runs under each schedule of --schedules (adaptive, chunk-dynamic, hguided):
-// adaptive is TSAR's default; the chunk schedules absorb CPU cores whose speed changes from
-// pass to pass (as a VM's do). Timed passes follow warm-up passes (which let the split
-// settle), except for the GPU-averse loop: there the whole run from a fresh region is timed,
-// since the point is what discovering that the GPU does not pay (back-off) costs.
-// Results are compared with the CPU-alone run's (the unit tests compare TSAR with serial
-// loops). One JSON line at the end holds every figure.
-// Usage: tsar-bench-gpu [--scale quick|full] [--kernels LIST] [--backend omp|cuda|all]
+// Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
+// hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
+// (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
+// CPU device; the chunk schedules absorb CPU cores whose speed changes from pass to pass (as
+// a VM's do). The CPU alone runs under the same schedules ("team": one team of every core). Timed
+// passes follow warm-up passes (which let the split settle), except for the GPU-averse loop: there
+// the whole run from a fresh region is timed, since the point is what discovering that the GPU does
+// not pay (back-off) costs. Results are compared with the CPU-alone run's (the unit tests compare
+// TSAR with serial loops). One JSON line at the end holds every figure. Usage: tsar-bench-gpu
+// [--scale quick|full] [--kernels LIST] [--backend omp|cuda|all]
 //                       [--accelerators LIST] [--cpus LIST] [--passes N] [--schedules LIST]
 #include <omp.h>
 
@@ -47,7 +49,7 @@ struct Options {
   std::string backend = "all";
   std::string accelerators;  // "": every GPU of the backend's kind
   std::string cpus;          // "": the default list's CPU devices (GPU control cores reserved)
-  std::string schedules = "adaptive,chunk-dynamic,hguided";
+  std::string schedules = "adaptive,team,chunk-dynamic,hguided";
   int passes = 0;  // 0: per kernel
 };
 
@@ -204,13 +206,18 @@ json result_json(const Result& r) {
           {"devices", devices}};
 }
 
+/// CPU devices: cores, teams and places.
+bool is_cpu(const std::string& key) {
+  return key.rfind("cpu:", 0) == 0 || key.rfind("team:", 0) == 0 || key.rfind("place:", 0) == 0;
+}
+
 std::string split_text(const Result& r) {
   std::int64_t n = 0;
   for (auto i : r.iterations) n += i;
   std::string s;
   char buf[96];
   for (std::size_t w = 0; w < r.keys.size(); ++w) {
-    if (r.iterations[w] == 0 && r.keys[w].rfind("cpu:", 0) == 0) continue;
+    if (r.iterations[w] == 0 && is_cpu(r.keys[w])) continue;
     std::snprintf(buf, sizeof buf, "%s%s %.1f%%%s", s.empty() ? "" : ", ", r.keys[w].c_str(),
                   100.0 * static_cast<double>(r.iterations[w]) /
                       static_cast<double>(std::max<std::int64_t>(1, n)),
@@ -220,20 +227,20 @@ std::string split_text(const Result& r) {
   std::int64_t cpu = 0;
   int cores = 0;
   for (std::size_t w = 0; w < r.keys.size(); ++w)
-    if (r.keys[w].rfind("cpu:", 0) == 0) cpu += r.iterations[w], ++cores;
+    if (is_cpu(r.keys[w])) cpu += r.iterations[w], ++cores;
   std::snprintf(
-      buf, sizeof buf, "; CPU cores together %.1f%% (%d cores)",
+      buf, sizeof buf, "; CPU together %.1f%% (%d devices)",
       100.0 * static_cast<double>(cpu) / static_cast<double>(std::max<std::int64_t>(1, n)), cores);
   return s + buf;
 }
 
-/// The CPU device keys of the default device list.
-std::string default_cpus() {
-  tsar::set_devices("");
+/// The CPU device keys of a device list ("": the default list).
+std::vector<std::string> cpu_keys(const std::string& spec) {
+  tsar::set_devices(spec);
   tsar::Region r("bench-gpu-probe", "static", TSAR_DEVICE_CPU);
   std::vector<std::string> keys;
   for (int w = 0; w < r.num_devices(); ++w) keys.emplace_back(r.device(w).key);
-  return join(keys);
+  return keys;
 }
 
 }  // namespace
@@ -275,7 +282,11 @@ int main(int argc, char** argv) {
         tsar::count_devices(TSAR_DEVICE_CPU) + 0, omp_count, omp_get_num_devices(), cuda_devices,
         cuda_count);
     const std::string cpu_all = "cpu:all";
-    const std::string co_cpus = opt.cpus.empty() ? default_cpus() : opt.cpus;
+    const std::string team_all =
+        "team:0-" + std::to_string(static_cast<int>(cpu_keys(cpu_all).size()) - 1);
+    const std::string co_cpus = opt.cpus.empty() ? join(cpu_keys("")) : opt.cpus;
+    // A schedule of --schedules as run: "team" is adaptive over a team of the CPU cores.
+    const auto schedule_of = [](const std::string& s) { return s == "team" ? "adaptive" : s; };
 
     struct BackendPlan {
       Backend backend;
@@ -313,6 +324,7 @@ int main(int argc, char** argv) {
     // Figures of the first schedule (the primary), and of the best schedule per kernel run.
     double e_sum = 0.0, e_best_sum = 0.0;
     int e_count = 0;
+    std::map<std::string, std::pair<double, int>> e_by_schedule;  // sum, kernels: both sides
     bool all_correct = true, bytes_ok = true;
     double averse_ratio = 0.0;
     const auto schedules = split_list(opt.schedules);
@@ -334,11 +346,14 @@ int main(int argc, char** argv) {
         for (const auto& sched : schedules) {
           auto key = std::make_pair(name, sched);
           if (!cpu_cache.count(key))
-            cpu_cache.emplace(key, run(k, cpu_all, TSAR_DEVICE_CPU, b.backend, sched,
-                                       plan.cpu_warmup, cpu_passes, false));
+            cpu_cache.emplace(
+                key, run(k, sched == "team" ? team_all : cpu_all, TSAR_DEVICE_CPU, b.backend,
+                         sched == "team" ? "static" : sched, plan.cpu_warmup, cpu_passes, false));
           const Result& cpu = cpu_cache.at(key);
           best_cpu = std::min(best_cpu, cpu.per_pass);
-          std::printf("  CPU alone (%zu cores, %s) %*s%9.3f ms/pass\n", cpu.keys.size(),
+          std::printf("  CPU alone (%s, %s) %*s%9.3f ms/pass\n",
+                      sched == "team" ? cpu.keys.front().c_str()
+                                      : (std::to_string(cpu.keys.size()) + " cores").c_str(),
                       sched.c_str(), static_cast<int>(std::max<std::size_t>(1, 16 - sched.size())),
                       "", 1e3 * cpu.per_pass);
         }
@@ -373,16 +388,23 @@ int main(int argc, char** argv) {
         bool both_primary = false;
         for (const auto& sched : schedules) {
           const bool primary = sched == schedules.front();
-          const bool ranges = sched == "adaptive" || sched == "static";
+          const std::string sched_run = schedule_of(sched);
+          const bool ranges = sched_run == "adaptive" || sched_run == "static";
+          const std::string devices =
+              sched == "team" ? "team:all," + join(b.accelerators) : co_devices;
           const Result co =
-              run(k, co_devices, co_kinds, b.backend, sched, plan.warmup, passes, ranges);
+              run(k, devices, co_kinds, b.backend, sched_run, plan.warmup, passes, ranges);
           const double e = ideal / co.per_pass;
           std::int64_t cpu_its = 0, accel_its = 0;
           for (std::size_t w = 0; w < co.keys.size(); ++w)
-            (co.keys[w].rfind("cpu:", 0) == 0 ? cpu_its : accel_its) += co.iterations[w];
+            (is_cpu(co.keys[w]) ? cpu_its : accel_its) += co.iterations[w];
           const bool both = cpu_its > 0 && accel_its > 0 && !plan.averse;
           if (primary) both_primary = both;
-          if (both) e_best = std::max(e_best, e);
+          if (both) {
+            e_best = std::max(e_best, e);
+            e_by_schedule[sched].first += e;
+            ++e_by_schedule[sched].second;
+          }
           std::printf(
               "  co-scheduled, %-14s %9.3f ms/pass  E = %.3f  (passes %.3f to %.3f ms; "
               "split to last arrival %.3f ms)%s\n",
@@ -429,6 +451,13 @@ int main(int argc, char** argv) {
     json summary = {{"efficiency_mean", e_count > 0 ? e_sum / e_count : 0.0},
                     {"efficiency_mean_best_schedule", e_count > 0 ? e_best_sum / e_count : 0.0},
                     {"efficiency_kernels", e_count},
+                    {"efficiency_mean_by_schedule",
+                     [&] {
+                       json by = json::object();
+                       for (const auto& [s, v] : e_by_schedule)
+                         by[s] = {{"mean", v.first / v.second}, {"kernels", v.second}};
+                       return by;
+                     }()},
                     {"averse_co_over_cpu", averse_ratio},
                     {"bytes_within_bound", bytes_ok},
                     {"correct", all_correct}};
@@ -439,6 +468,9 @@ int main(int argc, char** argv) {
         e_count, e_count > 0 ? e_sum / e_count : 0.0, schedules.front().c_str(),
         e_count > 0 ? e_best_sum / e_count : 0.0, averse_ratio, bytes_ok ? "yes" : "NO",
         all_correct ? "agree" : "DIFFER");
+    for (const auto& [s, v] : e_by_schedule)
+      std::printf("  mean E with %-14s %.3f over %d kernel runs where both contribute\n", s.c_str(),
+                  v.first / v.second, v.second);
     json out = {{"bench", "tsar-bench-gpu"},    {"scale", opt.scale},
                 {"schedules", schedules},       {"omp_devices", omp_count},
                 {"cuda_devices", cuda_devices}, {"co_cpus", co_cpus},

@@ -127,6 +127,24 @@ double uniform(std::uint64_t& state) {
 
 constexpr std::int64_t kD = sizeof(double);
 
+/// Runs body(lo, hi) over the chunk's range on its host device and returns the sum of what
+/// the calls return: inline on a core; on a team (team:N-M), in blocks of at most `grain`
+/// (fewer for short ranges, so every core gets some) handed out dynamically to the team's
+/// cores, so they balance among themselves.
+template <class Body>
+double on_host(const tsar::Region& region, const Chunk& c, std::int64_t grain, Body&& body) {
+  const int team = region.device(c.worker()).num_cores;
+  if (team <= 1) return body(c.begin(), c.end());
+  const std::int64_t begin = c.begin(), end = c.end();
+  grain = std::clamp<std::int64_t>((end - begin) / (4 * team), 1, grain);
+  const std::int64_t blocks = (end - begin + grain - 1) / grain;
+  double sum = 0.0;
+#pragma omp parallel for schedule(dynamic) num_threads(team) reduction(+ : sum)
+  for (std::int64_t b = 0; b < blocks; ++b)
+    sum += body(begin + b * grain, std::min(end, begin + (b + 1) * grain));
+  return sum;
+}
+
 // ---------------------------------------------------------------------------------------
 
 class Gemm final : public GpuKernel {
@@ -167,7 +185,10 @@ class Gemm final : public GpuKernel {
         no_cuda();
 #endif
       } else {
-        host_rows(a, b, cc, c.begin(), c.end());
+        on_host(r, c, 8, [&](std::int64_t lo, std::int64_t hi) {
+          host_rows(a, b, cc, lo, hi);
+          return 0.0;
+        });
       }
     });
     (void)backend;
@@ -272,7 +293,10 @@ class Kmeans final : public GpuKernel {
         no_cuda();
 #endif
       } else {
-        for (std::int64_t i = c.begin(); i < c.end(); ++i) m[i] = nearest(p + i * d_, cen, d_, k_);
+        on_host(r, c, 2048, [&](std::int64_t lo, std::int64_t hi) {
+          for (std::int64_t i = lo; i < hi; ++i) m[i] = nearest(p + i * d_, cen, d_, k_);
+          return 0.0;
+        });
       }
     });
   }
@@ -359,11 +383,13 @@ class Jacobi final : public GpuKernel {
         no_cuda();
 #endif
       } else {
-        double err = 0.0;
-        for (std::int64_t i = c.begin(); i < c.end(); ++i)
-          for (std::int64_t j = 0; j < cols_; ++j)
-            err += helmholtz(uold, f, u, rows_, cols_, ax_, ay_, b_, kOmega, i, j);
-        *acc += err;
+        *acc += on_host(r, c, 8, [&](std::int64_t lo, std::int64_t hi) {
+          double err = 0.0;
+          for (std::int64_t i = lo; i < hi; ++i)
+            for (std::int64_t j = 0; j < cols_; ++j)
+              err += helmholtz(uold, f, u, rows_, cols_, ax_, ay_, b_, kOmega, i, j);
+          return err;
+        });
       }
     });
   }
@@ -426,7 +452,10 @@ class Averse final : public GpuKernel {
         no_cuda();
 #endif
       } else {
-        for (std::int64_t i = c.begin(); i < c.end(); ++i) y[i] = gather16(t, len, i);
+        on_host(r, c, 2048, [&](std::int64_t lo, std::int64_t hi) {
+          for (std::int64_t i = lo; i < hi; ++i) y[i] = gather16(t, len, i);
+          return 0.0;
+        });
       }
     });
   }

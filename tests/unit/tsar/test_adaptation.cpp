@@ -115,6 +115,22 @@ TEST_F(Adaptation, SlowAcceleratorIsRetiredAndItsWorkerComputesOnTheCpu) {
   }
 }
 
+TEST_F(Adaptation, BackOffComparesWithOneCoreOfATeam) {
+  // An accelerator slower per iteration than a team of two cores, faster than either core:
+  // it keeps its share (thesis 5.4.1 compares with the slowest CPU core).
+  tsar::set_devices("team:0-1,emul:1");
+  tsar::Region region("team-backoff", "adaptive");
+  ASSERT_EQ(region.device(0).num_cores, 2);
+  for (int pass = 0; pass < 6; ++pass)
+    region.parallel_for(60, [&](const tsar::Chunk& c) {
+      // The team's two cores share its range: half the time of one core.
+      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 0.75 : 0.5);
+    });
+  EXPECT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
+  EXPECT_EQ(region.device(1).retired, 0);
+  EXPECT_GE(region.split()[1], 10);  // 24 ideally (0.5 : 0.75)
+}
+
 TEST_F(Adaptation, BackOffCanBeDisabled) {
   tsar::set_devices("cpu:0,emul:1");
   tsar::Region region("no-backoff", "adaptive");

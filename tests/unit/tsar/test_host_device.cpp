@@ -89,4 +89,26 @@ TEST(DeviceList, ParsesEntriesAndNamesTheBadOne) {
   }
 }
 
+TEST(DeviceList, TeamsTakeACoreRangeOrTheDefaultListsCores) {
+  const NodeModel node = NodeModel::from_synthetic("pack:1 numa:2 core:2 pu:1");
+  const auto list = build_devices(node, "team:1-3,team:2,team:all");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0]->description().key, "team:1-3");
+  EXPECT_EQ(list[0]->kind(), DeviceKind::kCpu);
+  EXPECT_EQ(list[0]->description().cores, (std::vector<int>{1, 2, 3}));
+  EXPECT_DOUBLE_EQ(list[0]->description().peak_gflops, 3 * core_peak_gflops());
+  EXPECT_EQ(list[1]->description().key, "team:2");
+  EXPECT_EQ(list[1]->description().cores, (std::vector<int>{2}));
+  // No GPU in the model: no control core is reserved.
+  EXPECT_EQ(list[2]->description().cores, (std::vector<int>{0, 1, 2, 3}));
+  for (const char* bad : {"team:3-1", "team:4", "team:2-9", "team:", "team:a-b"}) {
+    try {
+      build_devices(node, bad);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), TSAR_ERR_DEVICES) << bad;
+    }
+  }
+}
+
 }  // namespace

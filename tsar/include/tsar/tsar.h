@@ -125,6 +125,10 @@ typedef struct tsar_device_info {
  *                     (two workers on one core: tests of many devices on small machines)
  *   cpu:all           one CPU device per allowed core
  *   place:N           one CPU device for all cores of NUMA node N (a team)
+ *   team:N-M | team:all  one CPU device for cores N..M, or for the default list's cores
+ *                     (GPU control cores left out): a team whose bodies spread each range
+ *                     over its cores (tsar_device_info.num_cores), e.g. with
+ *                     #pragma omp parallel for schedule(dynamic) num_threads(num_cores)
  *   emul:N            an emulated accelerator whose worker is pinned to core N
  *   omp:N[@C]         OpenMP target device N (a GPU under nvptx offloading); its worker runs
  *                     on a core near the GPU, or on core C

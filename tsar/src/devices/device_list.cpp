@@ -17,7 +17,8 @@ namespace tsar::core {
 namespace {
 
 constexpr const char* kSyntax =
-    "expected cpu:N, cpu:N-M, cpu:all, place:N, emul:N, omp:N[@CORE], omp:all, omphost:N, "
+    "expected cpu:N, cpu:N-M, cpu:all, place:N, team:N-M, team:all, emul:N, omp:N[@CORE], omp:all, "
+    "omphost:N, "
     "cuda:N[@CORE] or cuda:all";
 
 [[noreturn]] void bad(std::string_view entry, const std::string& why) {
@@ -107,6 +108,21 @@ std::vector<std::shared_ptr<Device>> parse(const symmer::topology::NodeModel& no
       } else {
         devices.push_back(make_cpu_core(node, parse_index(entry, arg)));
       }
+    } else if (kind == "team") {
+      std::vector<int> team;
+      if (arg == "all") {  // the default list's cores: GPU control cores stay reserved
+        for (const auto& d : default_devices(node, known_gpus(), gpu_cores_policy()))
+          if (d->kind() == DeviceKind::kCpu) team.push_back(d->description().id);
+      } else {
+        const std::size_t dash = arg.find('-');
+        const int lo = parse_index(entry, arg.substr(0, dash));
+        const int hi =
+            dash == std::string_view::npos ? lo : parse_index(entry, arg.substr(dash + 1));
+        if (hi < lo) bad(entry, "empty range");
+        if (hi >= cores) bad(entry, "core " + std::to_string(hi) + " does not exist");
+        for (int c = lo; c <= hi; ++c) team.push_back(c);
+      }
+      devices.push_back(make_cpu_team(node, std::move(team)));
     } else if (kind == "place") {
       devices.push_back(make_cpu_place(node, parse_index(entry, arg)));
     } else if (kind == "emul") {

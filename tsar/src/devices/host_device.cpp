@@ -175,6 +175,17 @@ std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, 
   return std::make_shared<HostDevice>(std::move(d));
 }
 
+std::shared_ptr<Device> make_cpu_team(const symmer::topology::NodeModel& node,
+                                      std::vector<int> cores) {
+  if (cores.empty()) throw Error(TSAR_ERR_DEVICES, "team: no cores");
+  for (int core : cores) check_core(node, core, "team");
+  std::string key = "team:" + std::to_string(cores.front());
+  if (cores.size() > 1) key += "-" + std::to_string(cores.back());
+  const int id = cores.front();
+  return std::make_shared<HostDevice>(
+      host_description(node, DeviceKind::kCpu, std::move(cores), std::move(key), id));
+}
+
 std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int core) {
   const std::string key = "emul:" + std::to_string(id);
   check_core(node, core, key);

@@ -33,6 +33,11 @@ class HostDevice final : public Device {
 std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core);
 /// One CPU device for all cores of NUMA node `numa_node` (a team; its worker runs on them all).
 std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node);
+/// One CPU device for the given cores (a team, key "team:FIRST-LAST" or "team:N"): bodies
+/// spread its ranges over them with nested parallelism, so the cores balance among
+/// themselves and the split sees one device.
+std::shared_ptr<Device> make_cpu_team(const symmer::topology::NodeModel& node,
+                                      std::vector<int> cores);
 /// The emulated accelerator number `id`, its worker pinned to `core`.
 std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int core);
 

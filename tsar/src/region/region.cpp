@@ -583,24 +583,28 @@ void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) c
 }
 
 void Region::back_off() {
-  // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU device (chunk
-  // passes: fewer iterations than the one that ran fewest) for K passes in a row.
+  // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU core (chunk
+  // passes: fewer iterations than the core that ran fewest) for K passes in a row. A team
+  // (place, team:N-M) counts as its cores: per core it is num_cores times slower.
   bool any_cpu = false;
   double slowest_tpi = 0.0;
-  std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
+  double fewest = std::numeric_limits<double>::max();
   std::size_t a_cpu = 0;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
     any_cpu = true;
     a_cpu = w;
-    if (estimators_[w].measured()) slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate());
-    fewest = std::min(fewest, workers_[w].pass_iterations);
+    const auto cores = static_cast<double>(
+        std::max<std::size_t>(1, workers_[w].device->description().cores.size()));
+    if (estimators_[w].measured())
+      slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * cores);
+    fewest = std::min(fewest, static_cast<double>(workers_[w].pass_iterations) / cores);
   }
   if (!any_cpu) return;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
     if (!active_[w] || x.device->kind() == DeviceKind::kCpu) continue;
-    const bool slower = pass_chunked_ ? x.pass_iterations < fewest
+    const bool slower = pass_chunked_ ? static_cast<double>(x.pass_iterations) < fewest
                                       : estimators_[w].measured() && slowest_tpi > 0.0 &&
                                             estimators_[w].estimate() > slowest_tpi;
     x.backoff_streak = slower ? x.backoff_streak + 1 : 0;
