@@ -62,7 +62,7 @@ Result run(const std::string& mode, const Grid& g, int steps, const std::string&
            const std::vector<double>& reference) {
   std::vector<double> u = initial(g), v = u;
   const bool copies = mode != "shared";
-  tsar::Partition part("halo-" + mode, places, "adaptive", "adaptive");
+  tsar::Partition part("halo-" + mode, places, "adaptive", "adaptive", TSAR_DEVICE_CPU);
   for (auto* x : {&u, &v})
     part.map_array(x->data(),
                    tsar::Partition::matrix(g.rows, g.cols, 0, 0, TSAR_MEM_INOUT, nullptr, 1));

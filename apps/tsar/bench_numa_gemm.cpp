@@ -38,7 +38,7 @@ double median(std::vector<double> v) {
 Result run(const std::string& places, int policy, std::size_t n, int passes,
            const std::vector<float>& a, const std::vector<float>& b) {
   std::vector<float> c(n * n, 0.0f);
-  tsar::Partition part("gemm", places, "adaptive", "adaptive");
+  tsar::Partition part("gemm", places, "adaptive", "adaptive", TSAR_DEVICE_CPU);
   part.map_array(const_cast<float*>(a.data()),
                  tsar::Partition::matrix<float>(n, n, 0, 1, TSAR_MEM_IN, "A"));
   part.map_array(const_cast<float*>(b.data()),

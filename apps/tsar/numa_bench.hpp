@@ -40,12 +40,22 @@ class FreshArray {
   T* data_ = nullptr;
 };
 
-/// Placement totals of a partition's last pass: pages moved (all places), bytes replicated
-/// and merged, and the placement time (the slowest place: places place in parallel).
+/// Placement of a partition's pass (-1 = the last): totals -- pages moved (all places),
+/// bytes replicated and merged, the placement time (the slowest place: places place in
+/// parallel) -- and the same per place ("places").
 inline nlohmann::json placement_of(const tsar::Partition& part, std::int64_t pass = -1) {
   std::int64_t moved = 0, failed = 0, absent = 0, replicated = 0, merged = 0, halo = 0;
   double seconds = 0.0;
+  nlohmann::json places = nlohmann::json::array();
   for (const auto& s : part.place_stats(pass)) {
+    places.push_back({{"node", s.numa_node},
+                      {"begin", s.begin},
+                      {"end", s.end},
+                      {"pages_moved", s.pages_moved},
+                      {"bytes_replicated", s.bytes_replicated},
+                      {"bytes_merged", s.bytes_merged},
+                      {"halo_bytes", s.halo_bytes},
+                      {"placement_seconds", s.placement_seconds}});
     moved += s.pages_moved;
     failed += s.pages_failed;
     absent += s.pages_absent;
@@ -56,7 +66,7 @@ inline nlohmann::json placement_of(const tsar::Partition& part, std::int64_t pas
   }
   return {{"pages_moved", moved},           {"pages_failed", failed}, {"pages_absent", absent},
           {"bytes_replicated", replicated}, {"bytes_merged", merged}, {"halo_bytes", halo},
-          {"placement_seconds", seconds}};
+          {"placement_seconds", seconds},   {"places", places}};
 }
 
 /// "" on a machine with several NUMA nodes; else why placement cannot change anything here.

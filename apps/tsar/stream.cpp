@@ -60,7 +60,7 @@ Result run(const std::string& name, int policy, bool first_touch, std::size_t n,
       c[i] = 0.0;
     }
   }
-  tsar::Partition part("stream-" + name, places, "static", "static");
+  tsar::Partition part("stream-" + name, places, "static", "static", TSAR_DEVICE_CPU);
   for (auto* v : {&a, &b, &c})
     part.map_array(v->data(), tsar::Partition::vector(n, TSAR_MEM_INOUT));
   part.set_policy(static_cast<tsar::MemPolicy>(policy));
@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
                        {"n", n},
                        {"times", times},
                        {"numa_nodes", tsar_num_numa_nodes()}};
-    tsar::Partition probe("stream-places", places, "static");
+    tsar::Partition probe("stream-places", places, "static", "", TSAR_DEVICE_CPU);
     out["places"] = probe.num_places();
     std::printf(
         "tsar-stream: %zu doubles per array (%.0f MiB), %d times, %d place(s) on %d NUMA node(s)\n",

@@ -38,6 +38,30 @@ inline std::unique_ptr<core::Partition> make_partition(std::shared_ptr<core::Num
   return std::make_unique<core::Partition>(node, std::move(places), options, std::move(memory));
 }
 
+/// A partition with the places of fixture topology `fixture` (one per NUMA node with allowed
+/// cores, with its logical and OS node numbers), each place run by a core of this machine
+/// (place i on core i mod cores): the fixture's NUMA layout, executed here.
+inline std::unique_ptr<core::Partition> fixture_partition(
+    std::shared_ptr<core::NumaMemory> memory, const symmer::topology::NodeModel& fixture,
+    const std::string& outer = "static") {
+  auto node = symmer::topology::NodeModel::from_this_node(symmer::topology::GpuQuery::kNone);
+  const auto claimed = core::build_places(fixture, "", "");
+  std::string groups;
+  for (std::size_t i = 0; i < claimed.size(); ++i)
+    groups += (i == 0 ? "" : "|") + std::string("cpu:") +
+              std::to_string(node.cores()[i % node.cores().size()].index);
+  auto places = core::build_places(node, groups, "");
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    places[i].numa_node = claimed[i].numa_node;
+    places[i].os_node = claimed[i].os_node;
+  }
+  core::Partition::Options options;
+  options.name = "fixture";
+  options.outer = core::parse_schedule(outer);
+  options.inner = core::parse_schedule("static");
+  return std::make_unique<core::Partition>(node, std::move(places), options, std::move(memory));
+}
+
 /// Runs a pass whose place body is f(place, begin, end).
 template <class F>
 void run_pass(core::Partition& p, std::int64_t n, F&& f) {

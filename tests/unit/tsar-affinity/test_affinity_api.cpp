@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -89,7 +90,7 @@ TEST(RealMemory, CopiesAreAllocatedOnTheirNode) {
 
 TEST(PartitionCApi, DefaultPlacesAreTheNumaNodes) {
   tsar_partition* part = nullptr;
-  ASSERT_EQ(tsar_partition_init(&part, "places", nullptr, nullptr, nullptr), TSAR_OK);
+  ASSERT_EQ(tsar_partition_init(&part, "places", nullptr, nullptr, nullptr, 0), TSAR_OK);
   const auto node = symmer::topology::NodeModel::from_this_node(symmer::topology::GpuQuery::kNone);
   EXPECT_EQ(tsar_partition_num_places(part), static_cast<int>(node.numa_nodes().size()));
   EXPECT_EQ(tsar_num_numa_nodes(), static_cast<int>(node.numa_nodes().size()));
@@ -99,16 +100,56 @@ TEST(PartitionCApi, DefaultPlacesAreTheNumaNodes) {
   EXPECT_EQ(info.num_cores, static_cast<int>(node.numa_nodes()[0].cores.size()));
   EXPECT_EQ(tsar_partition_get_place_info(part, 99, &info), TSAR_ERR_INVALID);
   EXPECT_EQ(tsar_partition_free(part), TSAR_OK);
-  EXPECT_EQ(tsar_partition_init(&part, "bad", "cpu:0|cpu:999", nullptr, nullptr), TSAR_ERR_DEVICES);
+  EXPECT_EQ(tsar_partition_init(&part, "bad", "cpu:0|cpu:999", nullptr, nullptr, 0),
+            TSAR_ERR_DEVICES);
   EXPECT_THAT(tsar_last_error(), HasSubstr("place 1 ('cpu:999')"));
   EXPECT_EQ(part, nullptr);
-  EXPECT_EQ(tsar_partition_init(&part, "bad", nullptr, "chunk:4", nullptr), TSAR_ERR_SCHEDULE);
-  EXPECT_EQ(tsar_partition_init(&part, "bad", nullptr, "fastest", nullptr), TSAR_ERR_SCHEDULE);
+  EXPECT_EQ(tsar_partition_init(&part, "bad", nullptr, "chunk:4", nullptr, 0), TSAR_ERR_SCHEDULE);
+  EXPECT_EQ(tsar_partition_init(&part, "bad", nullptr, "fastest", nullptr, 0), TSAR_ERR_SCHEDULE);
+}
+
+TEST(PartitionCApi, PlacesKeepTheDeviceKindsAsked) {
+  // An emulated accelerator stands in for a GPU attached to place 0.
+  tsar_partition* part = nullptr;
+  ASSERT_EQ(tsar_partition_init(&part, "kinds", "cpu:0,emul:1|cpu:1", nullptr, nullptr, 0),
+            TSAR_OK);
+  tsar_place_info info{};
+  ASSERT_EQ(tsar_partition_get_place_info(part, 0, &info), TSAR_OK);
+  EXPECT_EQ(info.num_devices, 2);
+  EXPECT_STREQ(info.devices, "cpu:0,emul:0");
+  struct Seen {
+    std::atomic<unsigned> kinds{0};
+  } seen;
+  ASSERT_EQ(tsar_partition_run(
+                part, 1000,
+                [](tsar_place* place, int64_t b, int64_t e, void* arg) {
+                  tsar_place_for(
+                      place, 0, b, e,
+                      [](const tsar_chunk* c, void* a) {
+                        static_cast<Seen*>(a)->kinds |= c->end > c->begin ? c->kind : 0u;
+                      },
+                      arg);
+                },
+                &seen),
+            TSAR_OK);
+  EXPECT_EQ(seen.kinds.load(), static_cast<unsigned>(TSAR_DEVICE_CPU | TSAR_DEVICE_EMULATED));
+  EXPECT_EQ(tsar_partition_free(part), TSAR_OK);
+  ASSERT_EQ(
+      tsar_partition_init(&part, "kinds", "cpu:0,emul:1|cpu:1", nullptr, nullptr, TSAR_DEVICE_CPU),
+      TSAR_OK);
+  ASSERT_EQ(tsar_partition_get_place_info(part, 0, &info), TSAR_OK);
+  EXPECT_STREQ(info.devices, "cpu:0");
+  EXPECT_EQ(tsar_partition_free(part), TSAR_OK);
+  EXPECT_EQ(tsar_partition_init(&part, "kinds", "cpu:0|emul:1", nullptr, nullptr, TSAR_DEVICE_CPU),
+            TSAR_ERR_DEVICES);
+  EXPECT_THAT(tsar_last_error(),
+              HasSubstr("place 1 ('emul:1') has no device of the allowed kinds"));
+  EXPECT_EQ(tsar_partition_init(&part, "kinds", nullptr, nullptr, nullptr, 64u), TSAR_ERR_INVALID);
 }
 
 TEST(PartitionCApi, BadAssociationsNameTheBufferBeforeAnyCopy) {
   tsar_partition* part = nullptr;
-  ASSERT_EQ(tsar_partition_init(&part, "bad", "cpu:0|cpu:1", nullptr, nullptr), TSAR_OK);
+  ASSERT_EQ(tsar_partition_init(&part, "bad", "cpu:0|cpu:1", nullptr, nullptr, 0), TSAR_OK);
   std::vector<double> a(100), b(100);
   tsar_array_desc d{};
   d.name = "grid";

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <numeric>
 #include <set>
@@ -195,6 +196,49 @@ TEST_F(Placement, BadPassesAreRefusedBeforeAnyCopy) {
   EXPECT_TRUE(numa->allocations().empty());
   EXPECT_THROW(part->map(core::Association::array(a.data + 10, vector_desc("x", 5, TSAR_MEM_IN))),
                core::Error);
+}
+
+TEST(PlacementPersist, PersistentCopiesOfAnUnmovedPartReadOnlyTheirHaloAgain) {
+  auto numa = std::make_shared<FakeNumaMemory>(2);
+  auto part = make_partition(numa, "cpu:0|cpu:1", {0, 1}, "static");
+  std::vector<double> v(1000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
+  part->map(core::Association::array(
+      v.data(),
+      vector_desc("v", v.size(), TSAR_MEM_INOUT | TSAR_MEM_PERSIST, sizeof(double), 0, 1)));
+  part->set_policy(TSAR_LEVEL_PLACES, TSAR_POLICY_REPLICATE);
+  std::vector<double> halo(2);
+  const auto body = [&](tsar_place* place, std::int64_t lo, std::int64_t hi) {
+    auto* x = static_cast<double*>(part->view(place->index, v.data()).host_indexed);
+    halo[static_cast<std::size_t>(place->index)] = place->index == 0 ? x[hi] : x[lo - 1];
+    for (auto i = lo; i < hi; ++i) x[i] += 1.0;
+  };
+  run_pass(*part, 1000, body);
+  std::vector<tsar_place_stats> s(2);
+  part->pass_stats(-1, nullptr, s.data(), 2);
+  EXPECT_EQ(s[0].bytes_replicated, 501 * 8);  // [0, 500) and the halo element 500
+  EXPECT_EQ(s[1].bytes_replicated, 501 * 8);
+  EXPECT_EQ(halo[0], 500.0);
+  run_pass(*part, 1000, body);
+  part->pass_stats(-1, nullptr, s.data(), 2);
+  EXPECT_EQ(s[0].bytes_replicated, 8) << "the part is current: only the halo is read";
+  EXPECT_EQ(s[1].bytes_replicated, 8);
+  EXPECT_EQ(halo[0], 501.0) << "the neighbour's merged value of the first pass";
+  EXPECT_EQ(halo[1], 500.0);
+  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], static_cast<double>(i) + 2.0);
+}
+
+TEST(PlacementPersist, AnEmptyPassRunsEveryBody) {
+  auto part = make_partition(std::make_shared<FakeNumaMemory>(2), "cpu:0|cpu:1", {0, 1});
+  std::vector<double> v(10);
+  part->map(core::Association::array(v.data(), vector_desc("v", 10, TSAR_MEM_INOUT)));
+  part->set_policy(TSAR_LEVEL_PLACES, TSAR_POLICY_REPLICATE);
+  std::atomic<int> bodies{0};
+  run_pass(*part, 0, [&](tsar_place*, std::int64_t lo, std::int64_t hi) {
+    EXPECT_EQ(lo, hi);
+    ++bodies;
+  });
+  EXPECT_EQ(bodies.load(), 2);
 }
 
 TEST(PlacementIndirect, SegmentedAndIndexedBuffersFollowTheirMaps) {

@@ -397,7 +397,7 @@ int tsar_write_trace(const tsar_region* region, const char* path);
  * buffer (tsar_place_mem / tsar_place_view) and that is merged back at the end of the pass.
  *
  *   tsar_partition* p;
- *   tsar_partition_init(&p, "stencil", NULL, "adaptive", "adaptive");
+ *   tsar_partition_init(&p, "stencil", NULL, "adaptive", "adaptive", TSAR_DEVICE_CPU);
  *   tsar_partition_map_array(p, u, &rows_with_halo_1);
  *   tsar_set_mem_policy(p, TSAR_LEVEL_PLACES, TSAR_POLICY_MIGRATE);
  *   tsar_partition_run(p, rows, place_body, &args);   // place_body: steps, tsar_place_for,
@@ -444,9 +444,12 @@ typedef struct tsar_place_info {
  *            so chunk and sub-pass schedules do not apply); NULL = "adaptive"
  *  inner_schedule  schedule of the inner loops (any, see above); NULL = TSAR_SCHEDULE, else
  *            "adaptive"
+ *  device_kinds  TSAR_DEVICE_* mask of the devices places keep; 0 = TSAR_DEVICE_ALL. Default
+ *            places left without a device are dropped; an explicit place without one fails.
  * On failure *part is NULL (TSAR_ERR_DEVICES names a bad places entry). */
 int tsar_partition_init(tsar_partition** part, const char* name, const char* places,
-                        const char* outer_schedule, const char* inner_schedule);
+                        const char* outer_schedule, const char* inner_schedule,
+                        unsigned device_kinds);
 /* Frees the partition, its inner loops and its per-place copies. NULL is accepted. Fails
  * with TSAR_ERR_STATE during a pass. */
 int tsar_partition_free(tsar_partition* part);
@@ -590,7 +593,10 @@ typedef struct tsar_place_stats {
   int numa_node;            /* its logical NUMA node */
 } tsar_place_stats;
 
-/* Partition passes run so far (the last 4096 are kept); -1 for NULL. */
+/* Partition passes run so far (the last 4096 are kept); -1 for NULL. With TSAR_TRACE set to
+ * a JSON-lines file, every partition pass is also appended there as {"partition": name,
+ * "policy", "pass", "n", "seconds", "places": [these statistics]} (CSV traces hold regions
+ * only; the inner loops appear as regions "name/place:P/loop:L"). */
 int64_t tsar_partition_num_passes(const tsar_partition* part);
 /* Per-place statistics of pass `pass` (-1 = the last), up to `capacity` places; *stats (may
  * be NULL) gets the pass's n, time and canceled flag. */

@@ -470,12 +470,13 @@ class Place {
 class Partition {
  public:
   /// places: "" = one place per NUMA node; outer: "static" or "adaptive"; inner: any
-  /// schedule ("" = TSAR_SCHEDULE, else adaptive).
+  /// schedule ("" = TSAR_SCHEDULE, else adaptive); device_kinds: the devices places keep.
   explicit Partition(const std::string& name = "partition", const std::string& places = "",
-                     const std::string& outer = "adaptive", const std::string& inner = "") {
+                     const std::string& outer = "adaptive", const std::string& inner = "",
+                     unsigned device_kinds = TSAR_DEVICE_ALL) {
     detail::check(tsar_partition_init(&part_, name.c_str(),
                                       places.empty() ? nullptr : places.c_str(), outer.c_str(),
-                                      inner.empty() ? nullptr : inner.c_str()));
+                                      inner.empty() ? nullptr : inner.c_str(), device_kinds));
   }
   Partition(Partition&& other) noexcept : part_(std::exchange(other.part_, nullptr)) {}
   Partition& operator=(Partition&& other) noexcept {

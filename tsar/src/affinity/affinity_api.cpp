@@ -1,11 +1,13 @@
 // The C API of NUMA partitions (tsar.h, "NUMA partitions") over affinity/partition.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "affinity/mem_location.hpp"
 #include "affinity/partition.hpp"
 #include "affinity/places.hpp"
 #include "api/error.hpp"
@@ -36,9 +38,14 @@ tsar::core::Partition* partition_of(const tsar_place* place) {
 extern "C" {
 
 int tsar_partition_init(tsar_partition** part, const char* name, const char* places,
-                        const char* outer_schedule, const char* inner_schedule) {
+                        const char* outer_schedule, const char* inner_schedule,
+                        unsigned device_kinds) {
   TSAR_REQUIRE(part, "tsar_partition_init");
   *part = nullptr;
+  const unsigned kinds = device_kinds == 0 ? static_cast<unsigned>(TSAR_DEVICE_ALL) : device_kinds;
+  if ((kinds & ~static_cast<unsigned>(TSAR_DEVICE_ALL)) != 0)
+    return fail(TSAR_ERR_INVALID, "tsar_partition_init: device kinds mask " +
+                                      std::to_string(device_kinds) + " has unknown bits");
   return guarded("tsar_partition_init", [&] {
     const auto runtime = tsar::core::Runtime::current();
     tsar::core::Partition::Options options;
@@ -49,7 +56,7 @@ int tsar_partition_init(tsar_partition** part, const char* name, const char* pla
     auto impl = std::make_unique<tsar::core::Partition>(
         runtime->node(),
         tsar::core::build_places(runtime->node(), places != nullptr ? places : "",
-                                 runtime->device_spec()),
+                                 runtime->device_spec(), kinds),
         std::move(options), tsar::core::system_numa_memory());
     *part = new tsar_partition{std::move(impl)};
   });
@@ -218,23 +225,10 @@ int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacit
   if (capacity > 0 && nodes == nullptr)
     return fail(TSAR_ERR_NULL, "tsar_mem_location: nodes is NULL but capacity > 0");
   return guarded("tsar_mem_location", [&] {
-    auto& memory = *tsar::core::system_numa_memory();
-    const std::size_t ps = memory.page_size();
-    const auto lo = reinterpret_cast<std::uintptr_t>(addr) / ps * ps;
-    const auto hi =
-        bytes == 0 ? lo : (reinterpret_cast<std::uintptr_t>(addr) + bytes + ps - 1) / ps * ps;
-    *pages = (hi - lo) / ps;
-    const std::size_t asked = std::min(capacity, *pages);
-    if (asked == 0) return;
-    tsar::core::PageMover mover(memory);
-    const std::vector<tsar::core::PageRun> runs{{lo, asked}};
-    const std::vector<int> os_nodes = mover.locate(runs);
-    const auto& numa = tsar::core::Runtime::current()->node().numa_nodes();
-    for (std::size_t i = 0; i < asked; ++i) {
-      nodes[i] = -1;
-      for (const auto& n : numa)
-        if (os_nodes[i] >= 0 && n.os_index == os_nodes[i]) nodes[i] = n.index;
-    }
+    const auto located = tsar::core::memory_location(*tsar::core::system_numa_memory(),
+                                                     tsar::core::Runtime::current()->node(), addr,
+                                                     bytes, capacity, pages);
+    std::copy(located.begin(), located.end(), nodes);
   });
 }
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "api/error.hpp"
 #include "region/region.hpp"
 #include "region/tick_clock.hpp"
+#include "region/trace_sink.hpp"
 
 namespace tsar::core {
 namespace {
@@ -57,12 +59,40 @@ const char* mem_policy_name(int policy) {
   }
 }
 
+std::string partition_pass_to_json(const std::string& name, int policy, const tsar_pass_stats& pass,
+                                   std::span<const tsar_place_stats> places) {
+  nlohmann::json j{{"partition", name},
+                   {"policy", mem_policy_name(policy)},
+                   {"pass", pass.pass},
+                   {"n", pass.n},
+                   {"canceled", pass.canceled != 0},
+                   {"seconds", pass.seconds},
+                   {"schedule_seconds", pass.schedule_seconds}};
+  auto& list = j["places"] = nlohmann::json::array();
+  for (const auto& p : places)
+    list.push_back({{"node", p.numa_node},
+                    {"begin", p.begin},
+                    {"end", p.end},
+                    {"seconds", p.seconds},
+                    {"timed_seconds", p.timed_seconds},
+                    {"wait_seconds", p.wait_seconds},
+                    {"placement_seconds", p.placement_seconds},
+                    {"pages_moved", p.pages_moved},
+                    {"pages_failed", p.pages_failed},
+                    {"pages_absent", p.pages_absent},
+                    {"bytes_replicated", p.bytes_replicated},
+                    {"bytes_merged", p.bytes_merged},
+                    {"halo_bytes", p.halo_bytes}});
+  return j.dump() + "\n";
+}
+
 Partition::Partition(symmer::topology::NodeModel node, std::vector<Place> places, Options options,
                      std::shared_ptr<NumaMemory> memory)
     : node_(std::move(node)),
       options_(std::move(options)),
       memory_(std::move(memory)),
-      pool_(static_cast<int>(places.size())) {
+      pool_(static_cast<int>(places.size())),
+      trace_(TraceSink::from_env()) {
   if (places.empty()) throw Error(TSAR_ERR_DEVICES, "a partition needs at least one place");
   if (options_.outer.kind != ScheduleKind::kStatic &&
       options_.outer.kind != ScheduleKind::kAdaptive)
@@ -92,7 +122,9 @@ Partition::Partition(symmer::topology::NodeModel node, std::vector<Place> places
   place_ring_.resize(static_cast<std::size_t>(kKeepPasses) * n);
 }
 
-Partition::~Partition() = default;
+Partition::~Partition() {
+  if (trace_ != nullptr) trace_->flush();
+}
 
 // ---------------------------------------------------------------------------------------
 // Configuration
@@ -596,6 +628,10 @@ void Partition::record_pass(std::int64_t n, double seconds, double schedule_seco
   for (std::size_t p = 0; p < slots_.size(); ++p)
     place_ring_[slot * slots_.size() + p] = slots_[p]->stats;
   ++passes_;
+  if (trace_ != nullptr && !trace_->csv())  // the CSV columns are the regions' (per device)
+    trace_->write(partition_pass_to_json(options_.name, outer_policy_, ps,
+                                         std::span<const tsar_place_stats>(place_ring_)
+                                             .subspan(slot * slots_.size(), slots_.size())));
 }
 
 void Partition::pass_stats(std::int64_t pass, tsar_pass_stats* stats, tsar_place_stats* places,

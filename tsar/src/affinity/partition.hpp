@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@
 namespace tsar::core {
 class Partition;
 class Region;
+class TraceSink;
 }  // namespace tsar::core
 
 /// The C handle of a place during a pass.
@@ -47,6 +49,10 @@ struct tsar_place {
 namespace tsar::core {
 
 const char* mem_policy_name(int policy);
+
+/// One partition pass as a JSON line (TSAR_TRACE), with a trailing newline.
+std::string partition_pass_to_json(const std::string& name, int policy, const tsar_pass_stats& pass,
+                                   std::span<const tsar_place_stats> places);
 
 class Partition {
  public:
@@ -166,7 +172,8 @@ class Partition {
   void* body_arg_ = nullptr;
   PlaceBarrier barrier_;
 
-  // Statistics ring.
+  // Statistics ring, and the TSAR_TRACE sink (JSON lines only).
+  TraceSink* trace_;
   std::int64_t passes_ = 0;
   std::vector<tsar_pass_stats> pass_ring_;
   std::vector<tsar_place_stats> place_ring_;

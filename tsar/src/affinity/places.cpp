@@ -28,12 +28,20 @@ Place make_place(const symmer::topology::NodeModel& node, int index, int numa_no
 }  // namespace
 
 std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::string_view spec,
-                                std::string_view device_spec) {
+                                std::string_view device_spec, unsigned kinds) {
+  const auto keep = [kinds](std::vector<std::shared_ptr<Device>> devices) {
+    std::erase_if(devices, [kinds](const auto& d) {
+      return (static_cast<unsigned>(d->kind()) & kinds) == 0;
+    });
+    return devices;
+  };
   std::vector<Place> places;
   if (spec.find_first_not_of(" \t") == std::string_view::npos) {
     std::map<int, std::vector<std::shared_ptr<Device>>> by_node;
-    for (auto& d : build_devices(node, device_spec))
+    for (auto& d : keep(build_devices(node, device_spec)))
       by_node[std::max(0, d->description().numa_node)].push_back(std::move(d));
+    if (by_node.empty())
+      throw Error(TSAR_ERR_DEVICES, "no device of the allowed kinds for any place");
     for (auto& [numa, devices] : by_node)
       places.push_back(make_place(node, static_cast<int>(places.size()), numa, std::move(devices)));
     return places;
@@ -52,10 +60,12 @@ std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::st
                                         "separated by '|', e.g. \"cpu:0-3|cpu:4-7\")");
     std::vector<std::shared_ptr<Device>> devices;
     try {
-      devices = build_devices(node, group);
+      devices = keep(build_devices(node, group));
     } catch (const Error& e) {
       throw Error(TSAR_ERR_DEVICES, name + ": " + e.what());
     }
+    if (devices.empty())
+      throw Error(TSAR_ERR_DEVICES, name + " has no device of the allowed kinds");
     const int numa = devices.front()->description().numa_node;
     places.push_back(make_place(node, static_cast<int>(places.size()), numa, std::move(devices)));
   }

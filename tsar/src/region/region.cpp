@@ -310,6 +310,7 @@ void Region::begin_pass(std::int64_t n) {
   }
   scheduler_->begin_pass(n, current_times(), plan_);
   pass_chunked_ = plan_.chunked;
+  time_chunks_ = scheduler_->times_chunks();
   install();
   schedule_seconds_ += now_seconds() - t0;
 }
@@ -461,14 +462,17 @@ int Region::loop(int worker, int* status) {
     return 0;
   }
   if (copying_ && !me.current.empty()) stage_out(me, worker);
-  const double t = now_seconds();
+  // Chunks of schedules that do not time them run back to back from the first one's start:
+  // the clock is read once, when the worker leaves its last chunk.
+  const bool clocked = !plan_.chunked || time_chunks_;
+  double t = clocked ? now_seconds() : 0.0;
   if (me.has_pending) {
     me.has_pending = false;
     me.error = TSAR_ERR_STATE;
     set_last_error(me.error, "tsar_loop called again without tsar_next: a range was not run");
   }
   const std::int64_t ran = me.current.size();
-  me.sub_busy += t - me.start;
+  if (clocked) me.sub_busy += t - me.start;
   if (ran > 0) {
     me.sub_iterations += ran;
     ++me.sub_chunks;
@@ -477,14 +481,18 @@ int Region::loop(int worker, int* status) {
   if (plan_.chunked && me.active && me.error == TSAR_OK &&
       !canceled_.load(std::memory_order_relaxed)) {
     Range r;
-    if (scheduler_->take_chunk(worker, {ran, t - me.start}, queue_, r) ==
+    if (scheduler_->take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, queue_, r) ==
         ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
-      me.start = t;
+      if (clocked) me.start = t;
       me.started = true;
       return 1;
     }
+  }
+  if (!clocked) {
+    t = now_seconds();
+    me.sub_busy += t - me.start;
   }
   if (copying_ && !me.device->description().host_memory) {
     try {

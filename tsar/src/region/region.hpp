@@ -192,6 +192,7 @@ class Region {
   double pass_start_ = 0.0;
   double schedule_seconds_ = 0.0;
   bool pass_chunked_ = false;
+  bool time_chunks_ = true;  ///< read the clock at every chunk (Scheduler::times_chunks)
   std::atomic<bool> canceled_{false};
   Decision decision_ = kDone;
   int outcome_ = TSAR_OK;  ///< status of the last finished pass

@@ -19,9 +19,10 @@ void ChunkScheduler::begin_pass(std::int64_t n, std::span<const double> tpi, Sub
   chunked_plan(n, plan);
 }
 
-ChunkQueue::Result ChunkScheduler::take_chunk(int, const ChunkTiming&, ChunkQueue& queue,
+ChunkQueue::Result ChunkScheduler::take_chunk(int worker, const ChunkTiming&, ChunkQueue& queue,
                                               Range& out) {
-  return queue.take(size_, out);
+  return queue.take(size_, static_cast<int>(reserves_.size()),
+                    reserves_[static_cast<std::size_t>(worker)], out);
 }
 
 PerDeviceChunkScheduler::PerDeviceChunkScheduler(std::int64_t chunk, int workers, bool dynamic)
@@ -93,15 +94,15 @@ std::int64_t PerDeviceChunkScheduler::tail_cap(int worker, std::int64_t remainin
 ChunkQueue::Result PerDeviceChunkScheduler::take_chunk(int worker, const ChunkTiming& last,
                                                        ChunkQueue& queue, Range& out) {
   auto& s = workers_[static_cast<std::size_t>(worker)];
+  if (!dynamic_)
+    return queue.take(std::max<std::int64_t>(1, std::llround(s.size)),
+                      static_cast<int>(workers_.size()), s.reserve, out);
+  adapt(s, last);
   std::int64_t size = std::max<std::int64_t>(1, std::llround(s.size));
-  if (dynamic_) {
-    adapt(s, last);
-    size = std::max<std::int64_t>(1, std::llround(s.size));
-    // The cap binds once remaining * share / 2 < size; check it from a little before that.
-    const std::int64_t remaining = queue.remaining();
-    if (static_cast<double>(remaining) * s.share < 4.0 * static_cast<double>(size))
-      size = std::min(size, tail_cap(worker, remaining));
-  }
+  // The cap binds once remaining * share / 2 < size; check it from a little before that.
+  const std::int64_t remaining = queue.remaining();
+  if (static_cast<double>(remaining) * s.share < 4.0 * static_cast<double>(size))
+    size = std::min(size, tail_cap(worker, remaining));
   return queue.take(size, out);
 }
 

@@ -14,9 +14,11 @@ namespace tsar::core {
 /// Base chunk size of a pass: the schedule's own, else n / (16 * active workers), >= 1.
 std::int64_t auto_chunk(std::int64_t configured, std::int64_t n, std::span<const double> tpi);
 
+/// Chunks of one size from batched tickets (ChunkQueue::Reserve per worker).
 class ChunkScheduler final : public Scheduler {
  public:
-  explicit ChunkScheduler(std::int64_t chunk) : configured_(chunk) {}
+  ChunkScheduler(std::int64_t chunk, int workers)
+      : configured_(chunk), reserves_(static_cast<std::size_t>(workers)) {}
   void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                 Range& out) override;
@@ -25,9 +27,11 @@ class ChunkScheduler final : public Scheduler {
  private:
   std::int64_t configured_;
   std::int64_t size_ = 1;
+  std::vector<ChunkQueue::Reserve> reserves_;
 };
 
-/// chunk-static and chunk-dynamic: one chunk size per worker.
+/// chunk-static and chunk-dynamic: one chunk size per worker. chunk-static takes batched
+/// tickets; chunk-dynamic takes one ticket per chunk, sized from the exact remainder.
 class PerDeviceChunkScheduler final : public Scheduler {
  public:
   /// Chunks that take less than this are grown: dispatch and timing would dominate them.
@@ -38,6 +42,7 @@ class PerDeviceChunkScheduler final : public Scheduler {
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                 Range& out) override;
   bool adapts() const override { return dynamic_; }
+  bool times_chunks() const override { return dynamic_; }
 
   /// Worker w's current chunk size (tests and statistics).
   std::int64_t chunk_size(int worker) const;
@@ -49,7 +54,8 @@ class PerDeviceChunkScheduler final : public Scheduler {
     int direction = 1;                    ///< +1 growing, -1 shrinking
     std::atomic<double> smoothed_tpi{0};  ///< read by the other workers for the tail cap
     double prior_tpi = 0.0;
-    double share = 0.0;  ///< its split fraction when last computed
+    double share = 0.0;           ///< its split fraction when last computed
+    ChunkQueue::Reserve reserve;  ///< chunk-static's batched tickets
   };
 
   void adapt(WorkerState& s, const ChunkTiming& last) const;

@@ -27,6 +27,7 @@ class HybridScheduler final : public Scheduler {
                                 Range& out) override {
     return chunks_.take_chunk(worker, last, queue, out);
   }
+  bool times_chunks() const override { return chunks_.times_chunks(); }
 
  private:
   PerDeviceChunkScheduler chunks_;

@@ -38,7 +38,7 @@ std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers)
     case ScheduleKind::kQuick:
       return std::make_unique<AdaptiveScheduler>(AdaptiveScheduler::Mode::kQuick, spec.div);
     case ScheduleKind::kChunk:
-      return std::make_unique<ChunkScheduler>(spec.chunk);
+      return std::make_unique<ChunkScheduler>(spec.chunk, workers);
     case ScheduleKind::kChunkStatic:
       return std::make_unique<PerDeviceChunkScheduler>(spec.chunk, workers, false);
     case ScheduleKind::kChunkDynamic:

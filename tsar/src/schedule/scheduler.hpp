@@ -49,6 +49,10 @@ class Scheduler {
                                         Range& out);
   /// False for schedules that never use measurements (static): no back-off for them.
   virtual bool adapts() const { return true; }
+  /// True when take_chunk uses ChunkTiming. Only then does the dispatch path read the clock
+  /// at every chunk; otherwise a worker's busy time is read once, from its first chunk's
+  /// start to its last chunk's end (its chunks run back to back).
+  virtual bool times_chunks() const { return false; }
 };
 
 /// The scheduler for `spec` with `workers` workers.
