@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The project's benchmarks, one subcommand each:
+#   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
+#       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU
+#       dmda/dmdas/lws in the same run: progress on stderr; a JSON line per kernel, the table
+#       and a summary JSON line on stdout. --quick: CI-sized problems (a few minutes).
+#       --gpu: TSAR on its default devices (the cores less one control core per GPU, plus the
+#       GPUs through OpenMP offloading) and GPU-sized problems; the peers stay on the CPU.
+#       Other options go to tsar-suite (build/bin/tsar-suite --help), e.g. --kernels gemm,cg.
+# Programs come from $SYMMER_BUILD_DIR when set (as is, e.g. from ctest), else from build/,
+# which is configured and brought up to date first.
+# Adding a benchmark: write a function cmd_<name> below; the dispatch at the end finds it.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+usage() {
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
+  echo "subcommands:$(declare -F | awk '$3 ~ /^cmd_/ {sub(/^cmd_/, "", $3); printf " %s", $3}')"
+}
+
+# bin_dir TARGET...: prints the folder of the built programs, building the targets if needed.
+bin_dir() {
+  if [[ -n "${SYMMER_BUILD_DIR:-}" ]]; then
+    echo "$SYMMER_BUILD_DIR/bin"
+    return
+  fi
+  (
+    cd "$root"
+    [[ -f build/build.ninja ]] || cmake --preset release >/dev/null
+    cmake --build --preset release --target "$@" >&2
+  )
+  echo "$root/build/bin"
+}
+
+cmd_tsar() {
+  local scale="" gpu=0 args=()
+  for a in "$@"; do
+    case "$a" in
+      --quick) scale=quick ;;
+      --gpu) gpu=1 ;;
+      *) args+=("$a") ;;
+    esac
+  done
+  if ((gpu)); then
+    args+=(--tsar-devices default)
+    scale=${scale:-large}
+  fi
+  local bin
+  bin="$(bin_dir tsar-suite)"
+  exec "$bin/tsar-suite" --scale "${scale:-full}" "${args[@]}"
+}
+
+if (($# == 0)) || [[ "$1" == -h || "$1" == --help ]]; then
+  usage
+  exit 0
+fi
+if ! declare -F "cmd_$1" >/dev/null; then
+  echo "bench.sh: no benchmark '$1'" >&2
+  usage >&2
+  exit 2
+fi
+name="$1"
+shift
+"cmd_$name" "$@"
