@@ -42,8 +42,13 @@ IDLE = "#d0d0d0"
 
 
 def colors(n):
-    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
-    return [cmap(i % cmap.N) for i in range(n)]
+    # Without the palettes' greys: grey means idle in these pictures.
+    if n <= 9:
+        cmap, skip = plt.get_cmap("tab10"), {7}
+    else:
+        cmap, skip = plt.get_cmap("tab20"), {14, 15}
+    usable = [cmap(i) for i in range(cmap.N) if i not in skip]
+    return [usable[i % len(usable)] for i in range(n)]
 
 
 def die(message):
@@ -182,6 +187,8 @@ def plot_bytes(region, passes, path):
         for j, key in enumerate(keys):
             for f, field in enumerate(fields):
                 ys = [p["devices"][j].get(field, 0) / 1e6 for p in passes]
+                if not any(ys):
+                    continue  # host-memory devices copy nothing
                 ax.bar(x, ys, bottom=bottom, color=cs[j * len(fields) + f],
                        label="%s %s" % (key, field), width=0.9)
                 bottom = [b + y for b, y in zip(bottom, ys)]
@@ -290,12 +297,12 @@ def cmd_symmer(args):
             ax.plot([e["t_s"]], [-0.45], marker="v", color="#c08000", markersize=6)
     ax.set_yticks(range(len(cores)))
     ax.set_yticklabels(["core %d" % c for c in cores])
-    ax.set_ylim(-0.9, len(cores) - 0.1)
+    ax.set_ylim(-0.9, len(cores) + 0.5)
     ax.set_xlim(0, end)
     ax.set_xlabel("seconds since the analyzer started (triangles: a symptom seen)")
     ax.set_title("symmer: ranks on cores, with the moves the analyzer made")
     ax.legend(handles=[Patch(facecolor=color[r], label="rank %d" % r) for r in ranks],
-              loc="upper left", fontsize="small", ncol=min(8, len(ranks)))
+              loc="upper right", fontsize="small", ncol=min(8, len(ranks)))
     fig.tight_layout()
     path = os.path.join(args.out, "symmer-cores.%s" % args.format)
     fig.savefig(path)

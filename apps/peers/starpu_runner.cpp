@@ -15,10 +15,21 @@ namespace {
 struct ChunkArg {
   const kernels::Loop* loop;
   std::int64_t begin, end;
+  const RunnerConfig* config;
 };
 
 void run_chunk(void** /*buffers*/, void* arg) {
   const auto* c = static_cast<const ChunkArg*>(arg);
+  // Worker i runs on cores[i], pinned here rather than through STARPU_WORKERS_COREID: StarPU
+  // numbers cores in its own hwloc view, which on nodes whose cgroup allows part of the
+  // machine is not the suite's (StarPU 1.3 aborts there, "i < workers_nbindid").
+  thread_local int bound = -1;
+  const int worker = starpu_worker_get_id();
+  const int core = c->config->cores[static_cast<std::size_t>(worker) % c->config->cores.size()];
+  if (bound != core) {
+    c->config->bind_thread(core);
+    bound = core;
+  }
   c->loop->host(c->begin, c->end);
 }
 
@@ -37,10 +48,10 @@ std::set<std::string>& calibrated() {
 /// StarPU reads its settings from the environment at starpu_init; the suite's own settings
 /// must win over whatever the user's shell has.
 void set_environment(const RunnerConfig& config) {
-  std::string cores;
-  for (int c : config.cores) cores += (cores.empty() ? "" : " ") + std::to_string(c);
   setenv("STARPU_HOME", config.scratch_dir.c_str(), 1);
-  setenv("STARPU_WORKERS_COREID", cores.c_str(), 1);
+  setenv("STARPU_WORKERS_NOBIND", "1", 1);  // run_chunk pins the workers
+  unsetenv("STARPU_WORKERS_COREID");
+  unsetenv("STARPU_WORKERS_CPUID");
   setenv("STARPU_NCPU", std::to_string(config.cores.size()).c_str(), 1);
   setenv("STARPU_NCUDA", "0", 1);
   setenv("STARPU_NOPENCL", "0", 1);
@@ -131,7 +142,7 @@ void StarpuRunner::parallel(const kernels::Loop& loop, std::int64_t n) {
   args.resize(static_cast<std::size_t>(chunks));
   for (std::int64_t c = 0; c < chunks; ++c) {
     const auto [b, e] = chunk_bounds(n, chunks, c);
-    args[c] = ChunkArg{&loop, b, e};
+    args[c] = ChunkArg{&loop, b, e, &config_};
     starpu_task* task = starpu_task_create();
     task->cl = &session_->codelets[static_cast<std::size_t>(loop.index)];
     task->cl_arg = &args[c];
