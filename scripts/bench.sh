@@ -6,6 +6,13 @@
 #       the same run and pinned the same at start: progress and a table on stderr, one JSON
 #       line per benchmark on stdout (plain_s, symmer_s, oracle_s, speedup, reaction_s, ...).
 #       Needs N cores (default 2 ranks); apps/mpi/symptoms/bench_symmer.py --help for more.
+#   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
+#       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU
+#       dmda/dmdas/lws in the same run: progress on stderr; a JSON line per kernel, the table
+#       and a summary JSON line on stdout. --quick: CI-sized problems (a few minutes).
+#       --gpu: TSAR on its default devices (the cores less one control core per GPU, plus the
+#       GPUs through OpenMP offloading) and GPU-sized problems; the peers stay on the CPU.
+#       Other options go to tsar-suite (build/bin/tsar-suite --help), e.g. --kernels gemm,cg.
 # Programs come from $SYMMER_BUILD_DIR when set (as is, e.g. from ctest), else from build/,
 # which is configured and brought up to date first.
 # Adding a benchmark: write a function cmd_<name> below; the dispatch at the end finds it.
@@ -36,6 +43,24 @@ cmd_symmer() {
   bin="$(bin_dir symmer-idleness symmer-outofsync symmer-locality symmer-noise symmer-run \
     symmer-pmpi)"
   exec python3 "$root/apps/mpi/symptoms/bench_symmer.py" --bin "$bin" "$@"
+}
+
+cmd_tsar() {
+  local scale="" gpu=0 args=()
+  for a in "$@"; do
+    case "$a" in
+      --quick) scale=quick ;;
+      --gpu) gpu=1 ;;
+      *) args+=("$a") ;;
+    esac
+  done
+  if ((gpu)); then
+    args+=(--tsar-devices default)
+    scale=${scale:-large}
+  fi
+  local bin
+  bin="$(bin_dir tsar-suite)"
+  exec "$bin/tsar-suite" --scale "${scale:-full}" "${args[@]}"
 }
 
 if (($# == 0)) || [[ "$1" == -h || "$1" == --help ]]; then

@@ -39,3 +39,7 @@ if (($(nproc) >= 2)); then
 else
   echo "(needs 2 cores; this machine has $(nproc))"
 fi
+echo
+echo "(symmer runs embedded in each job by default; to run the same jobs under the node daemon instead:"
+echo " build/bin/symmerd --socket /tmp/symmerd.sock & then start them as usual and watch with"
+echo " build/bin/symmerctl watch --socket /tmp/symmerd.sock -- README.md, section symmerd)"

@@ -1,5 +1,6 @@
 // `symmerctl ranks`: the live per-rank figures of every symmer job on this node, read from the
-// node segments (validated; corrupt ones are reported, those of dead jobs removed).
+// node segments (validated; corrupt ones are reported, those of dead jobs removed), or with
+// --daemon as symmerd sees them.
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,8 @@
 #include <thread>
 
 #include "command.hpp"
+#include "cores_view.hpp"
+#include "daemon_client.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/reader.hpp"
 #include "symmer/segment/report.hpp"
@@ -20,6 +23,8 @@ struct Options {
   bool json = false;
   std::string dir;
   double window_seconds = 0;
+  bool daemon = false;
+  std::string socket;
 };
 
 struct Scan {
@@ -49,7 +54,16 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
   cmd.add_option("--window", o->window_seconds,
                  "read twice, this many seconds apart, and show the figures of that window")
       ->check(CLI::Range(0.0, 3600.0));
+  cmd.add_flag("--daemon", o->daemon,
+               "ask symmerd instead (its latest window, each rank's affinity and core)");
+  cmd.add_option("--socket", o->socket, "symmerd's control socket (with --daemon)");
   return [o] {
+    if (o->daemon) {
+      symmer::ctl::DaemonOptions d{o->socket, o->json};
+      return symmer::ctl::run_request(d, {{"request", "ranks"}}, [](const nlohmann::json& r) {
+        std::cout << symmer::ctl::ranks_table(r);
+      });
+    }
     const std::string dir = o->dir.empty() ? segment_directory() : o->dir;
     Scan first = scan(dir);
     Scan now = first;

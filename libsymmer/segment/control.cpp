@@ -91,4 +91,34 @@ Ack SegmentControl::ack(std::uint64_t local_rank) const {
       std::atomic_ref<std::uint64_t>(control(local_rank).ack).load(std::memory_order_acquire));
 }
 
+DaemonClaim SegmentControl::daemon_claim() const {
+  DaemonClaim c;
+  c.pid = std::atomic_ref<std::uint64_t>(header().daemon_pid).load(std::memory_order_acquire);
+  c.lease_until_ns =
+      std::atomic_ref<std::uint64_t>(header().daemon_lease_ns).load(std::memory_order_acquire);
+  return c;
+}
+
+bool SegmentControl::claim_for_daemon(std::uint64_t pid, std::uint64_t lease_until_ns,
+                                      bool take_over) const {
+  if (pid == 0) return false;
+  std::atomic_ref<std::uint64_t> holder(header().daemon_pid);
+  std::uint64_t current = holder.load(std::memory_order_acquire);
+  if (current != pid) {
+    if (current != 0 && !take_over && daemon_claim().held(monotonic_ns())) return false;
+    // Only one of two daemons racing for a free claim wins the exchange.
+    if (!holder.compare_exchange_strong(current, pid, std::memory_order_acq_rel)) return false;
+  }
+  std::atomic_ref<std::uint64_t>(header().daemon_lease_ns)
+      .store(lease_until_ns, std::memory_order_release);
+  return true;
+}
+
+void SegmentControl::release_daemon_claim(std::uint64_t pid) const {
+  std::atomic_ref<std::uint64_t> holder(header().daemon_pid);
+  std::uint64_t current = pid;
+  if (holder.compare_exchange_strong(current, 0, std::memory_order_acq_rel))
+    std::atomic_ref<std::uint64_t>(header().daemon_lease_ns).store(0, std::memory_order_release);
+}
+
 }  // namespace symmer::segment

@@ -56,7 +56,8 @@ class Env:
                               '--share', str(share)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(0.3)
-        check(p.poll() is None, f'symmer-noise did not start: {p.stderr.read()}')
+        if p.poll() is not None:  # read stderr only then: it stays open while noise runs
+            raise Failure(f'symmer-noise did not start: {p.stderr.read()}')
         return p
 
     def run(self, bench, options, noise_core=None, report=True, **env):

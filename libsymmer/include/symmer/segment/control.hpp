@@ -11,6 +11,15 @@
 
 namespace symmer::segment {
 
+/// A symmerd's claim on the analysis of a job (SegmentHeader::daemon_pid, daemon_lease_ns).
+struct DaemonClaim {
+  std::uint64_t pid = 0;             ///< the daemon's pid (in its own pid namespace), 0: none
+  std::uint64_t lease_until_ns = 0;  ///< CLOCK_MONOTONIC until which the claim holds
+
+  /// True while a daemon holds the claim at CLOCK_MONOTONIC time `now_ns`.
+  bool held(std::uint64_t now_ns) const { return pid != 0 && now_ns < lease_until_ns; }
+};
+
 /// A read-write mapping of a validated segment, for its control words only.
 /// The segment must belong to the caller (or the caller be root). Move-only.
 class SegmentControl {
@@ -36,6 +45,17 @@ class SegmentControl {
   /// The rank's latest acknowledgement.
   Ack ack(std::uint64_t local_rank) const;
 
+  /// The current daemon claim.
+  DaemonClaim daemon_claim() const;
+  /// Claims the job's analysis for daemon `pid` until `lease_until_ns`, or renews its claim.
+  /// False, changing nothing, while another pid holds an unexpired claim, unless `take_over`
+  /// (the caller found that daemon dead).
+  bool claim_for_daemon(std::uint64_t pid, std::uint64_t lease_until_ns,
+                        bool take_over = false) const;
+  /// Drops the claim of daemon `pid` (a claim of another pid stays): the embedded analyzer
+  /// takes over again at once.
+  void release_daemon_claim(std::uint64_t pid) const;
+
  private:
   SegmentControl(void* base, std::size_t size, std::uint64_t slots_offset, std::uint64_t slot_size,
                  std::uint64_t local_ranks)
@@ -45,6 +65,7 @@ class SegmentControl {
         slot_size_(slot_size),
         local_ranks_(local_ranks) {}
   SlotControl& control(std::uint64_t local_rank) const;
+  SegmentHeader& header() const { return *static_cast<SegmentHeader*>(base_); }
 
   void* base_ = nullptr;
   std::size_t size_ = 0;

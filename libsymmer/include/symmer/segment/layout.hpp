@@ -6,7 +6,8 @@
 // mode 0600, created by local rank 0 after MPI_Init, removed at MPI_Finalize (or by any later
 // reader that finds every process of the job dead).
 //
-//   offset 0                 SegmentHeader        immutable once `magic` is published
+//   offset 0                 SegmentHeader        immutable once `magic` is published, except
+//                                                 the two daemon words (symmerd's claim)
 //   header.summaries_offset  SummaryArea          seqlock; NodeSummary[node_buckets] (inter-node)
 //   header.slots_offset      Slot 0 .. Slot local_ranks-1, each header.slot_size bytes:
 //        +0    SlotIdentity   64 B  seq (seqlock) + who the rank is and where it runs
@@ -110,7 +111,11 @@ struct SegmentHeader {
   std::uint64_t eager_limit_local;     ///< bytes; larger sends to local peers are rendezvous
   std::uint64_t eager_limit_remote;    ///< bytes; larger sends to remote peers are rendezvous
   std::uint64_t publish_period_ns;     ///< how often ranks publish at most (SYMMER_PERIOD_MS)
-  std::uint64_t reserved[7];           ///< zero
+  /// symmerd that analyses this job (0: none): while its claim holds, the embedded analyzer
+  /// stands by. Written only by symmerd (control.hpp claim_for_daemon), never by the ranks.
+  std::uint64_t daemon_pid;
+  std::uint64_t daemon_lease_ns;  ///< CLOCK_MONOTONIC until which that claim holds
+  std::uint64_t reserved[5];      ///< zero
   char hostname[64];                   ///< NUL-terminated
   char app_name[64];                   ///< basename of the application, NUL-terminated
   char mpi_library[128];               ///< first line of MPI_Get_library_version

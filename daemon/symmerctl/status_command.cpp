@@ -1,0 +1,34 @@
+// `symmerctl status`: what symmerd is doing: its mode, period, jobs, pause and advice state.
+#include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "daemon_client.hpp"
+
+namespace {
+
+using symmer::ctl::cell;
+
+symmer::ctl::CommandRun setup(CLI::App& cmd) {
+  auto o = std::make_shared<symmer::ctl::DaemonOptions>();
+  symmer::ctl::add_daemon_options(cmd, *o);
+  return [o] {
+    return symmer::ctl::run_request(*o, {{"request", "status"}}, [](const nlohmann::json& r) {
+      std::cout << "symmerd pid " << r["pid"] << " (" << cell(r["mode"]) << "), up "
+                << cell(r["uptime_s"]) << " s, config " << cell(r["config"]) << "\n"
+                << "segments in " << cell(r["segment_dir"]) << ", period " << r["period_ms"]
+                << " ms, coscheduling " << (r.value("coschedule", false) ? "on" : "off") << "\n"
+                << "jobs: " << r["jobs"] << " (" << r["managed"] << " managed)"
+                << (r.value("paused", false) ? ", PAUSED" : "")
+                << (r.value("advice_only", false) ? ", advice only" : "") << "\n";
+      for (const auto& p : r["problems"])
+        std::cout << "not adopted: " << cell(p["segment"]) << ": " << cell(p["error"]) << "\n";
+      for (const auto& n : r["notes"]) std::cout << "note: " << cell(n) << "\n";
+    });
+  };
+}
+
+const bool registered = symmer::ctl::register_command(
+    {"status", "show what symmerd is doing (mode, period, jobs, pause/advice state)", setup});
+
+}  // namespace

@@ -1,0 +1,330 @@
+// symmerd.toml (see daemon_config.hpp).
+#include "daemon_config.hpp"
+
+#include <toml++/toml.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#ifndef SYMMER_SYSCONFDIR
+#define SYMMER_SYSCONFDIR "/etc"
+#endif
+
+namespace symmer::daemon {
+namespace {
+
+// How a value looks in messages: as written in TOML.
+std::string shown(const toml::node& node) {
+  std::ostringstream s;
+  node.visit([&s](const auto& v) {
+    if constexpr (toml::is_string<decltype(v)>)
+      s << '"' << v.get() << '"';
+    else if constexpr (toml::is_table<decltype(v)>)
+      s << "{...}";
+    else
+      s << v;
+  });
+  return s.str();
+}
+
+// Parses a Linux CPU list ("0-3,8"); "" on success, else what is wrong.
+std::string parse_cpu_list(std::string_view text, std::set<int>& out) {
+  std::string t(text);
+  std::stringstream s(t);
+  for (std::string item; std::getline(s, item, ',');) {
+    const auto dash = item.find('-');
+    const std::string lo_text = item.substr(0, dash);
+    const std::string hi_text = dash == std::string::npos ? lo_text : item.substr(dash + 1);
+    int lo = 0, hi = 0;
+    const auto a = std::from_chars(lo_text.data(), lo_text.data() + lo_text.size(), lo);
+    const auto b = std::from_chars(hi_text.data(), hi_text.data() + hi_text.size(), hi);
+    if (lo_text.empty() || hi_text.empty() || a.ec != std::errc() ||
+        a.ptr != lo_text.data() + lo_text.size() || b.ec != std::errc() ||
+        b.ptr != hi_text.data() + hi_text.size() || lo < 0 || hi < lo || hi > 1 << 20)
+      return "'" + item + "' is not a CPU number or range";
+    for (int c = lo; c <= hi; ++c) out.insert(c);
+  }
+  if (out.empty()) return "no CPU listed";
+  return "";
+}
+
+// The Linux CPUs of `cpus` as logical cores; every CPU must be on the node, and every core
+// must be listed whole (a core shared half with someone else cannot hold a rank alone).
+std::string cores_of(const std::set<int>& cpus, const topology::NodeModel& node,
+                     std::vector<int>& out) {
+  std::set<int> seen;
+  for (int cpu : cpus) {
+    const int core = node.core_of_pu(cpu);
+    if (core < 0) return "CPU " + std::to_string(cpu) + " is not a CPU this daemon may use";
+    seen.insert(core);
+  }
+  for (int core : seen)
+    for (int pu : node.cores()[static_cast<std::size_t>(core)].pus)
+      if (cpus.count(pu) == 0)
+        return "CPU " + std::to_string(pu) + " is missing: list whole cores (core " +
+               std::to_string(core) + ")";
+  out.assign(seen.begin(), seen.end());
+  return "";
+}
+
+std::string existing_directory(const std::string& path, bool writable) {
+  std::error_code ec;
+  if (path.empty() || path.front() != '/') return "expected an absolute path";
+  if (!std::filesystem::is_directory(path, ec)) return "not an existing directory";
+  if (writable && ::access(path.c_str(), W_OK) != 0) return "not writable by this user";
+  return "";
+}
+
+struct DaemonKey {
+  const char* name;
+  // Sets the key from a TOML value; returns what is wrong ("" when fine).
+  std::function<std::string(DaemonConfig&, const toml::node&, const topology::NodeModel&)> set;
+};
+
+const std::vector<DaemonKey>& daemon_keys() {
+  static const std::vector<DaemonKey> keys = {
+      {"socket",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* s = v.as_string();
+         if (s == nullptr) return "expected a string";
+         if (s->get().empty()) return "";  // the default
+         if (s->get().front() != '/') return "expected an absolute path";
+         if (s->get().size() >= 100) return "longer than a Unix socket path may be (107)";
+         const auto parent = std::filesystem::path(s->get()).parent_path().parent_path();
+         std::error_code ec;
+         if (!std::filesystem::is_directory(parent, ec))
+           return "its parent's parent " + parent.string() + " does not exist";
+         c.socket = s->get();
+         return "";
+       }},
+      {"log_level",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* s = v.as_string();
+         const std::string t = s ? s->get() : "";
+         const std::pair<const char*, LogLevel> levels[] = {{"trace", LogLevel::kTrace},
+                                                            {"debug", LogLevel::kDebug},
+                                                            {"info", LogLevel::kInfo},
+                                                            {"warn", LogLevel::kWarn},
+                                                            {"error", LogLevel::kError}};
+         for (const auto& [name, level] : levels)
+           if (t == name) {
+             c.log_level = level;
+             return "";
+           }
+         return "expected trace, debug, info, warn or error";
+       }},
+      {"cores",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel& node) -> std::string {
+         std::set<int> cpus;
+         if (const auto* s = v.as_string()) {
+           if (s->get() == "all") {
+             c.cores.clear();
+             return "";
+           }
+           if (auto e = parse_cpu_list(s->get(), cpus); !e.empty()) return e;
+         } else if (const auto* a = v.as_array()) {
+           for (const auto& e : *a) {
+             const auto* i = e.as_integer();
+             if (i == nullptr || i->get() < 0 || i->get() > (1 << 20))
+               return "expected Linux CPU numbers";
+             cpus.insert(static_cast<int>(i->get()));
+           }
+           if (cpus.empty()) return "no CPU listed";
+         } else {
+           return "expected \"all\", a CPU list such as \"0-3,8\", or an array of CPUs";
+         }
+         return cores_of(cpus, node, c.cores);
+       }},
+      {"segment_dir",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* s = v.as_string();
+         if (s == nullptr) return "expected a string";
+         if (s->get().empty()) return "";
+         if (auto e = existing_directory(s->get(), false); !e.empty()) return e;
+         c.segment_dir = s->get();
+         return "";
+       }},
+      {"decision_log_dir",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* s = v.as_string();
+         if (s == nullptr) return "expected a string";
+         if (s->get().empty()) return "";
+         if (auto e = existing_directory(s->get(), true); !e.empty()) return e;
+         c.decision_log_dir = s->get();
+         return "";
+       }},
+      {"coschedule",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* b = v.as_boolean();
+         if (b == nullptr) return "expected true or false";
+         c.coschedule = b->get();
+         return "";
+       }},
+      {"nic_bytes_per_s",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto d = v.value<double>();
+         if (!d || !std::isfinite(*d) || *d < 0 || *d > 1e13)
+           return "expected a number of bytes per second in [0, 1e13]";
+         c.nic_bytes_per_s = *d;
+         return "";
+       }},
+      {"nic_wait_saving",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto d = v.value<double>();
+         if (!d || !std::isfinite(*d) || *d < 0 || *d > 1) return "expected a share in [0, 1]";
+         c.nic_wait_saving = *d;
+         return "";
+       }},
+      {"start_paused",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* b = v.as_boolean();
+         if (b == nullptr) return "expected true or false";
+         c.start_paused = b->get();
+         return "";
+       }},
+  };
+  return keys;
+}
+
+}  // namespace
+
+DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& source,
+                                     const topology::NodeModel& node) {
+  DaemonConfigLoad load;
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream s;
+    s << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+      << e.description();
+    load.errors.push_back(s.str());
+    return load;
+  }
+  for (const auto& [name, value] : root) {
+    const std::string table(name.str());
+    if (table != "daemon" && table != "analyzer")
+      load.errors.push_back(source + ": " + table + ": unknown table (known: daemon, analyzer)");
+    else if (!value.is_table())
+      load.errors.push_back(source + ": " + table + " must be a table ([" + table + "])");
+  }
+  if (const auto* d = root["daemon"].as_table()) {
+    for (const auto& [name, value] : *d) {
+      const std::string key(name.str());
+      const DaemonKey* k = nullptr;
+      for (const auto& candidate : daemon_keys())
+        if (key == candidate.name) k = &candidate;
+      if (k == nullptr) {
+        load.errors.push_back(source + ": daemon." + key + ": unknown key");
+        continue;
+      }
+      const std::string error = k->set(load.config, value, node);
+      if (!error.empty())
+        load.errors.push_back(source + ": daemon." + key + " = " + shown(value) + ": " + error);
+    }
+  }
+  if (root["analyzer"].is_table()) {
+    // The analysis keys and their checks are the analyzer's own (analysis/config.hpp).
+    analysis::ConfigLoad analyzer;
+    toml::table only;
+    only.insert("analyzer", *root["analyzer"].as_table());
+    std::ostringstream t;
+    t << only;
+    analysis::apply_toml(analyzer, t.str(), source);
+    for (auto& e : analyzer.errors) load.errors.push_back(std::move(e));
+    if (!analyzer.config.decision_log.empty())
+      load.errors.push_back(source + ": analyzer.decision_log = \"" + analyzer.config.decision_log +
+                            "\": symmerd writes one log per job; set daemon.decision_log_dir");
+    analyzer.config.decision_log.clear();
+    load.config.analyzer = analyzer.config;
+  }
+  return load;
+}
+
+DaemonConfigLoad load_daemon_config(const std::string& path, const topology::NodeModel& node) {
+  std::ifstream in(path);
+  if (!in) {
+    DaemonConfigLoad load;
+    load.errors.push_back(path + ": cannot read the configuration file");
+    return load;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_daemon_config(text.str(), path, node);
+}
+
+std::string default_config_path() {
+  return std::string(SYMMER_SYSCONFDIR) + "/symmer/symmerd.toml";
+}
+
+const char* to_string(LogLevel level) {
+  switch (level) {
+    case LogLevel::kTrace:
+      return "trace";
+    case LogLevel::kDebug:
+      return "debug";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kWarn:
+      return "warn";
+    case LogLevel::kError:
+      return "error";
+  }
+  return "info";
+}
+
+nlohmann::json to_json(const DaemonConfig& c) {
+  return {{"socket", c.socket},
+          {"log_level", to_string(c.log_level)},
+          {"cores", c.cores},
+          {"segment_dir", c.segment_dir},
+          {"decision_log_dir", c.decision_log_dir},
+          {"coschedule", c.coschedule},
+          {"nic_bytes_per_s", c.nic_bytes_per_s},
+          {"nic_wait_saving", c.nic_wait_saving},
+          {"start_paused", c.start_paused}};
+}
+
+analysis::ConfigLoad apply_policy(const analysis::AnalyzerConfig& base,
+                                  const nlohmann::json& overrides) {
+  analysis::ConfigLoad load;
+  load.config = base;
+  if (!overrides.is_object()) {
+    load.errors.push_back("policy: expected an object of analyzer keys");
+    return load;
+  }
+  // JSON strings, numbers, booleans and arrays of strings are valid TOML values as dumped.
+  std::string text = "[analyzer]\n";
+  for (const auto& [key, value] : overrides.items()) {
+    if (key == "decision_log") {
+      load.errors.push_back("policy: analyzer.decision_log: cannot be changed over the socket");
+      continue;
+    }
+    const bool array_of_strings =
+        value.is_array() && std::all_of(value.begin(), value.end(),
+                                        [](const nlohmann::json& e) { return e.is_string(); });
+    if (!value.is_string() && !value.is_number() && !value.is_boolean() && !array_of_strings) {
+      load.errors.push_back("policy: analyzer." + key + " = " + value.dump() +
+                            ": expected a string, number, boolean or array of strings");
+      continue;
+    }
+    bool bare = !key.empty();
+    for (char ch : key) bare = bare && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    if (!bare) {
+      load.errors.push_back("policy: analyzer." + key + ": unknown key");
+      continue;
+    }
+    text += key + " = " + value.dump() + "\n";
+  }
+  if (!load.errors.empty()) return load;
+  analysis::apply_toml(load, text, "policy");
+  return load;
+}
+
+}  // namespace symmer::daemon

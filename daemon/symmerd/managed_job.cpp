@@ -1,0 +1,418 @@
+// One adopted job (see managed_job.hpp).
+#include "managed_job.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "symmer/analysis/config.hpp"
+#include "symmer/analysis/page_migration.hpp"
+#include "symmer/segment/report.hpp"
+
+namespace symmer::daemon {
+namespace {
+
+using analysis::TimePoint;
+
+double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
+
+double realtime_s() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+std::string file_name(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream s(text);
+  for (std::string item; std::getline(s, item, ',');) {
+    const auto dash = item.find('-');
+    int lo = 0, hi = 0;
+    const std::string a = item.substr(0, dash);
+    const std::string b = dash == std::string::npos ? a : item.substr(dash + 1);
+    if (std::from_chars(a.data(), a.data() + a.size(), lo).ec != std::errc() ||
+        std::from_chars(b.data(), b.data() + b.size(), hi).ec != std::errc() || hi < lo ||
+        hi - lo > 65536)
+      return {};
+    for (int c = lo; c <= hi; ++c) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> cpus_allowed(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;
+    std::string list = line.substr(std::string("Cpus_allowed_list:").size());
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [](char c) { return c == ' ' || c == '\t'; }),
+        list.end());
+    return parse_cpu_list(list);
+  }
+  return {};
+}
+
+Expected<std::unique_ptr<ManagedJob>> ManagedJob::open(const std::string& path,
+                                                       const std::string& log_dir,
+                                                       const topology::NodeModel& node,
+                                                       JobSettings settings, int order,
+                                                       TimePoint now) {
+  auto claims = segment::SegmentControl::open(path);
+  if (!claims) return std::move(claims).error();
+  auto commands = segment::SegmentControl::open(path);
+  if (!commands) return std::move(commands).error();
+  auto first = analysis::read_segment_sample(path, topology::ProcReader("/proc"));
+  if (!first) return std::move(first).error();
+  return std::unique_ptr<ManagedJob>(new ManagedJob(path, log_dir, node, std::move(*claims),
+                                                    std::move(*commands), std::move(*first),
+                                                    std::move(settings), order, now));
+}
+
+ManagedJob::ManagedJob(std::string path, const std::string& log_dir,
+                       const topology::NodeModel& node, segment::SegmentControl control,
+                       segment::SegmentControl commands, analysis::SegmentSample first,
+                       JobSettings settings, int order, TimePoint now)
+    : path_(std::move(path)),
+      key_(file_name(path_)),
+      node_(node),
+      control_(std::move(control)),
+      log_(log_dir.empty() ? std::string() : log_dir + "/" + key_ + ".jsonl"),
+      ranks_control_(std::move(commands), node, path_,
+                     [this](const std::string& why) {
+                       if (why == last_refusal_) return;
+                       last_refusal_ = why;
+                       spdlog::warn("symmerd: job {}: {}", key_, why);
+                       log({{"event", "fault"}, {"message", why}}, analysis::Clock::now());
+                     }),
+      settings_(std::move(settings)),
+      order_(order),
+      adopted_realtime_s_(realtime_s()),
+      start_(now),
+      previous_(std::move(first)) {
+  ranks_control_.update(previous_.segment);
+  coschedule_actuator_ =
+      std::make_unique<analysis::Actuator>(ranks_control_, settings_.analyzer.actuator);
+  update_ranks();
+  build_analyzer(now);
+}
+
+ManagedJob::~ManagedJob() {
+  if (analyzer_) analyzer_->finish(analysis::Clock::now());
+}
+
+void ManagedJob::build_analyzer(TimePoint now) {
+  if (analyzer_) analyzer_->finish(now);
+  analysis::AnalyzerHooks hooks;
+  // Page migration acts on the rank's process from outside: only on the job's own processes.
+  hooks.hot_ranges = [this](int pid, int node) {
+    if (!ranks_control_.may_act_on(pid)) return std::vector<analysis::MemoryRange>{};
+    return analysis::hot_ranges(pid, node);
+  };
+  hooks.move_pages = [this, move = analysis::system_move_pages()](int pid, unsigned long count,
+                                                                  void** pages, const int* nodes,
+                                                                  int* status, int flags) -> long {
+    if (!ranks_control_.may_act_on(pid)) {
+      errno = EPERM;
+      return -1;
+    }
+    return move(pid, count, pages, nodes, status, flags);
+  };
+  analysis::RankControl* actuate = settings_.analyzer.advice_only ? nullptr : &ranks_control_;
+  analyzer_ = std::make_unique<analysis::Analyzer>(settings_.analyzer, node_, actuate, log_, now,
+                                                   std::move(hooks));
+  analyzer_busy_ = false;
+}
+
+void ManagedJob::set_settings(JobSettings settings, TimePoint now) {
+  const bool analysis_changed =
+      analysis::to_json(settings.analyzer) != analysis::to_json(settings_.analyzer);
+  const bool pause_changed = settings.paused != settings_.paused;
+  settings_ = std::move(settings);
+  if (pause_changed) log({{"event", "control"}, {"paused", settings_.paused}}, now);
+  if (analysis_changed) rebuild_pending_ = true;
+  if (rebuild_pending_ && !analyzer_busy_) {
+    build_analyzer(now);
+    rebuild_pending_ = false;
+  } else if (rebuild_pending_) {
+    spdlog::info("symmerd: job {}: new settings apply once its moves finish", key_);
+  }
+}
+
+void ManagedJob::log(nlohmann::json event, TimePoint now) {
+  event["t_s"] = seconds(now - start_);
+  event["source"] = "symmerd";
+  log_.write(event);
+}
+
+bool ManagedJob::claim(pid_t pid, std::uint64_t lease_until_ns, bool holder_dead) {
+  const bool was = claimed_;
+  claimed_ =
+      control_.claim_for_daemon(static_cast<std::uint64_t>(pid), lease_until_ns, holder_dead);
+  if (claimed_ && !was)
+    log({{"event", "control"}, {"claimed", true}, {"daemon_pid", pid}}, analysis::Clock::now());
+  return claimed_;
+}
+
+void ManagedJob::release(pid_t pid) {
+  control_.release_daemon_claim(static_cast<std::uint64_t>(pid));
+  claimed_ = false;
+}
+
+ManagedJob::SampleOutcome ManagedJob::sample(const topology::ProcReader& proc, TimePoint now) {
+  auto next = analysis::read_segment_sample(path_, proc);
+  if (!next) {
+    if (next.error().code == Errc::kNotFound) return SampleOutcome::kGone;
+    sample_error_ = next.error().message;
+    return SampleOutcome::kUnreadable;
+  }
+  sample_error_.clear();
+  if (segment::job_liveness(next->segment) == segment::Liveness::kDead) return SampleOutcome::kDead;
+  ranks_control_.update(next->segment);
+  std::vector<std::string> notes;
+  auto window = analysis::window_between(previous_, *next, node_, &notes);
+  previous_ = std::move(*next);
+  for (const auto& n : notes) spdlog::debug("symmerd: job {}: {}", key_, n);
+  if (window)
+    window_ = std::move(*window);
+  else
+    window_.reset();
+  update_ranks();
+  (void)now;
+  return SampleOutcome::kOk;
+}
+
+void ManagedJob::update_ranks() {
+  ranks_.clear();
+  const auto& snap = previous_.segment;
+  for (std::size_t i = 0; i < snap.slots.size(); ++i) {
+    const auto& slot = snap.slots[i];
+    if (slot.state() != segment::SlotState::kActive) continue;
+    RankView v;
+    v.local_rank = static_cast<int>(i);
+    v.global_rank = static_cast<int>(slot.identity.global_rank);
+    v.pid = static_cast<int>(slot.identity.pid);
+    v.cpu = static_cast<int>(slot.identity.cpu);
+    v.cpus_allowed = cpus_allowed(v.pid);
+    if (!v.cpus_allowed.empty()) {
+      const int core = node_.core_of_pu(v.cpus_allowed.front());
+      const bool one_core =
+          core >= 0 && std::all_of(v.cpus_allowed.begin(), v.cpus_allowed.end(),
+                                   [&](int c) { return node_.core_of_pu(c) == core; });
+      if (one_core) v.bound_core = core;
+    }
+    if (window_)
+      if (const auto* w = window_->find_local(v.local_rank)) v.window = *w;
+    ranks_.push_back(std::move(v));
+  }
+}
+
+void ManagedJob::analyze(const std::vector<int>& allowed_cores, TimePoint now) {
+  if (!window_ || settings_.paused || coschedule_running_) return;
+  if (evaluating_) {
+    // The coscheduler's own before/after check (no rollback: a separated pile stays apart).
+    if (++evaluating_->windows_seen > settings_.analyzer.planner.evaluation_windows) {
+      const double after = analysis::progress_rate(*window_);
+      const double before = evaluating_->progress_before;
+      log({{"event", "evaluation"},
+           {"plan", evaluating_->plan},
+           {"progress_before", before},
+           {"progress_after", after},
+           {"observed_gain", after > 0 ? 1.0 - before / after : 0.0},
+           {"harmful", false}},
+          now);
+      evaluating_.reset();
+    }
+  }
+  analyzer_->set_allowed_cores(allowed_cores);
+  analyzer_->on_window(*window_, now);
+  analyzer_busy_ = analyzer_->tick(now);
+}
+
+bool ManagedJob::tick(TimePoint now) {
+  analyzer_busy_ = analyzer_->tick(now);
+  if (rebuild_pending_ && !analyzer_busy_) {  // settings changed while moves were in flight
+    build_analyzer(now);
+    rebuild_pending_ = false;
+  }
+  if (coschedule_running_) {
+    if (auto result = coschedule_actuator_->poll(now)) {
+      nlohmann::json event = result->to_json();
+      event["event"] = "actuation";
+      event["metric"] = "coschedule";
+      log(event, now);
+      for (const auto& f : result->faults) spdlog::warn("symmerd: job {}: {}", key_, f);
+      for (const auto& m : result->done) moved_at_[m.local_rank] = now;
+      if (result->completed) {
+        coschedule_moves_ += static_cast<int>(coschedule_running_->moves.size());
+        spdlog::info("symmerd: job {}: moved {}", key_,
+                     analysis::to_string(coschedule_running_->moves));
+        evaluating_ = Evaluation{coschedule_running_->id, coschedule_running_->progress_before, 0};
+      }
+      for (const auto& m : coschedule_running_->moves) moved_at_[m.local_rank] = now;
+      coschedule_running_.reset();
+    }
+  }
+  return busy();
+}
+
+bool ManagedJob::held(int local_rank, TimePoint now) const {
+  const auto it = moved_at_.find(local_rank);
+  return it != moved_at_.end() && now - it->second < settings_.analyzer.planner.hold_off;
+}
+
+bool ManagedJob::coschedule(const std::vector<analysis::Move>& moves,
+                            const nlohmann::json& evidence, TimePoint now) {
+  if (moves.empty() || settings_.paused || busy() || !claimed_) return false;
+  analysis::Plan plan;
+  plan.id = next_coschedule_plan_++;
+  plan.moves = moves;
+  plan.metrics = {"coschedule"};
+  plan.progress_before = window_ ? analysis::progress_rate(*window_) : 0.0;
+  double gain = 0;
+  for (const auto& e : evidence) gain = std::max(gain, e.value("gain", 0.0));
+  plan.predicted_gain = gain;
+  const bool advice = settings_.analyzer.advice_only;
+  log({{"event", "decision"},
+       {"metric", "coschedule"},
+       {"moves", analysis::to_json(moves)},
+       {"verdict", "accepted"},
+       {"gain", gain},
+       {"evidence", evidence}},
+      now);
+  nlohmann::json event = {{"event", advice ? "advice" : "plan"},
+                          {"plan", plan.id},
+                          {"moves", analysis::to_json(moves)},
+                          {"metric", "coschedule"},
+                          {"metrics", plan.metrics},
+                          {"predicted_gain", gain},
+                          {"rollback", false}};
+  if (advice) {
+    spdlog::info("symmerd advice: job {}: {} ({})", key_, analysis::to_string(moves),
+                 evidence.dump());
+    log(event, now);
+    for (const auto& m : moves) moved_at_[m.local_rank] = now;  // the hold-off spaces advice
+    ++coschedule_advice_;
+    return true;
+  }
+  std::map<int, int> placement;
+  std::vector<int> used;
+  for (const auto& r : ranks_)
+    if (r.bound_core >= 0) {
+      placement[r.local_rank] = r.bound_core;
+      used.push_back(r.bound_core);
+    }
+  std::vector<int> free;
+  for (const auto& m : moves)
+    if (std::find(used.begin(), used.end(), m.to_core) == used.end()) free.push_back(m.to_core);
+  if (!coschedule_actuator_->start(plan, placement, free, now)) {
+    const std::string message = "coschedule plan " + std::to_string(plan.id) +
+                                " not started: " + coschedule_actuator_->refusal();
+    spdlog::warn("symmerd: job {}: {}", key_, message);
+    log({{"event", "fault"}, {"message", message}}, now);
+    for (const auto& m : moves) moved_at_[m.local_rank] = now;
+    return false;
+  }
+  spdlog::info("symmerd: job {}: moving {} ({})", key_, analysis::to_string(moves),
+               evidence.dump());
+  log(event, now);
+  coschedule_running_ = plan;
+  return true;
+}
+
+std::vector<nlohmann::json> ManagedJob::take_new_events() {
+  const auto& recent = log_.recent();
+  auto from = recent.begin();
+  if (last_seen_event_) {
+    for (auto it = recent.end(); it != recent.begin();) {
+      --it;
+      if (*it == *last_seen_event_) {
+        from = it + 1;
+        break;
+      }
+    }
+  }
+  std::vector<nlohmann::json> out(from, recent.end());
+  if (!recent.empty()) last_seen_event_ = recent.back();
+  return out;
+}
+
+nlohmann::json ManagedJob::to_json(TimePoint now) const {
+  const auto& h = snapshot().header;
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(h.job_id));
+  const auto& report = analyzer_->report();
+  const auto claim = holder();
+  std::string counters = "unknown";
+  for (const auto& slot : snapshot().slots) {
+    if (slot.state() != segment::SlotState::kActive) continue;
+    switch (static_cast<segment::CountersStatus>(slot.counters.counters_status)) {
+      case segment::CountersStatus::kAvailable:
+        counters = "available";
+        break;
+      case segment::CountersStatus::kUnavailable:
+        counters = "unavailable: locality from the byte matrix alone";
+        break;
+      case segment::CountersStatus::kDisabled:
+        counters = "disabled: locality from the byte matrix alone";
+        break;
+      default:
+        break;
+    }
+  }
+  return {{"job", key_},
+          {"job_id", id},
+          {"node_id", h.node_id},
+          {"owner_uid", h.owner_uid},
+          {"app", std::string(h.app_name)},
+          {"local_ranks", h.local_ranks},
+          {"world_size", h.world_size},
+          {"nodes", h.node_count},
+          {"segment", path_},
+          {"state", claimed_ ? "managed" : "standby"},
+          {"daemon_pid", claim.pid},
+          {"paused", settings_.paused},
+          {"advice_only", settings_.analyzer.advice_only},
+          {"analysis", analysis::to_json(settings_.analyzer)},
+          {"adopted_at", adopted_realtime_s_},
+          {"managed_s", seconds(now - start_)},
+          {"busy", busy()},
+          {"cache_counters", counters},
+          {"plans", report.plans()},
+          {"moves", report.moves() + coschedule_moves_},
+          {"advised", report.advised() + coschedule_advice_},
+          {"rollbacks", report.rollbacks()}};
+}
+
+nlohmann::json ManagedJob::ranks_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : ranks_) {
+    nlohmann::json j = {
+        {"job", key_},         {"rank", r.local_rank}, {"global_rank", r.global_rank},
+        {"pid", r.pid},        {"cpu", r.cpu},         {"cpus_allowed", r.cpus_allowed},
+        {"core", r.bound_core}};
+    if (r.window && window_) {
+      const double span = std::max(1e-9, window_->duration_s());
+      j["window_s"] = window_->duration_s();
+      j["compute_share"] = static_cast<double>(r.window->compute_ns) * 1e-9 / span;
+      j["idle_share"] = static_cast<double>(r.window->idle_ns) * 1e-9 / span;
+      j["calls_per_s"] = static_cast<double>(r.window->calls) / span;
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace symmer::daemon

@@ -1,0 +1,152 @@
+#pragma once
+// One job symmerd has adopted: its node segment, the claim that keeps the job's embedded
+// analyzer standing by, the job's analyzer (the same Analyzer the embedded mode runs: window
+// -> metrics -> planner -> actuator), its decision log, and the coscheduler's moves for it.
+//
+// Each period the daemon calls sample() on every job, then hands each the cores it may use
+// and its windows (analyze()), and carries out coscheduling moves (coschedule()); tick()
+// advances moves in flight in between.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "guarded_rank_control.hpp"
+#include "symmer/analysis/analyzer.hpp"
+#include "symmer/analysis/segment_window.hpp"
+
+namespace symmer::daemon {
+
+/// What a job's analysis runs with; the daemon-wide settings plus the job's own.
+struct JobSettings {
+  analysis::AnalyzerConfig analyzer;  ///< daemon config + the job's policy overrides
+  bool paused = false;                ///< no analysis and no moves (still sampled)
+};
+
+/// Per-rank figures of the latest window, for status replies and the coscheduler.
+struct RankView {
+  int local_rank = -1;
+  int global_rank = -1;
+  int pid = 0;
+  int cpu = -1;                   ///< Linux CPU it last published from
+  std::vector<int> cpus_allowed;  ///< its affinity (/proc/<pid>/status)
+  int bound_core = -1;            ///< logical core its affinity is confined to, -1 if none
+  std::optional<analysis::RankWindow> window;  ///< latest window, when there is one
+};
+
+class ManagedJob {
+ public:
+  /// Opens the segment at `path` for commands and takes the first sample. `log_dir` (may be
+  /// empty) receives the job's decision log; `order` is the adoption order.
+  static Expected<std::unique_ptr<ManagedJob>> open(const std::string& path,
+                                                    const std::string& log_dir,
+                                                    const topology::NodeModel& node,
+                                                    JobSettings settings, int order,
+                                                    analysis::TimePoint now);
+  ~ManagedJob();
+
+  const std::string& path() const { return path_; }
+  const std::string& key() const { return key_; }  ///< segment file name
+  const segment::SegmentSnapshot& snapshot() const { return previous_.segment; }
+  std::uint64_t job_id() const { return snapshot().header.job_id; }
+  uid_t owner_uid() const { return static_cast<uid_t>(snapshot().header.owner_uid); }
+  int order() const { return order_; }
+  double adopted_realtime_s() const { return adopted_realtime_s_; }
+
+  /// Claims the job for daemon `pid` (renewing the lease to `lease_until_ns`); false when
+  /// another live daemon holds it (`holder()` says which). `holder_dead` lets the caller take
+  /// over the claim of a daemon it found dead.
+  bool claim(pid_t pid, std::uint64_t lease_until_ns, bool holder_dead);
+  /// The current claim in the segment.
+  segment::DaemonClaim holder() const { return control_.daemon_claim(); }
+  bool claimed() const { return claimed_; }
+  /// Lets the embedded analyzer take over at once.
+  void release(pid_t pid);
+
+  enum class SampleOutcome { kOk, kGone, kDead, kUnreadable };
+  /// Takes a new sample; the window since the previous one becomes `ranks()`' windows.
+  SampleOutcome sample(const topology::ProcReader& proc, analysis::TimePoint now);
+  /// Why the last sample failed (kUnreadable).
+  const std::string& sample_error() const { return sample_error_; }
+
+  /// Feeds the latest window to the analyzer (unless paused or a coscheduling move runs),
+  /// with the cores the job may use.
+  void analyze(const std::vector<int>& allowed_cores, analysis::TimePoint now);
+  /// Advances moves in flight; true while some are.
+  bool tick(analysis::TimePoint now);
+  /// True while the analyzer or the coscheduler has moves in flight.
+  bool busy() const { return analyzer_busy_ || coschedule_running_.has_value(); }
+  /// True when local rank `r` moved (by the coscheduler) within the hold-off.
+  bool held(int local_rank, analysis::TimePoint now) const;
+
+  /// Carries out coscheduling moves (or only logs them as advice when advice_only): false,
+  /// starting nothing, when the job is paused, busy, or the actuator refused.
+  bool coschedule(const std::vector<analysis::Move>& moves, const nlohmann::json& evidence,
+                  analysis::TimePoint now);
+
+  const JobSettings& settings() const { return settings_; }
+  /// Replaces the settings; the analyzer restarts with them when the analysis changed.
+  void set_settings(JobSettings settings, analysis::TimePoint now);
+
+  const std::vector<RankView>& ranks() const { return ranks_; }
+  const std::optional<analysis::WindowSample>& window() const { return window_; }
+  const analysis::Analyzer& analyzer() const { return *analyzer_; }
+  /// Decision-log events written since the previous call, oldest first.
+  std::vector<nlohmann::json> take_new_events();
+  /// The job as JSON (jobs replies).
+  nlohmann::json to_json(analysis::TimePoint now) const;
+  /// Its ranks as JSON (ranks replies).
+  nlohmann::json ranks_json() const;
+
+ private:
+  ManagedJob(std::string path, const std::string& log_dir, const topology::NodeModel& node,
+             segment::SegmentControl control, segment::SegmentControl commands,
+             analysis::SegmentSample first, JobSettings settings, int order,
+             analysis::TimePoint now);
+  void build_analyzer(analysis::TimePoint now);
+  void log(nlohmann::json event, analysis::TimePoint now);
+  void update_ranks();
+
+  std::string path_;
+  std::string key_;
+  topology::NodeModel node_;
+  segment::SegmentControl control_;  // claim words
+  analysis::DecisionLog log_;
+  GuardedRankControl ranks_control_;
+  JobSettings settings_;
+  int order_;
+  double adopted_realtime_s_ = 0;
+  analysis::TimePoint start_;
+  std::unique_ptr<analysis::Analyzer> analyzer_;
+  bool analyzer_busy_ = false;
+  bool rebuild_pending_ = false;  // new settings wait for the analyzer's moves to finish
+  bool claimed_ = false;
+  analysis::SegmentSample previous_;
+  std::optional<analysis::WindowSample> window_;
+  std::vector<RankView> ranks_;
+  std::string sample_error_;
+  std::string last_refusal_;
+  // Coscheduling: its own actuator on the same ranks, used only while the analyzer is idle.
+  std::unique_ptr<analysis::Actuator> coschedule_actuator_;
+  std::optional<analysis::Plan> coschedule_running_;
+  std::uint64_t next_coschedule_plan_ = 1'000'000;  // apart from the planner's plan ids
+  struct Evaluation {
+    std::uint64_t plan = 0;
+    double progress_before = 0;
+    int windows_seen = 0;
+  };
+  std::optional<Evaluation> evaluating_;
+  std::map<int, analysis::TimePoint> moved_at_;
+  int coschedule_moves_ = 0;
+  int coschedule_advice_ = 0;
+  std::optional<nlohmann::json> last_seen_event_;
+};
+
+/// The Linux CPUs process `pid` may run on (/proc/<pid>/status Cpus_allowed_list); empty when
+/// it cannot be read.
+std::vector<int> cpus_allowed(int pid);
+
+}  // namespace symmer::daemon

@@ -1,0 +1,557 @@
+#!/usr/bin/env python3
+"""symmerd end to end: a real daemon on a temporary socket, real MPI jobs (ctest label daemon).
+
+    run_daemon_test.py --build <build dir> --mpiexec <mpiexec.mpich> <case>
+
+Jobs are 1-rank MPICH programs with the PMPI shim preloaded and their node segments in a
+private directory. Two such jobs started pinned to the same CPU are the workload the daemon
+must separate. Every wait is for an event the daemon reports (a job adopted, N sampling
+periods passed, a decision logged), bounded by a generous deadline; no check depends on how
+fast the machine is. Affinities are checked independently of the daemon, in /proc.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+CASES = {}
+DEADLINE_S = 60  # upper bound for any awaited event; the events themselves take < 2 s
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+class Failure(Exception):
+    pass
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def cpus_allowed(pid):
+    with open(f'/proc/{pid}/status') as f:
+        for line in f:
+            if line.startswith('Cpus_allowed_list:'):
+                return line.split(':', 1)[1].strip()
+    return None
+
+
+class Env:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build)
+        self.symmerd = os.path.join(self.build, 'bin', 'symmerd')
+        self.symmerctl = os.path.join(self.build, 'bin', 'symmerctl')
+        self.job_bin = os.path.join(self.build, 'tests', 'daemon_job')
+        self.shim = os.path.join(self.build, 'lib', 'libsymmer-pmpi.so')
+        self.tmp = tempfile.mkdtemp(prefix='symmerd-test-')
+        os.chmod(self.tmp, 0o755)  # a second user must reach the socket (permissions case)
+        self.shm = os.path.join(self.tmp, 'shm')
+        os.mkdir(self.shm)
+        os.chmod(self.shm, 0o1777)
+        self.socket = os.path.join(self.tmp, 'run', 'symmerd.sock')
+        self.daemons = []
+        self.jobs = []
+
+    def clean_env(self, **extra):
+        e = {k: v for k, v in os.environ.items() if not k.startswith('SYMMER')}
+        e.pop('LD_PRELOAD', None)
+        e['SYMMER_SHM_DIR'] = self.shm
+        e.update({k: str(v) for k, v in extra.items()})
+        return e
+
+    def config(self, name='symmerd.toml', daemon='', analyzer=''):
+        path = os.path.join(self.tmp, name)
+        with open(path, 'w') as f:
+            f.write(f'[daemon]\nsocket = "{self.socket}"\nsegment_dir = "{self.shm}"\n'
+                    f'log_level = "debug"\n{daemon}\n'
+                    f'[analyzer]\nwindow_ms = 100\nhold_off_s = 1.0\n{analyzer}\n')
+        return path
+
+    def start_daemon(self, config=None, wait=True):
+        config = config or self.config()
+        log = open(os.path.join(self.tmp, f'symmerd-{len(self.daemons)}.log'), 'w+')
+        p = subprocess.Popen([self.symmerd, '--config', config], stdout=log, stderr=subprocess.STDOUT,
+                             env=self.clean_env())
+        p.log = log
+        self.daemons.append(p)
+        if wait:
+            self.wait(lambda: self.ask_quiet({'request': 'status'}) is not None or p.poll() is not None,
+                      'symmerd to answer')
+            check(p.poll() is None, f'symmerd exited:\n{self.daemon_log(p)}')
+        return p
+
+    def daemon_log(self, p):
+        p.log.flush()
+        p.log.seek(0)
+        return p.log.read()
+
+    def ctl(self, *argv, user=None, check_rc=True):
+        cmd = [self.symmerctl, *argv, '--socket', self.socket]
+        if user is not None:
+            cmd = ['setpriv', f'--reuid={user}', f'--regid={user}', '--clear-groups', *cmd]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30, env=self.clean_env())
+        if check_rc:
+            check(p.returncode == 0, f'{" ".join(cmd)} -> {p.returncode}\n{p.stdout}\n{p.stderr}')
+        return p
+
+    def ask(self, request):
+        sys.path.insert(0, os.path.dirname(__file__))
+        r = self.ask_quiet(request)
+        check(r is not None, f'no reply to {request}')
+        return r
+
+    def ask_quiet(self, request):
+        import socket as s
+        try:
+            c = s.socket(s.AF_UNIX, s.SOCK_STREAM)
+            c.settimeout(10)
+            c.connect(self.socket)
+            c.sendall((json.dumps(request) + '\n').encode())
+            data = b''
+            while not data.endswith(b'\n'):
+                chunk = c.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            c.close()
+            return json.loads(data)
+        except (OSError, ValueError):
+            return None
+
+    def wait(self, predicate, what, deadline=DEADLINE_S):
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            if predicate():
+                return
+            time.sleep(0.05)
+        logs = '\n'.join(self.daemon_log(d)[-4000:] for d in self.daemons)
+        jobs = '\n'.join(self.job_output(j)[-2000:] for j in self.jobs)
+        raise Failure(f'timed out waiting for {what}\n--- daemon log ---\n{logs}\n'
+                      f'--- job output ---\n{jobs}')
+
+    def wait_periods(self, n):
+        start = self.ask({'request': 'status'})['periods']
+        self.wait(lambda: self.ask({'request': 'status'})['periods'] >= start + n, f'{n} periods')
+
+    def start_job(self, cpu=None, **env):
+        stop = os.path.join(self.tmp, f'stop-{len(self.jobs)}')
+        bind = ['-bind-to', f'user:{cpu}'] if cpu is not None else []
+        cmd = [self.args.mpiexec, '-n', '1', *bind, self.job_bin, '--stop-file', stop, '--seconds', '150']
+        out = open(os.path.join(self.tmp, f'job-{len(self.jobs)}.out'), 'w+')
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                             env=self.clean_env(LD_PRELOAD=self.shim, **env))
+        p.out, p.stop = out, stop
+        self.jobs.append(p)
+        return p
+
+    def job_output(self, p):
+        p.out.flush()
+        p.out.seek(0)
+        return p.out.read()
+
+    def stop_job(self, p):
+        open(p.stop, 'w').close()
+        p.wait(timeout=60)
+        out = self.job_output(p)
+        check(p.returncode == 0, f'job failed ({p.returncode}):\n{out}')
+        lines = [l for l in out.splitlines() if l.startswith('{')]
+        check(lines, f'job printed no result:\n{out}')
+        return json.loads(lines[-1])
+
+    def managed_jobs(self):
+        return [j for j in self.ask({'request': 'jobs'})['jobs'] if j['state'] == 'managed']
+
+    def rank_pids(self):
+        return [r['pid'] for r in self.ask({'request': 'ranks'})['ranks']]
+
+    def wait_jobs(self, n):
+        self.wait(lambda: len(self.managed_jobs()) == n and len(self.rank_pids()) == n,
+                  f'{n} managed job(s) with their ranks')
+        return self.managed_jobs()
+
+    def close(self):
+        for p in self.jobs:
+            if p.poll() is None:
+                open(p.stop, 'w').close()
+        for p in self.jobs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        for d in self.daemons:
+            if d.poll() is None:
+                d.terminate()
+                try:
+                    d.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    d.kill()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def affinities(env, pids):
+    return [cpus_allowed(p) for p in pids]
+
+
+def decisions(env, **filters):
+    out = []
+    for e in env.ask({'request': 'decisions', 'limit': 1000})['decisions']:
+        if all(e.get(k) == v for k, v in filters.items()):
+            out.append(e)
+    return out
+
+
+@case
+def discovery(env):
+    env.start_daemon()
+    status = env.ask({'request': 'status'})
+    check(status['ok'] and status['jobs'] == 0, f'fresh daemon: {status}')
+    job = env.start_job(cpu=0)
+    jobs = env.wait_jobs(1)
+    check(jobs[0]['app'] == 'daemon_job' and jobs[0]['local_ranks'] == 1, f'jobs: {jobs}')
+    check(jobs[0]['daemon_pid'] == env.daemons[0].pid, f'claim: {jobs[0]}')
+    check(env.ask({'request': 'status'})['managed'] == 1, 'status does not count the job')
+    # The human views and --json.
+    for argv in (['status'], ['jobs'], ['cores'], ['decisions'], ['ranks', '--daemon']):
+        p = env.ctl(*argv)
+        check(p.stdout.strip(), f'symmerctl {argv} printed nothing')
+    check('daemon_job' in env.ctl('jobs').stdout, 'jobs table lacks the app')
+    check(json.loads(env.ctl('status', '--json').stdout)['jobs'] == 1, 'status --json')
+    watch = env.ctl('watch', '--count', '2', '--interval', '0.1').stdout
+    check('CORE' in watch and 'daemon_job' in watch or 'RANK' in watch, f'watch: {watch}')
+    cores = env.ask({'request': 'cores'})['cores']
+    check(any(c['ranks'] for c in cores if 0 in c['cpus']), f'core of CPU 0 shows no rank: {cores}')
+    # The job's embedded analyzer stood by while the daemon held the job.
+    result = env.stop_job(job)
+    check('stands by' in env.job_output(job), f'embedded analyzer did not stand by:\n{env.job_output(job)}')
+    check(result['cpu_start'] == 0, f'job was not pinned: {result}')
+    env.wait(lambda: env.ask({'request': 'jobs'})['jobs'] == [], 'the ended job to be dropped')
+    check(not os.listdir(env.shm), f'segments left: {os.listdir(env.shm)}')
+    # A dead job's segment left behind is cleaned up: SIGKILL a job so nothing removes it.
+    job = env.start_job()
+    env.wait_jobs(1)
+    pid = env.rank_pids()[0]
+    os.kill(pid, signal.SIGKILL)
+    job.wait(timeout=60)
+    env.wait(lambda: env.ask({'request': 'jobs'})['jobs'] == [] and not os.listdir(env.shm),
+             'the killed job to be dropped and its segment removed')
+    # register: a job the daemon already manages, and a name that is not a segment.
+    job = env.start_job()
+    jobs = env.wait_jobs(1)
+    r = env.ask({'request': 'register', 'segment': jobs[0]['job']})
+    check(r['ok'] and r['job']['job'] == jobs[0]['job'], f'register: {r}')
+    r = env.ask({'request': 'register', 'segment': '/etc/passwd'})
+    check(not r['ok'] and 'not in' in r['error'], f'register outside: {r}')
+    env.stop_job(job)
+
+
+def two_pinned_jobs(env):
+    a = env.start_job(cpu=0)
+    b = env.start_job(cpu=0)
+    env.wait_jobs(2)
+    pids = env.rank_pids()
+    return a, b, pids
+
+
+@case
+def separate(env):
+    env.start_daemon()
+    a, b, pids = two_pinned_jobs(env)
+    env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the daemon to separate the two jobs')
+    allowed = affinities(env, pids)
+    check(sorted(allowed) == ['0', '1'], f'affinities after the move: {allowed}')
+    acts = decisions(env, event='actuation', metric='coschedule')
+    check(acts and acts[-1]['completed'], f'no completed coschedule actuation: {acts}')
+    plan = decisions(env, event='decision', metric='coschedule')
+    check(plan and plan[-1]['evidence'][0]['reason'] == 'shared-core', f'evidence: {plan}')
+    evidence = plan[-1]['evidence'][0]
+    check(len(evidence['sharing']) == 2 and evidence['share_of_core'] < evidence['target_capability'],
+          f'evidence: {evidence}')
+    # The move holds: later periods make no further move.
+    env.wait_periods(10)
+    check(affinities(env, pids) == allowed, 'the ranks moved again')
+    # The jobs saw it themselves: one of them ended on CPU 1.
+    results = [env.stop_job(a), env.stop_job(b)]
+    check(sorted(r['cpu_end'] for r in results) == [0, 1], f'jobs ran on {results}')
+    # Each job's cores view: one rank per core.
+    # (the jobs have ended; the daemon's decisions record the evaluation after the move)
+
+
+@case
+def reserve(env):
+    # A GPU-driving process (TSAR registers its driver cores this way) reserves CPU 1: the
+    # rank pinned there is moved off it, and no rank goes there while the process lives.
+    env.start_daemon()
+    driver = subprocess.Popen(['sleep', '300'])
+    try:
+        env.ctl('reserve', '--cpus', '1', '--pid', str(driver.pid))
+        cores = env.ask({'request': 'cores'})['cores']
+        reserved = [c for c in cores if 1 in c['cpus']][0]['reserved']
+        check(reserved and reserved[0]['pid'] == driver.pid, f'reservation: {cores}')
+        job = env.start_job(cpu=1)
+        env.wait_jobs(1)
+        pid = env.rank_pids()[0]
+        env.wait(lambda: cpus_allowed(pid) == '0', 'the rank to leave the reserved core')
+        moved = decisions(env, event='decision', metric='coschedule')
+        check(moved and moved[-1]['evidence'][0]['reason'] == 'reserved-core', f'evidence: {moved}')
+        # The reservation ends with its process.
+        driver.kill()
+        driver.wait()
+        env.wait(lambda: env.ask({'request': 'status'})['reservations'] == 0,
+                 'the reservation to end with its process')
+        env.stop_job(job)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+
+
+@case
+def pause_advice(env):
+    env.start_daemon()
+    env.ctl('pause')
+    check(env.ask({'request': 'status'})['paused'], 'status not paused')
+    a, b, pids = two_pinned_jobs(env)
+    env.wait_periods(15)
+    check(affinities(env, pids) == ['0', '0'], f'moved while paused: {affinities(env, pids)}')
+    check(not decisions(env, metric='coschedule'), 'coschedule decisions while paused')
+    env.ctl('advice', 'on')
+    env.ctl('resume')
+    env.wait(lambda: decisions(env, event='advice', metric='coschedule'), 'coschedule advice')
+    env.wait_periods(10)
+    check(affinities(env, pids) == ['0', '0'], f'moved in advice-only mode: {affinities(env, pids)}')
+    check(not decisions(env, event='actuation'), 'actuation in advice-only mode')
+    # Per-job pause wins over the daemon's: pause one job, advice off; only the other may move.
+    jobs = env.managed_jobs()
+    env.ctl('pause', '--job', jobs[0]['job_id'])
+    env.ctl('advice', 'off')
+    env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the move once advice-only is off')
+    moved = [j for j in decisions(env, event='actuation', metric='coschedule')]
+    check(moved and all(m['job'] == jobs[1]['job'] for m in moved),
+          f'the paused job was moved: {moved}')
+    env.stop_job(a)
+    env.stop_job(b)
+
+
+@case
+def restart(env):
+    config = env.config(daemon='start_paused = true')
+    first = env.start_daemon(config)
+    a, b, pids = two_pinned_jobs(env)
+    keys = sorted(j['job'] for j in env.managed_jobs())
+    first.send_signal(signal.SIGKILL)  # a crash: the claim stays in the segments until it lapses
+    first.wait(timeout=30)
+    check(os.path.exists(env.socket), 'a killed daemon leaves its socket behind')
+    second = env.start_daemon(env.config('second.toml'))  # replaces the stale socket
+    env.wait(lambda: sorted(j['job'] for j in env.managed_jobs()) == keys,
+             're-adoption of the running jobs')
+    jobs = env.managed_jobs()
+    check(all(j['daemon_pid'] == second.pid for j in jobs), f'claims: {jobs}')
+    check(f'taking over from symmerd pid {first.pid}' in env.daemon_log(second),
+          f'no take-over logged:\n{env.daemon_log(second)}')
+    env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the restarted daemon to separate them')
+    # A clean stop hands the jobs back to their embedded analyzers at once (each looks at the
+    # claim once per window: first let both see that they stand by).
+    env.wait(lambda: all('stands by' in env.job_output(j) for j in (a, b)),
+             'the embedded analyzers to stand by')
+    second.terminate()
+    second.wait(timeout=30)
+    check(second.returncode == 0, f'symmerd exit {second.returncode}')
+    check(not os.path.exists(env.socket), 'socket left after a clean stop')
+    env.wait(lambda: all('takes over' in env.job_output(j) for j in (a, b)),
+             'the embedded analyzers to take over')
+    env.stop_job(a)
+    env.stop_job(b)
+
+
+@case
+def permissions(env):
+    if os.geteuid() != 0 or shutil.which('setpriv') is None:
+        raise Skip('needs root and setpriv to act as a second user; the rules are covered with '
+                   'injected peer credentials by the unit test DaemonRequests.*')
+    nobody = 65534
+    env.start_daemon()
+    job = env.start_job()
+    jobs = env.wait_jobs(1)
+    job_id = jobs[0]['job_id']
+    # Read-only requests: any local user.
+    for argv in (['status'], ['jobs'], ['cores'], ['decisions'], ['ranks', '--daemon']):
+        env.ctl(*argv, user=nobody)
+    # Changes: refused for another user, with exit status 3 and a message.
+    for argv in (['pause'], ['pause', '--job', job_id], ['resume', '--job', job_id],
+                 ['advice', 'on'], ['advice', 'on', '--job', job_id],
+                 ['policy', 'min_gain=0.2'], ['policy', '--job', job_id, 'min_gain=0.2'],
+                 ['reload'], ['reserve', '--cpus', '0', '--pid', str(os.getpid())],
+                 ['register', jobs[0]['job']]):
+        p = env.ctl(*argv, user=nobody, check_rc=False)
+        check(p.returncode == 3 and 'permission denied' in p.stderr,
+              f'{argv} as uid {nobody}: {p.returncode} {p.stdout} {p.stderr}')
+    # Nothing changed.
+    status = env.ask({'request': 'status'})
+    check(not status['paused'] and status['policy'] == {}, f'changed anyway: {status}')
+    j = env.managed_jobs()[0]
+    check(not j['paused'] and not j['advice_only'], f'job changed anyway: {j}')
+    # The owner (root here) may.
+    env.ctl('pause', '--job', job_id)
+    check(env.managed_jobs()[0]['paused'], 'owner could not pause')
+    env.ctl('policy', '--job', job_id, 'min_gain=0.2', 'planner=assignment')
+    check(env.managed_jobs()[0]['analysis']['min_gain'] == 0.2, 'policy not applied')
+    p = env.ctl('policy', '--job', job_id, 'min_gain=7', check_rc=False)
+    check(p.returncode == 1 and 'analyzer.min_gain' in p.stderr, f'bad policy: {p.stderr}')
+    p = env.ctl('policy', 'decision_log="/etc/x"', check_rc=False)
+    check(p.returncode == 1 and 'decision_log' in p.stderr, f'decision_log policy: {p.stderr}')
+    # An ordinary user's daemon serves that user's jobs only: it leaves root's job alone.
+    user_dir = os.path.join(env.tmp, 'user')
+    os.mkdir(user_dir)
+    os.chmod(user_dir, 0o777)
+    user_socket = os.path.join(user_dir, 'symmerd.sock')
+    user_daemon = subprocess.Popen(
+        ['setpriv', f'--reuid={nobody}', f'--regid={nobody}', '--clear-groups', env.symmerd,
+         '--socket', user_socket, '--segment-dir', env.shm],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env.clean_env())
+    env.daemons.append(user_daemon)
+    user_daemon.log = open(os.devnull)
+    try:
+        saved, env.socket = env.socket, user_socket
+        env.wait(lambda: env.ask_quiet({'request': 'status'}) is not None, 'the user daemon')
+        env.wait_periods(3)
+        status = env.ask({'request': 'status'})
+        check(status['uid'] == nobody and status['mode'].startswith('user') and status['jobs'] == 0,
+              f'user daemon: {status}')
+    finally:
+        env.socket = saved
+    check(env.managed_jobs()[0]['daemon_pid'] == env.daemons[0].pid, 'the root daemon lost the job')
+    env.stop_job(job)
+
+
+BAD_CONFIGS = [
+    # (what, [daemon] lines, [analyzer] lines, text the message must contain)
+    ('relative socket', 'socket = "relative.sock"', '', 'daemon.socket'),
+    ('socket not a string', 'socket = 5', '', 'daemon.socket'),
+    ('log level', 'log_level = "loud"', '', 'daemon.log_level'),
+    ('cores syntax', 'cores = "0-x"', '', 'daemon.cores'),
+    ('cores off the node', 'cores = "0,4096"', '', 'daemon.cores'),
+    ('cores type', 'cores = 3', '', 'daemon.cores'),
+    ('segment dir missing', 'segment_dir = "/nonexistent/symmer"', '', 'daemon.segment_dir'),
+    ('decision log dir missing', 'decision_log_dir = "/nonexistent/log"', '', 'daemon.decision_log_dir'),
+    ('coschedule type', 'coschedule = "yes"', '', 'daemon.coschedule'),
+    ('nic bytes negative', 'nic_bytes_per_s = -1', '', 'daemon.nic_bytes_per_s'),
+    ('nic saving above 1', 'nic_wait_saving = 2.0', '', 'daemon.nic_wait_saving'),
+    ('start_paused type', 'start_paused = 1', '', 'daemon.start_paused'),
+    ('unknown daemon key', 'colour = "blue"', '', 'daemon.colour'),
+    ('analyzer value', '', 'min_gain = 1.5', 'analyzer.min_gain'),
+    ('analyzer period', '', 'window_ms = 1', 'analyzer.window_ms'),
+    ('analyzer metric', '', 'metrics = ["idleness", "vibes"]', 'analyzer.metrics'),
+    ('analyzer unknown key', '', 'speed = 3', 'analyzer.speed'),
+    ('analyzer decision log', '', 'decision_log = "/tmp/x.jsonl"', 'analyzer.decision_log'),
+]
+
+
+@case
+def bad_config(env):
+    def refused(path, needle, what):
+        p = subprocess.run([env.symmerd, '--config', path], capture_output=True, text=True,
+                           timeout=30, env=env.clean_env())
+        check(p.returncode == 2, f'{what}: symmerd exit {p.returncode}:\n{p.stderr}')
+        check(needle in p.stderr and 'refusing to start' in p.stderr, f'{what}: message:\n{p.stderr}')
+        check(not os.path.exists(env.socket), f'{what}: a socket was created')
+        c = subprocess.run([env.symmerd, '--check-config', '--config', path], capture_output=True,
+                           text=True, timeout=30, env=env.clean_env())
+        check(c.returncode == 2 and needle in c.stderr, f'{what}: --check-config: {c.stderr}')
+
+    for i, (what, daemon, analyzer, needle) in enumerate(BAD_CONFIGS):
+        path = os.path.join(env.tmp, f'bad-{i}.toml')
+        lines = {'socket': f'socket = "{env.socket}"', 'segment_dir': f'segment_dir = "{env.shm}"'}
+        key = daemon.split('=')[0].strip()
+        lines[key if key in lines else 'other'] = daemon  # replaces a default line, or adds
+        with open(path, 'w') as f:
+            f.write('[daemon]\n' + '\n'.join(lines.values()) + f'\n[analyzer]\n{analyzer}\n')
+        refused(path, needle, what)
+    # Several errors are all reported, each with its key.
+    path = os.path.join(env.tmp, 'many.toml')
+    with open(path, 'w') as f:
+        f.write(f'[daemon]\nsocket = "{env.socket}"\nlog_level = 3\ncores = "zz"\n[analyzer]\nmin_gain = -1\n')
+    refused(path, 'daemon.log_level', 'several errors')
+    refused(path, 'daemon.cores', 'several errors')
+    refused(path, 'analyzer.min_gain', 'several errors')
+    # Whole-file problems.
+    for what, text, needle in (('syntax', '[daemon\nsocket = ', 'bad.toml:1'),
+                               ('unknown table', '[deamon]\nsocket = "/tmp/x"\n', 'deamon: unknown table'),
+                               ('daemon not a table', 'daemon = 3\n', 'daemon must be a table')):
+        path = os.path.join(env.tmp, 'bad.toml')
+        with open(path, 'w') as f:
+            f.write(text)
+        refused(path, needle, what)
+    refused(os.path.join(env.tmp, 'missing.toml'), 'cannot read the configuration file', 'missing file')
+    # The socket path is taken: by a file that is not a socket, then by a live daemon.
+    os.makedirs(os.path.dirname(env.socket), exist_ok=True)
+    with open(env.socket, 'w') as f:
+        f.write('not a socket')
+    p = subprocess.run([env.symmerd, '--config', env.config()], capture_output=True, text=True,
+                       timeout=30, env=env.clean_env())
+    check(p.returncode == 2 and 'not a socket' in p.stderr, f'file at the socket: {p.stderr}')
+    check(open(env.socket).read() == 'not a socket', 'the file was replaced')
+    os.unlink(env.socket)
+    env.start_daemon()
+    p = subprocess.run([env.symmerd, '--config', env.config()], capture_output=True, text=True,
+                       timeout=30, env=env.clean_env())
+    check(p.returncode == 2 and 'already listens' in p.stderr, f'second daemon: {p.stderr}')
+    check(env.ask({'request': 'status'})['pid'] == env.daemons[0].pid, 'the first daemon lost its socket')
+
+
+@case
+def reload(env):
+    config = env.config()
+    d = env.start_daemon(config)
+    check(env.ask({'request': 'status'})['period_ms'] == 100, 'initial period')
+    with open(config, 'w') as f:
+        f.write(f'[daemon]\nsocket = "{env.socket}"\nsegment_dir = "{env.shm}"\n'
+                f'[analyzer]\nwindow_ms = 150\nmin_gain = 0.2\n')
+    d.send_signal(signal.SIGHUP)
+    env.wait(lambda: env.ask({'request': 'status'})['period_ms'] == 150, 'SIGHUP to apply window_ms')
+    check(env.ask({'request': 'status'})['analysis']['min_gain'] == 0.2, 'min_gain not reloaded')
+    # A bad file on reload: refused, the daemon keeps running with what it had.
+    with open(config, 'w') as f:
+        f.write(f'[daemon]\nsocket = "{env.socket}"\n[analyzer]\nwindow_ms = 0\n')
+    env.ctl('reload')
+    env.wait(lambda: 'reload refused' in env.daemon_log(d), 'the refused reload to be logged')
+    check('analyzer.window_ms' in env.daemon_log(d), 'the bad key is not named')
+    check(d.poll() is None, 'the daemon died on a bad reload')
+    check(env.ask({'request': 'status'})['period_ms'] == 150, 'the bad reload changed the period')
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--build', required=True)
+    parser.add_argument('--mpiexec', required=True)
+    parser.add_argument('case', choices=sorted(CASES))
+    args = parser.parse_args()
+    env = Env(args)
+    try:
+        CASES[args.case](env)
+    except Skip as e:
+        print(f'skipped {args.case}: {e}')
+        return 77
+    except Failure as e:
+        print(f'FAIL {args.case}: {e}')
+        return 1
+    finally:
+        env.close()
+    print(f'ok {args.case}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

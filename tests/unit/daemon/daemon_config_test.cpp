@@ -1,0 +1,164 @@
+// symmerd.toml: defaults, every key's bad values named by key, the [analyzer] table through
+// the analyzer's own checks, and policy changes.
+#include "daemon_config.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace symmer::daemon {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 4 single-PU cores in two L3 domains, and 2 cores of 2 PUs (SMT).
+const topology::NodeModel& flat() {
+  static const auto node = topology::NodeModel::from_synthetic("pack:1 l3:2 core:2 pu:1");
+  return node;
+}
+const topology::NodeModel& smt() {
+  static const auto node = topology::NodeModel::from_synthetic("pack:1 core:2 pu:2");
+  return node;
+}
+
+DaemonConfigLoad parse(const std::string& text, const topology::NodeModel& node = flat()) {
+  return parse_daemon_config(text, "t.toml", node);
+}
+
+std::string one_error(const std::string& text, const topology::NodeModel& node = flat()) {
+  const auto load = parse(text, node);
+  EXPECT_EQ(load.errors.size(), 1u) << text;
+  return load.errors.empty() ? "" : load.errors.front();
+}
+
+TEST(DaemonConfig, EmptyFileGivesDefaults) {
+  const auto load = parse("");
+  EXPECT_TRUE(load.errors.empty());
+  EXPECT_TRUE(load.config.socket.empty());
+  EXPECT_TRUE(load.config.cores.empty());
+  EXPECT_TRUE(load.config.coschedule);
+  EXPECT_EQ(load.config.analyzer.period, std::chrono::milliseconds(200));
+}
+
+TEST(DaemonConfig, ShippedFileIsValid) {
+  std::ifstream in(std::string(SYMMER_SOURCE_DIR) + "/configs/symmerd.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto load = parse(text.str());
+  EXPECT_TRUE(load.errors.empty()) << ::testing::PrintToString(load.errors);
+}
+
+TEST(DaemonConfig, ReadsEveryKey) {
+  const auto tmp = std::filesystem::temp_directory_path().string();
+  const auto load = parse(
+      "[daemon]\nsocket = \"/tmp/s/d.sock\"\nlog_level = \"debug\"\n"
+      "cores = \"1-2\"\nsegment_dir = \"" +
+      tmp +
+      "\"\n"
+      "decision_log_dir = \"" +
+      tmp +
+      "\"\ncoschedule = false\n"
+      "nic_bytes_per_s = 1000\nnic_wait_saving = 0.3\nstart_paused = true\n"
+      "[analyzer]\nwindow_ms = 50\nmin_gain = 0.2\nmetrics = [\"locality\"]\n");
+  ASSERT_TRUE(load.errors.empty()) << ::testing::PrintToString(load.errors);
+  const auto& c = load.config;
+  EXPECT_EQ(c.socket, "/tmp/s/d.sock");
+  EXPECT_EQ(c.log_level, LogLevel::kDebug);
+  EXPECT_EQ(c.cores, (std::vector<int>{1, 2}));
+  EXPECT_EQ(c.segment_dir, tmp);
+  EXPECT_EQ(c.decision_log_dir, tmp);
+  EXPECT_FALSE(c.coschedule);
+  EXPECT_EQ(c.nic_bytes_per_s, 1000);
+  EXPECT_EQ(c.nic_wait_saving, 0.3);
+  EXPECT_TRUE(c.start_paused);
+  EXPECT_EQ(c.analyzer.period, std::chrono::milliseconds(50));
+  EXPECT_EQ(c.analyzer.planner.min_gain, 0.2);
+  EXPECT_EQ(c.analyzer.metrics, (std::vector<std::string>{"locality"}));
+}
+
+TEST(DaemonConfig, CoresAsArrayAndAll) {
+  EXPECT_EQ(parse("[daemon]\ncores = [3, 0]\n").config.cores, (std::vector<int>{0, 3}));
+  EXPECT_TRUE(parse("[daemon]\ncores = \"all\"\n").config.cores.empty());
+  // SMT: CPUs 0,1 are core 0.
+  EXPECT_EQ(parse("[daemon]\ncores = \"0-1\"\n", smt()).config.cores, (std::vector<int>{0}));
+}
+
+TEST(DaemonConfig, EveryBadValueNamesItsKey) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"[daemon]\nsocket = \"rel.sock\"", "daemon.socket"},
+      {"[daemon]\nsocket = 3", "daemon.socket"},
+      {"[daemon]\nsocket = \"/nonexistent/a/b.sock\"", "daemon.socket"},
+      {"[daemon]\nlog_level = \"loud\"", "daemon.log_level"},
+      {"[daemon]\ncores = \"0-x\"", "daemon.cores"},
+      {"[daemon]\ncores = \"3-1\"", "daemon.cores"},
+      {"[daemon]\ncores = \"9\"", "daemon.cores"},
+      {"[daemon]\ncores = []", "daemon.cores"},
+      {"[daemon]\ncores = [\"a\"]", "daemon.cores"},
+      {"[daemon]\ncores = 2", "daemon.cores"},
+      {"[daemon]\nsegment_dir = \"/nonexistent\"", "daemon.segment_dir"},
+      {"[daemon]\nsegment_dir = \"relative\"", "daemon.segment_dir"},
+      {"[daemon]\ndecision_log_dir = \"/nonexistent\"", "daemon.decision_log_dir"},
+      {"[daemon]\ncoschedule = 1", "daemon.coschedule"},
+      {"[daemon]\nnic_bytes_per_s = -5", "daemon.nic_bytes_per_s"},
+      {"[daemon]\nnic_bytes_per_s = \"many\"", "daemon.nic_bytes_per_s"},
+      {"[daemon]\nnic_wait_saving = 1.5", "daemon.nic_wait_saving"},
+      {"[daemon]\nstart_paused = \"no\"", "daemon.start_paused"},
+      {"[daemon]\nsurprise = 1", "daemon.surprise: unknown key"},
+      {"[analyzer]\nmin_gain = 2", "analyzer.min_gain"},
+      {"[analyzer]\nwindow_ms = 0", "analyzer.window_ms"},
+      {"[analyzer]\nmetrics = [\"nope\"]", "analyzer.metrics"},
+      {"[analyzer]\nwhatever = 1", "analyzer.whatever"},
+      {"[analyzer]\ndecision_log = \"/tmp/x\"", "analyzer.decision_log"},
+      {"[other]\na = 1", "other: unknown table"},
+      {"daemon = 1", "daemon must be a table"},
+      {"[daemon\n", "t.toml:1"},
+  };
+  for (const auto& [text, key] : cases) EXPECT_THAT(one_error(text), HasSubstr(key)) << text;
+}
+
+TEST(DaemonConfig, HalfASmtCoreIsRefused) {
+  EXPECT_THAT(one_error("[daemon]\ncores = \"0\"", smt()), HasSubstr("list whole cores"));
+}
+
+TEST(DaemonConfig, AllErrorsAreReported) {
+  const auto load = parse("[daemon]\nlog_level = 1\ncores = \"x\"\n[analyzer]\nmin_gain = -1\n");
+  ASSERT_EQ(load.errors.size(), 3u);
+  EXPECT_THAT(load.errors[0] + load.errors[1] + load.errors[2],
+              ::testing::AllOf(HasSubstr("daemon.log_level"), HasSubstr("daemon.cores"),
+                               HasSubstr("analyzer.min_gain")));
+}
+
+TEST(DaemonConfig, MissingFile) {
+  const auto load = load_daemon_config("/nonexistent/symmerd.toml", flat());
+  ASSERT_EQ(load.errors.size(), 1u);
+  EXPECT_THAT(load.errors[0], HasSubstr("cannot read"));
+}
+
+TEST(DaemonConfig, PolicyAppliesAnalyzerKeys) {
+  analysis::AnalyzerConfig base;
+  const auto load = apply_policy(base, {{"min_gain", 0.3},
+                                        {"planner", "assignment"},
+                                        {"metrics", {"locality", "idleness"}},
+                                        {"advice_only", true}});
+  ASSERT_TRUE(load.errors.empty()) << ::testing::PrintToString(load.errors);
+  EXPECT_EQ(load.config.planner.min_gain, 0.3);
+  EXPECT_EQ(load.config.planner.mode, analysis::PlannerMode::kAssignment);
+  EXPECT_EQ(load.config.metrics, (std::vector<std::string>{"locality", "idleness"}));
+  EXPECT_TRUE(load.config.advice_only);
+}
+
+TEST(DaemonConfig, PolicyRefusesBadValuesAndTheLogPath) {
+  analysis::AnalyzerConfig base;
+  EXPECT_THAT(apply_policy(base, {{"min_gain", 3}}).errors.at(0), HasSubstr("analyzer.min_gain"));
+  EXPECT_THAT(apply_policy(base, {{"nope", 1}}).errors.at(0), HasSubstr("analyzer.nope"));
+  EXPECT_THAT(apply_policy(base, {{"decision_log", "/etc/passwd"}}).errors.at(0),
+              HasSubstr("decision_log"));
+  EXPECT_THAT(apply_policy(base, {{"min_gain", nullptr}}).errors.at(0), HasSubstr("min_gain"));
+  EXPECT_THAT(apply_policy(base, {{"a\nb", 1}}).errors.at(0), HasSubstr("unknown key"));
+  EXPECT_FALSE(apply_policy(base, nlohmann::json::array()).errors.empty());
+}
+
+}  // namespace
+}  // namespace symmer::daemon
