@@ -273,8 +273,12 @@ def separate(env):
     env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the daemon to separate the two jobs')
     allowed = affinities(env, pids)
     check(sorted(allowed) == ['0', '1'], f'affinities after the move: {allowed}')
-    acts = decisions(env, event='actuation', metric='coschedule')
-    check(acts and acts[-1]['completed'], f'no completed coschedule actuation: {acts}')
+    # The rank re-binds at its next MPI call; the daemon records the actuation completed only
+    # when it reads the acknowledgement in a later period, so wait for that record.
+    def completed():
+        acts = decisions(env, event='actuation', metric='coschedule')
+        return acts and acts[-1]['completed']
+    env.wait(completed, 'the daemon to record the coschedule actuation completed')
     plan = decisions(env, event='decision', metric='coschedule')
     check(plan and plan[-1]['evidence'][0]['reason'] == 'shared-core', f'evidence: {plan}')
     evidence = plan[-1]['evidence'][0]

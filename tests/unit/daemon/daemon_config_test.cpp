@@ -39,7 +39,7 @@ TEST(DaemonConfig, EmptyFileGivesDefaults) {
   EXPECT_TRUE(load.config.socket.empty());
   EXPECT_TRUE(load.config.cores.empty());
   EXPECT_TRUE(load.config.coschedule);
-  EXPECT_EQ(load.config.analyzer.period, std::chrono::milliseconds(200));
+  EXPECT_EQ(load.config.analyzer.period, analysis::AnalyzerConfig{}.period);
 }
 
 TEST(DaemonConfig, ShippedFileIsValid) {
