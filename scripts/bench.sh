@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The project's benchmarks, one subcommand each:
 #   scripts/bench.sh symmer [--ranks N] [--benchmarks LIST] [--seconds S] [--repeat R]
+#                           [--balanced-repeat R]
 #       The symptom benchmarks (idleness, outofsync, locality, balanced) with a noisy core or a
 #       bad initial mapping, each plain, under symmer-run and on the best static mapping, in
-#       the same run and pinned the same at start: progress and a table on stderr, one JSON
-#       line per benchmark on stdout (plain_s, symmer_s, oracle_s, speedup, reaction_s, ...).
+#       the same run, pinned the same at start, with the same work; repetitions interleave the
+#       variants (balanced, the no-harm check: 5 by default): progress and a table on stderr,
+#       one JSON line per benchmark on stdout (plain_s, symmer_s, oracle_s, speedup,
+#       symmer_ratio with its spread, reaction_s, analyzer cost, ...).
 #       Needs N cores (default 2 ranks); apps/mpi/symptoms/bench_symmer.py --help for more.
 #   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
 #       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU

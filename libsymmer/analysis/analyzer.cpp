@@ -266,8 +266,11 @@ bool Analyzer::tick(TimePoint now) {
   return running_.has_value() || !migrations_.empty();
 }
 
-const Report& Analyzer::finish(TimePoint now) {
-  if (config_.enabled) log({{"event", "summary"}}, now);
+const Report& Analyzer::finish(TimePoint now, const nlohmann::json& details) {
+  if (!config_.enabled) return report_;
+  nlohmann::json event = {{"event", "summary"}};
+  if (details.is_object()) event.update(details);
+  log(std::move(event), now);
   return report_;
 }
 

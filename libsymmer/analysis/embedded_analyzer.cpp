@@ -8,8 +8,11 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -42,6 +45,28 @@ bool bind_this_thread(const std::vector<int>& pus) {
   return CPU_COUNT(&set) > 0 && sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
+// The thread starts bound where local rank 0 is, and its start-up (topology discovery, the
+// first samples) would come out of that rank's time: it goes anywhere else first. The kernel
+// keeps only the CPUs of the job's cpuset and refuses (EINVAL) when none is left, in which case
+// the thread stays; the scheduler then places it on idle CPUs until the first window tells
+// which cores no rank uses (spare_pus).
+void leave_rank_cores() {
+  cpu_set_t own;
+  if (sched_getaffinity(0, sizeof own, &own) != 0) return;
+  cpu_set_t others;
+  CPU_ZERO(&others);
+  for (int pu = 0; pu < CPU_SETSIZE; ++pu)
+    if (!CPU_ISSET(pu, &own)) CPU_SET(pu, &others);
+  sched_setaffinity(0, sizeof others, &others);
+}
+
+// CPU time of the calling thread: what the analysis costs the node.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
  public:
   EmbeddedAnalyzerThread(EmbeddedAnalyzerContext context, analysis::AnalyzerConfig config)
@@ -56,18 +81,24 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
     thread_.join();
   }
 
- private:
   // Sleeps until `until` or until asked to stop; false when asked to stop.
   bool sleep_until(Clock::time_point until) {
     std::unique_lock lock(mutex_);
     return !wake_.wait_until(lock, until, [this] { return stop_; });
   }
 
+  int thread_id() const noexcept override { return tid_.load(std::memory_order_relaxed); }
+
+ private:
   void run() noexcept {
+    tid_.store(static_cast<int>(gettid()), std::memory_order_relaxed);
     try {
-      pthread_setname_np(pthread_self(), "symmer-analyze");
+      leave_rank_cores();
       setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
-      auto node = topology::NodeModel::from_this_node();
+      pthread_setname_np(pthread_self(), "symmer-analyze");
+      // hwloc only: the analysis needs no GPU ordinals, and initialising the CUDA driver (about
+      // 0.2 s of CPU on a GPU node) is not the job's to pay.
+      auto node = topology::NodeModel::from_this_node(topology::GpuQuery::kNone);
       // symmerd claims a job it analyses in the segment header; meanwhile this thread stands by.
       auto claims = segment::SegmentControl::open(context_.segment_path);
       std::unique_ptr<analysis::SegmentAnalysis> analysis;
@@ -82,7 +113,7 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
                 "stands by",
                 claim.pid);
           standing_by_for = claim.pid;
-          if (analysis) analysis->finish(Clock::now());
+          if (analysis) analysis->finish(Clock::now(), cost());
           analysis.reset();
         } else if (!analysis) {
           if (standing_by_for != 0)
@@ -105,31 +136,45 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
             return;
           }
           analysis = std::move(*opened);
-        } else {
-          // Between windows: tick while moves are in flight.
+          if (startup_cpu_s_ < 0) startup_cpu_s_ = thread_cpu_seconds();
+        }
+        next += config_.period;
+        if (next < Clock::now()) next = Clock::now() + config_.period;  // fell behind: skip
+        // Until the next window: tick while moves are in flight, so that each stage of a move
+        // (a rank acknowledges at its next MPI call) follows within kTickInterval, not a window.
+        if (analysis) {
           bool busy = analysis->tick(Clock::now());
           while (busy && Clock::now() + kTickInterval < next) {
             if (!sleep_until(Clock::now() + kTickInterval)) break;
             busy = analysis->tick(Clock::now());
           }
         }
-        next += config_.period;
-        if (next < Clock::now()) next = Clock::now() + config_.period;  // fell behind: skip
         if (!sleep_until(next)) break;
         if (!analysis) continue;
         analysis->sample(Clock::now());
+        ++windows_;
         // Off the ranks' cores when the job leaves one free: the analysis then takes no time
-        // from any rank. Every window, since a move re-binds all threads of rank 0, this one too.
+        // from any rank. Every window, since ranks move.
         if (const auto spare = analysis->spare_pus(); !spare.empty()) bind_this_thread(spare);
       }
-      if (analysis) analysis->finish(Clock::now());
+      if (analysis) analysis->finish(Clock::now(), cost());
     } catch (const std::exception& e) {
       spdlog::error("symmer: analyzer stopped: {}; the job goes on unchanged", e.what());
     }
   }
 
+  // What the analysis cost so far, for the summary event (Report::AnalyzerCost).
+  nlohmann::json cost() const {
+    return {{"cpu_s", thread_cpu_seconds()},
+            {"startup_cpu_s", std::max(0.0, startup_cpu_s_)},
+            {"windows", windows_}};
+  }
+
   EmbeddedAnalyzerContext context_;
   analysis::AnalyzerConfig config_;
+  double startup_cpu_s_ = -1;  // thread CPU time when the analysis first opened
+  int windows_ = 0;
+  std::atomic<int> tid_{0};
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;

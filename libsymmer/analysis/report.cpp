@@ -93,6 +93,9 @@ void Report::add(const nlohmann::json& e) {
       l->observed_gain = e.value("observed_gain", 0.0);
   } else if (kind == "fault") {
     faults_.push_back(e.value("message", "?"));
+  } else if (kind == "summary" && e.contains("cpu_s")) {
+    cost_ = AnalyzerCost{e.value("cpu_s", 0.0), e.value("startup_cpu_s", 0.0),
+                         e.value("windows", 0)};
   }
 }
 
@@ -121,6 +124,10 @@ nlohmann::json Report::to_json() const {
                       {"time_recovered_s", time_recovered_s()},
                       {"end_s", end_s_}};
   j["reaction_s"] = reaction_s_ ? nlohmann::json(*reaction_s_) : nlohmann::json(nullptr);
+  if (cost_)
+    j["analyzer"] = {{"cpu_s", cost_->cpu_s},
+                     {"startup_cpu_s", cost_->startup_cpu_s},
+                     {"windows", cost_->windows}};
   return j;
 }
 
@@ -163,6 +170,15 @@ std::string Report::to_text() const {
   }
   std::snprintf(buf, sizeof buf, "  time recovered: %.2f s\n", time_recovered_s());
   o << buf;
+  if (cost_) {
+    std::snprintf(buf, sizeof buf,
+                  "  analysis cost: %.3f s CPU (%.3f s start-up, %d windows, %.2f ms each)\n",
+                  cost_->cpu_s, cost_->startup_cpu_s, cost_->windows,
+                  cost_->windows > 0
+                      ? 1e3 * (cost_->cpu_s - cost_->startup_cpu_s) / cost_->windows
+                      : 0.0);
+    o << buf;
+  }
   for (const auto& f : faults_) o << "  fault: " << f << "\n";
   return o.str();
 }

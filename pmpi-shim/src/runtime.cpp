@@ -151,7 +151,8 @@ void write_slot(segment::SlotState state) noexcept {
   seq.end();
 }
 
-// sched_setaffinity for every thread of the process; the outcome for the ack.
+// sched_setaffinity for every thread of the process but the embedded analyzer's (it keeps off
+// the ranks' cores by itself); the outcome for the ack.
 segment::AckStatus rebind_all_threads(int cpu) noexcept {
   const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
   if (cpu < 0 || cpu >= CPU_SETSIZE || cpu >= cpus) return segment::AckStatus::kInvalidCpu;
@@ -164,10 +165,11 @@ segment::AckStatus rebind_all_threads(int cpu) noexcept {
   DIR* dir = ::opendir("/proc/self/task");
   if (dir == nullptr) return segment::AckStatus::kFailed;
   segment::AckStatus status = segment::AckStatus::kOk;
+  const long analyzer = g.analyzer ? g.analyzer->thread_id() : 0;
   while (const dirent* e = ::readdir(dir)) {
     char* end = nullptr;
     const long tid = std::strtol(e->d_name, &end, 10);
-    if (tid <= 0 || *end != '\0') continue;
+    if (tid <= 0 || *end != '\0' || tid == analyzer) continue;
     if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof set, &set) != 0 && errno != ESRCH)
       status = segment::AckStatus::kFailed;  // the thread exists but would not move
   }

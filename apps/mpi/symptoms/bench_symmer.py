@@ -4,7 +4,8 @@
     bench_symmer.py --bin <build/bin> [--ranks N] [--benchmarks idleness,outofsync,...]
 
 Every benchmark starts from the same pinned mapping (mpiexec -bind-to user:<cores>) with the
-same disturbance, in the same run:
+same disturbance and the same work (one work rate, measured at the start, passed to every run
+with --units-per-ms: a rate measured by each run would vary the work itself), in the same run:
 
   idleness   symmer-idleness (rank 0 computes 4x the last rank); symmer-noise takes --share of
              the core rank 0 starts on (a core losing time to interrupt processing)
@@ -18,14 +19,22 @@ same disturbance, in the same run:
 Each runs plain, under symmer-run (embedded analyzer, decision log), and plain on the best
 static mapping (oracle): the disturbed rank on a free clean core when the allowed cores leave
 one, else swapped with the rank that suffers least there; partners side by side for locality;
-the start mapping itself for balanced. Variants alternate and --repeat takes the median.
+the start mapping itself for balanced. Repetitions interleave the variants, in alternating
+order (plain symmer oracle, then oracle symmer plain, ...) so that drift of the machine (other
+load, clock, temperature) falls on every variant alike; times are medians. The balanced run
+is the no-harm check of a goal of 1%, well inside the run-to-run noise of a single pair of
+runs: it repeats --balanced-repeat times (at least --repeat).
 
 Progress and a readable table go to stderr; stdout gets one JSON line per benchmark:
-  bench, ranks, plain_s, symmer_s, oracle_s, speedup (plain/symmer), recovered (share of the
-  plain-to-oracle gap symmer won back; null when the gap is under 2%), reaction_s (first
-  symptom to the first completed move, from the decision log), moved_at_s (the same seen by the
+  bench, ranks, plain_s, symmer_s, oracle_s (medians), speedup (plain/symmer), recovered (share
+  of the plain-to-oracle gap symmer won back; null when the gap is under 2%), symmer_ratio
+  (symmer/plain of the runs of one repetition, which ran next to each other: median, min, max,
+  and the spread of plain/plain between repetitions for scale), reaction_s (first symptom to
+  the first completed move, from the decision log), moved_at_s (the same seen by the
   benchmark: first time a rank ran on another CPU, from the start of its timed loop), moves,
-  move_metrics, rollbacks, faults, noise (cores, share asked, share achieved), mappings.
+  move_metrics, rollbacks, faults, analyzer (CPU seconds the embedded analysis took, start-up
+  and windows, from the decision log's summary), noise (cores, share asked, share achieved),
+  mappings, runs (every time, in run order).
 """
 import argparse
 import json
@@ -136,12 +145,30 @@ class Runner:
         except (ValueError, IndexError):
             return None
 
+    def calibrate(self, mapping, times=3):
+        """The work rate every run is given (--units-per-ms), so that all variants do the same
+        work: the median of a few measurements on `mapping` (each the fastest core's)."""
+        rates = []
+        for _ in range(times):
+            cmd = [self.args.mpiexec, '-n', str(len(mapping)), '-bind-to',
+                   'user:' + ','.join(map(str, mapping)),
+                   os.path.join(self.args.bin, 'symmer-idleness'), '--iterations', '1',
+                   '--work-ms', '0']
+            p = subprocess.run(cmd, capture_output=True, text=True, env=self.env(),
+                               timeout=self.args.timeout)
+            if p.returncode != 0:
+                raise SystemExit(f'bench: calibration {" ".join(cmd)} failed:\n{p.stderr}')
+            rates.append(json.loads(p.stdout.strip().splitlines()[-1])['units_per_ms'])
+        self.units_per_ms = statistics.median(rates)
+        return rates
+
     def run(self, bench, mapping, symmer):
         """One run; returns (benchmark JSON, decision-log events, noise JSON)."""
         a = self.args
         cmd = [a.mpiexec, '-n', str(len(mapping)), '-bind-to',
                'user:' + ','.join(map(str, mapping)),
-               os.path.join(a.bin, bench.program), *map(str, bench.args)]
+               os.path.join(a.bin, bench.program), *map(str, bench.args),
+               '--units-per-ms', repr(self.units_per_ms)]
         decisions = None
         if symmer:
             decisions = os.path.join(self.tmp, f'{bench.name}-{time.monotonic_ns()}.jsonl')
@@ -181,9 +208,12 @@ def decision_figures(events):
     rollbacks = 0
     faults = []
     planned = {}
+    cost = None
     for e in events:
         kind = e.get('event')
-        if kind == 'plan':
+        if kind == 'summary' and 'cpu_s' in e:
+            cost = {k: e.get(k) for k in ('cpu_s', 'startup_cpu_s', 'windows')}
+        elif kind == 'plan':
             planned[e.get('plan')] = e.get('metrics', [])
         elif kind == 'fault':
             faults.append(e.get('message'))
@@ -199,7 +229,15 @@ def decision_figures(events):
             if reaction is None and e.get('reaction_s') is not None:
                 reaction = e['reaction_s']
     return {'reaction_s': reaction, 'moves': moves, 'move_metrics': metrics,
-            'rollbacks': rollbacks, 'faults': faults}
+            'rollbacks': rollbacks, 'faults': faults, 'analyzer': cost}
+
+
+def spread(values, digits=4):
+    """Median, min and max of `values` (None when empty)."""
+    if not values:
+        return None
+    return {'median': round(statistics.median(values), digits),
+            'min': round(min(values), digits), 'max': round(max(values), digits)}
 
 
 def measure(runner, bench, repeat):
@@ -211,7 +249,7 @@ def measure(runner, bench, repeat):
     moved_at = []
     achieved = []
     for rep in range(repeat):
-        for name, mapping, symmer in variants:
+        for name, mapping, symmer in (variants if rep % 2 == 0 else variants[::-1]):
             result, events, noise, said = runner.run(bench, mapping, symmer)
             times[name].append(result['time_s'])
             if noise:
@@ -231,6 +269,11 @@ def measure(runner, bench, repeat):
     pick = sorted(range(len(times['symmer'])), key=lambda i: times['symmer'][i])[
         (len(times['symmer']) - 1) // 2]
     f = figures[pick]
+    # symmer/plain within each repetition (neighbours in time), and for scale how much plain
+    # itself varies between repetitions (each plain run over the median plain run).
+    ratios = [s / p for s, p in zip(times['symmer'], times['plain'])]
+    plain_noise = [p / plain for p in times['plain']]
+    costs = [x['analyzer'] for x in figures if x.get('analyzer')]
     return {
         'bench': bench.name,
         'ranks': len(bench.start),
@@ -239,6 +282,7 @@ def measure(runner, bench, repeat):
         'oracle_s': round(oracle, 4),
         'speedup': round(plain / symmer, 4),
         'recovered': round((plain - symmer) / gap, 4) if gap > 0.02 * plain else None,
+        'symmer_ratio': dict(spread(ratios), plain_spread=spread(plain_noise)),
         'reaction_s': None if f['reaction_s'] is None else round(f['reaction_s'], 3),
         'moved_at_s': None if moved_at[pick] is None else round(moved_at[pick], 3),
         'moves': f['moves'],
@@ -246,10 +290,18 @@ def measure(runner, bench, repeat):
         'rollbacks': f['rollbacks'],
         'faults': f['faults'][:5],
         'messages': f['messages'],
+        'analyzer': {
+            'cpu_s': spread([c['cpu_s'] for c in costs if c.get('cpu_s') is not None]),
+            'startup_cpu_s': spread([c['startup_cpu_s'] for c in costs
+                                     if c.get('startup_cpu_s') is not None]),
+            'windows': spread([c['windows'] for c in costs if c.get('windows') is not None], 1),
+        } if costs else None,
         'noise': {'cores': bench.noisy, 'share': runner.args.noise_share if bench.noisy else 0,
                   'achieved': [round(a, 3) for a in achieved if a is not None][:4]},
         'mappings': {'start': bench.start, 'oracle': bench.oracle or bench.start},
+        'units_per_ms': runner.units_per_ms,
         'runs': {k: [round(t, 4) for t in v] for k, v in times.items()},
+        'repeat': repeat,
     }
 
 
@@ -262,6 +314,8 @@ def main():
     parser.add_argument('--seconds', type=float, default=8.0,
                         help='runtime of each benchmark on its best mapping (about)')
     parser.add_argument('--repeat', type=int, default=1, help='runs of each variant (median)')
+    parser.add_argument('--balanced-repeat', type=int, default=5,
+                        help='runs of each variant of the balanced (no-harm) benchmark')
     parser.add_argument('--noise-share', type=float, default=0.5)
     parser.add_argument('--timeout', type=float, default=300)
     parser.add_argument('--keep', help='copy the decision logs of the symmer runs here')
@@ -288,22 +342,28 @@ def main():
     log(f'bench symmer: {args.ranks} ranks on cores {cores[:args.ranks]} of {cores}, '
         f'noise {args.noise_share:.0%}, load average {os.getloadavg()[0]:.1f}')
     runner = Runner(args)
+    rates = runner.calibrate(all_benches[wanted[0]].start)
+    log(f'work rate {runner.units_per_ms:.0f} units/ms for every run (measured '
+        f'{", ".join(f"{r:.0f}" for r in rates)})')
     rows = []
     try:
         for name in wanted:
-            row = measure(runner, all_benches[name], args.repeat)
+            repeat = max(args.repeat, args.balanced_repeat if name == 'balanced' else 1)
+            row = measure(runner, all_benches[name], repeat)
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
         shutil.rmtree(runner.tmp, ignore_errors=True)
 
     log(f'\n{"bench":10s} {"plain s":>8s} {"symmer s":>9s} {"oracle s":>9s} {"speedup":>8s} '
-        f'{"recovered":>9s} {"reaction s":>10s} {"moves":>5s}')
+        f'{"recovered":>9s} {"reaction s":>10s} {"moves":>5s}  symmer/plain (min-max, runs)')
     for r in rows:
         rec = '-' if r['recovered'] is None else f'{100 * r["recovered"]:.0f}%'
         rea = '-' if r['reaction_s'] is None else f'{r["reaction_s"]:.2f}'
+        q = r['symmer_ratio']
         log(f'{r["bench"]:10s} {r["plain_s"]:8.3f} {r["symmer_s"]:9.3f} {r["oracle_s"]:9.3f} '
-            f'{r["speedup"]:8.3f} {rec:>9s} {rea:>10s} {r["moves"]:5d}')
+            f'{r["speedup"]:8.3f} {rec:>9s} {rea:>10s} {r["moves"]:5d}  '
+            f'{q["median"]:.3f} ({q["min"]:.3f}-{q["max"]:.3f}, {r["repeat"]})')
     return 0
 
 

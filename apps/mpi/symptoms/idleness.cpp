@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   app.add_option("--ratio", ratio, "compute of the busiest rank / compute of the least busy")
       ->check(CLI::Range(1.0, 1000.0));
   app.add_option("--bytes", bytes, "message size of each exchange")->check(CLI::Range(0, 1 << 30));
+  double units_per_ms = 0;
+  add_work_option(app, units_per_ms);
   parse(MPI_COMM_WORLD, app, argc, argv);
 
   // Rank 0 the busiest, the last rank the least busy.
@@ -39,7 +41,7 @@ int main(int argc, char** argv) {
   std::vector<char> out(static_cast<std::size_t>(bytes), 1);
   std::vector<char> in(static_cast<std::size_t>(bytes), 0);
 
-  const Work work = Work::calibrate(MPI_COMM_WORLD);
+  const Work work = Work::calibrate(MPI_COMM_WORLD, units_per_ms);
   RankStats stats;
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = now();
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
   const double runtime = now() - start;
   report(MPI_COMM_WORLD, "idleness",
          {{"iterations", iterations}, {"work_ms", work_ms}, {"ratio", ratio}, {"bytes", bytes}},
-         runtime, stats);
+         runtime, work, stats);
   MPI_Finalize();
   return 0;
 }

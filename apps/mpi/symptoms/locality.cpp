@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1 << 20));
   app.add_option("--pairing", pairing, "split (partner r + ranks/2) or adjacent (r xor 1)")
       ->check(CLI::IsMember({"split", "adjacent"}));
+  double units_per_ms = 0;
+  add_work_option(app, units_per_ms);
   parse(MPI_COMM_WORLD, app, argc, argv);
   if (size % 2 != 0) fail(MPI_COMM_WORLD, "symmer-locality: needs an even number of ranks (pairs)");
   if (heavy_pairs < 0 || heavy_pairs > size / 2) heavy_pairs = size / 2;
@@ -47,7 +49,7 @@ int main(int argc, char** argv) {
   std::vector<double> in(out.size(), 0.0);
   const int count = static_cast<int>(out.size());
 
-  const Work work = Work::calibrate(MPI_COMM_WORLD);
+  const Work work = Work::calibrate(MPI_COMM_WORLD, units_per_ms);
   RankStats stats;
   double checksum = 0;
   MPI_Barrier(MPI_COMM_WORLD);
@@ -73,7 +75,7 @@ int main(int argc, char** argv) {
           {"heavy_pairs", heavy_pairs},
           {"pairing", pairing},
           {"checksum", checksum}},
-         runtime, stats);
+         runtime, work, stats);
   MPI_Finalize();
   return 0;
 }

@@ -117,6 +117,8 @@ int main(int argc, char** argv) {
   app.add_option("--grace-ms", grace_ms,
                  "how long a sender looks for a ready receiver (default work/10)")
       ->check(CLI::Range(0.0, 60000.0));
+  double units_per_ms = 0;
+  add_work_option(app, units_per_ms);
   parse(MPI_COMM_WORLD, app, argc, argv);
   if (size % 2 != 0)
     fail(MPI_COMM_WORLD, "symmer-outofsync: needs an even number of ranks (pairs)");
@@ -125,7 +127,7 @@ int main(int argc, char** argv) {
   const bool even = rank % 2 == 0;
   const double my_ms = even ? work_ms * ratio : work_ms;
   std::vector<char> buffer(static_cast<std::size_t>(bytes), static_cast<char>(rank));
-  const Work work = Work::calibrate(MPI_COMM_WORLD);
+  const Work work = Work::calibrate(MPI_COMM_WORLD, units_per_ms);
   RankStats stats;
   Step step{work, stats, mode, grace_ms, my_ms, buffer, bytes, rank ^ 1};
 
@@ -150,7 +152,7 @@ int main(int argc, char** argv) {
           {"bytes", bytes},
           {"mode", mode},
           {"grace_ms", grace_ms}},
-         runtime, stats);
+         runtime, work, stats);
   MPI_Finalize();
   return 0;
 }

@@ -28,7 +28,12 @@ double now() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-Work Work::calibrate(MPI_Comm comm) {
+Work Work::calibrate(MPI_Comm comm, double units_per_ms) {
+  if (units_per_ms > 0) {
+    Work w;
+    w.units_per_ms_ = units_per_ms;
+    return w;
+  }
   constexpr std::uint64_t kUnits = 50000;  // ~0.1 ms per trial on current cores
   double best = 1e300;
   for (int trial = 0; trial < 40; ++trial) {
@@ -49,6 +54,13 @@ void Work::run(double ms) const {
   g_sink = kernel(static_cast<std::uint64_t>(ms * units_per_ms_), g_sink);
 }
 
+void add_work_option(CLI::App& app, double& units_per_ms) {
+  app.add_option("--units-per-ms", units_per_ms,
+                 "work rate of a full core (0: measure it at start); runs compared with each "
+                 "other pass the same value so that they do the same work")
+      ->check(CLI::Range(0.0, 1e12));
+}
+
 void RankStats::sample_cpu(double start) {
   const int cpu = sched_getcpu();
   if (cpu_start < 0) cpu_start = cpu;
@@ -58,7 +70,7 @@ void RankStats::sample_cpu(double start) {
 }
 
 void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& params, double runtime_s,
-            const RankStats& s) {
+            const Work& work, const RankStats& s) {
   int rank = 0;
   int size = 0;
   MPI_Comm_rank(comm, &rank);
@@ -93,6 +105,7 @@ void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& param
   const nlohmann::json line = {{"bench", bench},
                                {"ranks", size},
                                {"time_s", runtime_s},
+                               {"units_per_ms", work.units_per_ms()},
                                {"params", params},
                                {"per_rank", per_rank}};
   std::printf("%s\n", line.dump().c_str());

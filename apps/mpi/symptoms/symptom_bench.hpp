@@ -21,7 +21,9 @@ class Work {
  public:
   /// Measures the kernel on many short runs and keeps the fastest (short runs slip between
   /// interruptions), then takes the fastest core of all ranks of `comm` as the reference.
-  static Work calibrate(MPI_Comm comm);
+  /// With `units_per_ms` > 0 measures nothing and uses that rate: runs that are compared with
+  /// each other then do exactly the same work (add_work_option).
+  static Work calibrate(MPI_Comm comm, double units_per_ms = 0);
   /// Computes for `ms` milliseconds of a reference core.
   void run(double ms) const;
   double units_per_ms() const { return units_per_ms_; }
@@ -29,6 +31,9 @@ class Work {
  private:
   double units_per_ms_ = 0;
 };
+
+/// Adds --units-per-ms (the Work rate, 0 to calibrate; the JSON line reports the one used).
+void add_work_option(CLI::App& app, double& units_per_ms);
 
 /// What one rank measures of itself.
 struct RankStats {
@@ -59,9 +64,10 @@ inline void timed_compute(RankStats& stats, const Work& work, double ms) {
 }
 
 /// Gathers every rank's stats on rank 0, which prints one line per rank, the runtime, and the
-/// final JSON line {"bench":..., "ranks":..., "time_s":..., "params":..., "per_rank":[...]}.
+/// final JSON line {"bench":..., "ranks":..., "time_s":..., "units_per_ms":..., "params":...,
+/// "per_rank":[...]}.
 void report(MPI_Comm comm, const std::string& bench, const nlohmann::json& params, double runtime_s,
-            const RankStats& stats);
+            const Work& work, const RankStats& stats);
 
 /// Exits all ranks with a message from rank 0 (bad arguments).
 [[noreturn]] void fail(MPI_Comm comm, const std::string& message);

@@ -28,6 +28,10 @@ struct EmbeddedAnalyzerContext {
 class EmbeddedAnalyzer {
  public:
   virtual ~EmbeddedAnalyzer() = default;
+  /// Kernel id of the analyzer's own thread (0 until it runs). The shim leaves that thread
+  /// out when it re-binds the rank's threads to a new core: the analyzer places itself, on a
+  /// core no rank uses where there is one.
+  virtual int thread_id() const noexcept { return 0; }
 };
 
 /// Starts the analyzer on its own thread. That thread must never call MPI: it reads the node

@@ -9,83 +9,73 @@ benchmark's ranks ran (they report their CPU every iteration), what symmer-run -
 the analyzer print, that the job completes with exit code 0, and that no two ranks end on one
 core.
 """
-import argparse
-import json
 import os
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-CASES = {}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../support'))
+from symmer_testing.cases import Cases, Skip, check  # noqa: E402
+from symmer_testing.mpi_jobs import (JobFolder, Noise, cpu_list, cpus_allowed,  # noqa: E402
+                                     descendants, json_lines, last_json_line, threads_named)
 
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Failure(what)
+CASES = Cases()
+case = CASES.case
 
 
 class Env:
     def __init__(self, args):
         self.args = args
-        self.tmp = tempfile.mkdtemp(prefix='symmer-remap-test-')
-        self.shm = os.path.join(self.tmp, 'shm')
-        os.mkdir(self.shm)
-        self.log = os.path.join(self.tmp, 'decisions.jsonl')
+        self.folder = JobFolder('symmer-remap-test-')
+        self.tmp = self.folder.tmp
+        self.log = self.folder.path('decisions.jsonl')
 
     def env(self, **extra):
-        e = {k: v for k, v in os.environ.items() if not k.startswith('SYMMER_')}
-        e.pop('LD_PRELOAD', None)
-        e['SYMMER_SHM_DIR'] = self.shm
-        e['SYMMER_CONFIG'] = ''  # the built-in defaults, whatever is installed
-        e.update({k: str(v) for k, v in extra.items()})
-        return e
+        # The built-in defaults, whatever symmer.toml is installed.
+        return self.folder.env(SYMMER_CONFIG='', **extra)
 
-    def noise(self, core, share=0.5):
-        p = subprocess.Popen([os.path.join(self.args.bin, 'symmer-noise'), '--cores', str(core),
-                              '--share', str(share)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.3)
-        if p.poll() is not None:  # read stderr only then: it stays open while noise runs
-            raise Failure(f'symmer-noise did not start: {p.stderr.read()}')
-        return p
-
-    def run(self, bench, options, noise_core=None, report=True, **env):
-        """symmer-run [--report] --decision-log L mpiexec -n 2 -bind-to user:0,1 bench ..."""
+    def command(self, bench, options, cpus=(0, 1), report=True):
+        """symmer-run [--report] --decision-log L mpiexec -n N -bind-to user:CPUS bench ..."""
         cmd = [os.path.join(self.args.bin, 'symmer-run'), '--decision-log', self.log]
         if report:
             cmd.append('--report')
-        cmd += [self.args.mpiexec, '-n', '2', '-bind-to', 'user:0,1',
-                os.path.join(self.args.bin, f'symmer-{bench}'), *map(str, options)]
-        noise = self.noise(noise_core) if noise_core is not None else None
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, env=self.env(**env),
-                               timeout=150)
-        finally:
-            if noise:
-                noise.send_signal(signal.SIGTERM)
-                noise.communicate(timeout=30)
+        return cmd + [self.args.mpiexec, '-n', str(len(cpus)), '-bind-to',
+                      'user:' + ','.join(map(str, cpus)),
+                      os.path.join(self.args.bin, f'symmer-{bench}'), *map(str, options)]
+
+    def run(self, bench, options, noise_core=None, report=True, watch=None, **env):
+        """Runs the benchmark to its end (calling watch(pid of symmer-run) every 20 ms while it
+        runs); returns its result line, the decision log and the finished process."""
+        cmd = self.command(bench, options, report=report)
+        if noise_core is None:
+            p = self.complete(cmd, watch, env)
+        else:
+            with Noise(self.args.bin, [noise_core]):
+                p = self.complete(cmd, watch, env)
         check(p.returncode == 0, f'{" ".join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}')
-        result = json.loads(p.stdout.strip().splitlines()[-1])
-        events = []
-        if os.path.exists(self.log):
-            with open(self.log) as f:
-                events = [json.loads(line) for line in f if line.strip()]
-        return result, events, p
+        result = last_json_line(p.stdout)
+        check(result is not None, f'{bench} printed no result:\n{p.stdout}')
+        return result, json_lines(self.log), p
+
+    def complete(self, cmd, watch, env):
+        if watch is None:
+            return subprocess.run(cmd, capture_output=True, text=True, env=self.env(**env),
+                                  timeout=150)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=self.env(**env))
+        end = time.monotonic() + 150
+        while p.poll() is None and time.monotonic() < end:
+            watch(p.pid)
+            time.sleep(0.02)
+        p.stdout_text, p.stderr_text = p.communicate(timeout=max(1, end - time.monotonic()))
+        return subprocess.CompletedProcess(cmd, p.returncode, p.stdout_text, p.stderr_text)
 
     @staticmethod
     def kinds(events, kind):
         return [e for e in events if e.get('event') == kind]
+
+    def close(self):
+        self.folder.remove()
 
 
 def no_shared_core(result):
@@ -141,6 +131,37 @@ def balanced_run_is_left_alone(env):
 
 
 @case
+def analyzer_keeps_off_rank_cores(env):
+    # Ranks on CPUs 0 and 1 of a node with more: the analyzer thread (in rank 0's process)
+    # runs elsewhere from the start, so it takes no time from any rank. On 2 CPUs it can only
+    # leave rank 0's own CPU. Its cost is in the decision log's summary and the report.
+    allowed = sorted(os.sched_getaffinity(0))
+    if allowed[:2] != [0, 1]:
+        raise Skip(f'needs CPUs 0 and 1 (may use {allowed})')
+    seen = []
+
+    def watch(pid):
+        for rank in descendants(pid):
+            for tid in threads_named(rank, 'symmer-analyze'):
+                cpus = cpus_allowed(rank, tid)
+                if cpus:
+                    seen.append(cpu_list(cpus))
+
+    result, events, p = env.run('idleness', ['--iterations', 100, '--work-ms', 10, '--ratio', 1],
+                                watch=watch)
+    check(seen, 'the analyzer thread was never seen while the job ran')
+    on_rank0 = [sorted(s) for s in seen if 0 in s]
+    check(not on_rank0, f'the analyzer thread could run on rank 0\'s CPU: {on_rank0[:3]}')
+    # Once a window told it where the ranks are, it keeps off rank 1's CPU too, when it can.
+    if len(allowed) > 2:
+        check(1 not in seen[-1], f'the analyzer thread may run on rank 1\'s CPU: {sorted(seen[-1])}')
+    summary = env.kinds(events, 'summary')
+    check(summary and summary[-1].get('windows', 0) >= 1 and summary[-1].get('cpu_s', 0) > 0,
+          f'the summary does not say what the analysis cost: {summary}')
+    check('analysis cost:' in p.stderr, f'the report does not show the cost:\n{p.stderr}')
+
+
+@case
 def advice_only_moves_nothing(env):
     result, events, p = env.run('idleness', idleness_options(), noise_core=0,
                                 SYMMER_ADVICE_ONLY='true')
@@ -185,23 +206,5 @@ def silent_rank_is_not_left_sharing(env):
     no_shared_core(result)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--bin', required=True)
-    parser.add_argument('--mpiexec', required=True)
-    parser.add_argument('case', choices=sorted(CASES))
-    args = parser.parse_args()
-    env = Env(args)
-    try:
-        CASES[args.case](env)
-    except Failure as e:
-        print(f'FAIL {args.case}: {e}')
-        return 1
-    finally:
-        subprocess.run(['rm', '-rf', env.tmp])
-    print(f'ok {args.case}')
-    return 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(CASES.main(['--bin', '--mpiexec'], setup=Env, teardown=Env.close))

@@ -8,26 +8,16 @@ was asked to do: the final JSON line's shape and parameters, one entry per rank,
 CPUs mpiexec pinned them to, every rank's time accounted for. Bad arguments must give a clear
 message and a non-zero exit. Nothing here depends on how fast the machine is.
 """
-import argparse
-import json
+import os
 import subprocess
 import sys
 
-CASES = {}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../support'))
+from symmer_testing.cases import Cases, check  # noqa: E402
+from symmer_testing.mpi_jobs import last_json_line  # noqa: E402
 
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Failure(what)
+CASES = Cases()
+case = CASES.case
 
 
 def run(args, bench, *options, ranks=2, expect_ok=True):
@@ -36,9 +26,9 @@ def run(args, bench, *options, ranks=2, expect_ok=True):
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=100)
     if expect_ok:
         check(p.returncode == 0, f'{" ".join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}')
-        lines = p.stdout.strip().splitlines()
-        check(lines, f'{bench}: no output')
-        return json.loads(lines[-1]), p
+        report = last_json_line(p.stdout)
+        check(report is not None, f'{bench}: no result line:\n{p.stdout}')
+        return report, p
     return None, p
 
 
@@ -69,6 +59,13 @@ def idleness(args):
     per_rank = check_report(report, 'idleness', 2, {'iterations': 20, 'ratio': 4.0, 'work_ms': 2.0})
     # Rank 0 computes 4x what rank 1 does, so rank 1 is the one that waits.
     check(per_rank[1]['wait_s'] > per_rank[0]['wait_s'], f'rank 1 should wait more: {per_rank}')
+    # The rate it measured; given one, it measures nothing and uses that (fixed work for runs
+    # that are compared).
+    check(report['units_per_ms'] > 0, f'no work rate reported: {report}')
+    given = report['units_per_ms'] / 2
+    report, _ = run(args, 'idleness', '--iterations', '5', '--work-ms', '2',
+                    '--units-per-ms', repr(given))
+    check(report['units_per_ms'] == given, f'asked rate {given}, used {report["units_per_ms"]}')
 
 
 @case
@@ -98,20 +95,5 @@ def bad_arguments(args):
     check(p.returncode != 0 and 'even number of ranks' in p.stderr, f'odd ranks: {p.stderr}')
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--bin', required=True)
-    parser.add_argument('--mpiexec', required=True)
-    parser.add_argument('case', choices=sorted(CASES))
-    args = parser.parse_args()
-    try:
-        CASES[args.case](args)
-    except Failure as e:
-        print(f'FAIL {args.case}: {e}')
-        return 1
-    print(f'ok {args.case}')
-    return 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(CASES.main(['--bin', '--mpiexec']))

@@ -9,44 +9,21 @@ must separate. Every wait is for an event the daemon reports (a job adopted, N s
 periods passed, a decision logged), bounded by a generous deadline; no check depends on how
 fast the machine is. Affinities are checked independently of the daemon, in /proc.
 """
-import argparse
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-CASES = {}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../support'))
+from symmer_testing.cases import Cases, Failure, Skip, check  # noqa: E402
+from symmer_testing.mpi_jobs import JobFolder, cpus_allowed, last_json_line  # noqa: E402
+
+CASES = Cases()
+case = CASES.case
 DEADLINE_S = 60  # upper bound for any awaited event; the events themselves take < 2 s
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-class Skip(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Failure(what)
-
-
-def cpus_allowed(pid):
-    with open(f'/proc/{pid}/status') as f:
-        for line in f:
-            if line.startswith('Cpus_allowed_list:'):
-                return line.split(':', 1)[1].strip()
-    return None
 
 
 class Env:
@@ -57,21 +34,16 @@ class Env:
         self.symmerctl = os.path.join(self.build, 'bin', 'symmerctl')
         self.job_bin = os.path.join(self.build, 'tests', 'daemon_job')
         self.shim = os.path.join(self.build, 'lib', 'libsymmer-pmpi.so')
-        self.tmp = tempfile.mkdtemp(prefix='symmerd-test-')
+        self.folder = JobFolder('symmerd-test-')
+        self.tmp, self.shm = self.folder.tmp, self.folder.shm
         os.chmod(self.tmp, 0o755)  # a second user must reach the socket (permissions case)
-        self.shm = os.path.join(self.tmp, 'shm')
-        os.mkdir(self.shm)
         os.chmod(self.shm, 0o1777)
         self.socket = os.path.join(self.tmp, 'run', 'symmerd.sock')
         self.daemons = []
         self.jobs = []
 
     def clean_env(self, **extra):
-        e = {k: v for k, v in os.environ.items() if not k.startswith('SYMMER')}
-        e.pop('LD_PRELOAD', None)
-        e['SYMMER_SHM_DIR'] = self.shm
-        e.update({k: str(v) for k, v in extra.items()})
-        return e
+        return self.folder.env(**extra)
 
     def config(self, name='symmerd.toml', daemon='', analyzer=''):
         path = os.path.join(self.tmp, name)
@@ -109,7 +81,6 @@ class Env:
         return p
 
     def ask(self, request):
-        sys.path.insert(0, os.path.dirname(__file__))
         r = self.ask_quiet(request)
         check(r is not None, f'no reply to {request}')
         return r
@@ -168,9 +139,9 @@ class Env:
         p.wait(timeout=60)
         out = self.job_output(p)
         check(p.returncode == 0, f'job failed ({p.returncode}):\n{out}')
-        lines = [l for l in out.splitlines() if l.startswith('{')]
-        check(lines, f'job printed no result:\n{out}')
-        return json.loads(lines[-1])
+        result = last_json_line(out)
+        check(result is not None, f'job printed no result:\n{out}')
+        return result
 
     def managed_jobs(self):
         return [j for j in self.ask({'request': 'jobs'})['jobs'] if j['state'] == 'managed']
@@ -199,7 +170,7 @@ class Env:
                     d.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     d.kill()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.folder.remove()
 
 
 def affinities(env, pids):
@@ -536,26 +507,5 @@ def reload(env):
     check(env.ask({'request': 'status'})['period_ms'] == 150, 'the bad reload changed the period')
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--build', required=True)
-    parser.add_argument('--mpiexec', required=True)
-    parser.add_argument('case', choices=sorted(CASES))
-    args = parser.parse_args()
-    env = Env(args)
-    try:
-        CASES[args.case](env)
-    except Skip as e:
-        print(f'skipped {args.case}: {e}')
-        return 77
-    except Failure as e:
-        print(f'FAIL {args.case}: {e}')
-        return 1
-    finally:
-        env.close()
-    print(f'ok {args.case}')
-    return 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(CASES.main(['--build', '--mpiexec'], setup=Env, teardown=Env.close))

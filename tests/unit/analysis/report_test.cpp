@@ -82,6 +82,25 @@ TEST(Report, ListsEveryMoveWithItsPredictionAndOutcome) {
   EXPECT_THAT(text, ::testing::HasSubstr("fault: local rank 4 did not answer within 3 s"));
 }
 
+TEST(Report, ShowsWhatTheAnalysisCost) {
+  Report r;
+  r.add({{"event", "summary"}, {"t_s", 8.0}});
+  EXPECT_FALSE(r.analyzer_cost());  // a summary that does not say (symmerd's)
+  EXPECT_THAT(r.to_text(), ::testing::Not(::testing::HasSubstr("analysis cost")));
+  r.add({{"event", "summary"},
+         {"cpu_s", 0.05},
+         {"startup_cpu_s", 0.01},
+         {"windows", 80},
+         {"t_s", 8.0}});
+  ASSERT_TRUE(r.analyzer_cost());
+  EXPECT_EQ(r.analyzer_cost()->windows, 80);
+  EXPECT_DOUBLE_EQ(r.to_json()["analyzer"]["cpu_s"].get<double>(), 0.05);
+  // (0.05 - 0.01) s over 80 windows: 0.5 ms each.
+  EXPECT_THAT(r.to_text(), ::testing::HasSubstr(
+                               "analysis cost: 0.050 s CPU (0.010 s start-up, 80 windows, 0.50 ms "
+                               "each)"));
+}
+
 TEST(Report, EmptyLogIsAnEmptyReport) {
   std::istringstream log("");
   const Report r = summarize(log);

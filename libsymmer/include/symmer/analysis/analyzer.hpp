@@ -48,8 +48,9 @@ class Analyzer {
   /// Cores the job may use (logical); by default every core of the model.
   void set_allowed_cores(std::vector<int> cores);
 
-  /// Writes the summary event and returns the report.
-  const Report& finish(TimePoint now);
+  /// Writes the summary event, with `details` merged in (e.g. what the analysis itself cost:
+  /// "cpu_s", "windows"), and returns the report.
+  const Report& finish(TimePoint now, const nlohmann::json& details = nlohmann::json::object());
   const Report& report() const { return report_; }
 
  private:

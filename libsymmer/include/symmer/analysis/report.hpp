@@ -54,6 +54,14 @@ class Report {
   double time_recovered_s() const;
   double end_s() const { return end_s_; }
 
+  /// What the analysis itself cost, from the summary event (absent when it did not say).
+  struct AnalyzerCost {
+    double cpu_s = 0.0;          ///< CPU time of the analysis, start-up included
+    double startup_cpu_s = 0.0;  ///< of which before the first window (topology, segment)
+    int windows = 0;             ///< windows analysed
+  };
+  const std::optional<AnalyzerCost>& analyzer_cost() const { return cost_; }
+
   nlohmann::json to_json() const;
   /// A readable summary for `symmer-run --report`.
   std::string to_text() const;
@@ -76,6 +84,7 @@ class Report {
   int rollbacks_ = 0;
   std::vector<std::string> faults_;
   std::optional<double> reaction_s_;
+  std::optional<AnalyzerCost> cost_;
   double end_s_ = 0.0;
 };
 

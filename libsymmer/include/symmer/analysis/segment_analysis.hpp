@@ -28,8 +28,11 @@ class SegmentAnalysis {
   void sample(TimePoint now);
   /// Advances moves in flight; true while the caller should tick again soon.
   bool tick(TimePoint now) { return analyzer_->tick(now); }
-  /// Ends the analysis: the summary event, and the report.
-  const Report& finish(TimePoint now) { return analyzer_->finish(now); }
+  /// Ends the analysis: the summary event (with `details`, see Analyzer::finish), and the
+  /// report.
+  const Report& finish(TimePoint now, const nlohmann::json& details = nlohmann::json::object()) {
+    return analyzer_->finish(now, details);
+  }
   const Analyzer& analyzer() const { return *analyzer_; }
   /// OS indices of the PUs of cores no rank of the job was bound to in the latest window
   /// (where the analysis can run without taking time from a rank); empty when none.
