@@ -31,8 +31,8 @@ class Env:
         self.log = self.folder.path('decisions.jsonl')
 
     def env(self, **extra):
-        # The built-in defaults, whatever symmer.toml is installed.
-        return self.folder.env(SYMMER_CONFIG='', **extra)
+        # The built-in defaults, whatever symmer.toml is installed, unless the case says.
+        return self.folder.env(**{'SYMMER_CONFIG': '', **extra})
 
     def command(self, bench, options, cpus=(0, 1), report=True):
         """symmer-run [--report] --decision-log L mpiexec -n N -bind-to user:CPUS bench ..."""
