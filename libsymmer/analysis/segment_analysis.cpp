@@ -44,6 +44,7 @@ void SegmentAnalysis::sample(TimePoint now) {
   }
   last_error_.clear();
   control_.update(next->segment);
+  note_rank_cores(next->segment);
   std::vector<std::string> notes;
   auto window = window_between(previous_, *next, node_, &notes);
   previous_ = std::move(*next);
@@ -52,15 +53,28 @@ void SegmentAnalysis::sample(TimePoint now) {
     spdlog::warn("symmer: {}", window.error().message);
     return;
   }
-  rank_cores_.clear();
-  for (const auto& r : window->ranks) rank_cores_.push_back(r.core);
-  sampled_ = true;
   analyzer_->on_window(*window, now);
+}
+
+void SegmentAnalysis::note_rank_cores(const segment::SegmentSnapshot& snapshot) {
+  // From every slot, not from the window: a rank still registering, or without an earlier
+  // sample, is missing from the window, and its core is not spare.
+  rank_cores_.clear();
+  ranks_placed_ = true;
+  for (const auto& slot : snapshot.slots) {
+    if (slot.state() == segment::SlotState::kFinished) continue;
+    const int cpu = slot.state() == segment::SlotState::kActive
+                        ? static_cast<int>(slot.identity.cpu)
+                        : -1;  // not registered yet
+    const int core = cpu >= 0 ? node_.core_of_pu(cpu) : -1;
+    if (core < 0) ranks_placed_ = false;
+    rank_cores_.push_back(core);
+  }
 }
 
 std::vector<int> SegmentAnalysis::spare_pus() const {
   std::vector<int> pus;
-  if (!sampled_) return pus;
+  if (!ranks_placed_) return pus;
   for (const auto& core : node_.cores()) {
     if (std::find(rank_cores_.begin(), rank_cores_.end(), core.index) != rank_cores_.end())
       continue;

@@ -116,12 +116,15 @@ def balanced_run_is_left_alone(env):
     # On a shared machine another process may really load one of the two cores: a move is then
     # right, and its evidence shows it. A move whose evidence shows equal cores is the defect.
     accepted = [e for e in env.kinds(events, 'decision') if e.get('verdict') == 'accepted']
+    # Relative: on a loaded machine both cores may be at a third of their capacity, and one
+    # with 20% less than the other is not an equal core.
     outside_load = [e for e in accepted
-                    if max(r['capability'] for r in e['evidence']['ranks']) -
-                    min(r['capability'] for r in e['evidence']['ranks']) > 0.25]
+                    if min(r['capability'] for r in e['evidence']['ranks']) <
+                    0.8 * max(r['capability'] for r in e['evidence']['ranks'])]
     if accepted and len(outside_load) == len(accepted):
-        print('note: the machine was not quiet (a core lost over 25% of its capability to '
-              'another process); the move that followed is the right answer, not a defect')
+        print('note: the machine was not quiet (one core had over 20% less capability than '
+              'the other, lost to other processes); the move that followed is the right '
+              'answer, not a defect')
         return
     check(not env.kinds(events, 'plan') and not env.kinds(events, 'actuation'),
           f'a balanced run was remapped: {events}')
@@ -134,11 +137,13 @@ def balanced_run_is_left_alone(env):
 def analyzer_keeps_off_rank_cores(env):
     # Ranks on CPUs 0 and 1 of a node with more: the analyzer thread (in rank 0's process)
     # runs elsewhere from the start, so it takes no time from any rank. On 2 CPUs it can only
-    # leave rank 0's own CPU. Its cost is in the decision log's summary and the report.
+    # leave rank 0's own CPU. Its cost is in the decision log's summary and the report. (It
+    # takes its name after the topology discovery, whose CPUID walk visits every CPU briefly.)
     allowed = sorted(os.sched_getaffinity(0))
     if allowed[:2] != [0, 1]:
         raise Skip(f'needs CPUs 0 and 1 (may use {allowed})')
-    seen = []
+    seen, history = [], []
+    start = time.monotonic()
 
     def watch(pid):
         for rank in descendants(pid):
@@ -146,12 +151,14 @@ def analyzer_keeps_off_rank_cores(env):
                 cpus = cpus_allowed(rank, tid)
                 if cpus:
                     seen.append(cpu_list(cpus))
+                    history.append((round(time.monotonic() - start, 3), rank, tid, cpus))
 
     result, events, p = env.run('idleness', ['--iterations', 100, '--work-ms', 10, '--ratio', 1],
                                 watch=watch)
     check(seen, 'the analyzer thread was never seen while the job ran')
     on_rank0 = [sorted(s) for s in seen if 0 in s]
-    check(not on_rank0, f'the analyzer thread could run on rank 0\'s CPU: {on_rank0[:3]}')
+    check(not on_rank0, f'the analyzer thread could run on rank 0\'s CPU: {on_rank0[:3]}; '
+          f'(s, pid, tid, CPUs) seen: {history}; decisions: {events}')
     # Once a window told it where the ranks are, it keeps off rank 1's CPU too, when it can.
     if len(allowed) > 2:
         check(1 not in seen[-1], f'the analyzer thread may run on rank 1\'s CPU: {sorted(seen[-1])}')

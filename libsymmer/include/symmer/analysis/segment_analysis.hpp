@@ -34,8 +34,9 @@ class SegmentAnalysis {
     return analyzer_->finish(now, details);
   }
   const Analyzer& analyzer() const { return *analyzer_; }
-  /// OS indices of the PUs of cores no rank of the job was bound to in the latest window
-  /// (where the analysis can run without taking time from a rank); empty when none.
+  /// OS indices of the PUs of cores no rank of the job ran on at the latest sample (where the
+  /// analysis can run without taking time from a rank); empty when none, or while a rank's
+  /// core is not known (not registered yet).
   std::vector<int> spare_pus() const;
 
  private:
@@ -50,8 +51,10 @@ class SegmentAnalysis {
   std::unique_ptr<Analyzer> analyzer_;
   SegmentSample previous_;
   std::string last_error_;
-  std::vector<int> rank_cores_;  // cores of the ranks in the latest window
-  bool sampled_ = false;
+  void note_rank_cores(const segment::SegmentSnapshot& snapshot);
+
+  std::vector<int> rank_cores_;  // cores of the ranks at the latest sample
+  bool ranks_placed_ = false;    // every rank's core known at the latest sample
 };
 
 }  // namespace symmer::analysis
