@@ -33,6 +33,7 @@ class CudaDevice final : public Device {
   void copy_from_device(void* dst_host, const void* src, std::size_t bytes) override;
   void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) override;
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override;
   /// Waits for the stream, then unpacks copies back still in staging.
   void synchronize() override;
   /// cudaHostRegister (pin_host_range).
@@ -54,15 +55,16 @@ class CudaDevice final : public Device {
     std::size_t unpack_rows = 0;
   };
 
+  enum class Direction { kToDevice, kFromDevice };
+
   void initialise();
   Slot& acquire();
   void finish(Slot& slot);
-  /// `rows` rows of `row_bytes`, `spitch`/`dpitch` bytes apart, host -> device.
-  void rows_to_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
-                      std::size_t spitch, std::size_t row_bytes, std::size_t rows);
-  void rows_from_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
-                        std::size_t spitch, std::size_t row_bytes, std::size_t rows);
-  void rect(void* dst, const void* src, const RectCopy& rect, bool to_device);
+  /// `rows` rows of `row_bytes`, `spitch`/`dpitch` bytes apart, in direction `dir`: by DMA
+  /// straight from/to page-locked host memory, else through the staging ring.
+  void move_rows(Direction dir, unsigned char* dst, std::size_t dpitch, const unsigned char* src,
+                 std::size_t spitch, std::size_t row_bytes, std::size_t rows);
+  void rect(void* dst, const void* src, const RectCopy& rect, Direction dir);
 
   int ordinal_;
   void* stream_ = nullptr;  ///< cudaStream_t
