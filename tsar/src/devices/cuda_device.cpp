@@ -102,21 +102,32 @@ void CudaDevice::initialise() {
     throw Error(TSAR_ERR_SYSTEM,
                 description().key + ": cudaStreamCreate: " + cudaGetErrorString(e));
   stream_ = stream;
-  slots_.resize(kSlots);
-  for (Slot& s : slots_) {
+}
+
+void CudaDevice::allocate_staging() {
+  std::vector<Slot> slots(kSlots);
+  const auto release = [&] {
+    for (Slot& s : slots) {
+      if (s.done != nullptr) cudaEventDestroy(as_event(s.done));
+      if (s.host != nullptr) cudaFreeHost(s.host);
+    }
+  };
+  for (Slot& s : slots) {
     void* host = nullptr;
-    if (const cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
-        e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": pinning staging memory: " + cudaGetErrorString(e));
-    s.host = static_cast<unsigned char*>(host);
     cudaEvent_t ev = nullptr;
-    if (const cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
-        e != cudaSuccess)
+    cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
+    if (e == cudaSuccess) {
+      s.host = static_cast<unsigned char*>(host);
+      e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+      s.done = ev;
+    }
+    if (e != cudaSuccess) {
+      release();
       throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": cudaEventCreate: " + cudaGetErrorString(e));
-    s.done = ev;
+                  description().key + ": staging memory: " + cudaGetErrorString(e));
+    }
   }
+  slots_ = std::move(slots);
 }
 
 void CudaDevice::attach_worker(const symmer::topology::NodeModel& node) {
@@ -147,6 +158,7 @@ void CudaDevice::release_memory(void* device_ptr) noexcept {
 }
 
 CudaDevice::Slot& CudaDevice::acquire() {
+  if (slots_.empty()) allocate_staging();
   Slot& s = slots_[next_slot_];
   next_slot_ = (next_slot_ + 1) % slots_.size();
   finish(s);
@@ -167,7 +179,7 @@ void CudaDevice::finish(Slot& s) {
 void CudaDevice::move_rows(Direction dir, unsigned char* dst, std::size_t dpitch,
                            const unsigned char* src, std::size_t spitch, std::size_t row_bytes,
                            std::size_t rows) {
-  if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
+  if (stream_ == nullptr) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
   const bool to = dir == Direction::kToDevice;
   const auto async = [&](void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t k) {
     const cudaMemcpyKind kind = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;

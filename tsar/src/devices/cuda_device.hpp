@@ -1,6 +1,7 @@
 #pragma once
 // CUDA devices (built with TSAR_CUDA=ON): memory through cudaMalloc; copies asynchronous on
-// the device's stream through a ring of pinned staging buffers, so the worker packs the next
+// the device's stream, straight by DMA from page-locked host memory or through a ring of
+// pinned staging buffers, so the worker packs the next
 // block on the host while the DMA engine moves the previous one, and copies back complete
 // only when the worker next waits (synchronize) or needs the buffer again. Bodies launch the
 // application's kernels on chunk->stream, where they are ordered after the copies in and
@@ -58,6 +59,9 @@ class CudaDevice final : public Device {
   enum class Direction { kToDevice, kFromDevice };
 
   void initialise();
+  /// The staging ring, at the first copy that needs it (copies of page-locked buffers --
+  /// registered ones, as a rule -- never do): pinning it takes milliseconds.
+  void allocate_staging();
   Slot& acquire();
   void finish(Slot& slot);
   /// `rows` rows of `row_bytes`, `spitch`/`dpitch` bytes apart, in direction `dir`: by DMA
