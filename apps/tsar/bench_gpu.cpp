@@ -90,7 +90,7 @@ Plan make_plan(const std::string& name, bool quick) {
             quick ? 8 : 800,
             0,
             true,
-            quick ? 1 : 3};
+            quick ? 1 : 5};
   throw std::runtime_error("unknown kernel '" + name + "' (gemm, kmeans, jacobi, averse)");
 }
 
@@ -431,7 +431,8 @@ int main(int argc, char** argv) {
           if (plan.averse) {
             // Paired runs, each a fresh region: CPU alone and co-scheduled back to back,
             // alternating which goes first; the median of the pairs' ratios (the machine's
-            // drift between two one-second runs cancels within a pair).
+            // drift between two short runs cancels within a pair; the runs above were
+            // minutes apart). Quick scale: the runs above make the one pair.
             const auto cpu_run = [&] {
               return run(k, sched == "team" ? team_all : cpu_all, TSAR_DEVICE_CPU, b.backend,
                          sched == "team" ? "static" : sched, plan.cpu_warmup, cpu_passes, false);
@@ -439,8 +440,9 @@ int main(int argc, char** argv) {
             const auto co_run = [&] {
               return run(k, devices, co_kinds, b.backend, sched_run, plan.warmup, passes, ranges);
             };
-            std::vector<double> ratios{co.total / cpu_cache.at({name, sched}).total};
-            for (int pair = 1; pair < plan.pairs; ++pair) {
+            std::vector<double> ratios;
+            if (plan.pairs <= 1) ratios.push_back(co.total / cpu_cache.at({name, sched}).total);
+            for (int pair = 1; pair <= plan.pairs && plan.pairs > 1; ++pair) {
               double cpu_total = 0.0, co_total = 0.0;
               if (pair % 2 == 1) {
                 co_total = co_run().total;

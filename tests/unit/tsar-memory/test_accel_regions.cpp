@@ -398,8 +398,14 @@ TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
         if (xp == nullptr || yp == nullptr) {
           ++failures;
         } else {
-          const tsar_chunk chunk{
-              b, e, tsar_get_worker(r), tsar_get_type(r), tsar_get_device(r), -1, nullptr};
+          // CUDA kernels go on the device's stream: ordered before TSAR's copies back.
+          const tsar_chunk chunk{b,
+                                 e,
+                                 tsar_get_worker(r),
+                                 tsar_get_type(r),
+                                 tsar_get_device(r),
+                                 -1,
+                                 tsar_get_stream(r)};
           tsar_device_info info{};
           tsar_get_device_info(r, chunk.worker, &info);
           tsar_chunk with_device = chunk;

@@ -207,6 +207,10 @@ unsigned tsar_get_type(const tsar_region* region);
 int tsar_get_device(const tsar_region* region);
 /* Index of the calling worker's device in the region (0 .. tsar_num_devices-1); -1 when none. */
 int tsar_get_worker(const tsar_region* region);
+/* The CUDA stream (cudaStream_t) of the calling worker's device, on which its bodies launch
+ * their kernels (tsar_chunk.stream of the callback style); NULL on other devices and when
+ * the caller is no worker. Valid after tsar_next gave the worker a range. */
+void* tsar_get_stream(const tsar_region* region);
 /* Stops handing out work in the current pass (callable from a body): running ranges finish,
  * no new chunk or sub-pass starts, no reduction is merged, no time is learned, and the pass
  * ends with TSAR_ERR_CANCELED from tsar_run (tsar_last_status after tsar_loop). */

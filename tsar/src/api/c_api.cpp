@@ -169,6 +169,11 @@ int tsar_get_device(const tsar_region* region) {
 
 int tsar_get_worker(const tsar_region* region) { return worker_of(region, "tsar_get_worker"); }
 
+void* tsar_get_stream(const tsar_region* region) {
+  const int w = worker_of(region, "tsar_get_stream");
+  return w < 0 ? nullptr : region->impl->device(w).launch_context().stream;
+}
+
 int tsar_cancel(tsar_region* region) {
   TSAR_REQUIRE(region, "tsar_cancel");
   return guarded("tsar_cancel", [&] { region->impl->cancel(); });
