@@ -1,6 +1,6 @@
-// The CPU share's stealing ranges: owners take their own range in halves down to their
-// minimum piece, an exhausted member takes half of the fullest other range, non-members'
-// ranges are never handed out, and concurrent takers -- owners and thieves, through resets
+// The CPU share's stealing ranges: owners take their own range in quarters of what remains,
+// down to their minimum piece, an exhausted member takes a quarter of the fullest other
+// range, non-members' ranges are never handed out, and concurrent takers -- owners and thieves, through resets
 // and a close -- hand out every iteration exactly once.
 #include <gtest/gtest.h>
 
@@ -28,7 +28,7 @@ void reset(StealingRanges& s, const std::vector<Range>& ranges,
   s.reset(ranges, member, piece);
 }
 
-TEST(StealingRanges, AnOwnerTakesItsRangeInHalvesDownToItsPiece) {
+TEST(StealingRanges, AnOwnerTakesItsRangeInShrinkingPiecesDownToItsMinimum) {
   StealingRanges s(1);
   reset(s, {{0, 100}}, {1}, {1});
   std::vector<std::int64_t> sizes;
@@ -40,12 +40,12 @@ TEST(StealingRanges, AnOwnerTakesItsRangeInHalvesDownToItsPiece) {
     sizes.push_back(r.size());
   }
   EXPECT_EQ(at, 100);
-  EXPECT_EQ(sizes, (std::vector<std::int64_t>{50, 25, 13, 6, 3, 2, 1}));
+  EXPECT_EQ(sizes, (std::vector<std::int64_t>{25, 19, 14, 11, 8, 6, 5, 3, 3, 2, 1, 1, 1, 1}));
 
   reset(s, {{0, 100}}, {1}, {30});  // no piece under 30 but the range's last
   sizes.clear();
   while (s.take(0, r) == kSuccess) sizes.push_back(r.size());
-  EXPECT_EQ(sizes, (std::vector<std::int64_t>{50, 30, 20}));
+  EXPECT_EQ(sizes, (std::vector<std::int64_t>{30, 30, 30, 10}));
 }
 
 TEST(StealingRanges, OwnersStartOnTheirOwnRanges) {
@@ -54,28 +54,34 @@ TEST(StealingRanges, OwnersStartOnTheirOwnRanges) {
   Range r;
   ASSERT_EQ(s.take(2, r), kSuccess);
   EXPECT_EQ(r.begin, 50);
-  EXPECT_EQ(r.end, 70);
+  EXPECT_EQ(r.end, 60);
   ASSERT_EQ(s.take(1, r), kSuccess);
   EXPECT_EQ(r.begin, 40);
-  EXPECT_EQ(r.end, 45);
+  EXPECT_EQ(r.end, 43);
   ASSERT_EQ(s.take(0, r), kSuccess);
   EXPECT_EQ(r.begin, 0);
-  EXPECT_EQ(r.end, 20);
+  EXPECT_EQ(r.end, 10);
 }
 
-TEST(StealingRanges, AnExhaustedMemberTakesHalfOfTheFullestOtherRange) {
+TEST(StealingRanges, AnExhaustedMemberTakesAPieceOfTheFullestOtherRange) {
   StealingRanges s(3);
   reset(s, {{0, 0}, {0, 100}, {100, 140}}, {1, 1, 1}, {1, 1, 1});
   Range r;
   ASSERT_EQ(s.take(0, r), kSuccess);  // its own range is empty: from worker 1's 100
   EXPECT_EQ(r.begin, 0);
-  EXPECT_EQ(r.end, 50);
-  ASSERT_EQ(s.take(0, r), kSuccess);  // 50 left at worker 1, 40 at worker 2
-  EXPECT_EQ(r.begin, 50);
-  EXPECT_EQ(r.end, 75);
-  ASSERT_EQ(s.take(0, r), kSuccess);  // now worker 2's 40 is the fullest
+  EXPECT_EQ(r.end, 25);
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 75 left at worker 1, 40 at worker 2
+  EXPECT_EQ(r.begin, 25);
+  EXPECT_EQ(r.end, 44);
+  ASSERT_EQ(s.take(1, r), kSuccess);  // the owner goes on where the thieves left off
+  EXPECT_EQ(r.begin, 44);
+  EXPECT_EQ(r.end, 58);
+  ASSERT_EQ(s.take(1, r), kSuccess);
+  EXPECT_EQ(r.begin, 58);
+  EXPECT_EQ(r.end, 69);
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 31 left at worker 1: now worker 2's 40 is the fullest
   EXPECT_EQ(r.begin, 100);
-  EXPECT_EQ(r.end, 120);
+  EXPECT_EQ(r.end, 110);
 }
 
 TEST(StealingRanges, NonMembersRangesAreNeverHandedOut) {
