@@ -1,7 +1,7 @@
 // The CPU share's stealing ranges: owners take their own range in quarters of what remains,
 // down to their minimum piece, an exhausted member takes a quarter of the fullest other
-// range, non-members' ranges are never handed out, and concurrent takers -- owners and thieves, through resets
-// and a close -- hand out every iteration exactly once.
+// range, non-members' ranges are never handed out, and concurrent takers -- owners and thieves,
+// through resets and a close -- hand out every iteration exactly once.
 #include <gtest/gtest.h>
 
 #include <algorithm>

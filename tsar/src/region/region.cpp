@@ -343,8 +343,9 @@ void Region::install_shares() {
     members += cpu ? 1 : 0;
     const double tpi = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
     share_piece_[w] =
-        tpi > 0.0 ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
-                  : 1;
+        tpi > 0.0
+            ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
+            : 1;
   }
   if (members < 2) std::fill(share_member_.begin(), share_member_.end(), 0);
   shares_.reset(ranges_, share_member_, share_piece_);
