@@ -104,6 +104,7 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     r.global_rank = static_cast<int>(a.identity.global_rank);
     r.pid = static_cast<int>(a.identity.pid);
     r.core = a.identity.cpu >= 0 ? node.core_of_pu(static_cast<int>(a.identity.cpu)) : -1;
+    r.span_ns = delta(ca.last_publish_ns, cb.last_publish_ns).value_or(0);
     r.idle_ns = d(ca.idle_ns, cb.idle_ns);
     r.compute_ns = d(ca.compute_ns, cb.compute_ns);
     r.outofsync_compute_ns = d(ca.out_of_sync_ns, cb.out_of_sync_ns);

@@ -1,6 +1,7 @@
 // Window sanity checks and aggregation (see window_sample.hpp).
 #include "symmer/analysis/window_sample.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "symmer/topology/node_model.hpp"
@@ -39,11 +40,12 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
 
   std::set<int> locals;
   std::set<int> globals;
-  // Counters may run past the window (a call that ended just after the snapshot was credited
-  // to it; a sampler preempted between reading the slots and its clock on a busy machine);
-  // anything far beyond is corruption.
-  const double limit = static_cast<double>(w.duration_ns) * 1.5 + 1e8;
   for (const auto& r : w.ranks) {
+    // Counters may run past the window: a phase is credited when it ends (span_ns covers
+    // that), a call may end just after the snapshot, and a sampler may be preempted between
+    // reading the slots and its clock on a busy machine. Anything far beyond is corruption.
+    const double limit =
+        static_cast<double>(std::max(w.duration_ns, r.span_ns)) * 1.5 + 1e8;
     const std::string who = "local rank " + std::to_string(r.local_rank);
     if (r.local_rank < 0) bad("a rank has local_rank " + std::to_string(r.local_rank));
     if (!locals.insert(r.local_rank).second) bad(who + " appears twice");
@@ -124,6 +126,7 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
       else
         s.cache_misses.reset();  // a total over part of the span would mislead
       s.calls += r.calls;
+      s.span_ns += r.span_ns;
     }
   }
   for (std::size_t c = 0; c < out.core_capability.size(); ++c)

@@ -47,6 +47,20 @@ TEST(WindowSample, NamesEachCorruption) {
   EXPECT_THAT(problems, HasSubstr("core_capability[2] = 1.7"));
 }
 
+TEST(WindowSample, PhaseCreditedAtItsEndIsNotCorruption) {
+  // A rank computing 400 ms between MPI calls credits all of it to the 100 ms window in which
+  // the phase ends; its publishes were 400 ms apart, so the window is sound.
+  auto w = sound_window();
+  w.duration_ns = 100'000'000;
+  w.ranks[1].idle_ns = 0;
+  w.ranks[1].compute_ns = 400'000'000;
+  w.ranks[1].span_ns = 400'000'000;
+  EXPECT_THAT(validate(w, four_cores()), IsEmpty());
+  w.ranks[1].span_ns = 100'000'000;  // the same figures over one window's span are impossible
+  EXPECT_THAT(all(validate(w, four_cores())),
+              HasSubstr("local rank 1: idle + compute time exceeds the window"));
+}
+
 TEST(WindowSample, RejectsBadShapesAndPeers) {
   auto w = sound_window();
   w.duration_ns = 0;

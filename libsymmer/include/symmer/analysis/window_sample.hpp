@@ -41,6 +41,10 @@ struct RankWindow {
   std::map<int, std::uint64_t> bytes_to_node;   ///< bytes sent off-node, by remote node id
   std::optional<std::uint64_t> cache_misses;    ///< last-level misses; nullopt: no counters
   std::uint64_t calls = 0;                      ///< MPI calls completed in the window
+  /// Time between the rank's last publishes before and at the window's end: the span its
+  /// counter deltas cover. A long compute phase or call is credited when it ends, so this may
+  /// exceed the window (and then idle + compute may too) without anything being wrong.
+  std::uint64_t span_ns = 0;
 };
 
 /// All local ranks of one job during one window, plus the cores' capability.
