@@ -35,10 +35,14 @@ class GpuKernel {
   virtual void pass(tsar::Region& region, Backend backend) = 0;
   /// The serial step between passes (not timed): swapping buffers, new centroids.
   virtual void after_pass() {}
+  /// After the last pass, timed with the passes: brings outputs the devices keep resident
+  /// to the host (the run's final copy back).
+  virtual void finish() {}
   /// Samples of the result, compared across configurations.
   virtual std::vector<double> sample() const = 0;
-  /// Bytes a device running [b, e) may move in one pass when nothing is kept between passes:
-  /// what it needs of every input (halo included) and its own part of every output.
+  /// Bytes a device running [b, e) may move in one pass: what it needs of every input (halo
+  /// included) and its own part of every output -- all of it when nothing is kept between
+  /// passes (persistent copies and resident outputs move less).
   virtual std::int64_t bound_bytes(std::int64_t b, std::int64_t e) const = 0;
 };
 

@@ -116,6 +116,115 @@ TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
   EXPECT_EQ(b, rb);
 }
 
+TEST_F(Accel, ResidentStencilOutputStaysOnTheDeviceAndOnlyHaloRowsMove) {
+  // As above, with the output TSAR_MEM_RESIDENT: after the first pass each accelerator moves
+  // per pass exactly its halo rows in (what its neighbours wrote) and its boundary rows out
+  // (what their halos read) -- one row per neighbour each way -- and the host buffers equal
+  // the serial loop's once synchronised.
+  const std::int64_t rows = 300, cols = 40;
+  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
+  std::vector<double> ra = a, rb = b;
+  tsar::RegionOptions options;
+  options.name = "jacobi-resident";
+  options.schedule = "static";
+  tsar::Region probe(options);
+  options.time_per_iteration = fixed_times(probe);
+  tsar::Region region(options);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
+  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  const std::int64_t row_bytes = cols * kDouble;
+  bool resident_rows = false;  // some accelerator computed rows the host has not seen yet
+  for (int pass = 0; pass < 6; ++pass) {
+    region.parallel_for(rows, [&](const tsar::Chunk& c) {
+      accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
+    });
+    accel_test::jacobi(
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
+        rb.data(), rows, cols);
+    for (int w = 0; w < region.num_devices(); ++w) {
+      if (!accelerator(region, w)) continue;
+      SCOPED_TRACE("pass " + std::to_string(pass) + " device " + region.device(w).key);
+      const auto [lo, hi] = range_of(region, w);
+      resident_rows = resident_rows || hi > lo;
+      const std::int64_t neighbours = hi == lo ? 0 : (lo > 0 ? 1 : 0) + (hi < rows ? 1 : 0);
+      const auto d = region.pass_stats().devices[static_cast<std::size_t>(w)];
+      if (pass == 0) {  // its rows and halo in; the output stays
+        EXPECT_EQ(d.bytes_to_device, (hi - lo + neighbours) * row_bytes);
+        EXPECT_EQ(d.bytes_from_device, 0);
+      } else {  // the halo exchange, nothing else
+        EXPECT_EQ(d.bytes_to_device, neighbours * row_bytes);
+        EXPECT_EQ(d.bytes_from_device, neighbours * row_bytes);
+      }
+    }
+    cur.swap_buffers(next);
+    std::swap(ra, rb);
+  }
+  ASSERT_TRUE(resident_rows);
+  EXPECT_NE(a, ra);  // the latest sweep is still on the accelerators
+  cur.sync();
+  EXPECT_EQ(a, ra);
+  next = {};  // unregistering writes back what the devices kept of the other buffer
+  EXPECT_EQ(b, rb);
+}
+
+TEST_F(Accel, ResidentOutputsUnderChunksAndChangingSplitsMatchTheSerialLoop) {
+  // Chunks land anywhere, and adaptive splits move: resident rows reach whoever reads them.
+  const std::int64_t rows = 257, cols = 24;
+  for (const char* schedule : {"chunk:16", "adaptive", "split:3"}) {
+    SCOPED_TRACE(schedule);
+    std::vector<double> a(rows * cols), b(rows * cols, 0.0);
+    for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 53) % 89);
+    std::vector<double> ra = a, rb = b;
+    tsar::Region region("resident-moving", schedule);
+    region.set_backoff(0);
+    const unsigned resident = TSAR_MEM_PERSIST | TSAR_MEM_RESIDENT;
+    auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows,
+                             TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
+    auto next =
+        region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | resident, 1);
+    for (int pass = 0; pass < 8; ++pass) {  // an even number of swaps: `cur` is a again
+      region.parallel_for(rows, [&](const tsar::Chunk& c) {
+        accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
+      });
+      accel_test::jacobi(
+          tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
+          rb.data(), rows, cols);
+      cur.swap_buffers(next);
+      std::swap(ra, rb);
+    }
+    cur.sync();
+    next.sync();
+    EXPECT_EQ(a, ra);
+    EXPECT_EQ(b, rb);
+  }
+}
+
+TEST_F(Accel, ResidentNeedsAPersistentRowsOutput) {
+  tsar::Region region("resident-checks", "static");
+  std::vector<double> x(64);
+  const unsigned r = TSAR_MEM_PERSIST | TSAR_MEM_RESIDENT;
+  tsar_region* c = region.handle();
+  EXPECT_EQ(
+      tsar_reg_mem(c, x.data(), sizeof(double), x.size(), 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | r),
+      TSAR_ERR_INVALID);
+  EXPECT_THAT(tsar_last_error(), HasSubstr("TSAR_MEM_RESIDENT"));
+  EXPECT_EQ(tsar_reg_mem(c, x.data(), sizeof(double), x.size(), 0, TSAR_ASSOC_ROWS,
+                         TSAR_MEM_OUT | TSAR_MEM_RESIDENT),
+            TSAR_ERR_INVALID);
+  EXPECT_EQ(
+      tsar_reg_mem_2d(c, x.data(), sizeof(double), 8, 8, 0, 0, TSAR_ASSOC_COLS, TSAR_MEM_OUT | r),
+      TSAR_ERR_INVALID);
+  EXPECT_EQ(tsar_mem_sync(c, x.data()), TSAR_ERR_UNKNOWN);
+  EXPECT_EQ(
+      tsar_reg_mem(c, x.data(), sizeof(double), x.size(), 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | r),
+      TSAR_OK);
+  EXPECT_EQ(tsar_mem_sync(c, x.data()), TSAR_OK);  // nothing resident yet
+  EXPECT_EQ(tsar_unreg_mem(c, x.data()), TSAR_OK);
+}
+
 TEST_F(Accel, ColumnsArePackedWithTheirHalo) {
   const std::int64_t rows = 24, cols = 3000, stride = 3004;
   std::vector<double> in(rows * stride), out(rows * stride, -1.0);
@@ -289,8 +398,14 @@ TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
         if (xp == nullptr || yp == nullptr) {
           ++failures;
         } else {
-          const tsar_chunk chunk{
-              b, e, tsar_get_worker(r), tsar_get_type(r), tsar_get_device(r), -1, nullptr};
+          // CUDA kernels go on the device's stream: ordered before TSAR's copies back.
+          const tsar_chunk chunk{b,
+                                 e,
+                                 tsar_get_worker(r),
+                                 tsar_get_type(r),
+                                 tsar_get_device(r),
+                                 -1,
+                                 tsar_get_stream(r)};
           tsar_device_info info{};
           tsar_get_device_info(r, chunk.worker, &info);
           tsar_chunk with_device = chunk;
@@ -345,6 +460,9 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   std::iota(a.begin(), a.end(), 0.0);
   std::vector<double> ra = a, rb = b;
   tsar::Region region("speeds", "adaptive");
+  // Devices 2 and 3 are slower per iteration than the CPU core: back-off would make them CPU
+  // workers (tested in test_adaptation); here they stay accelerators of their speeds.
+  region.set_backoff(0);
   ASSERT_EQ(region.num_devices(), 4);
   const unsigned persist = TSAR_MEM_PERSIST;
   auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);

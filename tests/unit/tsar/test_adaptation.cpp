@@ -213,4 +213,79 @@ TEST_F(Adaptation, UserTimesSetTheFirstSplit) {
   EXPECT_EQ(region.split(), (std::vector<std::int64_t>{300, 100}));
 }
 
+TEST_F(Adaptation, AcceleratorWithAFixedCostPerPassIsRetiredAfterKPasses) {
+  // The GPU-averse loop's shape: an accelerator that pays a fixed cost every pass (a large
+  // input copied anew) and is fast per iteration once it has it. Given 2/3 of the first
+  // pass, it is faster per iteration than any core -- the per-iteration rule does not see it
+  // -- but its part alone takes twice as long as the four cores need for the whole pass: after
+  // K = 2 such passes it is retired (by the per-iteration rule alone: a pass later, once
+  // its share has shrunk).
+  tsar::set_devices("cpu:0,cpu:1,cpu:0,cpu:1,emul:1");  // four workers on two cores
+  tsar::RegionOptions options;
+  options.name = "fixed-cost";
+  options.schedule = "adaptive";
+  options.time_per_iteration = {1, 1, 1, 1, 0.125};  // first pass: 2/3 to the accelerator
+  tsar::Region region(options);
+  ASSERT_EQ(region.device(4).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
+  constexpr std::int64_t kN = 80;  // the cores alone: 80 x 500 us / 4 = 10 ms a pass
+  int retired_at = -1;
+  for (int pass = 0; pass < 5; ++pass) {
+    region.parallel_for(kN, [&](const tsar::Chunk& c) {
+      if (c.kind() == tsar::DeviceKind::emulated)
+        sleep_iterations(40 + c.size() / 10, 1.0);  // 20 ms, then 50 us per iteration
+      else
+        sleep_iterations(c.size(), 1.0);
+    });
+    if (retired_at < 0 && region.device(4).retired) retired_at = pass;
+  }
+  EXPECT_EQ(retired_at, 1);  // after passes 0 and 1
+  EXPECT_EQ(region.device(4).kind, static_cast<unsigned>(TSAR_DEVICE_CPU));
+  EXPECT_GE(region.split()[4], kN / 10);  // its worker computes on its core (ideally 16)
+}
+
+TEST_F(Adaptation, RetiredAcceleratorsCoreJoinsATeamAsOneCore) {
+  // Beside a team of two cores, the worker of a retired accelerator computes on one core:
+  // its first CPU pass plans it as one core (a third), not as the team (a half).
+  tsar::set_devices("team:0-1,emul:1");
+  tsar::Region region("join-team", "adaptive");
+  constexpr std::int64_t kN = 60;
+  int retired_at = -1;
+  std::vector<std::int64_t> joined;  // the converted worker's iterations after retirement
+  for (int pass = 0; pass < 5; ++pass) {
+    region.parallel_for(kN, [&](const tsar::Chunk& c) {
+      // Team: two cores share its range. Accelerator: 4x slower than a core.
+      const double factor = c.kind() == tsar::DeviceKind::emulated ? 4.0
+                            : c.worker() == 0                      ? 0.5
+                                                                   : 1.0;
+      sleep_iterations(c.size(), factor);
+    });
+    if (retired_at >= 0) joined.push_back(region.pass_stats().devices[1].iterations);
+    if (retired_at < 0 && region.device(1).retired) retired_at = pass;
+  }
+  ASSERT_GE(retired_at, 0) << "never retired";
+  ASSERT_FALSE(joined.empty());
+  EXPECT_LE(joined.front(), 2 * kN / 5);  // 20 ideally; planned as the team: 30
+  EXPECT_GE(joined.back(), kN / 6);
+}
+
+TEST_F(Adaptation, UsefulAcceleratorSlowerThanTheCoresTogetherIsKept) {
+  // Per iteration faster than a core, slower than both cores together: co-scheduling pays
+  // (ideal share 40%). A first pass that hands it 91% makes it the straggler once -- its
+  // part takes longer than the cores would need for everything -- but the next split fixes
+  // that, so back-off (two such passes in a row) must not retire it.
+  tsar::set_devices("cpu:0,cpu:1,emul:1");
+  tsar::RegionOptions options;
+  options.name = "useful";
+  options.schedule = "adaptive";
+  options.time_per_iteration = {1, 1, 0.05};
+  tsar::Region region(options);
+  for (int pass = 0; pass < 6; ++pass)
+    region.parallel_for(60, [](const tsar::Chunk& c) {
+      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 0.75 : 1.0);
+    });
+  EXPECT_EQ(region.device(2).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
+  EXPECT_EQ(region.device(2).retired, 0);
+  EXPECT_GE(region.split()[2], 12);  // 24 ideally
+}
+
 }  // namespace

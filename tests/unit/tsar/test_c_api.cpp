@@ -101,6 +101,7 @@ TEST_F(CApi, RegionCallsRejectBadArguments) {
   EXPECT_EQ(tsar_get_type(r), 0u);
   EXPECT_EQ(tsar_get_device(r), -1);
   EXPECT_EQ(tsar_get_worker(r), -1);
+  EXPECT_EQ(tsar_get_stream(r), nullptr);
   EXPECT_EQ(tsar_next(nullptr, 10, &b, &e), TSAR_ERR_NULL);
   EXPECT_EQ(tsar_loop(nullptr), 0);
   EXPECT_EQ(tsar_cancel(r), TSAR_ERR_STATE);

@@ -207,6 +207,10 @@ unsigned tsar_get_type(const tsar_region* region);
 int tsar_get_device(const tsar_region* region);
 /* Index of the calling worker's device in the region (0 .. tsar_num_devices-1); -1 when none. */
 int tsar_get_worker(const tsar_region* region);
+/* The CUDA stream (cudaStream_t) of the calling worker's device, on which its bodies launch
+ * their kernels (tsar_chunk.stream of the callback style); NULL on other devices and when
+ * the caller is no worker. Valid after tsar_next gave the worker a range. */
+void* tsar_get_stream(const tsar_region* region);
 /* Stops handing out work in the current pass (callable from a body): running ranges finish,
  * no new chunk or sub-pass starts, no reduction is merged, no time is learned, and the pass
  * ends with TSAR_ERR_CANCELED from tsar_run (tsar_last_status after tsar_loop). */
@@ -245,8 +249,9 @@ enum {
   TSAR_MEM_IN = 1u,  /* read by the loop: copied to devices before their ranges */
   TSAR_MEM_OUT = 2u, /* written by the loop: each device's part copied back */
   TSAR_MEM_INOUT = 3u,
-  TSAR_MEM_PERSIST = 4u, /* device copies stay between passes until unregistered */
-  TSAR_MEM_PAD = 8u      /* rows may be padded to the device's alignment (see layout) */
+  TSAR_MEM_PERSIST = 4u,  /* device copies stay between passes until unregistered */
+  TSAR_MEM_PAD = 8u,      /* rows may be padded to the device's alignment (see layout) */
+  TSAR_MEM_RESIDENT = 16u /* outputs stay on the device that wrote them (see below) */
 };
 /* On accelerators with their own memory (thesis 5.4.2-5.4.3), a device allocates and moves
  * only what its ranges need, halo included:
@@ -260,7 +265,17 @@ enum {
  * halo) copied back after it. Each pass copies again, except with TSAR_MEM_PERSIST: then a
  * device keeps its copy and moves in only the rows or columns that other devices (or CPU
  * workers) wrote since it last had them. Host changes between passes to a persistent input
- * must be announced with tsar_mem_invalidate. Bytes moved are in tsar_device_stats. */
+ * must be announced with tsar_mem_invalidate. Bytes moved are in tsar_device_stats.
+ *
+ * TSAR_MEM_RESIDENT (a persistent ROWS output) keeps a device's rows on the device instead
+ * of copying them back after its range: the host buffer is stale there until the rows move.
+ * They move only when another device or CPU worker reads them -- before each pass TSAR
+ * writes back the resident rows that another worker's range, halo included, reads (a
+ * stencil's boundary rows; under chunk schedules every resident row of an input) -- and
+ * when the program needs the host buffer: tsar_mem_sync, tsar_unreg_mem, tsar_retarget_mem
+ * and tsar_free write them back; tsar_mem_invalidate drops them (the host wins). A
+ * double-buffered stencil (swap a RESIDENT output with its persistent input each pass) then
+ * moves per pass only its halo rows in and its boundary rows out. */
 
 /* How iterations select the part of a buffer a device needs. */
 typedef enum tsar_assoc {
@@ -321,8 +336,13 @@ int tsar_retarget_mem(tsar_region* region, const void* old_host, void* new_host)
  * TSAR_ERR_UNKNOWN or TSAR_ERR_INVALID (different shapes). */
 int tsar_swap_mem(tsar_region* region, const void* a, const void* b);
 /* Tells the region that the program changed registered buffer `host` between passes:
- * persistent device copies of it are refreshed before their next use. */
+ * persistent device copies of it are refreshed before their next use (resident rows not
+ * synchronised are dropped). */
 int tsar_mem_invalidate(tsar_region* region, const void* host);
+/* Brings registered buffer `host` up to date on the host (outside passes): rows that devices
+ * hold resident (TSAR_MEM_RESIDENT) are copied back; the devices keep their copies. Call it
+ * before the program reads an output it registered resident. */
+int tsar_mem_sync(tsar_region* region, const void* host);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Reductions (thesis 5.4.4, OpenMP 4.0 declare reduction)                                   */

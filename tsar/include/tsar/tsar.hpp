@@ -117,6 +117,9 @@ class Mapped {
   }
   /// The program changed the host buffer: persistent device copies are refreshed.
   void invalidate() { detail::check(tsar_mem_invalidate(region_, host_)); }
+  /// Brings the host buffer up to date: rows devices hold resident (TSAR_MEM_RESIDENT) are
+  /// copied back (tsar_mem_sync).
+  void sync() { detail::check(tsar_mem_sync(region_, host_)); }
 
  private:
   void reset() noexcept {

@@ -169,6 +169,11 @@ int tsar_get_device(const tsar_region* region) {
 
 int tsar_get_worker(const tsar_region* region) { return worker_of(region, "tsar_get_worker"); }
 
+void* tsar_get_stream(const tsar_region* region) {
+  const int w = worker_of(region, "tsar_get_stream");
+  return w < 0 ? nullptr : region->impl->device(w).launch_context().stream;
+}
+
 int tsar_cancel(tsar_region* region) {
   TSAR_REQUIRE(region, "tsar_cancel");
   return guarded("tsar_cancel", [&] { region->impl->cancel(); });
@@ -225,12 +230,18 @@ void* tsar_mem(const tsar_region* region, const void* host) {
 
 int tsar_unreg_mem(tsar_region* region, const void* host) {
   TSAR_REQUIRE(region, "tsar_unreg_mem");
-  return guarded("tsar_unreg_mem", [&] { region->impl->memory().remove(host); });
+  return guarded("tsar_unreg_mem", [&] {
+    region->impl->write_back(host);  // resident rows reach the host before the copies go
+    region->impl->memory().remove(host);
+  });
 }
 
 int tsar_retarget_mem(tsar_region* region, const void* old_host, void* new_host) {
   TSAR_REQUIRE(region, "tsar_retarget_mem");
-  return guarded("tsar_retarget_mem", [&] { region->impl->memory().retarget(old_host, new_host); });
+  return guarded("tsar_retarget_mem", [&] {
+    region->impl->write_back(old_host);
+    region->impl->memory().retarget(old_host, new_host);
+  });
 }
 
 int tsar_swap_mem(tsar_region* region, const void* a, const void* b) {
@@ -241,6 +252,15 @@ int tsar_swap_mem(tsar_region* region, const void* a, const void* b) {
 int tsar_mem_invalidate(tsar_region* region, const void* host) {
   TSAR_REQUIRE(region, "tsar_mem_invalidate");
   return guarded("tsar_mem_invalidate", [&] { region->impl->memory().invalidate(host); });
+}
+
+int tsar_mem_sync(tsar_region* region, const void* host) {
+  TSAR_REQUIRE(region, "tsar_mem_sync");
+  return guarded("tsar_mem_sync", [&] {
+    if (region->impl->registered_memory().find(host) == nullptr)
+      throw Error(TSAR_ERR_UNKNOWN, "tsar_mem_sync: the buffer is not registered with this region");
+    region->impl->write_back(host);
+  });
 }
 
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,

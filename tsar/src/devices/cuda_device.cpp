@@ -102,21 +102,32 @@ void CudaDevice::initialise() {
     throw Error(TSAR_ERR_SYSTEM,
                 description().key + ": cudaStreamCreate: " + cudaGetErrorString(e));
   stream_ = stream;
-  slots_.resize(kSlots);
-  for (Slot& s : slots_) {
+}
+
+void CudaDevice::allocate_staging() {
+  std::vector<Slot> slots(kSlots);
+  const auto release = [&] {
+    for (Slot& s : slots) {
+      if (s.done != nullptr) cudaEventDestroy(as_event(s.done));
+      if (s.host != nullptr) cudaFreeHost(s.host);
+    }
+  };
+  for (Slot& s : slots) {
     void* host = nullptr;
-    if (const cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
-        e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": pinning staging memory: " + cudaGetErrorString(e));
-    s.host = static_cast<unsigned char*>(host);
     cudaEvent_t ev = nullptr;
-    if (const cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
-        e != cudaSuccess)
+    cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
+    if (e == cudaSuccess) {
+      s.host = static_cast<unsigned char*>(host);
+      e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+      s.done = ev;
+    }
+    if (e != cudaSuccess) {
+      release();
       throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": cudaEventCreate: " + cudaGetErrorString(e));
-    s.done = ev;
+                  description().key + ": staging memory: " + cudaGetErrorString(e));
+    }
   }
+  slots_ = std::move(slots);
 }
 
 void CudaDevice::attach_worker(const symmer::topology::NodeModel& node) {
@@ -147,6 +158,7 @@ void CudaDevice::release_memory(void* device_ptr) noexcept {
 }
 
 CudaDevice::Slot& CudaDevice::acquire() {
+  if (slots_.empty()) allocate_staging();
   Slot& s = slots_[next_slot_];
   next_slot_ = (next_slot_ + 1) % slots_.size();
   finish(s);
@@ -164,98 +176,79 @@ void CudaDevice::finish(Slot& s) {
   s.unpack_to = nullptr;
 }
 
-void CudaDevice::rows_to_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
-                                std::size_t spitch, std::size_t row_bytes, std::size_t rows) {
-  if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
-  if (host_range_pinned(src, (rows - 1) * spitch + row_bytes)) {  // straight by DMA
+void CudaDevice::move_rows(Direction dir, unsigned char* dst, std::size_t dpitch,
+                           const unsigned char* src, std::size_t spitch, std::size_t row_bytes,
+                           std::size_t rows) {
+  if (stream_ == nullptr) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
+  const bool to = dir == Direction::kToDevice;
+  const auto async = [&](void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t k) {
+    const cudaMemcpyKind kind = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
     const cudaError_t e =
-        rows == 1 ? cudaMemcpyAsync(dst, src, row_bytes, cudaMemcpyHostToDevice, as_stream(stream_))
-                  : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
-                                      cudaMemcpyHostToDevice, as_stream(stream_));
+        k == 1 ? cudaMemcpyAsync(d, s, row_bytes, kind, as_stream(stream_))
+               : cudaMemcpy2DAsync(d, dp, s, sp, row_bytes, k, kind, as_stream(stream_));
     if (e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": copy to device: " + cudaGetErrorString(e));
+      throw Error(TSAR_ERR_SYSTEM, description().key +
+                                       (to ? ": copy to device: " : ": copy from device: ") +
+                                       cudaGetErrorString(e));
+  };
+  // Page-locked host side: straight by DMA (copies back complete at synchronize).
+  if (to ? host_range_pinned(src, (rows - 1) * spitch + row_bytes)
+         : host_range_pinned(dst, (rows - 1) * dpitch + row_bytes)) {
+    async(dst, dpitch, src, spitch, rows);
     return;
   }
   if (row_bytes > kSlotBytes) {  // a row larger than a slot: each row in slot-sized pieces
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t off = 0; off < row_bytes; off += kSlotBytes)
-        rows_to_device(dst + r * dpitch + off, 0, src + r * spitch + off, 0,
-                       std::min(kSlotBytes, row_bytes - off), 1);
+        move_rows(dir, dst + r * dpitch + off, 0, src + r * spitch + off, 0,
+                  std::min(kSlotBytes, row_bytes - off), 1);
     return;
   }
   const std::size_t batch = kSlotBytes / row_bytes;
   for (std::size_t r0 = 0; r0 < rows; r0 += batch) {
     const std::size_t k = std::min(batch, rows - r0);
     Slot& s = acquire();
-    for (std::size_t r = 0; r < k; ++r)
-      std::memcpy(s.host + r * row_bytes, src + (r0 + r) * spitch, row_bytes);
-    const cudaError_t e =
-        k == 1 ? cudaMemcpyAsync(dst + r0 * dpitch, s.host, row_bytes, cudaMemcpyHostToDevice,
-                                 as_stream(stream_))
-               : cudaMemcpy2DAsync(dst + r0 * dpitch, dpitch, s.host, row_bytes, row_bytes, k,
-                                   cudaMemcpyHostToDevice, as_stream(stream_));
-    if (e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": copy to device: " + cudaGetErrorString(e));
+    if (to) {  // packed into the slot, then one DMA
+      for (std::size_t r = 0; r < k; ++r)
+        std::memcpy(s.host + r * row_bytes, src + (r0 + r) * spitch, row_bytes);
+      async(dst + r0 * dpitch, dpitch, s.host, row_bytes, k);
+    } else {
+      async(s.host, row_bytes, src + r0 * spitch, spitch, k);
+      // Unpacked when the slot is next needed or at synchronize().
+      s.unpack_to = dst + r0 * dpitch;
+      s.unpack_pitch = dpitch;
+      s.unpack_row_bytes = row_bytes;
+      s.unpack_rows = k;
+    }
     cudaEventRecord(as_event(s.done), as_stream(stream_));
-  }
-}
-
-void CudaDevice::rows_from_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
-                                  std::size_t spitch, std::size_t row_bytes, std::size_t rows) {
-  if (slots_.empty()) throw Error(TSAR_ERR_STATE, description().key + ": copy before attach");
-  if (host_range_pinned(dst, (rows - 1) * dpitch + row_bytes)) {  // complete at synchronize
-    const cudaError_t e =
-        rows == 1 ? cudaMemcpyAsync(dst, src, row_bytes, cudaMemcpyDeviceToHost, as_stream(stream_))
-                  : cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, rows,
-                                      cudaMemcpyDeviceToHost, as_stream(stream_));
-    if (e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": copy from device: " + cudaGetErrorString(e));
-    return;
-  }
-  if (row_bytes > kSlotBytes) {
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t off = 0; off < row_bytes; off += kSlotBytes)
-        rows_from_device(dst + r * dpitch + off, 0, src + r * spitch + off, 0,
-                         std::min(kSlotBytes, row_bytes - off), 1);
-    return;
-  }
-  const std::size_t batch = kSlotBytes / row_bytes;
-  for (std::size_t r0 = 0; r0 < rows; r0 += batch) {
-    const std::size_t k = std::min(batch, rows - r0);
-    Slot& s = acquire();
-    const cudaError_t e =
-        k == 1 ? cudaMemcpyAsync(s.host, src + r0 * spitch, row_bytes, cudaMemcpyDeviceToHost,
-                                 as_stream(stream_))
-               : cudaMemcpy2DAsync(s.host, row_bytes, src + r0 * spitch, spitch, row_bytes, k,
-                                   cudaMemcpyDeviceToHost, as_stream(stream_));
-    if (e != cudaSuccess)
-      throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": copy from device: " + cudaGetErrorString(e));
-    cudaEventRecord(as_event(s.done), as_stream(stream_));
-    // Unpacked when the slot is next needed or at synchronize().
-    s.unpack_to = dst + r0 * dpitch;
-    s.unpack_pitch = dpitch;
-    s.unpack_row_bytes = row_bytes;
-    s.unpack_rows = k;
   }
 }
 
 void CudaDevice::copy_to_device(void* dst, const void* src_host, std::size_t bytes) {
   if (bytes == 0) return;
-  rows_to_device(static_cast<unsigned char*>(dst), 0, static_cast<const unsigned char*>(src_host),
-                 0, bytes, 1);
+  DeviceScope scope(ordinal_);
+  move_rows(Direction::kToDevice, static_cast<unsigned char*>(dst), 0,
+            static_cast<const unsigned char*>(src_host), 0, bytes, 1);
 }
 
 void CudaDevice::copy_from_device(void* dst_host, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
-  rows_from_device(static_cast<unsigned char*>(dst_host), 0, static_cast<const unsigned char*>(src),
-                   0, bytes, 1);
+  DeviceScope scope(ordinal_);
+  move_rows(Direction::kFromDevice, static_cast<unsigned char*>(dst_host), 0,
+            static_cast<const unsigned char*>(src), 0, bytes, 1);
 }
 
-void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, bool to_device) {
+void CudaDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  DeviceScope scope(ordinal_);
+  if (const cudaError_t e =
+          cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, as_stream(stream_));
+      e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": copy on the device: " + cudaGetErrorString(e));
+}
+
+void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, Direction dir) {
   if (dst == nullptr || src == nullptr) throw Error(TSAR_ERR_NULL, "rectangle copy: null array");
   if (r.dims < 1 || r.dims > 3 || r.elem_size == 0)
     throw Error(TSAR_ERR_INVALID, "rectangle copy: dims must be 1..3 and elem_size > 0");
@@ -278,28 +271,25 @@ void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, bool to_dev
   if (row_bytes == 0) return;
   auto* out = static_cast<unsigned char*>(dst);
   const auto* in = static_cast<const unsigned char*>(src);
+  DeviceScope scope(ordinal_);
   for (std::size_t i = 0; i < vol[0]; ++i) {
     const std::size_t d_elem = ((doff[0] + i) * ddim[1] + doff[1]) * ddim[2] + doff[2];
     const std::size_t s_elem = ((soff[0] + i) * sdim[1] + soff[1]) * sdim[2] + soff[2];
-    if (to_device)
-      rows_to_device(out + d_elem * e, ddim[2] * e, in + s_elem * e, sdim[2] * e, row_bytes,
-                     vol[1]);
-    else
-      rows_from_device(out + d_elem * e, ddim[2] * e, in + s_elem * e, sdim[2] * e, row_bytes,
-                       vol[1]);
+    move_rows(dir, out + d_elem * e, ddim[2] * e, in + s_elem * e, sdim[2] * e, row_bytes, vol[1]);
   }
 }
 
 void CudaDevice::copy_rect_to_device(void* dst, const void* src_host, const RectCopy& r) {
-  rect(dst, src_host, r, true);
+  rect(dst, src_host, r, Direction::kToDevice);
 }
 
 void CudaDevice::copy_rect_from_device(void* dst_host, const void* src, const RectCopy& r) {
-  rect(dst_host, src, r, false);
+  rect(dst_host, src, r, Direction::kFromDevice);
 }
 
 void CudaDevice::synchronize() {
   if (stream_ == nullptr) return;
+  DeviceScope scope(ordinal_);
   if (const cudaError_t e = cudaStreamSynchronize(as_stream(stream_)); e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM, description().key + ": " + cudaGetErrorString(e));
   for (std::size_t k = 0; k < slots_.size(); ++k) finish(slots_[(next_slot_ + k) % slots_.size()]);

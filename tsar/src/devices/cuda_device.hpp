@@ -1,6 +1,7 @@
 #pragma once
 // CUDA devices (built with TSAR_CUDA=ON): memory through cudaMalloc; copies asynchronous on
-// the device's stream through a ring of pinned staging buffers, so the worker packs the next
+// the device's stream, straight by DMA from page-locked host memory or through a ring of
+// pinned staging buffers, so the worker packs the next
 // block on the host while the DMA engine moves the previous one, and copies back complete
 // only when the worker next waits (synchronize) or needs the buffer again. Bodies launch the
 // application's kernels on chunk->stream, where they are ordered after the copies in and
@@ -33,6 +34,7 @@ class CudaDevice final : public Device {
   void copy_from_device(void* dst_host, const void* src, std::size_t bytes) override;
   void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) override;
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override;
   /// Waits for the stream, then unpacks copies back still in staging.
   void synchronize() override;
   /// cudaHostRegister (pin_host_range).
@@ -54,15 +56,19 @@ class CudaDevice final : public Device {
     std::size_t unpack_rows = 0;
   };
 
+  enum class Direction { kToDevice, kFromDevice };
+
   void initialise();
+  /// The staging ring, at the first copy that needs it (copies of page-locked buffers --
+  /// registered ones, as a rule -- never do): pinning it takes milliseconds.
+  void allocate_staging();
   Slot& acquire();
   void finish(Slot& slot);
-  /// `rows` rows of `row_bytes`, `spitch`/`dpitch` bytes apart, host -> device.
-  void rows_to_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
-                      std::size_t spitch, std::size_t row_bytes, std::size_t rows);
-  void rows_from_device(unsigned char* dst, std::size_t dpitch, const unsigned char* src,
-                        std::size_t spitch, std::size_t row_bytes, std::size_t rows);
-  void rect(void* dst, const void* src, const RectCopy& rect, bool to_device);
+  /// `rows` rows of `row_bytes`, `spitch`/`dpitch` bytes apart, in direction `dir`: by DMA
+  /// straight from/to page-locked host memory, else through the staging ring.
+  void move_rows(Direction dir, unsigned char* dst, std::size_t dpitch, const unsigned char* src,
+                 std::size_t spitch, std::size_t row_bytes, std::size_t rows);
+  void rect(void* dst, const void* src, const RectCopy& rect, Direction dir);
 
   int ordinal_;
   void* stream_ = nullptr;  ///< cudaStream_t

@@ -101,9 +101,10 @@ class Device {
   virtual void attach_worker(const symmer::topology::NodeModel& node) = 0;
   virtual LaunchContext launch_context() const = 0;
 
-  // Device memory. allocate/release may be called from any thread; copies only from the
-  // device's worker, ordered on the device's queue, possibly completing asynchronously until
-  // synchronize(). Failures throw Error; a lack of memory throws DeviceOutOfMemory.
+  // Device memory. allocate/release may be called from any thread; copies from the device's
+  // worker, or from another thread while the worker waits (the halo exchange between passes),
+  // ordered on the device's queue, possibly completing asynchronously until synchronize().
+  // Failures throw Error; a lack of memory throws DeviceOutOfMemory.
 
   /// Allocates `bytes` (> 0) within the device's memory_limit.
   void* allocate(std::size_t bytes);
@@ -116,6 +117,9 @@ class Device {
   virtual void copy_from_device(void* dst_host, const void* src, std::size_t bytes) = 0;
   virtual void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) = 0;
   virtual void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) = 0;
+  /// Copies `bytes` between two allocations of this device (a copy that grows keeps what
+  /// only the device holds).
+  virtual void copy_on_device(void* dst, const void* src, std::size_t bytes) = 0;
   /// Waits for everything queued on the device (copies, launches) to finish.
   virtual void synchronize() = 0;
   /// Page-locks a host buffer the device copies to and from (a registered buffer), so those

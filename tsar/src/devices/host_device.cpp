@@ -63,6 +63,10 @@ void HostDevice::copy_from_device(void* dst_host, const void* src, std::size_t b
   std::memcpy(dst_host, src, bytes);
 }
 
+void HostDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+
 void HostDevice::copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) {
   copy_rect_host(dst, src_host, rect);
 }

@@ -22,6 +22,7 @@ class HostDevice final : public Device {
   void copy_from_device(void* dst_host, const void* src, std::size_t bytes) override;
   void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) override;
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override;
   void synchronize() override {}
 
  protected:

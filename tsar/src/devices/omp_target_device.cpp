@@ -91,7 +91,9 @@ void OmpTargetDevice::memcpy_checked(void* dst, const void* src, std::size_t byt
   if (bytes == 0) return;
   if (omp_target_memcpy(dst, src, bytes, 0, 0, dst_dev, src_dev) != 0)
     throw Error(TSAR_ERR_SYSTEM, "omp_target_memcpy of " + std::to_string(bytes) + " bytes " +
-                                     (dst_dev == device_num_ ? "to " : "from ") +
+                                     (src_dev == dst_dev       ? "within "
+                                      : dst_dev == device_num_ ? "to "
+                                                               : "from ") +
                                      description().key + " failed");
 }
 
@@ -101,6 +103,10 @@ void OmpTargetDevice::copy_to_device(void* dst, const void* src_host, std::size_
 
 void OmpTargetDevice::copy_from_device(void* dst_host, const void* src, std::size_t bytes) {
   memcpy_checked(dst_host, src, bytes, host_num_, device_num_);
+}
+
+void OmpTargetDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
+  memcpy_checked(dst, src, bytes, device_num_, device_num_);
 }
 
 void OmpTargetDevice::copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) {

@@ -30,6 +30,7 @@ class OmpTargetDevice final : public Device {
   void copy_from_device(void* dst_host, const void* src, std::size_t bytes) override;
   void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) override;
   void copy_rect_from_device(void* dst_host, const void* src, const RectCopy& rect) override;
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override;
   /// Target regions without nowait and omp_target_memcpy are synchronous: nothing to wait for.
   void synchronize() override {}
   /// GPUs in CUDA builds: page-locked through the CUDA runtime (libgomp's copies from pinned

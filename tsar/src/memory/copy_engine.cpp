@@ -11,6 +11,7 @@ namespace {
 bool reads(const Registration& r) { return (r.desc.flags & TSAR_MEM_IN) != 0; }
 bool writes(const Registration& r) { return (r.desc.flags & TSAR_MEM_OUT) != 0; }
 bool persistent(const Registration& r) { return (r.desc.flags & TSAR_MEM_PERSIST) != 0; }
+bool resident(const Registration& r) { return (r.desc.flags & TSAR_MEM_RESIDENT) != 0; }
 bool by_cols(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_COLS; }
 bool plus_shaped(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_ROWS_COLS; }
 
@@ -44,6 +45,51 @@ std::size_t span_bytes(std::size_t rows, std::size_t stride, std::size_t last_ro
   return ((rows - 1) * stride + last_row_elems) * elem;
 }
 
+/// Copies rows `own` of a ROWS copy back into the host buffer (queued on the device; complete
+/// at its next synchronize) and returns the bytes.
+std::int64_t rows_to_host(const Registration& reg, const DeviceCopy& c, Device& device, Range own) {
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  auto* host = static_cast<unsigned char*>(reg.host);
+  const auto* dev = static_cast<const unsigned char*>(c.data);
+  const std::size_t k = sz(own.size());
+  const std::size_t at = sz(own.begin - c.window.begin);
+  if (c.stride == d.row_stride) {
+    const std::size_t bytes = span_bytes(k, c.stride, d.cols, e);
+    device.copy_from_device(host + sz(own.begin) * d.row_stride * e, dev + at * c.stride * e,
+                            bytes);
+    return static_cast<std::int64_t>(bytes);
+  }
+  device.copy_rect_from_device(host, dev,
+                               rect2(e, k, d.cols, sz(own.begin), 0, d.rows, d.row_stride, at, 0,
+                                     sz(c.window.size()), c.stride));
+  return static_cast<std::int64_t>(k * d.cols * e);
+}
+
+/// What workers wrote in the last pass goes stale in every other copy: their `valid` and
+/// resident rows lose it (ROWS_COLS copies are forgotten whole).
+void settle(Registration& reg) {
+  const std::size_t n = reg.copies.size();
+  for (std::size_t v = 0; v < n; ++v) {
+    DeviceCopy& holder = reg.copies[v];
+    if (holder.data == nullptr) continue;
+    for (std::size_t w = 0; w < n; ++w) {
+      const DeviceCopy& writer = reg.copies[w];
+      if (w == v || !writer.wrote) continue;
+      if (plus_shaped(reg)) {
+        holder.forget();
+      } else {
+        holder.valid.subtract(writer.written);
+        holder.dirty.subtract(writer.written);
+      }
+    }
+  }
+  for (DeviceCopy& c : reg.copies) {
+    c.written.clear();
+    c.wrote = false;
+  }
+}
+
 }  // namespace
 
 std::size_t padded_stride(std::size_t cols, std::size_t elem_size, std::size_t alignment,
@@ -66,33 +112,80 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
   for (Registration& reg : memory.registrations()) {
     if (reg.copies.size() < sz(workers_)) reg.copies.resize(sz(workers_));
+    settle(reg);
     for (int w = 0; w < workers_; ++w) {
       DeviceCopy& c = reg.copies[sz(w)];
-      if (c.device && c.device != devices[sz(w)]) {
+      const bool left = c.device && c.device != devices[sz(w)];
+      // Rows only this copy holds reach the host before it goes (no worker runs yet).
+      if (left || !persistent(reg))
+        traffic_[sz(w)].bytes.from_device += write_back_rows(reg, c, {0, rows_of(reg)});
+      if (left) {
         c.release();
         c.device.reset();
+      } else if (!persistent(reg)) {
+        c.forget();
       }
-    }
-    // What one worker wrote to the host buffer in the last pass is stale in everyone else's
-    // copy (device copies only: CPU workers hold none); the writer's own copy holds it.
-    for (int v = 0; v < workers_; ++v) {
-      DeviceCopy& holder = reg.copies[sz(v)];
-      if (holder.data == nullptr) continue;
-      for (int w = 0; w < workers_; ++w) {
-        const DeviceCopy& writer = reg.copies[sz(w)];
-        if (w == v || !writer.wrote) continue;
-        if (plus_shaped(reg))
-          holder.forget();
-        else
-          holder.valid.subtract(writer.written);
-      }
-    }
-    for (DeviceCopy& c : reg.copies) {
-      c.written.clear();
-      c.wrote = false;
-      if (!persistent(reg)) c.forget();
     }
   }
+}
+
+void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
+  for (Registration& reg : memory.registrations()) {
+    if (!reads(reg)) continue;  // nobody reads an output during a pass
+    for (int w = 0; w < workers_ && sz(w) < reg.copies.size(); ++w) {
+      DeviceCopy& c = reg.copies[sz(w)];
+      if (c.dirty.empty()) continue;
+      std::int64_t moved = 0;
+      if (ranges.empty()) {
+        moved = write_back_rows(reg, c, {0, rows_of(reg)});
+      } else {
+        for (int v = 0; v < workers_; ++v) {
+          const Range r = ranges[sz(v)];
+          if (v == w || r.empty()) continue;
+          moved += write_back_rows(reg, c, MemoryRegistry::needed(reg, r));
+        }
+      }
+      traffic_[sz(w)].bytes.from_device += moved;
+    }
+  }
+}
+
+std::int64_t CopyEngine::write_back(Registration& reg) {
+  settle(reg);
+  std::int64_t moved = 0;
+  for (DeviceCopy& c : reg.copies) moved += write_back_rows(reg, c, {0, rows_of(reg)});
+  return moved;
+}
+
+std::int64_t CopyEngine::write_back_rows(const Registration& reg, DeviceCopy& c, Range rows) {
+  if (c.dirty.empty() || rows.empty()) return 0;
+  IntervalSet out = c.dirty;
+  out.clip(rows);
+  if (out.empty()) return 0;
+  std::int64_t moved = 0;
+  for (const Range& r : out.parts()) moved += rows_to_host(reg, c, *c.device, r);
+  c.device->synchronize();
+  c.dirty.subtract(out);
+  return moved;
+}
+
+void CopyEngine::grow_keeping_resident(const Registration& reg, DeviceCopy& c, Range target,
+                                       std::size_t bytes) {
+  // ROWS copies keep their row stride whatever their window, and a persistent window only
+  // grows: the old allocation lands whole inside the new one.
+  void* fresh = c.device->allocate(bytes);
+  const std::size_t shift = sz(c.window.begin - target.begin) * c.stride * reg.desc.elem_size;
+  try {
+    c.device->copy_on_device(static_cast<unsigned char*>(fresh) + shift, c.data, c.bytes);
+    c.device->synchronize();
+  } catch (...) {
+    c.device->release(fresh, bytes);
+    throw;
+  }
+  c.device->release(c.data, c.bytes);
+  c.data = fresh;
+  c.bytes = bytes;
+  c.window = target;
 }
 
 void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int worker,
@@ -154,7 +247,10 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   if (c.data == nullptr || target.begin != c.window.begin || target.end != c.window.end) {
-    if (c.data != nullptr && target.size() == c.window.size()) {
+    if (!c.dirty.empty()) {
+      // Rows only the device holds (resident outputs of a persistent copy): carried over.
+      grow_keeping_resident(reg, c, target, bytes_for(sz(target.size())));
+    } else if (c.data != nullptr && target.size() == c.window.size()) {
       c.window = target;  // same allocation, other items
       c.forget();
     } else {
@@ -258,7 +354,6 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
   const std::size_t rows = d.rows;
   auto* host = static_cast<unsigned char*>(reg.host);
   const auto* dev = static_cast<const unsigned char*>(c.data);
-  const std::size_t win = sz(c.window.size());
   std::int64_t moved = 0;
   if (plus_shaped(reg)) {
     // Into scratch, merged after the device is synchronised (merge_plus).
@@ -292,19 +387,11 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
   } else {
     const Range own = clip(range, rows_of(reg));
     if (own.empty()) return;
-    const std::size_t k = sz(own.size());
-    const std::size_t at = sz(own.begin - c.window.begin);
-    if (c.stride == d.row_stride) {
-      const std::size_t bytes = span_bytes(k, c.stride, d.cols, e);
-      device.copy_from_device(host + sz(own.begin) * d.row_stride * e, dev + at * c.stride * e,
-                              bytes);
-      moved += static_cast<std::int64_t>(bytes);
-    } else {
-      device.copy_rect_from_device(
-          host, dev,
-          rect2(e, k, d.cols, sz(own.begin), 0, rows, d.row_stride, at, 0, win, c.stride));
-      moved += static_cast<std::int64_t>(k * d.cols * e);
-    }
+    // Resident: the rows stay here until someone needs them (exchange, write_back).
+    if (resident(reg))
+      c.dirty.add(own);
+    else
+      moved += rows_to_host(reg, c, device, own);
     c.valid.add(own);
     c.written.add(own);
   }
@@ -352,7 +439,11 @@ void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, R
     for (Registration& reg : memory.registrations()) {
       if (!writes(reg)) continue;
       DeviceCopy& c = reg.copies[sz(worker)];
-      if (!plus_shaped(reg)) c.written.add(clip(range, by_cols(reg) ? cols_of(reg) : rows_of(reg)));
+      if (!plus_shaped(reg)) {
+        const Range own = clip(range, by_cols(reg) ? cols_of(reg) : rows_of(reg));
+        c.written.add(own);
+        c.dirty.subtract(own);  // a device this worker drove until now held them resident
+      }
       c.wrote = true;
     }
     return;
@@ -385,6 +476,9 @@ void CopyEngine::abandon_device(MemoryRegistry& memory, Reductions& reductions, 
   }
   for (Registration& reg : memory.registrations()) {
     DeviceCopy& c = reg.copies[sz(worker)];
+    // Resident rows exist only there: written back at the next pass's start (begin_pass),
+    // when no worker writes the host buffer.
+    if (!c.dirty.empty()) continue;
     c.release();
     c.device.reset();
   }

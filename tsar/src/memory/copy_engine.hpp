@@ -17,6 +17,15 @@
 // previous pass -- copied back by devices, or written in place by CPU workers -- are the only
 // ones that go stale, so a stencil moves its owned rows out and its halo rows in.
 //
+// Resident outputs (TSAR_MEM_RESIDENT, persistent ROWS) are not copied back after a range:
+// the rows stay on the device that wrote them (its copy's `dirty` set) and the host's go
+// stale. When a plan is installed (exchange), the planner writes back only the resident rows
+// another worker will read under it -- a stencil's boundary rows, which its neighbours' halos
+// then fetch -- and whatever a chunk schedule may hand to anyone. The rest moves only when
+// the host needs it: write_back (tsar_mem_sync, unregistering, retargeting, freeing the
+// region), or when the device leaves the region. A double-buffered stencil thus moves its
+// halo rows in and its boundary rows out per pass, nothing else.
+//
 // Threads: stage_in/stage_out/collect touch only the worker's own copies; begin_pass runs
 // on the planner before any worker starts. Bytes moved are counted per worker and pass.
 
@@ -41,11 +50,19 @@ class CopyEngine {
  public:
   explicit CopyEngine(int workers);
 
-  /// Planner, before a pass: frees copies of devices a worker no longer drives (back-off),
-  /// makes the previous pass's writes stale in the other workers' copies, forgets the
-  /// contents of non-persistent copies, zeroes the traffic counters.
+  /// Planner, before a pass: makes the previous pass's writes stale in the other workers'
+  /// copies, frees copies of devices a worker no longer drives (back-off, out of memory) and
+  /// forgets the contents of non-persistent copies -- writing back their resident rows
+  /// first -- and zeroes the traffic counters.
   void begin_pass(MemoryRegistry& memory, Reductions& reductions,
                   std::span<const std::shared_ptr<Device>> devices);
+  /// Planner, once a plan is installed and before any worker runs it: writes back the
+  /// resident rows of inputs that another worker's range (halo included) reads. `ranges`:
+  /// each worker's range; empty for chunk plans, where any worker may read any row.
+  void exchange(MemoryRegistry& memory, std::span<const Range> ranges);
+  /// Outside passes: brings the host buffer of `reg` up to date (every resident row written
+  /// back, the devices keep their copies). Returns the bytes moved.
+  std::int64_t write_back(Registration& reg);
 
   /// Worker `worker`, before running `range` on `device` (its own memory): allocates and
   /// copies in. Throws DeviceOutOfMemory when an allocation fails, Error on a failed copy.
@@ -74,6 +91,11 @@ class CopyEngine {
   void stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me, Device& device,
                          Range rows_needed, Range cols_needed);
   void copy_back(Registration& reg, WorkerState& me, int worker, Device& device, Range range);
+  /// Writes back the resident rows of `c` inside `rows` and waits for them; returns bytes.
+  static std::int64_t write_back_rows(const Registration& reg, DeviceCopy& c, Range rows);
+  /// Keeps the resident rows of `c` while it grows to `target` (a new allocation).
+  static void grow_keeping_resident(const Registration& reg, DeviceCopy& c, Range target,
+                                    std::size_t bytes);
   int workers_;
   std::vector<WorkerState> traffic_;
 };

@@ -14,6 +14,7 @@ DeviceCopy& DeviceCopy::operator=(DeviceCopy&& other) noexcept {
   stride = other.stride;
   valid = std::move(other.valid);
   valid_cols = std::move(other.valid_cols);
+  dirty = std::move(other.dirty);
   written = std::move(other.written);
   wrote = other.wrote;
   snap_rows = other.snap_rows;

@@ -24,10 +24,12 @@ struct alignas(64) DeviceCopy {
 
   /// Frees the allocation; the copy holds nothing afterwards.
   void release() noexcept;
-  /// Forgets which items equal the host's (the host buffer changed or was replaced).
+  /// Forgets which items equal the host's (the host buffer changed or was replaced), and
+  /// drops resident items not written back (the caller wrote back what it must keep).
   void forget() {
     valid.clear();
     valid_cols.clear();
+    dirty.clear();
   }
 
   std::shared_ptr<Device> device;  ///< owner of `data`
@@ -37,8 +39,12 @@ struct alignas(64) DeviceCopy {
   std::size_t stride = 0;  ///< elements from one row start to the next on the device
   IntervalSet valid;       ///< items (ROWS_COLS: rows) whose device contents equal the host's
   IntervalSet valid_cols;  ///< ROWS_COLS: columns whose device contents equal the host's
-  IntervalSet written;     ///< items this worker wrote to the host buffer in this pass
-  bool wrote = false;      ///< anything written in this pass (ROWS_COLS invalidates whole copies)
+  /// Items only this copy holds up to date (resident outputs, TSAR_MEM_RESIDENT): the host's
+  /// are stale until the copy engine writes them back. A subset of `valid`; disjoint from
+  /// every other copy's once the pass's writes are settled.
+  IntervalSet dirty;
+  IntervalSet written;  ///< items this worker wrote (to the host, or resident) in this pass
+  bool wrote = false;   ///< anything written in this pass (ROWS_COLS invalidates whole copies)
   // ROWS_COLS outputs: the host contents of the rows and columns as copied in, so only the
   // elements the device changed are merged back (an element of a row one device owns may
   // lie in a column another device owns).

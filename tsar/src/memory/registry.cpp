@@ -37,7 +37,7 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
                                       " is smaller than cols " + std::to_string(d.cols));
   if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
     throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
-  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD;
+  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT;
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
@@ -48,6 +48,13 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
                 what +
                     "a FULL buffer cannot be an output: devices would overwrite each other's "
                     "results (associate it by ROWS or COLS)");
+  if ((d.flags & TSAR_MEM_RESIDENT) != 0 &&
+      (d.assoc != TSAR_ASSOC_ROWS || (d.flags & TSAR_MEM_OUT) == 0 ||
+       (d.flags & TSAR_MEM_PERSIST) == 0))
+    throw Error(TSAR_ERR_INVALID,
+                what +
+                    "TSAR_MEM_RESIDENT needs a ROWS output with TSAR_MEM_PERSIST (rows stay "
+                    "on the device that wrote them)");
   if (d.assoc == TSAR_ASSOC_FULL && d.halo != 0)
     throw Error(TSAR_ERR_INVALID, what + "a halo needs a ROWS or COLS association");
   // Extent: (rows - 1) * row_stride + cols elements.

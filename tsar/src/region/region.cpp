@@ -120,6 +120,16 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
 }
 
 Region::~Region() {
+  // The end of the region: resident rows reach the host buffers.
+  if (device_memory_)
+    for (Registration& reg : memory_.registrations()) {
+      try {
+        engine_.write_back(reg);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "tsar: region '%s': writing back buffer %p: %s\n", name_.c_str(),
+                     reg.host, e.what());
+      }
+    }
   if (trace_ != nullptr) trace_->flush();
   const char* cache = std::getenv("TSAR_CACHE");
   if (cache == nullptr || cache[0] == '\0' || passes() == 0) return;
@@ -310,12 +320,13 @@ void Region::begin_pass(std::int64_t n) {
       pass_devices_[w] = workers_[w].device;
       copying_ = copying_ || !workers_[w].device->description().host_memory;
     }
-    engine_.begin_pass(memory_, reductions_, pass_devices_);
+    guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_); });
   }
   scheduler_->begin_pass(n, current_times(), plan_);
   pass_chunked_ = plan_.chunked;
   time_chunks_ = scheduler_->times_chunks();
   install();
+  if (copying_) exchange_resident_rows();
   schedule_seconds_ += now_seconds() - t0;
 }
 
@@ -417,6 +428,32 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
 // ---------------------------------------------------------------------------------------
 // The copy engine around a worker's ranges (devices with their own memory)
 
+template <class F>
+void Region::guard_memory(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    // The planner's copies failed: the pass runs nothing and reports the device's error.
+    if (!device_failed_.exchange(true, std::memory_order_acq_rel)) device_failure_ = e.what();
+    stop_dispatch();
+  }
+}
+
+void Region::exchange_resident_rows() {
+  guard_memory([&] {
+    engine_.exchange(memory_,
+                     plan_.chunked ? std::span<const Range>{} : std::span<const Range>(ranges_));
+  });
+}
+
+std::int64_t Region::write_back(const void* host) {
+  if (in_pass())
+    throw Error(TSAR_ERR_STATE, "registered memory cannot be synchronised during a pass");
+  for (Registration& reg : memory_.registrations())
+    if (reg.host == host) return device_memory_ ? engine_.write_back(reg) : 0;
+  return 0;
+}
+
 void Region::stage_in(Worker& me, int worker) {
   if (me.device->description().host_memory) return;
   try {
@@ -472,13 +509,9 @@ void Region::retire_lost(std::size_t w) {
   x.retired = true;
   x.retired_tpi = estimators_[w].estimate();
   x.backoff_streak = 0;
-  // Its estimate described the accelerator: start over from a CPU device's.
+  // Its estimate described the accelerator: start over from a CPU core's.
   estimators_[w].reset();
-  for (std::size_t v = 0; v < workers_.size(); ++v)
-    if (v != w && active_[v] && workers_[v].device->kind() == DeviceKind::kCpu) {
-      estimators_[w].set_prior(estimators_[v].prior());
-      break;
-    }
+  if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
   if (x.device->kind() != DeviceKind::kCpu) {  // no CPU device could take over
     active_[w] = 0;
     x.active = false;
@@ -576,6 +609,7 @@ void Region::finish_sub_pass() {
     if (!plan_.chunked) learn_straggle();
     if (scheduler_->next_sub_pass(current_times(), plan_)) {
       install();
+      if (copying_) exchange_resident_rows();
       decision_ = kContinue;
       schedule_seconds_ += now_seconds() - t0;
       return;
@@ -625,31 +659,63 @@ void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) c
   w.sampled_hi = hi;
 }
 
+double Region::joining_core_prior(std::size_t joining) {
+  // A core joining the CPU side (its estimator just reset) is planned at the slowest measured
+  // CPU device's time per iteration per core -- a team's time times its cores: taking a
+  // team's prior as a core's would hand the core as much as the whole team. Priors are
+  // relative (effective_times scales them by the measured/prior ratio): divided by it here.
+  double slowest = 0.0, prior = 0.0;
+  for (std::size_t v = 0; v < workers_.size(); ++v) {
+    if (v == joining || !active_[v] || workers_[v].device->kind() != DeviceKind::kCpu) continue;
+    const auto cores = static_cast<double>(
+        std::max<std::size_t>(1, workers_[v].device->description().cores.size()));
+    if (estimators_[v].measured()) slowest = std::max(slowest, estimators_[v].estimate() * cores);
+    if (prior == 0.0) prior = estimators_[v].prior() * cores;
+  }
+  if (slowest <= 0.0) return prior;
+  return slowest / prior_scale(estimators_, active_, ratio_scratch_);
+}
+
 void Region::back_off() {
   // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU core (chunk
   // passes: fewer iterations than the core that ran fewest) for K passes in a row. A team
   // (place, team:N-M) counts as its cores: per core it is num_cores times slower.
+  // Also retired: an accelerator whose part alone took longer than the CPU devices would
+  // have needed for the whole pass (by a margin: one noisy CPU sample skews a split), K
+  // passes in a row, while it was the pass's straggler --
+  // a fixed cost per pass (a large input copied every pass) that a smaller share does not
+  // shrink. The per-iteration test alone meets it only once the share is small, several
+  // slow passes later; a useful accelerator finishes its share before the CPUs alone would.
   bool any_cpu = false;
   double slowest_tpi = 0.0;
   double fewest = std::numeric_limits<double>::max();
-  std::size_t a_cpu = 0;
+  double cpu_rate = 0.0;  // iterations per second of the measured CPU devices together
+  double cpu_busy = 0.0;  // the longest busy time of a CPU device in the pass
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
     any_cpu = true;
-    a_cpu = w;
     const auto cores = static_cast<double>(
         std::max<std::size_t>(1, workers_[w].device->description().cores.size()));
-    if (estimators_[w].measured())
+    if (estimators_[w].measured()) {
       slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * cores);
+      cpu_rate += 1.0 / estimators_[w].estimate();
+    }
     fewest = std::min(fewest, static_cast<double>(workers_[w].pass_iterations) / cores);
+    cpu_busy = std::max(cpu_busy, workers_[w].pass_busy);
   }
   if (!any_cpu) return;
+  const double cpu_alone = cpu_rate > 0.0 ? static_cast<double>(n_) / cpu_rate : 0.0;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
     if (!active_[w] || x.device->kind() == DeviceKind::kCpu) continue;
-    const bool slower = pass_chunked_ ? static_cast<double>(x.pass_iterations) < fewest
-                                      : estimators_[w].measured() && slowest_tpi > 0.0 &&
-                                            estimators_[w].estimate() > slowest_tpi;
+    const bool slower_per_iteration = pass_chunked_
+                                          ? static_cast<double>(x.pass_iterations) < fewest
+                                          : estimators_[w].measured() && slowest_tpi > 0.0 &&
+                                                estimators_[w].estimate() > slowest_tpi;
+    const bool slower_than_cpus_alone = cpu_alone > 0.0 && x.pass_iterations > 0 &&
+                                        x.pass_busy > kBackoffMargin * cpu_alone &&
+                                        x.pass_busy >= cpu_busy;
+    const bool slower = slower_per_iteration || slower_than_cpus_alone;
     x.backoff_streak = slower ? x.backoff_streak + 1 : 0;
     if (x.backoff_streak < backoff_passes_) continue;
     x.retired = true;
@@ -660,7 +726,7 @@ void Region::back_off() {
       // Its worker becomes a CPU worker on the core that drove the accelerator.
       x.device = make_cpu_core(runtime_->node(), core);
       estimators_[w].reset();
-      estimators_[w].set_prior(estimators_[a_cpu].prior());
+      if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
     } else {
       active_[w] = 0;
       x.active = false;

@@ -41,6 +41,8 @@ class TraceSink;
 class Region {
  public:
   static constexpr int kDefaultBackoff = 2;
+  /// Back-off's "slower than the CPU devices alone" test: by this factor.
+  static constexpr double kBackoffMargin = 1.25;
   static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;
   /// Smallest piece CPU cores balancing a ratio plan's ranges take, in seconds of their
   /// measured time per iteration: shorter pieces would cost more in dispatch than they save.
@@ -66,6 +68,10 @@ class Region {
   void set_backoff(int passes);
   MemoryRegistry& memory();
   Reductions& reductions();
+  /// Copies the rows devices hold resident of registered buffer `host` back to it (outside
+  /// passes); returns the bytes (0 when `host` is not registered). Throws Error
+  /// (TSAR_ERR_STATE during a pass, a device's failure).
+  std::int64_t write_back(const void* host);
   /// Read-only views for lookups during passes (tsar_mem, tsar_reduction).
   const MemoryRegistry& registered_memory() const { return memory_; }
   const Reductions& registered_reductions() const { return reductions_; }
@@ -134,14 +140,18 @@ class Region {
   };
 
   void join_pass(int worker, std::int64_t n);
-  void begin_pass(std::int64_t n);     // planner: the pass's first plan
-  void install();                      // planner/leader: publishes plan_
-  void install_shares();               // planner/leader: the CPU cores' stealing ranges
-  void stop_dispatch();                // cancellation: no more chunks or stolen ranges
-  void start_sub_pass(int worker);     // worker: its first range of the current plan
-  void finish_sub_pass();              // leader, inside the barrier
-  void end_pass(double last_arrival);  // leader
-  void back_off();                     // leader, end of pass
+  void begin_pass(std::int64_t n);                 // planner: the pass's first plan
+  void install();                                  // planner/leader: publishes plan_
+  void install_shares();                           // planner/leader: the CPU cores' stealing ranges
+  void stop_dispatch();                            // cancellation: no more chunks or stolen ranges
+  void start_sub_pass(int worker);                 // worker: its first range of the current plan
+  void finish_sub_pass();                          // leader, inside the barrier
+  void end_pass(double last_arrival);              // leader
+  void back_off();                                 // leader, end of pass
+  double joining_core_prior(std::size_t joining);  // leader: prior of a retired accelerator's core
+  void exchange_resident_rows();  // planner/leader: after install(), before workers run
+  template <class F>
+  void guard_memory(F&& f);  // planner: a failed copy fails the pass, not the process
   void forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const;  // leader
   void record_pass(double last_arrival);                                         // leader
   std::span<const double> current_times();  // leader: effective times into times_

@@ -56,14 +56,19 @@ void TimeEstimator::reset() {
   median_ = 0.0;
 }
 
-void effective_times(std::span<const TimeEstimator> estimators,
-                     std::span<const unsigned char> active, std::span<double> out,
-                     std::vector<double>& ratios) {
+double prior_scale(std::span<const TimeEstimator> estimators, std::span<const unsigned char> active,
+                   std::vector<double>& ratios) {
   ratios.clear();
   for (std::size_t j = 0; j < estimators.size(); ++j)
     if (active[j] && estimators[j].measured() && estimators[j].prior() > 0.0)
       ratios.push_back(estimators[j].estimate() / estimators[j].prior());
-  const double scale = ratios.empty() ? 1.0 : median(ratios);
+  return ratios.empty() ? 1.0 : median(ratios);
+}
+
+void effective_times(std::span<const TimeEstimator> estimators,
+                     std::span<const unsigned char> active, std::span<double> out,
+                     std::vector<double>& ratios) {
+  const double scale = prior_scale(estimators, active, ratios);
   for (std::size_t j = 0; j < estimators.size(); ++j) {
     if (!active[j]) {
       out[j] = std::numeric_limits<double>::infinity();

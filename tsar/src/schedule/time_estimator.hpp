@@ -52,6 +52,10 @@ class TimeEstimator {
 /// estimate; a worker not measured yet gets its prior scaled by the median measured/prior
 /// ratio of the measured ones (priors from peaks are only relative). Inactive workers get
 /// +inf. `scratch` is working storage (reused: no allocation in steady state).
+/// The median measured/prior ratio of the measured active workers (1 when none): what
+/// effective_times multiplies the priors of workers not measured yet by.
+double prior_scale(std::span<const TimeEstimator> estimators, std::span<const unsigned char> active,
+                   std::vector<double>& scratch);
 void effective_times(std::span<const TimeEstimator> estimators,
                      std::span<const unsigned char> active, std::span<double> out,
                      std::vector<double>& scratch);
