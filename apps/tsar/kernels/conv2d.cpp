@@ -1,8 +1,8 @@
 // 2DCONV (PolyBench/GPU): a 3x3 convolution of an ni x nj image, ten executions per run; an
 // iteration is an output row (reading the rows either side). Regular, memory bound.
-#include "check.hpp"
 #include "kernel_list.hpp"
 #include "loop_body.hpp"
+#include "single_loop_kernel.hpp"
 #include "sizes.hpp"
 
 namespace tsar::kernels {
@@ -37,7 +37,7 @@ void conv2d_row(const Conv2dView& v, std::int64_t i) {
 }
 #pragma omp end declare target
 
-class Conv2d final : public Kernel {
+class Conv2d final : public SingleLoopKernel {
  public:
   const char* name() const override { return "2dconv"; }
   Kind kind() const override { return Kind::regular; }
@@ -47,42 +47,33 @@ class Conv2d final : public Kernel {
 
   void setup(Scale scale) override {
     n_ = by_scale<std::int64_t>(scale, 64, 512, 2048, 8192);
-    executions_ = by_scale(scale, 2, 10, 10, 10);
     const auto n = static_cast<std::size_t>(n_);
     a_ = uniform(n * n, 141);
-    b_.assign(n * n, 0.0);
-    view_ = {a_.data(), b_.data(), n_, n_};
-    set_loops(
-        {make_loop<Conv2dView, conv2d_row>("2dconv", &view_, 16.0 * static_cast<double>(n_),
-                                           {rows_buffer("A", a_.data(), n, n, TSAR_MEM_IN, 1),
-                                            rows_buffer("B", b_.data(), n, n, TSAR_MEM_INOUT)})});
+    set_result("B", n_, by_scale(scale, 2, 10, 10, 10), n * n, {}, 1e-13);
+    view_ = {a_.data(), result_.data(), n_, n_};
+    set_loops({make_loop<Conv2dView, conv2d_row>(
+        "2dconv", &view_, 16.0 * static_cast<double>(n_),
+        {rows_buffer("A", a_.data(), n, n, TSAR_MEM_IN, 1),
+         rows_buffer("B", result_.data(), n, n, TSAR_MEM_INOUT)})});
   }
   std::string size_text() const override {
-    return std::to_string(n_) + "x" + std::to_string(n_) + ", " + std::to_string(executions_) +
-           " executions";
-  }
-  std::int64_t passes_per_run() const override { return executions_; }
-
-  void reset() override { std::fill(b_.begin(), b_.end(), 0.0); }
-  void run(const Parallel& parallel) override {
-    for (int e = 0; e < executions_; ++e) parallel(loops()[0], n_);
+    return std::to_string(n_) + "x" + std::to_string(n_) + ", " + executions_text();
   }
 
   void compute_reference() override {
-    ref_.assign(b_.size(), 0.0);
+    reference_.assign(result_.size(), 0.0);
     const auto A = [&](std::int64_t i, std::int64_t j) { return a_[i * n_ + j]; };
     for (std::int64_t i = 1; i < n_ - 1; ++i)
       for (std::int64_t j = 1; j < n_ - 1; ++j)
-        ref_[i * n_ + j] = c11 * A(i - 1, j - 1) + c12 * A(i + 0, j - 1) + c13 * A(i + 1, j - 1) +
-                           c21 * A(i - 1, j + 0) + c22 * A(i + 0, j + 0) + c23 * A(i + 1, j + 0) +
-                           c31 * A(i - 1, j + 1) + c32 * A(i + 0, j + 1) + c33 * A(i + 1, j + 1);
+        reference_[i * n_ + j] =
+            c11 * A(i - 1, j - 1) + c12 * A(i + 0, j - 1) + c13 * A(i + 1, j - 1) +
+            c21 * A(i - 1, j + 0) + c22 * A(i + 0, j + 0) + c23 * A(i + 1, j + 0) +
+            c31 * A(i - 1, j + 1) + c32 * A(i + 0, j + 1) + c33 * A(i + 1, j + 1);
   }
-  Check check() const override { return compare("B", b_.data(), ref_.data(), b_.size(), 1e-13); }
 
  private:
   std::int64_t n_ = 0;
-  int executions_ = 0;
-  std::vector<double> a_, b_, ref_;
+  std::vector<double> a_;
   Conv2dView view_{};
 };
 

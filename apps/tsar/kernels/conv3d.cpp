@@ -1,9 +1,9 @@
 // 3DCONV (PolyBench/GPU): the 3-D convolution of PolyBench/GPU over an n^3 volume, ten
 // executions per run; an iteration is an output plane (reading the planes either side).
 // Regular, memory bound.
-#include "check.hpp"
 #include "kernel_list.hpp"
 #include "loop_body.hpp"
+#include "single_loop_kernel.hpp"
 #include "sizes.hpp"
 
 namespace tsar::kernels {
@@ -45,7 +45,7 @@ void conv3d_plane(const Conv3dView& v, std::int64_t i) {
 }
 #pragma omp end declare target
 
-class Conv3d final : public Kernel {
+class Conv3d final : public SingleLoopKernel {
  public:
   const char* name() const override { return "3dconv"; }
   Kind kind() const override { return Kind::regular; }
@@ -55,28 +55,19 @@ class Conv3d final : public Kernel {
 
   void setup(Scale scale) override {
     n_ = by_scale<std::int64_t>(scale, 16, 64, 160, 384);
-    executions_ = by_scale(scale, 2, 10, 10, 10);
     const auto n = static_cast<std::size_t>(n_);
     a_ = uniform(n * n * n, 151);
-    b_.assign(n * n * n, 0.0);
-    view_ = {a_.data(), b_.data(), n_};
+    set_result("B", n_, by_scale(scale, 2, 10, 10, 10), n * n * n, {}, 1e-13);
+    view_ = {a_.data(), result_.data(), n_};
     set_loops({make_loop<Conv3dView, conv3d_plane>(
         "3dconv", &view_, 16.0 * static_cast<double>(n_ * n_),
         {rows_buffer("A", a_.data(), n, n * n, TSAR_MEM_IN, 1),
-         rows_buffer("B", b_.data(), n, n * n, TSAR_MEM_INOUT)})});
+         rows_buffer("B", result_.data(), n, n * n, TSAR_MEM_INOUT)})});
   }
-  std::string size_text() const override {
-    return std::to_string(n_) + "^3, " + std::to_string(executions_) + " executions";
-  }
-  std::int64_t passes_per_run() const override { return executions_; }
-
-  void reset() override { std::fill(b_.begin(), b_.end(), 0.0); }
-  void run(const Parallel& parallel) override {
-    for (int e = 0; e < executions_; ++e) parallel(loops()[0], n_);
-  }
+  std::string size_text() const override { return std::to_string(n_) + "^3, " + executions_text(); }
 
   void compute_reference() override {
-    ref_.assign(b_.size(), 0.0);
+    reference_.assign(result_.size(), 0.0);
     const std::int64_t n = n_;
     const auto A = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
       return a_[(i * n + j) * n + k];
@@ -84,21 +75,20 @@ class Conv3d final : public Kernel {
     for (std::int64_t i = 1; i < n - 1; ++i)
       for (std::int64_t j = 1; j < n - 1; ++j)
         for (std::int64_t k = 1; k < n - 1; ++k)
-          ref_[(i * n + j) * n + k] = c11 * A(i - 1, j - 1, k - 1) + c13 * A(i + 1, j - 1, k - 1) +
-                                      c21 * A(i - 1, j - 1, k - 1) + c23 * A(i + 1, j - 1, k - 1) +
-                                      c31 * A(i - 1, j - 1, k - 1) + c33 * A(i + 1, j - 1, k - 1) +
-                                      c12 * A(i + 0, j - 1, k + 0) + c22 * A(i + 0, j + 0, k + 0) +
-                                      c32 * A(i + 0, j + 1, k + 0) + c11 * A(i - 1, j - 1, k + 1) +
-                                      c13 * A(i + 1, j - 1, k + 1) + c21 * A(i - 1, j + 0, k + 1) +
-                                      c23 * A(i + 1, j + 0, k + 1) + c31 * A(i - 1, j + 1, k + 1) +
-                                      c33 * A(i + 1, j + 1, k + 1);
+          reference_[(i * n + j) * n + k] =
+              c11 * A(i - 1, j - 1, k - 1) + c13 * A(i + 1, j - 1, k - 1) +
+              c21 * A(i - 1, j - 1, k - 1) + c23 * A(i + 1, j - 1, k - 1) +
+              c31 * A(i - 1, j - 1, k - 1) + c33 * A(i + 1, j - 1, k - 1) +
+              c12 * A(i + 0, j - 1, k + 0) + c22 * A(i + 0, j + 0, k + 0) +
+              c32 * A(i + 0, j + 1, k + 0) + c11 * A(i - 1, j - 1, k + 1) +
+              c13 * A(i + 1, j - 1, k + 1) + c21 * A(i - 1, j + 0, k + 1) +
+              c23 * A(i + 1, j + 0, k + 1) + c31 * A(i - 1, j + 1, k + 1) +
+              c33 * A(i + 1, j + 1, k + 1);
   }
-  Check check() const override { return compare("B", b_.data(), ref_.data(), b_.size(), 1e-13); }
 
  private:
   std::int64_t n_ = 0;
-  int executions_ = 0;
-  std::vector<double> a_, b_, ref_;
+  std::vector<double> a_;
   Conv3dView view_{};
 };
 

@@ -2,9 +2,9 @@
 // computes row i of C. Regular and compute bound: the thesis's most GPU-friendly kernel.
 #include <cstdio>
 
-#include "check.hpp"
 #include "kernel_list.hpp"
 #include "loop_body.hpp"
+#include "single_loop_kernel.hpp"
 #include "sizes.hpp"
 
 namespace tsar::kernels {
@@ -38,7 +38,7 @@ void gemm_row(const GemmView& v, std::int64_t i) {
 }
 #pragma omp end declare target
 
-class Gemm final : public Kernel {
+class Gemm final : public SingleLoopKernel {
  public:
   const char* name() const override { return "gemm"; }
   Kind kind() const override { return Kind::regular; }
@@ -48,46 +48,37 @@ class Gemm final : public Kernel {
 
   void setup(Scale scale) override {
     n_ = by_scale<std::int64_t>(scale, 48, 128, 320, 1024);
-    executions_ = by_scale(scale, 2, 10, 10, 10);
     const auto nn = static_cast<std::size_t>(n_ * n_);
     a_ = uniform(nn, 1);
     b_ = uniform(nn, 2);
-    c0_ = uniform(nn, 3);
-    c_ = c0_;
-    view_ = {a_.data(), b_.data(), c_.data(), n_, n_, 1.5, 1.2};
+    set_result("C", n_, by_scale(scale, 2, 10, 10, 10), nn, uniform(nn, 3), 1e-12);
+    view_ = {a_.data(), b_.data(), result_.data(), n_, n_, 1.5, 1.2};
     const auto n = static_cast<std::size_t>(n_);
     set_loops({make_loop<GemmView, gemm_row>(
         "gemm", &view_, 3.0 * 8.0 * static_cast<double>(n_),
         {rows_buffer("A", a_.data(), n, n, TSAR_MEM_IN), full_buffer("B", b_.data(), n, n),
-         rows_buffer("C", c_.data(), n, n, TSAR_MEM_INOUT)})});
+         rows_buffer("C", result_.data(), n, n, TSAR_MEM_INOUT)})});
   }
   std::string size_text() const override {
-    return "n=" + std::to_string(n_) + ", " + std::to_string(executions_) + " executions";
-  }
-  std::int64_t passes_per_run() const override { return executions_; }
-
-  void reset() override { c_ = c0_; }
-  void run(const Parallel& parallel) override {
-    for (int e = 0; e < executions_; ++e) parallel(loops()[0], n_);
+    return "n=" + std::to_string(n_) + ", " + executions_text();
   }
 
   void compute_reference() override {
-    ref_ = c0_;
+    reference_ = initial_;
+    auto& ref = reference_;
     const double alpha = view_.alpha, beta = view_.beta;
     for (int e = 0; e < executions_; ++e)
       for (std::int64_t i = 0; i < n_; ++i)
         for (std::int64_t j = 0; j < n_; ++j) {
-          double t = beta * ref_[i * n_ + j];
+          double t = beta * ref[i * n_ + j];
           for (std::int64_t k = 0; k < n_; ++k) t += alpha * a_[i * n_ + k] * b_[k * n_ + j];
-          ref_[i * n_ + j] = t;
+          ref[i * n_ + j] = t;
         }
   }
-  Check check() const override { return compare("C", c_.data(), ref_.data(), c_.size(), 1e-12); }
 
  private:
   std::int64_t n_ = 0;
-  int executions_ = 0;
-  std::vector<double> a_, b_, c0_, c_, ref_;
+  std::vector<double> a_, b_;
   GemmView view_{};
 };
 

@@ -1,8 +1,8 @@
 // SYRK (PolyBench/GPU): C = alpha A A^T + beta C over the whole square, ten executions per
 // run (C keeps accumulating); an iteration is a row of C. Regular, compute bound.
-#include "check.hpp"
 #include "kernel_list.hpp"
 #include "loop_body.hpp"
+#include "single_loop_kernel.hpp"
 #include "sizes.hpp"
 
 namespace tsar::kernels {
@@ -33,7 +33,7 @@ void syrk_row(const SyrkView& v, std::int64_t i) {
 }
 #pragma omp end declare target
 
-class Syrk final : public Kernel {
+class Syrk final : public SingleLoopKernel {
  public:
   const char* name() const override { return "syrk"; }
   Kind kind() const override { return Kind::regular; }
@@ -44,42 +44,34 @@ class Syrk final : public Kernel {
   void setup(Scale scale) override {
     n_ = by_scale<std::int64_t>(scale, 32, 96, 256, 768);
     m_ = n_;
-    executions_ = by_scale(scale, 2, 10, 10, 10);
     const auto n = static_cast<std::size_t>(n_), m = static_cast<std::size_t>(m_);
     a_ = uniform(n * m, 121);
-    c0_ = uniform(n * n, 122);
-    c_ = c0_;
-    view_ = {a_.data(), c_.data(), n_, m_, 1.5, 1.2};
-    set_loops({make_loop<SyrkView, syrk_row>(
-        "syrk", &view_, 8.0 * static_cast<double>(m_ + 2 * n_),
-        {full_buffer("A", a_.data(), n, m), rows_buffer("C", c_.data(), n, n, TSAR_MEM_INOUT)})});
+    set_result("C", n_, by_scale(scale, 2, 10, 10, 10), n * n, uniform(n * n, 122), 1e-12);
+    view_ = {a_.data(), result_.data(), n_, m_, 1.5, 1.2};
+    set_loops(
+        {make_loop<SyrkView, syrk_row>("syrk", &view_, 8.0 * static_cast<double>(m_ + 2 * n_),
+                                       {full_buffer("A", a_.data(), n, m),
+                                        rows_buffer("C", result_.data(), n, n, TSAR_MEM_INOUT)})});
   }
   std::string size_text() const override {
-    return "n=m=" + std::to_string(n_) + ", " + std::to_string(executions_) + " executions";
-  }
-  std::int64_t passes_per_run() const override { return executions_; }
-
-  void reset() override { c_ = c0_; }
-  void run(const Parallel& parallel) override {
-    for (int e = 0; e < executions_; ++e) parallel(loops()[0], n_);
+    return "n=m=" + std::to_string(n_) + ", " + executions_text();
   }
 
   void compute_reference() override {
-    ref_ = c0_;
+    reference_ = initial_;
+    auto& ref = reference_;
     for (int e = 0; e < executions_; ++e) {
-      for (auto& x : ref_) x *= view_.beta;
+      for (auto& x : ref) x *= view_.beta;
       for (std::int64_t i = 0; i < n_; ++i)
         for (std::int64_t j = 0; j < n_; ++j)
           for (std::int64_t k = 0; k < m_; ++k)
-            ref_[i * n_ + j] += view_.alpha * a_[i * m_ + k] * a_[j * m_ + k];
+            ref[i * n_ + j] += view_.alpha * a_[i * m_ + k] * a_[j * m_ + k];
     }
   }
-  Check check() const override { return compare("C", c_.data(), ref_.data(), c_.size(), 1e-12); }
 
  private:
   std::int64_t n_ = 0, m_ = 0;
-  int executions_ = 0;
-  std::vector<double> a_, c0_, c_, ref_;
+  std::vector<double> a_;
   SyrkView view_{};
 };
 

@@ -63,8 +63,21 @@ TEST(Partition, InnerLoopsSplitOverThePlacesDevices) {
     place_for(place, 3, 1000, 1200, [&](const tsar_chunk& c) {
       EXPECT_GE(c.begin, 1000);
       EXPECT_LE(c.end, 1200);
-      std::lock_guard lock(m);
-      workers.insert(c.worker);
+      {
+        std::lock_guard lock(m);
+        workers.insert(c.worker);
+      }
+      // The place's cores balance their ranges within the pass: a worker that woke first
+      // could run them all before the other woke. A first piece waits for the other worker's
+      // (neither can take the other's piece in progress, so both get one).
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (std::chrono::steady_clock::now() < until) {
+        {
+          std::lock_guard lock(m);
+          if (workers.size() == 2) break;
+        }
+        std::this_thread::yield();
+      }
     });
   });
   EXPECT_EQ(workers, (std::set<int>{0, 1}));

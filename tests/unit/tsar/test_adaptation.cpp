@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -90,6 +91,26 @@ TEST_F(Adaptation, SplitAdaptsWithinASinglePass) {
   // The first sub-pass splits 50:50, later ones ~3:1 (device 0 ~72% of the pass, ~50%
   // without adapting within the pass).
   EXPECT_GT(stats.devices[0].iterations, 176);
+}
+
+TEST_F(Adaptation, AdaptiveCoresBalanceTheirRangesWithinThePass) {
+  // The first pass splits 20:20 (nothing measured yet). A piece worker 1 runs waits until
+  // worker 0 has run an iteration of worker 1's range: worker 0 must take over the part of
+  // it worker 1 has not started, within this very pass, or the wait times out.
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::Region region("balance", "adaptive");
+  std::atomic<bool> helped{false};
+  std::vector<std::atomic<int>> seen(40);
+  region.parallel_for(40, [&](const tsar::Chunk& c) {
+    for (auto i = c.begin(); i < c.end(); ++i) seen[static_cast<std::size_t>(i)]++;
+    if (c.worker() == 0 && c.end() > 20) helped = true;
+    if (c.worker() != 1) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!helped && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  });
+  for (const auto& s : seen) ASSERT_EQ(s.load(), 1);
+  EXPECT_TRUE(helped.load());
+  EXPECT_GT(region.split()[0], 20);
 }
 
 TEST_F(Adaptation, ChunkDynamicGivesTheSlowDeviceFewerIterations) {

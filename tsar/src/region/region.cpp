@@ -106,6 +106,10 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   ranges_.resize(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
   scheduler_ = make_scheduler(spec_, workers());
+  balance_cpu_ = scheduler_->balances_cpu_share();
+  shares_.resize(workers());
+  share_member_.assign(n, 0);
+  share_piece_.assign(n, 1);
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());
   pass_devices_.resize(n);
@@ -336,6 +340,32 @@ void Region::install() {
     ranges_[w] = {at, at + plan_.counts[w]};
     at += plan_.counts[w];
   }
+  if (balance_cpu_) install_shares();
+}
+
+void Region::install_shares() {
+  // Every active CPU device takes part (a core, or a team whose bodies spread their pieces);
+  // accelerators and the emulated ones keep their ranges: moving work onto them would move
+  // data, and their measured times are what the split balances against the CPU share.
+  int members = 0;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    const bool cpu = active_[w] && workers_[w].device->kind() == DeviceKind::kCpu;
+    share_member_[w] = cpu ? 1 : 0;
+    members += cpu ? 1 : 0;
+    const double tpi = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
+    share_piece_[w] =
+        tpi > 0.0
+            ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
+            : 1;
+  }
+  if (members < 2) std::fill(share_member_.begin(), share_member_.end(), 0);
+  shares_.reset(ranges_, share_member_, share_piece_);
+}
+
+void Region::stop_dispatch() {
+  canceled_.store(true, std::memory_order_relaxed);
+  queue_.close();
+  shares_.close();
 }
 
 void Region::start_sub_pass(int worker) {
@@ -344,7 +374,9 @@ void Region::start_sub_pass(int worker) {
   me.sub_busy = 0.0;
   Range r;
   if (me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
-    if (!plan_.chunked) {
+    if (!plan_.chunked && shares_.member(worker)) {
+      if (shares_.take(worker, r) != ChunkQueue::Result::kSuccess) r = {};
+    } else if (!plan_.chunked) {
       r = ranges_[static_cast<std::size_t>(worker)];
     } else if (me.active &&
                scheduler_->take_chunk(worker, {}, queue_, r) != ChunkQueue::Result::kSuccess) {
@@ -403,8 +435,7 @@ void Region::guard_memory(F&& f) {
   } catch (const std::exception& e) {
     // The planner's copies failed: the pass runs nothing and reports the device's error.
     if (!device_failed_.exchange(true, std::memory_order_acq_rel)) device_failure_ = e.what();
-    canceled_.store(true, std::memory_order_relaxed);
-    queue_.close();
+    stop_dispatch();
   }
 }
 
@@ -469,8 +500,7 @@ void Region::fail_device(Worker& me, const std::string& why) {
   me.error = TSAR_ERR_SYSTEM;
   me.current = {};
   set_last_error(me.error, why);
-  canceled_.store(true, std::memory_order_relaxed);
-  queue_.close();
+  stop_dispatch();
 }
 
 void Region::retire_lost(std::size_t w) {
@@ -512,11 +542,15 @@ int Region::loop(int worker, int* status) {
     ++me.sub_chunks;
   }
   me.current = {};
-  if (plan_.chunked && me.active && me.error == TSAR_OK &&
+  // Chunks, or the next piece of the CPU share (its own range's, else a stolen one).
+  const bool shared = !plan_.chunked && shares_.member(worker);
+  if ((plan_.chunked || shared) && me.active && me.error == TSAR_OK &&
       !canceled_.load(std::memory_order_relaxed)) {
     Range r;
-    if (scheduler_->take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, queue_, r) ==
-        ChunkQueue::Result::kSuccess) {
+    const auto taken =
+        shared ? shares_.take(worker, r)
+               : scheduler_->take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, queue_, r);
+    if (taken == ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
       if (clocked) me.start = t;
@@ -732,8 +766,7 @@ void Region::record_pass(double last_arrival) {
 
 void Region::cancel() {
   if (!in_pass()) throw Error(TSAR_ERR_STATE, "tsar_cancel outside a pass");
-  canceled_.store(true, std::memory_order_relaxed);
-  queue_.close();
+  stop_dispatch();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -757,8 +790,7 @@ void Region::run_worker(void* context, int worker) {
       try {
         self->body_(&chunk, self->body_arg_);
       } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the pool
-        self->canceled_.store(true, std::memory_order_relaxed);
-        self->queue_.close();
+        self->stop_dispatch();
       }
     }
   } while (self->loop(worker, &status));

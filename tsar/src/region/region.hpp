@@ -25,6 +25,7 @@
 #include "memory/reductions.hpp"
 #include "memory/registry.hpp"
 #include "queue/chunk_queue.hpp"
+#include "queue/stealing_ranges.hpp"
 #include "region/statistics.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
@@ -43,6 +44,9 @@ class Region {
   /// Back-off's "slower than the CPU devices alone" test: by this factor.
   static constexpr double kBackoffMargin = 1.25;
   static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;
+  /// Smallest piece CPU cores balancing a ratio plan's ranges take, in seconds of their
+  /// measured time per iteration: shorter pieces would cost more in dispatch than they save.
+  static constexpr double kMinSharePieceSeconds = 10e-6;
 
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
   Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule, unsigned kinds,
@@ -138,6 +142,8 @@ class Region {
   void join_pass(int worker, std::int64_t n);
   void begin_pass(std::int64_t n);                 // planner: the pass's first plan
   void install();                                  // planner/leader: publishes plan_
+  void install_shares();                           // planner/leader: the CPU cores' stealing ranges
+  void stop_dispatch();                            // cancellation: no more chunks or stolen ranges
   void start_sub_pass(int worker);                 // worker: its first range of the current plan
   void finish_sub_pass();                          // leader, inside the barrier
   void end_pass(double last_arrival);              // leader
@@ -195,6 +201,12 @@ class Region {
   SubPassPlan plan_;
   std::vector<Range> ranges_;
   ChunkQueue queue_;
+  /// Ratio plans of schedules that balance the CPU share: the CPU workers' ranges, taken
+  /// in pieces by their owners and stolen by the others (balance_cpu_ set).
+  bool balance_cpu_ = false;
+  StealingRanges shares_;
+  std::vector<unsigned char> share_member_;  ///< planner/leader: scratch of install_shares
+  std::vector<std::int64_t> share_piece_;    ///< planner/leader: scratch of install_shares
   std::int64_t n_ = 0;
   int pass_error_ = TSAR_OK;
   std::string pass_error_message_;

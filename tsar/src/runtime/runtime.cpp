@@ -5,6 +5,7 @@
 
 #include "api/error.hpp"
 #include "devices/device_list.hpp"
+#include "devices/gpu_discovery.hpp"
 
 namespace tsar::core {
 namespace {
@@ -12,7 +13,27 @@ namespace {
 std::mutex current_mutex;
 std::shared_ptr<Runtime> current_runtime;
 
-std::shared_ptr<Runtime> build(const std::optional<std::string>& spec) {
+/// The device list `spec` stands for: itself, else TSAR_DEVICES, else "" (the default).
+std::string device_text(const std::optional<std::string>& spec) {
+  if (spec) return *spec;
+  const char* env = std::getenv("TSAR_DEVICES");
+  return env != nullptr ? env : "";
+}
+
+/// Everything build_devices reads besides the node: the device list, the accelerators'
+/// memory limits and the GPU control-core policy. Equal keys build equal device sets.
+std::string selection_key(const std::string& text) {
+  const char* limits = std::getenv("TSAR_DEVICE_MEMORY_LIMIT");
+  std::string policy;
+  try {
+    policy = gpu_cores_policy() == GpuCores::kShare ? "share" : "reserve";
+  } catch (const Error&) {
+    policy = "invalid";  // build_devices reports it where the policy matters
+  }
+  return text + '\n' + (limits != nullptr ? limits : "") + '\n' + policy;
+}
+
+std::shared_ptr<Runtime> build(const std::optional<std::string>& spec, std::string key) {
   symmer::topology::NodeModel node = [] {
     try {
       return symmer::topology::NodeModel::from_this_node();
@@ -20,15 +41,10 @@ std::shared_ptr<Runtime> build(const std::optional<std::string>& spec) {
       throw Error(TSAR_ERR_DEVICES, std::string("reading this node's topology: ") + e.what());
     }
   }();
-  std::string text;
-  if (spec) {
-    text = *spec;
-  } else if (const char* env = std::getenv("TSAR_DEVICES"); env != nullptr) {
-    text = env;
-  }
+  const std::string text = device_text(spec);
   try {
     auto devices = build_devices(node, text);
-    return std::make_shared<Runtime>(std::move(node), std::move(devices), text);
+    return std::make_shared<Runtime>(std::move(node), std::move(devices), text, std::move(key));
   } catch (const Error& e) {
     if (spec) throw;
     throw Error(e.status(), std::string("TSAR_DEVICES: ") + e.what());
@@ -38,20 +54,29 @@ std::shared_ptr<Runtime> build(const std::optional<std::string>& spec) {
 }  // namespace
 
 Runtime::Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices,
-                 std::string device_spec)
+                 std::string device_spec, std::string selection_key)
     : node_(std::move(node)),
       devices_(std::move(devices)),
       device_spec_(std::move(device_spec)),
+      selection_key_(std::move(selection_key)),
       pool_(static_cast<int>(devices_.size())) {}
 
 std::shared_ptr<Runtime> Runtime::current() {
   std::lock_guard lock(current_mutex);
-  if (!current_runtime) current_runtime = build(std::nullopt);
+  if (!current_runtime)
+    current_runtime = build(std::nullopt, selection_key(device_text(std::nullopt)));
   return current_runtime;
 }
 
 void Runtime::select(const std::optional<std::string>& spec) {
-  auto next = build(spec);
+  std::string key = selection_key(device_text(spec));
+  {
+    // The same selection again keeps the runtime: a new one would read the topology again
+    // and start a second pool whose threads share the cores with the first one's.
+    std::lock_guard lock(current_mutex);
+    if (current_runtime && current_runtime->selection_key_ == key) return;
+  }
+  auto next = build(spec, std::move(key));
   std::lock_guard lock(current_mutex);
   current_runtime = std::move(next);
 }

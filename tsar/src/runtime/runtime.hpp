@@ -16,14 +16,17 @@ namespace tsar::core {
 
 class Runtime {
  public:
-  /// `device_spec` is the device list the devices were built from ("" = the default).
+  /// `device_spec` is the device list the devices were built from ("" = the default);
+  /// `selection_key` what select() built it from ("" for runtimes select() did not build).
   Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices,
-          std::string device_spec = {});
+          std::string device_spec = {}, std::string selection_key = {});
 
   /// The runtime new regions use: built on first use from TSAR_DEVICES or, without it,
   /// from every allowed core of this node.
   static std::shared_ptr<Runtime> current();
-  /// Replaces the current runtime with one for `spec` (nullopt: the default). Throws
+  /// Replaces the current runtime with one for `spec` (nullopt: the default), unless the
+  /// current one was built from the same selection (device list, TSAR_DEVICE_MEMORY_LIMIT,
+  /// GPU control-core policy): then it stays, with its worker pool. Throws
   /// Error(TSAR_ERR_DEVICES) and keeps the current one on a bad spec.
   static void select(const std::optional<std::string>& spec);
 
@@ -38,6 +41,7 @@ class Runtime {
   symmer::topology::NodeModel node_;
   std::vector<std::shared_ptr<Device>> devices_;
   std::string device_spec_;
+  std::string selection_key_;
   WorkerPool pool_;
 };
 

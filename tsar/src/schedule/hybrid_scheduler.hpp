@@ -28,6 +28,7 @@ class HybridScheduler final : public Scheduler {
     return chunks_.take_chunk(worker, last, queue, out);
   }
   bool times_chunks() const override { return chunks_.times_chunks(); }
+  bool balances_cpu_share() const override { return adaptive_.balances_cpu_share(); }
 
  private:
   PerDeviceChunkScheduler chunks_;

@@ -1,7 +1,9 @@
 #pragma once
 // Schedules that give each worker one contiguous range per (sub-)pass (thesis 4.3, 5.3.2):
 // static (default times, once), adaptive (measured times, every pass), split (div adapting
-// sub-passes every pass) and quick (a 1/div training sub-pass in the first pass only).
+// sub-passes every pass) and quick (a 1/div training sub-pass in the first pass only). The
+// adapting ones let CPU cores balance their ranges among themselves within a (sub-)pass;
+// static keeps the split it was given.
 
 #include "schedule/scheduler.hpp"
 
@@ -23,6 +25,7 @@ class AdaptiveScheduler final : public Scheduler {
 
   void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   bool next_sub_pass(std::span<const double> tpi, SubPassPlan& plan) override;
+  bool balances_cpu_share() const override { return true; }
 
  private:
   /// Size of sub-pass `k` (0-based) of this pass; 0 when the pass is complete.

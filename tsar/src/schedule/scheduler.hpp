@@ -49,6 +49,10 @@ class Scheduler {
                                         Range& out);
   /// False for schedules that never use measurements (static): no back-off for them.
   virtual bool adapts() const { return true; }
+  /// True when the CPU devices of a ratio plan balance their ranges among themselves within
+  /// the (sub-)pass (queue/stealing_ranges.hpp): the split then sets each CPU core's starting
+  /// range and the CPU share as a whole, not what each core ends up running.
+  virtual bool balances_cpu_share() const { return false; }
   /// True when take_chunk uses ChunkTiming. Only then does the dispatch path read the clock
   /// at every chunk; otherwise a worker's busy time is read once, from its first chunk's
   /// start to its last chunk's end (its chunks run back to back).

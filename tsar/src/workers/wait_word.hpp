@@ -1,9 +1,15 @@
 #pragma once
-// A 32-bit word threads wait on: spin briefly (passes are often microseconds apart and a
-// futex round trip costs more than a short pass), then sleep in the kernel. Wakers make a
-// system call only when someone sleeps, so back-to-back passes stay in user space.
+// A 32-bit word threads wait on: spin (passes are often microseconds apart, with a serial
+// step of the program between them, and waking a sleeping thread costs tens of microseconds,
+// more in a VM), then sleep in the kernel. Like libgomp's default wait policy, the spin is
+// long enough to bridge the program's serial steps between loops; unlike a plain spin, after
+// a short pure spin it yields the core at every round, so a runnable thread that shares the
+// core (another pool's worker pinned there, another program) runs instead of waiting for
+// the spinner's time slice to end. Wakers make a system call only when someone sleeps, so
+// back-to-back passes stay in user space.
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,22 +33,25 @@ inline void cpu_relax() {
 
 class WaitWord {
  public:
-  /// How long to spin before sleeping: longer than a scheduling step between passes, much
-  /// shorter than a time slice (PAUSE costs 10-140 cycles depending on the core, so the
-  /// spin is bounded by the clock, not by a count).
-  static constexpr std::chrono::microseconds kSpin{50};
+  /// How long to spin without yielding: a scheduling step between passes (PAUSE costs
+  /// 10-140 cycles depending on the core, so spins are bounded by the clock, not a count).
+  static constexpr std::chrono::microseconds kPureSpin{20};
+  /// How long to spin in all before sleeping: a serial step of the program between two
+  /// loops (a norm, mirroring a matrix).
+  static constexpr std::chrono::microseconds kSpin{2000};
 
   std::uint32_t load() const { return value_.load(std::memory_order_acquire); }
 
   /// Returns once the word differs from `old`.
   void wait_while(std::uint32_t old) {
-    const auto deadline = std::chrono::steady_clock::now() + kSpin;
-    do {
+    const auto start = std::chrono::steady_clock::now();
+    for (auto now = start; now - start < kSpin; now = std::chrono::steady_clock::now()) {
       for (int i = 0; i < 32; ++i) {
         if (value_.load(std::memory_order_acquire) != old) return;
         cpu_relax();
       }
-    } while (std::chrono::steady_clock::now() < deadline);
+      if (now - start >= kPureSpin) sched_yield();
+    }
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     while (value_.load(std::memory_order_seq_cst) == old)
       syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&value_), FUTEX_WAIT_PRIVATE, old,

@@ -1,0 +1,179 @@
+// The CPU share's stealing ranges: owners take their own range in quarters of what remains,
+// down to their minimum piece, an exhausted member takes a quarter of the fullest other
+// range, non-members' ranges are never handed out, and concurrent takers -- owners and thieves,
+// through resets and a close -- hand out every iteration exactly once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "queue/stealing_ranges.hpp"
+
+namespace {
+
+using tsar::core::ChunkQueue;
+using tsar::core::Range;
+using tsar::core::StealingRanges;
+
+constexpr auto kSuccess = ChunkQueue::Result::kSuccess;
+constexpr auto kClosed = ChunkQueue::Result::kClosed;
+
+void reset(StealingRanges& s, const std::vector<Range>& ranges,
+           const std::vector<unsigned char>& member, const std::vector<std::int64_t>& piece) {
+  s.reset(ranges, member, piece);
+}
+
+TEST(StealingRanges, AnOwnerTakesItsRangeInShrinkingPiecesDownToItsMinimum) {
+  StealingRanges s(1);
+  reset(s, {{0, 100}}, {1}, {1});
+  std::vector<std::int64_t> sizes;
+  std::int64_t at = 0;
+  Range r;
+  while (s.take(0, r) == kSuccess) {
+    EXPECT_EQ(r.begin, at);  // in order, no gap
+    at = r.end;
+    sizes.push_back(r.size());
+  }
+  EXPECT_EQ(at, 100);
+  EXPECT_EQ(sizes, (std::vector<std::int64_t>{25, 19, 14, 11, 8, 6, 5, 3, 3, 2, 1, 1, 1, 1}));
+
+  reset(s, {{0, 100}}, {1}, {30});  // no piece under 30 but the range's last
+  sizes.clear();
+  while (s.take(0, r) == kSuccess) sizes.push_back(r.size());
+  EXPECT_EQ(sizes, (std::vector<std::int64_t>{30, 30, 30, 10}));
+}
+
+TEST(StealingRanges, OwnersStartOnTheirOwnRanges) {
+  StealingRanges s(3);
+  reset(s, {{0, 40}, {40, 50}, {50, 90}}, {1, 1, 1}, {1, 1, 1});
+  Range r;
+  ASSERT_EQ(s.take(2, r), kSuccess);
+  EXPECT_EQ(r.begin, 50);
+  EXPECT_EQ(r.end, 60);
+  ASSERT_EQ(s.take(1, r), kSuccess);
+  EXPECT_EQ(r.begin, 40);
+  EXPECT_EQ(r.end, 43);
+  ASSERT_EQ(s.take(0, r), kSuccess);
+  EXPECT_EQ(r.begin, 0);
+  EXPECT_EQ(r.end, 10);
+}
+
+TEST(StealingRanges, AnExhaustedMemberTakesAPieceOfTheFullestOtherRange) {
+  StealingRanges s(3);
+  reset(s, {{0, 0}, {0, 100}, {100, 140}}, {1, 1, 1}, {1, 1, 1});
+  Range r;
+  ASSERT_EQ(s.take(0, r), kSuccess);  // its own range is empty: from worker 1's 100
+  EXPECT_EQ(r.begin, 0);
+  EXPECT_EQ(r.end, 25);
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 75 left at worker 1, 40 at worker 2
+  EXPECT_EQ(r.begin, 25);
+  EXPECT_EQ(r.end, 44);
+  ASSERT_EQ(s.take(1, r), kSuccess);  // the owner goes on where the thieves left off
+  EXPECT_EQ(r.begin, 44);
+  EXPECT_EQ(r.end, 58);
+  ASSERT_EQ(s.take(1, r), kSuccess);
+  EXPECT_EQ(r.begin, 58);
+  EXPECT_EQ(r.end, 69);
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 31 left at worker 1: now worker 2's 40 is the fullest
+  EXPECT_EQ(r.begin, 100);
+  EXPECT_EQ(r.end, 110);
+}
+
+TEST(StealingRanges, NonMembersRangesAreNeverHandedOut) {
+  StealingRanges s(3);
+  reset(s, {{0, 10}, {10, 1000}, {1000, 1010}}, {1, 0, 1}, {1, 1, 1});
+  EXPECT_TRUE(s.member(0));
+  EXPECT_FALSE(s.member(1));
+  std::int64_t taken = 0;
+  Range r;
+  while (s.take(0, r) == kSuccess) {
+    EXPECT_TRUE(r.end <= 10 || r.begin >= 1000) << r.begin << ".." << r.end;
+    taken += r.size();
+  }
+  EXPECT_EQ(taken, 20);
+  EXPECT_EQ(s.take(2, r), kClosed);
+}
+
+TEST(StealingRanges, CloseStopsEveryTaker) {
+  StealingRanges s(2);
+  reset(s, {{0, 100}, {100, 200}}, {1, 1}, {1, 1});
+  Range r;
+  ASSERT_EQ(s.take(0, r), kSuccess);
+  s.close();
+  EXPECT_EQ(s.take(0, r), kClosed);
+  EXPECT_EQ(s.take(1, r), kClosed);
+  reset(s, {{0, 100}, {100, 200}}, {1, 1}, {1, 1});  // a reset opens them again
+  EXPECT_EQ(s.take(1, r), kSuccess);
+}
+
+TEST(StealingRanges, ConcurrentOwnersAndThievesRunEveryIterationOnce) {
+  // Eight takers, one of them very slow (a preempted core), uneven ranges (an empty one, a
+  // non-member's), several passes over the same object, small and large minimum pieces.
+  constexpr int kWorkers = 8;
+  constexpr std::int64_t kN = 60'000;
+  StealingRanges s(kWorkers);
+  std::mt19937 rng(7);
+  for (int pass = 0; pass < 12; ++pass) {
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    std::vector<std::int64_t> cuts = {0, kN};
+    for (int c = 0; c < kWorkers - 1; ++c)
+      cuts.push_back(std::uniform_int_distribution<std::int64_t>(0, kN)(rng));
+    std::sort(cuts.begin(), cuts.end());
+    std::vector<Range> ranges;
+    for (int w = 0; w < kWorkers; ++w)
+      ranges.push_back({cuts[static_cast<std::size_t>(w)], cuts[static_cast<std::size_t>(w) + 1]});
+    std::vector<unsigned char> member(kWorkers, 1);
+    member[3] = 0;  // an accelerator: its range stays its own
+    std::vector<std::int64_t> piece(kWorkers, pass % 2 == 0 ? 1 : 97);
+    s.reset(ranges, member, piece);
+
+    std::vector<std::atomic<int>> seen(kN);
+    std::vector<std::thread> threads;
+    for (int w = 0; w < kWorkers; ++w) {
+      if (!member[static_cast<std::size_t>(w)]) continue;
+      threads.emplace_back([&, w] {
+        Range r;
+        while (s.take(w, r) == kSuccess) {
+          ASSERT_LT(r.begin, r.end);
+          for (auto i = r.begin; i < r.end; ++i) seen[static_cast<std::size_t>(i)]++;
+          if (w == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const Range accel = ranges[3];
+    for (std::int64_t i = 0; i < kN; ++i) {
+      const int expected = (i >= accel.begin && i < accel.end) ? 0 : 1;
+      ASSERT_EQ(seen[static_cast<std::size_t>(i)].load(), expected) << "iteration " << i;
+    }
+  }
+}
+
+TEST(StealingRanges, AConcurrentCloseHandsNothingOutTwice) {
+  constexpr std::int64_t kN = 200'000;
+  StealingRanges s(4);
+  s.reset(std::vector<Range>{{0, kN / 4}, {kN / 4, kN / 2}, {kN / 2, 3 * kN / 4}, {3 * kN / 4, kN}},
+          std::vector<unsigned char>{1, 1, 1, 1}, std::vector<std::int64_t>{1, 1, 1, 1});
+  std::vector<std::atomic<int>> seen(kN);
+  std::atomic<std::int64_t> pieces{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < 4; ++w)
+    threads.emplace_back([&, w] {
+      Range r;
+      while (s.take(w, r) == kSuccess) {
+        for (auto i = r.begin; i < r.end; ++i) seen[static_cast<std::size_t>(i)]++;
+        if (++pieces == 20) s.close();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (std::int64_t i = 0; i < kN; ++i) ASSERT_LE(seen[static_cast<std::size_t>(i)].load(), 1);
+  Range r;
+  EXPECT_EQ(s.take(0, r), kClosed);
+}
+
+}  // namespace

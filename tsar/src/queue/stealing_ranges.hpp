@@ -1,0 +1,132 @@
+#pragma once
+// The CPU share of a ratio (sub-)pass, balanced among its cores within the pass. Every CPU
+// worker owns the contiguous range the split gave it and takes it in pieces that shrink with
+// what remains (guided, down to a minimum piece), so a regular loop runs exactly as split --
+// each core on its own rows, in order, as OpenMP static does; a worker whose range is
+// exhausted takes a piece of what remains of the fullest range of another. Imbalance inside
+// the share (triangular loops, a core slowed by another program, a split learned on other
+// iterations) is absorbed before the barrier instead of waited out at it, the way the
+// thesis's CPU device runs its share with OpenMP.
+//
+// Owner and thieves both take with one fetch-and-add on the range's head (the blocking
+// interface of the ticket queue, queue/chunk_queue.hpp), so no lock is taken, nothing is
+// retried except after another taker's progress, and every iteration is handed out once.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "queue/chunk_queue.hpp"
+
+namespace tsar::core {
+
+class StealingRanges {
+ public:
+  /// A piece is 1/kPieceDivisor of what remains of the range it comes from: the pieces in
+  /// flight when the ranges run out -- what the others wait for at the barrier -- shrink
+  /// with what remains, as guided chunks do. (A stolen piece is its thief's alone: it is not
+  /// split again, so thieves take no more than owners.)
+  static constexpr std::int64_t kPieceDivisor = 4;
+
+  /// Ranges for `workers` workers, none of them a member until reset().
+  explicit StealingRanges(int workers = 0) { resize(workers); }
+
+  /// Ranges for `workers` workers, none of them a member. Not concurrent with takers.
+  void resize(int workers) {
+    owners_ = std::make_unique<Owner[]>(static_cast<std::size_t>(workers));
+    workers_ = workers;
+    members_.clear();
+    members_.reserve(static_cast<std::size_t>(workers));
+  }
+
+  int workers() const { return workers_; }
+
+  /// Re-arms for a (sub-)pass: worker w owns ranges[w] when member[w] != 0 and takes no
+  /// piece smaller than min_piece[w] (>= 1). Non-members' ranges are not handed out. Not
+  /// concurrent with takers; allocates nothing.
+  void reset(std::span<const Range> ranges, std::span<const unsigned char> member,
+             std::span<const std::int64_t> min_piece) {
+    members_.clear();
+    int open = 0;
+    for (int w = 0; w < workers_; ++w) {
+      const auto i = static_cast<std::size_t>(w);
+      Owner& o = owners_[i];
+      o.member = member[i] != 0;
+      o.min_piece = std::max<std::int64_t>(1, min_piece[i]);
+      o.hi = o.member ? ranges[i].end : ranges[i].begin;
+      o.head.store(ranges[i].begin, std::memory_order_relaxed);
+      if (o.member) members_.push_back(w);
+      if (o.member && !ranges[i].empty()) ++open;
+    }
+    open_.store(open, std::memory_order_relaxed);
+    closed_.store(false, std::memory_order_relaxed);
+  }
+
+  bool member(int worker) const { return owners_[static_cast<std::size_t>(worker)].member; }
+
+  /// Member `worker`'s next range: a piece of its own, else a piece of the fullest range of
+  /// another member. kClosed once every member's range is exhausted, or after close().
+  ChunkQueue::Result take(int worker, Range& out) {
+    const Owner& me = owners_[static_cast<std::size_t>(worker)];
+    if (closed_.load(std::memory_order_relaxed)) return ChunkQueue::Result::kClosed;
+    if (take_from(owners_[static_cast<std::size_t>(worker)], me.min_piece, out))
+      return ChunkQueue::Result::kSuccess;
+    // A failed take means other takers emptied that range since it was read, so the loop
+    // ends: each round either succeeds or finds strictly less left to take.
+    for (;;) {
+      // One shared word answers "anything left?" without reading every owner's line.
+      if (closed_.load(std::memory_order_relaxed) || open_.load(std::memory_order_relaxed) <= 0)
+        return ChunkQueue::Result::kClosed;
+      Owner* victim = nullptr;
+      std::int64_t most = 0;
+      for (int w : members_) {
+        Owner& o = owners_[static_cast<std::size_t>(w)];
+        const std::int64_t left = o.hi - o.head.load(std::memory_order_relaxed);
+        if (left > most) {
+          most = left;
+          victim = &o;
+        }
+      }
+      if (victim == nullptr) return ChunkQueue::Result::kClosed;
+      if (take_from(*victim, me.min_piece, out)) return ChunkQueue::Result::kSuccess;
+    }
+  }
+
+  /// Stops handing out ranges (cancellation); concurrent with takers.
+  void close() { closed_.store(true, std::memory_order_relaxed); }
+
+ private:
+  /// One cache line per owner: its head (moved by one fetch-and-add per piece) and what
+  /// every taker reads with it.
+  struct alignas(64) Owner {
+    std::atomic<std::int64_t> head{0};
+    std::int64_t hi = 0;
+    std::int64_t min_piece = 1;
+    bool member = false;
+  };
+
+  /// A piece of o's range; false when it is exhausted. The taker of its last piece closes
+  /// it in open_. Heads overshoot hi by at most one piece per taker (pieces are at most
+  /// what remained, so no overflow within Region's 2^60 iterations).
+  bool take_from(Owner& o, std::int64_t min_piece, Range& out) {
+    const std::int64_t left = o.hi - o.head.load(std::memory_order_relaxed);
+    if (left <= 0) return false;
+    const std::int64_t size = std::max(min_piece, (left + kPieceDivisor - 1) / kPieceDivisor);
+    const std::int64_t begin = o.head.fetch_add(size, std::memory_order_relaxed);
+    if (begin >= o.hi) return false;
+    out = {begin, std::min(begin + size, o.hi)};
+    if (out.end == o.hi) open_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  std::unique_ptr<Owner[]> owners_;  // atomics: fixed addresses
+  int workers_ = 0;
+  std::vector<int> members_;
+  alignas(64) std::atomic<int> open_{0};  ///< members whose range is not handed out yet
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace tsar::core
