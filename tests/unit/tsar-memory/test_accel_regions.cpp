@@ -45,6 +45,22 @@ class Accel : public ::testing::Test {
     for (int w = 0; w < r.num_devices(); ++w) t.push_back(accelerator(r, w) ? 0.5 : 1.0);
     return t;
   }
+  /// A static region named `name` whose split fixed_times fixes (probed on these devices).
+  static tsar::RegionOptions fixed_split(const char* name) {
+    tsar::RegionOptions options;
+    options.name = name;
+    options.schedule = "static";
+    tsar::Region probe(options);
+    options.time_per_iteration = fixed_times(probe);
+    return options;
+  }
+  /// One serial stencil sweep over the whole grid: the reference the region's passes match.
+  static void serial_jacobi(const std::vector<double>& cur, std::vector<double>& next,
+                            std::int64_t rows, std::int64_t cols) {
+    accel_test::jacobi(
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}),
+        cur.data(), next.data(), rows, cols);
+  }
 };
 
 TEST_F(Accel, RowsMatchTheSerialLoopAndMoveOnlyTheirPart) {
@@ -77,12 +93,7 @@ TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
   std::vector<double> a(rows * cols), b(rows * cols, 0.0);
   for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
   std::vector<double> ra = a, rb = b;
-  tsar::RegionOptions options;
-  options.name = "jacobi";
-  options.schedule = "static";
-  tsar::Region probe(options);
-  options.time_per_iteration = fixed_times(probe);
-  tsar::Region region(options);
+  tsar::Region region(fixed_split("jacobi"));
   const unsigned persist = TSAR_MEM_PERSIST;
   // Both buffers with the same halo, so each device copy's window fits either role.
   auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
@@ -92,9 +103,7 @@ TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
-    accel_test::jacobi(
-        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
-        rb.data(), rows, cols);
+    serial_jacobi(ra, rb, rows, cols);
     for (int w = 0; w < region.num_devices(); ++w) {
       if (!accelerator(region, w)) continue;
       SCOPED_TRACE("pass " + std::to_string(pass) + " device " + region.device(w).key);
@@ -125,12 +134,7 @@ TEST_F(Accel, ResidentStencilOutputStaysOnTheDeviceAndOnlyHaloRowsMove) {
   std::vector<double> a(rows * cols), b(rows * cols, 0.0);
   for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
   std::vector<double> ra = a, rb = b;
-  tsar::RegionOptions options;
-  options.name = "jacobi-resident";
-  options.schedule = "static";
-  tsar::Region probe(options);
-  options.time_per_iteration = fixed_times(probe);
-  tsar::Region region(options);
+  tsar::Region region(fixed_split("jacobi-resident"));
   const unsigned persist = TSAR_MEM_PERSIST;
   auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
   auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
@@ -141,9 +145,7 @@ TEST_F(Accel, ResidentStencilOutputStaysOnTheDeviceAndOnlyHaloRowsMove) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
-    accel_test::jacobi(
-        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
-        rb.data(), rows, cols);
+    serial_jacobi(ra, rb, rows, cols);
     for (int w = 0; w < region.num_devices(); ++w) {
       if (!accelerator(region, w)) continue;
       SCOPED_TRACE("pass " + std::to_string(pass) + " device " + region.device(w).key);
@@ -189,9 +191,7 @@ TEST_F(Accel, ResidentOutputsUnderChunksAndChangingSplitsMatchTheSerialLoop) {
       region.parallel_for(rows, [&](const tsar::Chunk& c) {
         accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
       });
-      accel_test::jacobi(
-          tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
-          rb.data(), rows, cols);
+      serial_jacobi(ra, rb, rows, cols);
       cur.swap_buffers(next);
       std::swap(ra, rb);
     }
@@ -474,9 +474,7 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
           1000.0 * factor[static_cast<std::size_t>(c.worker())] * static_cast<double>(c.size())));
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
-    accel_test::jacobi(
-        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), ra.data(),
-        rb.data(), rows, cols);
+    serial_jacobi(ra, rb, rows, cols);
     cur.swap_buffers(next);
     std::swap(ra, rb);
     if (pass < 5) continue;
