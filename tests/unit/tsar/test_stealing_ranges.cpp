@@ -84,6 +84,30 @@ TEST(StealingRanges, AnExhaustedMemberTakesAPieceOfTheFullestOtherRange) {
   EXPECT_EQ(r.end, 110);
 }
 
+TEST(StealingRanges, ARangeWithAtMostOneOwnerPieceLeftIsLeftToItsOwner) {
+  StealingRanges s(3);
+  reset(s, {{0, 0}, {0, 50}, {50, 60}}, {1, 1, 1}, {1, 20, 20});
+  Range r;
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 50 left at worker 1, more than its piece of 20
+  EXPECT_EQ(r.begin, 0);
+  EXPECT_EQ(r.end, 13);
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 37 left
+  EXPECT_EQ(r.begin, 13);
+  EXPECT_EQ(r.end, 23);
+  ASSERT_EQ(s.take(0, r), kSuccess);  // 27 left: this piece leaves 20
+  EXPECT_EQ(r.begin, 23);
+  EXPECT_EQ(r.end, 30);
+  EXPECT_EQ(s.take(0, r), kClosed);  // 20 at worker 1, 10 at worker 2: their owners'
+  ASSERT_EQ(s.take(1, r), kSuccess);
+  EXPECT_EQ(r.begin, 30);
+  EXPECT_EQ(r.end, 50);
+  ASSERT_EQ(s.take(2, r), kSuccess);
+  EXPECT_EQ(r.begin, 50);
+  EXPECT_EQ(r.end, 60);
+  EXPECT_EQ(s.take(1, r), kClosed);
+  EXPECT_EQ(s.take(2, r), kClosed);
+}
+
 TEST(StealingRanges, NonMembersRangesAreNeverHandedOut) {
   StealingRanges s(3);
   reset(s, {{0, 10}, {10, 1000}, {1000, 1010}}, {1, 0, 1}, {1, 1, 1});
@@ -95,7 +119,10 @@ TEST(StealingRanges, NonMembersRangesAreNeverHandedOut) {
     EXPECT_TRUE(r.end <= 10 || r.begin >= 1000) << r.begin << ".." << r.end;
     taken += r.size();
   }
-  EXPECT_EQ(taken, 20);
+  EXPECT_EQ(taken, 19);  // all but worker 2's last piece (one iteration), left to its owner
+  ASSERT_EQ(s.take(2, r), kSuccess);
+  EXPECT_EQ(r.begin, 1009);
+  EXPECT_EQ(r.end, 1010);
   EXPECT_EQ(s.take(2, r), kClosed);
 }
 

@@ -198,7 +198,8 @@ int tsar_get_schedule(const tsar_region* region, char* buf, size_t size);
 int tsar_next(tsar_region* region, int64_t n, int64_t* begin, int64_t* end);
 /* The do/while condition after the caller's range: times it, and either hands the caller
  * another chunk/sub-pass (returns 1) or waits for all workers at the end of the pass, where
- * the last one adapts the split, merges reductions and records statistics (returns 0).
+ * worker 0, once all have arrived, adapts the split, merges reductions and records
+ * statistics (returns 0).
  * Returns 0 with tsar_last_status() set on misuse. */
 int tsar_loop(tsar_region* region);
 /* Kind (TSAR_DEVICE_*) of the calling worker's device; 0 when the caller is no worker. */

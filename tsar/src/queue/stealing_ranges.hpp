@@ -8,6 +8,10 @@
 // iterations) is absorbed before the barrier instead of waited out at it, the way the
 // thesis's CPU device runs its share with OpenMP.
 //
+// Thieves leave a range alone once no more than one of its owner's minimum pieces remains:
+// the owner finishes that in less time than the minimum piece stands for, and short passes
+// (every range at most one piece) then run without a thief ever reading another's line.
+//
 // Owner and thieves both take with one fetch-and-add on the range's head (the blocking
 // interface of the ticket queue, queue/chunk_queue.hpp), so no lock is taken, nothing is
 // retried except after another taker's progress, and every iteration is handed out once.
@@ -59,16 +63,18 @@ class StealingRanges {
       o.hi = o.member ? ranges[i].end : ranges[i].begin;
       o.head.store(ranges[i].begin, std::memory_order_relaxed);
       if (o.member) members_.push_back(w);
-      if (o.member && !ranges[i].empty()) ++open;
+      if (o.member && ranges[i].size() > o.min_piece) ++open;
     }
     open_.store(open, std::memory_order_relaxed);
-    closed_.store(false, std::memory_order_relaxed);
+    // Written only when it changes: every take reads it, so it stays in every taker's cache.
+    if (closed_.load(std::memory_order_relaxed)) closed_.store(false, std::memory_order_relaxed);
   }
 
   bool member(int worker) const { return owners_[static_cast<std::size_t>(worker)].member; }
 
   /// Member `worker`'s next range: a piece of its own, else a piece of the fullest range of
-  /// another member. kClosed once every member's range is exhausted, or after close().
+  /// another member that has more than one of its owner's minimum pieces left. kClosed once
+  /// neither is left, or after close().
   ChunkQueue::Result take(int worker, Range& out) {
     const Owner& me = owners_[static_cast<std::size_t>(worker)];
     if (closed_.load(std::memory_order_relaxed)) return ChunkQueue::Result::kClosed;
@@ -77,7 +83,7 @@ class StealingRanges {
     // A failed take means other takers emptied that range since it was read, so the loop
     // ends: each round either succeeds or finds strictly less left to take.
     for (;;) {
-      // One shared word answers "anything left?" without reading every owner's line.
+      // One shared word answers "anything to steal?" without reading every owner's line.
       if (closed_.load(std::memory_order_relaxed) || open_.load(std::memory_order_relaxed) <= 0)
         return ChunkQueue::Result::kClosed;
       Owner* victim = nullptr;
@@ -85,7 +91,7 @@ class StealingRanges {
       for (int w : members_) {
         Owner& o = owners_[static_cast<std::size_t>(w)];
         const std::int64_t left = o.hi - o.head.load(std::memory_order_relaxed);
-        if (left > most) {
+        if (left > o.min_piece && left > most) {
           most = left;
           victim = &o;
         }
@@ -108,9 +114,10 @@ class StealingRanges {
     bool member = false;
   };
 
-  /// A piece of o's range; false when it is exhausted. The taker of its last piece closes
-  /// it in open_. Heads overshoot hi by at most one piece per taker (pieces are at most
-  /// what remained, so no overflow within Region's 2^60 iterations).
+  /// A piece of o's range; false when it is exhausted. The one take that leaves no more
+  /// than the owner's minimum piece (heads only grow: exactly one piece straddles that point)
+  /// closes the range to thieves in open_. Heads overshoot hi by at most one piece per taker
+  /// (pieces are at most what remained, so no overflow within Region's 2^60 iterations).
   bool take_from(Owner& o, std::int64_t min_piece, Range& out) {
     const std::int64_t left = o.hi - o.head.load(std::memory_order_relaxed);
     if (left <= 0) return false;
@@ -118,15 +125,17 @@ class StealingRanges {
     const std::int64_t begin = o.head.fetch_add(size, std::memory_order_relaxed);
     if (begin >= o.hi) return false;
     out = {begin, std::min(begin + size, o.hi)};
-    if (out.end == o.hi) open_.fetch_sub(1, std::memory_order_relaxed);
+    const std::int64_t before = o.hi - begin;
+    if (before > o.min_piece && before - size <= o.min_piece)
+      open_.fetch_sub(1, std::memory_order_relaxed);
     return true;
   }
 
   std::unique_ptr<Owner[]> owners_;  // atomics: fixed addresses
   int workers_ = 0;
   std::vector<int> members_;
-  alignas(64) std::atomic<int> open_{0};  ///< members whose range is not handed out yet
-  std::atomic<bool> closed_{false};
+  alignas(64) std::atomic<int> open_{0};         ///< members' ranges thieves may still take from
+  alignas(64) std::atomic<bool> closed_{false};  ///< read-mostly: not on open_'s line
 };
 
 }  // namespace tsar::core

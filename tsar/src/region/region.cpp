@@ -120,6 +120,8 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
 }
 
 Region::~Region() {
+  // Pool threads leave a pass's job after its barrier: they may still be reading this region.
+  runtime_->pool().wait_idle();
   // The end of the region: resident rows reach the host buffers.
   if (device_memory_)
     for (Registration& reg : memory_.registrations()) {
@@ -570,7 +572,7 @@ int Region::loop(int worker, int* status) {
     }
   }
   me.arrival = t;
-  barrier_.arrive_and_wait([this] { finish_sub_pass(); });
+  barrier_.arrive_and_wait(worker, [this] { finish_sub_pass(); });
   if (decision_ == kContinue) {
     start_sub_pass(worker);
     return 1;

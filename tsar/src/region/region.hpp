@@ -8,8 +8,9 @@
 //            reset); each worker then takes its range or first chunk and starts its clock.
 //   loop(w)  stops the clock; chunk schedules hand the worker its next chunk right here
 //            (a fetch-and-add, no lock); otherwise it arrives at the end-of-pass barrier,
-//            where the last worker learns the times, plans the next sub-pass or ends the
-//            pass (back-off, reductions, statistics, trace) before releasing the others.
+//            where worker 0 waits for the others' arrivals (a flag each, no shared counter),
+//            learns the times, plans the next sub-pass or ends the pass (back-off,
+//            reductions, statistics, trace) before releasing the others.
 //
 // Everything a worker touches during a pass is its own cache-line-aligned slot, the plan
 // (read-only while workers run) and the ChunkQueue.
@@ -46,6 +47,7 @@ class Region {
   static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;
   /// Smallest piece CPU cores balancing a ratio plan's ranges take, in seconds of their
   /// measured time per iteration: shorter pieces would cost more in dispatch than they save.
+  /// A range with no more than that left is its owner's (no thief reads its line).
   static constexpr double kMinSharePieceSeconds = 10e-6;
 
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).

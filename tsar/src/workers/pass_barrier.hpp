@@ -1,10 +1,16 @@
 #pragma once
-// The end-of-pass barrier of a region's workers. The last worker to arrive runs the pass's
-// completion (timing, adapting, merging) before anyone leaves, so the others find its
-// results when they wake.
+// The end-of-pass barrier of a region's workers. Worker 0 leads: it waits for every other
+// worker's arrival, runs the pass's completion (timing, adapting, merging) and only then
+// releases the others, so they find its results when they wake.
+//
+// No shared counter: each worker announces its arrival in a word of its own cache line, so
+// arrivals never queue behind each other's read-modify-writes on one line, and the leader
+// reads the lines as they come (the loads overlap). The release is one generation word the
+// others wait on. Arrival words hold the generation their arrival completes, so a word left
+// from an earlier pass never counts for this one.
 
-#include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "workers/wait_word.hpp"
 
@@ -12,25 +18,40 @@ namespace tsar::core {
 
 class PassBarrier {
  public:
-  void set_count(int count) { count_ = count; }
+  /// Re-arms it for `count` workers (>= 1). Not concurrent with arrivals.
+  void set_count(int count) {
+    count_ = count;
+    arrivals_ = std::make_unique<Arrival[]>(static_cast<std::size_t>(count));
+    generation_.store(0);
+  }
 
-  /// Arrives; the last arriver runs completion() and releases the others.
+  int count() const { return count_; }
+
+  /// Worker `worker` (0 <= worker < count) arrives. Worker 0 waits for the others, runs
+  /// completion() and releases them; the others return once it has.
   template <class Completion>
-  void arrive_and_wait(Completion&& completion) {
-    // Read the generation before arriving: it cannot move until this arrival is counted.
+  void arrive_and_wait(int worker, Completion&& completion) {
+    // The generation cannot move before this arrival is seen: the leader releases it only
+    // after every arrival.
     const std::uint32_t generation = generation_.load();
-    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_) {
-      arrived_.store(0, std::memory_order_relaxed);
+    if (worker == 0) {
+      for (int w = 1; w < count_; ++w)
+        arrivals_[static_cast<std::size_t>(w)].word.wait_while(generation);
       completion();
       generation_.store(generation + 1);
     } else {
+      arrivals_[static_cast<std::size_t>(worker)].word.store(generation + 1);
       generation_.wait_while(generation);
     }
   }
 
  private:
-  alignas(64) std::atomic<int> arrived_{0};
+  struct alignas(64) Arrival {
+    WaitWord word;  ///< the generation this worker's latest arrival completes
+  };
+
   int count_ = 1;
+  std::unique_ptr<Arrival[]> arrivals_ = std::make_unique<Arrival[]>(1);
   alignas(64) WaitWord generation_;
 };
 

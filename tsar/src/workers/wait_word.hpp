@@ -44,6 +44,7 @@ class WaitWord {
 
   /// Returns once the word differs from `old`.
   void wait_while(std::uint32_t old) {
+    if (value_.load(std::memory_order_acquire) != old) return;  // no clock read when it moved
     const auto start = std::chrono::steady_clock::now();
     for (auto now = start; now - start < kSpin; now = std::chrono::steady_clock::now()) {
       for (int i = 0; i < 32; ++i) {
@@ -61,8 +62,21 @@ class WaitWord {
 
   /// Publishes `value` (release) and wakes sleepers, if any.
   void store(std::uint32_t value) {
-    value_.store(value, std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_seq_cst) != 0)
+    publish(value);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    wake_sleepers();
+  }
+
+  /// Publishes `value` without waking sleepers. A thread waking several words publishes all
+  /// of them, issues one seq_cst fence, then calls wake_sleepers() on each: the stores'
+  /// cache-line transfers overlap instead of each waiting behind a fence of its own.
+  void publish(std::uint32_t value) { value_.store(value, std::memory_order_release); }
+
+  /// Wakes the sleepers of a word published before a seq_cst fence of the calling thread
+  /// (the fence orders the store before the read of sleepers_, against wait_while's
+  /// increment before its last read of the value).
+  void wake_sleepers() {
+    if (sleepers_.load(std::memory_order_relaxed) != 0)
       syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&value_), FUTEX_WAKE_PRIVATE, INT32_MAX,
               nullptr, nullptr, 0);
   }

@@ -1,5 +1,7 @@
 #include "workers/worker_pool.hpp"
 
+#include <sched.h>
+
 #include <cstdio>
 #include <stdexcept>
 
@@ -41,19 +43,30 @@ void WorkerPool::thread_main(Thread& self) {
     seen = self.mailbox.load();
     if (stopping_.load()) return;
     self.job(self.context, self.worker);
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.store(run_seq_);
+    self.finished.store(seen, std::memory_order_release);
+  }
+}
+
+void WorkerPool::wait_finished(const Thread& t) {
+  // Threads leave a job right after its end-of-pass barrier released them: this spin is
+  // normally over at the first read; yielding covers a thread preempted on the way out.
+  const std::uint32_t job = t.mailbox.load();
+  for (int spins = 0; t.finished.load(std::memory_order_acquire) != job; ++spins) {
+    cpu_relax();
+    if (spins >= 64) sched_yield();
   }
 }
 
 void WorkerPool::run(std::span<const int> slots, Job job, void* context) {
   std::lock_guard lock(run_mutex_);
-  const auto others = static_cast<int>(slots.size()) - 1;
-  const std::uint32_t seq = ++run_seq_;
-  pending_.store(others, std::memory_order_relaxed);
-  for (int w = 1; w <= others; ++w) {
-    const auto slot = static_cast<std::size_t>(slots[static_cast<std::size_t>(w)]);
-    if (slot >= threads_.size()) throw std::out_of_range("worker pool slot");
-    auto& t = threads_[slot];
+  for (std::size_t w = 1; w < slots.size(); ++w)  // before any thread starts its job
+    if (slots[w] < 0 || static_cast<std::size_t>(slots[w]) >= threads_.size())
+      throw std::out_of_range("worker pool slot");
+  // Every thread, used or not: a job of this run may free what earlier jobs used (wait_idle).
+  for (const auto& t : threads_)
+    if (t) wait_finished(*t);
+  for (std::size_t w = 1; w < slots.size(); ++w) {
+    auto& t = threads_[static_cast<std::size_t>(slots[w])];
     if (!t) {
       t = std::make_unique<Thread>();
       Thread* raw = t.get();
@@ -61,16 +74,26 @@ void WorkerPool::run(std::span<const int> slots, Job job, void* context) {
     }
     t->job = job;
     t->context = context;
-    t->worker = w;
-    t->mailbox.store(t->mailbox.load() + 1);
+    t->worker = static_cast<int>(w);
+    t->mailbox.publish(t->mailbox.load() + 1);
   }
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (std::size_t w = 1; w < slots.size(); ++w)
+    threads_[static_cast<std::size_t>(slots[w])]->mailbox.wake_sleepers();
   const JobFrame frame{this, tls_jobs};
   tls_jobs = &frame;
   job(context, 0);
   tls_jobs = frame.outer;
-  if (others > 0) {
-    for (std::uint32_t v = done_.load(); v != seq; v = done_.load()) done_.wait_while(v);
-  }
+}
+
+void WorkerPool::wait_idle() {
+  // From inside a job of this pool (a region freed by a body), the run in progress holds
+  // the lock and its start already waited for every thread to leave earlier jobs; waiting
+  // here would wait for the run itself.
+  if (running_here()) return;
+  std::lock_guard lock(run_mutex_);
+  for (const auto& t : threads_)
+    if (t) wait_finished(*t);
 }
 
 }  // namespace tsar::core

@@ -4,6 +4,13 @@
 // worker a job; the calling thread itself is worker 0 (like an OpenMP master thread), so a
 // pass costs no hand-off to and from the caller. Workers pin themselves to their device
 // (Region does it per pass, since back-off can change a worker's device).
+//
+// A run costs no shared counter: each thread has its own mailbox (a job sequence number the
+// caller bumps) and its own "finished" word. The caller publishes every mailbox, then fences
+// once, so the wake-ups' cache-line transfers overlap. run() returns when job 0 returns: jobs
+// end in a barrier of all their workers (the region's end-of-pass barrier), so the others
+// are only leaving theirs; the next run waits for that per thread, when it touches the
+// thread's line anyway, and wait_idle() before what their jobs used goes away.
 
 #include <atomic>
 #include <cstdint>
@@ -28,9 +35,15 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   /// Runs job(context, w) for w in [0, slots.size()): w = 0 on the calling thread, w > 0 on
-  /// the pool thread of device slot slots[w]. Returns when every job returned. Concurrent
-  /// runs wait for each other. Jobs must not throw.
+  /// the pool thread of device slot slots[w]. Returns when job 0 returned; every job must end
+  /// in a barrier of all of them (after it, the others touch nothing the caller may change
+  /// before the next run or wait_idle). Concurrent runs wait for each other. Jobs must not
+  /// throw.
   void run(std::span<const int> slots, Job job, void* context);
+
+  /// Returns once every pool thread has left the job of the last run (before the context of
+  /// that job goes away).
+  void wait_idle();
 
   /// True when the calling thread runs a job of this pool now (as the caller of run or as
   /// one of its threads): a run on this pool from there would wait for itself. Runs on other
@@ -38,22 +51,23 @@ class WorkerPool {
   bool running_here() const;
 
  private:
+  /// One cache line per thread: what the caller writes to start a job, and what the thread
+  /// writes when it left it.
   struct alignas(64) Thread {
-    WaitWord mailbox;
+    WaitWord mailbox;  ///< the sequence number of the thread's latest job
     Job job = nullptr;
     void* context = nullptr;
     int worker = 0;
+    std::atomic<std::uint32_t> finished{0};  ///< the sequence number of the last job it left
     std::thread thread;
   };
 
   void thread_main(Thread& self);
+  static void wait_finished(const Thread& t);
 
   std::mutex run_mutex_;
   std::vector<std::unique_ptr<Thread>> threads_;
   std::atomic<bool> stopping_{false};
-  alignas(64) std::atomic<int> pending_{0};
-  std::uint32_t run_seq_ = 0;
-  alignas(64) WaitWord done_;
 };
 
 }  // namespace tsar::core

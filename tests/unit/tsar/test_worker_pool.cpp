@@ -1,0 +1,114 @@
+// The worker pool: every run starts each participating worker's job exactly once with its
+// own worker index, runs return once job 0 did (the jobs end in a barrier), the next run and
+// wait_idle() wait for the others to leave their jobs, sleeping threads wake, subsets of the
+// slots and concurrent callers take turns.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "workers/pass_barrier.hpp"
+#include "workers/worker_pool.hpp"
+
+namespace {
+
+using tsar::core::PassBarrier;
+using tsar::core::WorkerPool;
+
+/// A job as Region's: count the worker's start, meet the others at a barrier, then touch the
+/// context once more on the way out (what wait_idle must wait for).
+struct Job {
+  explicit Job(int workers) : started(static_cast<std::size_t>(workers)) {
+    barrier.set_count(workers);
+  }
+  std::vector<std::atomic<int>> started;  ///< per worker index
+  std::atomic<int> left{0};
+  std::atomic<int> wrong_worker{0};
+  PassBarrier barrier;
+
+  static void run(void* context, int worker) {
+    auto* job = static_cast<Job*>(context);
+    if (worker < 0 || worker >= static_cast<int>(job->started.size())) {
+      job->wrong_worker++;
+      return;
+    }
+    job->started[static_cast<std::size_t>(worker)]++;
+    job->barrier.arrive_and_wait(worker, [] {});
+    job->left++;
+  }
+};
+
+void expect_runs(const Job& job, int runs) {
+  for (std::size_t w = 0; w < job.started.size(); ++w)
+    EXPECT_EQ(job.started[w].load(), runs) << "worker " << w;
+  EXPECT_EQ(job.left.load(), runs * static_cast<int>(job.started.size()));
+  EXPECT_EQ(job.wrong_worker.load(), 0);
+}
+
+TEST(WorkerPool, EveryRunStartsEachWorkerOnceAndWaitIdleSeesThemLeave) {
+  WorkerPool pool(4);
+  const std::vector<int> slots{0, 1, 2, 3};
+  Job job(4);
+  constexpr int kRuns = 2000;
+  for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &job);
+  pool.wait_idle();
+  expect_runs(job, kRuns);
+}
+
+TEST(WorkerPool, SubsetsOfTheSlotsTakeTurnsWithTheWholePool) {
+  WorkerPool pool(4);
+  Job all(4), some(2);
+  const std::vector<int> all_slots{0, 1, 2, 3};
+  const std::vector<int> some_slots{0, 2};  // worker 1 runs on slot 2's thread
+  constexpr int kRuns = 500;
+  for (int r = 0; r < kRuns; ++r) {
+    pool.run(all_slots, &Job::run, &all);
+    pool.run(some_slots, &Job::run, &some);
+  }
+  pool.wait_idle();
+  expect_runs(all, kRuns);
+  expect_runs(some, kRuns);
+}
+
+TEST(WorkerPool, SleepingThreadsWakeForTheNextRun) {
+  // Runs further apart than WaitWord::kSpin: the threads sleep in the kernel between them.
+  WorkerPool pool(3);
+  const std::vector<int> slots{0, 1, 2};
+  Job job(3);
+  for (int r = 0; r < 5; ++r) {
+    pool.run(slots, &Job::run, &job);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  pool.wait_idle();
+  expect_runs(job, 5);
+}
+
+TEST(WorkerPool, ConcurrentCallersTakeTurns) {
+  WorkerPool pool(3);
+  const std::vector<int> slots{0, 1, 2};
+  Job a(3), b(3);
+  constexpr int kRuns = 300;
+  std::thread other([&] {
+    for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &b);
+  });
+  for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &a);
+  other.join();
+  pool.wait_idle();
+  expect_runs(a, kRuns);
+  expect_runs(b, kRuns);
+}
+
+TEST(WorkerPool, ABadSlotStartsNothing) {
+  WorkerPool pool(2);
+  Job job(2);
+  const std::vector<int> bad{0, 5};
+  EXPECT_THROW(pool.run(bad, &Job::run, &job), std::out_of_range);
+  const std::vector<int> good{0, 1};
+  pool.run(good, &Job::run, &job);
+  pool.wait_idle();
+  expect_runs(job, 1);
+}
+
+}  // namespace
