@@ -121,6 +121,25 @@ TEST(Schedulers, EverySchedulerCoversEveryPassExactlyOnce) {
   }
 }
 
+TEST(Schedulers, ARatioPlanFromRepeatedInputsEqualsAFreshSplit) {
+  // ratio_plan keeps the counts when n and the times repeat: whatever the sequence of
+  // inputs, each plan must be the split of its own inputs.
+  const std::vector<std::vector<double>> times = {
+      {1.0, 2.0, 4.0}, {1.0, 2.0, 4.0}, {1.0, 2.5, 4.0}, {1.0, 2.0, 4.0}, {3.0, 1.0, 1.0}};
+  SubPassPlan plan;
+  for (const std::int64_t n : {1000, 1000, 999, 1000, 0, 7}) {
+    for (const auto& tpi : times) {
+      ratio_plan(10, 10 + n, tpi, plan);
+      std::vector<std::int64_t> fresh(tpi.size());
+      split_iterations(n, tpi, fresh);
+      EXPECT_EQ(plan.counts, fresh) << "n = " << n;
+      EXPECT_EQ(plan.lo, 10);
+      EXPECT_EQ(plan.hi, 10 + n);
+      EXPECT_FALSE(plan.chunked);
+    }
+  }
+}
+
 TEST(Schedulers, StaticKeepsItsFirstSplit) {
   auto s = make_scheduler(parse_schedule("static"), 2);
   SubPassPlan a, b;

@@ -339,7 +339,9 @@ void Region::install() {
   }
   std::int64_t at = plan_.lo;
   for (std::size_t w = 0; w < ranges_.size(); ++w) {
-    ranges_[w] = {at, at + plan_.counts[w]};
+    const Range r{at, at + plan_.counts[w]};
+    // Written only when it moved: workers read these lines, a store would take them away.
+    if (ranges_[w].begin != r.begin || ranges_[w].end != r.end) ranges_[w] = r;
     at += plan_.counts[w];
   }
   if (balance_cpu_) install_shares();

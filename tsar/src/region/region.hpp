@@ -109,15 +109,21 @@ class Region {
   enum State : std::uint32_t { kIdle, kPlanning, kActive };
   enum Decision : std::uint32_t { kContinue, kDone };
 
+  /// One worker's state, in cache lines by writer: what the worker writes during a pass is
+  /// apart from what the leader keeps, and the part the leader reads after the barrier is
+  /// one line.
   struct alignas(64) Worker {
     std::shared_ptr<Device> device;
     int slot = 0;              ///< runtime device slot: the pool thread that runs it
     bool active = true;        ///< false once retired with no CPU to become (leader writes)
     bool retired = false;      ///< its accelerator was retired by back-off or out of memory
     bool lost_device = false;  ///< its accelerator ran out of memory in this sub-pass
-    int backoff_streak = 0;
-    double retired_tpi = 0.0;  ///< the retired accelerator's last estimate (for the cache)
-    // Written by the worker during a pass, read by the leader after the barrier.
+    // Written by the worker during a pass; the leader reads this line after the barrier.
+    alignas(64) double arrival = 0.0;
+    std::int64_t sub_iterations = 0;
+    std::int64_t sub_chunks = 0;
+    double sub_busy = 0.0;
+    // The worker's own during a pass.
     bool in_pass = false;
     bool has_pending = false;
     bool started = false;  ///< start already set by loop() for the pending chunk
@@ -128,11 +134,9 @@ class Region {
     Range pending;
     Range current;
     double start = 0.0;
-    double arrival = 0.0;
-    std::int64_t sub_iterations = 0;
-    std::int64_t sub_chunks = 0;
-    double sub_busy = 0.0;
-    // Kept by the leader: the relative range of its last sample, and pass totals.
+    // Kept by the leader: back-off, the relative range of its last sample, pass totals.
+    alignas(64) int backoff_streak = 0;
+    double retired_tpi = 0.0;  ///< the retired accelerator's last estimate (for the cache)
     double sampled_lo = 0.0;
     double sampled_hi = 0.0;
     std::int64_t pass_iterations = 0;

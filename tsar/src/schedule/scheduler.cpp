@@ -1,5 +1,7 @@
 #include "schedule/scheduler.hpp"
 
+#include <algorithm>
+
 #include "schedule/chunk_schedulers.hpp"
 #include "schedule/hybrid_scheduler.hpp"
 #include "schedule/ratio_schedulers.hpp"
@@ -11,8 +13,14 @@ void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, S
   plan.lo = lo;
   plan.hi = hi;
   plan.chunked = false;
+  const std::int64_t n = hi - lo;
+  if (n == plan.split_n && plan.counts.size() == tpi.size() &&
+      std::equal(tpi.begin(), tpi.end(), plan.split_tpi.begin(), plan.split_tpi.end()))
+    return;
   plan.counts.resize(tpi.size());
-  split_iterations(hi - lo, tpi, plan.counts, plan.scratch);
+  split_iterations(n, tpi, plan.counts, plan.scratch);
+  plan.split_n = n;
+  plan.split_tpi.assign(tpi.begin(), tpi.end());
 }
 
 void chunked_plan(std::int64_t n, SubPassPlan& plan) {

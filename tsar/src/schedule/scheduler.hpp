@@ -26,6 +26,10 @@ struct SubPassPlan {
   bool chunked = false;
   std::vector<std::int64_t> counts;
   SplitScratch scratch;  ///< re-planning into the same plan allocates nothing
+  /// The inputs counts were split from (ratio_plan): a learned split that did not change
+  /// since the last plan is not computed again.
+  std::int64_t split_n = -1;
+  std::vector<double> split_tpi;
 };
 
 /// A worker's previous chunk of the current sub-pass (iterations 0 before its first).
