@@ -47,7 +47,6 @@ class Region {
   static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;
   /// Smallest piece CPU cores balancing a ratio plan's ranges take, in seconds of their
   /// measured time per iteration: shorter pieces would cost more in dispatch than they save.
-  /// A range with no more than that left is its owner's (no thief reads its line).
   static constexpr double kMinSharePieceSeconds = 10e-6;
 
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
