@@ -326,9 +326,13 @@ TEST_F(Accel, PaddedRowsUseTheDeviceStride) {
     accel_test::scale_rows(c, l, cols);
   });
   EXPECT_EQ(m, ref);
+  const auto ran = region.pass_stats();
   for (int w = 0; w < region.num_devices(); ++w) {
     if (!accelerator(region, w)) {
-      EXPECT_EQ(strides[static_cast<std::size_t>(w)], 5u);  // the host's layout
+      // The host's layout -- for the cores that ran: next to a GPU the cores' share can be a
+      // few rows, which one core may take whole before another arrives.
+      if (ran.devices[static_cast<std::size_t>(w)].iterations > 0)
+        EXPECT_EQ(strides[static_cast<std::size_t>(w)], 5u);
       continue;
     }
     // Rows of 5 doubles padded to the device's alignment: 64 bytes on the host's OpenMP

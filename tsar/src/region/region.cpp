@@ -786,7 +786,8 @@ void Region::hold_split(std::int64_t n) {
   // moving them pays (schedule/split_hysteresis.hpp): a resident stencil's rows stay where
   // they are instead of following every pass's noise.
   const bool whole = copying_ && !plan_.chunked && plan_.lo == 0 && plan_.hi == n;
-  if (whole && last_split_n_ == n && last_split_.size() == plan_.counts.size()) {
+  if (whole && last_split_n_ == n && last_split_.size() == plan_.counts.size() &&
+      !std::equal(last_split_.begin(), last_split_.end(), plan_.counts.begin())) {
     const double per_iteration = copy_costs(memory_.registrations()).moved_bytes_per_iteration;
     bool costly = false;
     for (std::size_t w = 0; w < workers_.size(); ++w) {
