@@ -42,6 +42,14 @@ TEST(SplitHysteresis, CountsTheIterationsThatChangeOwner) {
   EXPECT_DOUBLE_EQ(move_seconds(Counts{60, 40}, Counts{60, 40}, c.costs()), 0.0);
 }
 
+TEST(SplitHysteresis, CountsTheIterationsEachDeviceGains) {
+  Counts out(3);
+  entering_iterations(Counts{60, 40, 0}, Counts{50, 30, 20}, out);  // [60,100) -> [50,80)
+  EXPECT_EQ(out, Counts({0, 10, 20}));
+  entering_iterations(Counts{0, 0, 0}, Counts{50, 30, 20}, out);  // a first split: all of it
+  EXPECT_EQ(out, Counts({50, 30, 20}));
+}
+
 TEST(SplitHysteresis, MovesExactlyWhenTheGainPaysForTheCopiesWithinThePaybackPasses) {
   // 60/40 -> 50/50 gains 10 per pass and moves 20 iterations: it pays iff
   // 10 * kPaybackPasses > 20 * move.

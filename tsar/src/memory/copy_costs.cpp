@@ -17,7 +17,6 @@ CopyCosts copy_costs(std::span<const Registration> registrations) {
     // An iteration's item: a row (ROWS, and the row half of ROWS_COLS) or a column (COLS).
     const double item = bytes * static_cast<double>(d.assoc == TSAR_ASSOC_COLS ? d.rows : d.cols);
     if (in) costs.moved_bytes_per_iteration += item;
-    if ((d.flags & TSAR_MEM_RESIDENT) != 0) costs.moved_bytes_per_iteration += item;
   }
   return costs;
 }

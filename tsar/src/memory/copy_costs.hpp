@@ -14,9 +14,11 @@ struct CopyCosts {
   /// Bytes a device with any iteration copies in every pass whatever its share: inputs every
   /// device needs whole (FULL) and that are not persistent.
   double fixed_bytes = 0.0;
-  /// Bytes that travel per iteration changing owner: rows or columns of persistent inputs
-  /// (into the new owner) and of resident outputs (out of the old one). Non-persistent data
-  /// travels every pass wherever the split lies, so it does not count.
+  /// Bytes that travel per iteration changing owner: its rows or columns of persistent
+  /// inputs, into a new owner with its own memory, or back out of an old one that held them
+  /// resident (a double buffer's input was last pass's resident output). Outputs themselves
+  /// do not travel: the new owner overwrites them and the old owner's rows go stale.
+  /// Non-persistent data travels every pass wherever the split lies, so it does not count.
   double moved_bytes_per_iteration = 0.0;
 };
 

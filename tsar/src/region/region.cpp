@@ -118,6 +118,9 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   sitting_out_.assign(n, 0);
   move_seconds_.assign(n, 0.0);
   pooled_.assign(n, 0);
+  entering_.assign(n, 0);
+  migration_seconds_.assign(n, 0.0);
+  skipped_.assign(n, 0);
   stats_ = Statistics(workers());
   barrier_.set_count(workers());
   plan_.counts.assign(n, 0);
@@ -614,6 +617,7 @@ void Region::finish_sub_pass() {
       }
       if (!active_[w] || x.sub_iterations <= 0 || !(x.sub_busy > 0.0)) continue;
       if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
+      if (copy_dominated(w)) continue;
       estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
     if (!plan_.chunked) learn_straggle();
@@ -785,9 +789,14 @@ void Region::hold_split(std::int64_t n) {
   // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
   // moving them pays (schedule/split_hysteresis.hpp): a resident stencil's rows stay where
   // they are instead of following every pass's noise.
-  const bool whole = copying_ && !plan_.chunked && plan_.lo == 0 && plan_.hi == n;
-  if (whole && last_split_n_ == n && last_split_.size() == plan_.counts.size() &&
-      !std::equal(last_split_.begin(), last_split_.end(), plan_.counts.begin())) {
+  std::fill(migration_seconds_.begin(), migration_seconds_.end(), 0.0);
+  if (!copying_ || plan_.chunked || plan_.lo != 0 || plan_.hi != n) {
+    last_split_n_ = -1;
+    return;
+  }
+  const bool known = last_split_n_ == n && last_split_.size() == plan_.counts.size();
+  if (!known) last_split_.assign(plan_.counts.size(), 0);  // the devices hold none of it yet
+  if (!std::equal(last_split_.begin(), last_split_.end(), plan_.counts.begin())) {
     const double per_iteration = copy_costs(memory_.registrations()).moved_bytes_per_iteration;
     bool costly = false;
     for (std::size_t w = 0; w < workers_.size(); ++w) {
@@ -799,16 +808,29 @@ void Region::hold_split(std::int64_t n) {
       costly = costly || move_seconds_[w] > 0.0;
       pooled_[w] = balance_cpu_ && cpu && active_[w] ? 1 : 0;
     }
-    if (costly)
-      keep_split_unless_it_pays(last_split_, plan_.counts, {times_, move_seconds_, pooled_},
-                                plan_.scratch);
+    if (costly) {
+      if (known)
+        keep_split_unless_it_pays(last_split_, plan_.counts, {times_, move_seconds_, pooled_},
+                                  plan_.scratch);
+      entering_iterations(last_split_, plan_.counts, entering_);
+      for (std::size_t w = 0; w < workers_.size(); ++w)
+        migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];
+    }
   }
-  if (whole) {
-    last_split_.assign(plan_.counts.begin(), plan_.counts.end());
-    last_split_n_ = n;
-  } else {
-    last_split_n_ = -1;
-  }
+  last_split_.assign(plan_.counts.begin(), plan_.counts.end());
+  last_split_n_ = n;
+}
+
+bool Region::copy_dominated(std::size_t w) {
+  // A sample mostly made of copying in the rows a changed split just gave the device (its
+  // first range's, cold) describes the link, not the device's steady pass. Learned, it makes
+  // the device look slow, its rows move away, and its next sample is again mostly copies:
+  // the split oscillates and moves tens of MB per pass. Never two samples in a row, so a
+  // device whose every split differs still learns.
+  const bool skip =
+      !skipped_[w] && migration_seconds_[w] > kMigrationShare * workers_[w].sub_busy;
+  skipped_[w] = skip ? 1 : 0;
+  return skip;
 }
 
 void Region::record_pass(double last_arrival) {

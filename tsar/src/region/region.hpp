@@ -51,6 +51,9 @@ class Region {
   /// an accelerator whose fixed copies (screen_accelerators) take longer sits out the first
   /// pass, until the CPU devices' measured time tells whether it can pay at all.
   static constexpr double kBlindProbeSeconds = 1e-3;
+  /// A device's sample in which the copies of rows a changed split just gave it take more than
+  /// this share is not learned (copy_dominated).
+  static constexpr double kMigrationShare = 0.25;
 
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
   Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule, unsigned kinds,
@@ -155,6 +158,7 @@ class Region {
   void retire(std::size_t w);                      // leader/planner: back-off's retirement
   void screen_accelerators(std::int64_t n);        // planner: before a pass's devices are fixed
   void hold_split(std::int64_t n);                 // planner: split hysteresis (data movement)
+  bool copy_dominated(std::size_t w);              // leader: a sample not to learn from
   double joining_core_prior(std::size_t joining);  // leader: prior of a retired accelerator's core
   void exchange_resident_rows();  // planner/leader: after install(), before workers run
   template <class F>
@@ -199,6 +203,12 @@ class Region {
   std::int64_t last_split_n_ = -1;
   std::vector<double> move_seconds_;
   std::vector<unsigned char> pooled_;
+  std::vector<std::int64_t> entering_;
+  /// Planner/leader: predicted seconds each device spends in this pass copying in the rows
+  /// its range gained from the last split (its first range: all of them); and whether its
+  /// last sample was left out for them.
+  std::vector<double> migration_seconds_;
+  std::vector<unsigned char> skipped_;
   std::vector<double> ratio_scratch_;  ///< leader only: working storage of times_
   std::vector<int> slots_;             ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;

@@ -41,6 +41,17 @@ double move_seconds(std::span<const std::int64_t> previous, std::span<const std:
   return seconds;
 }
 
+void entering_iterations(std::span<const std::int64_t> previous,
+                         std::span<const std::int64_t> next, std::span<std::int64_t> out) {
+  std::int64_t a = 0, b = 0;
+  for (std::size_t j = 0; j < next.size(); ++j) {
+    const std::int64_t a_end = a + previous[j], b_end = b + next[j];
+    out[j] = next[j] - std::max<std::int64_t>(0, std::min(a_end, b_end) - std::max(a, b));
+    a = a_end;
+    b = b_end;
+  }
+}
+
 bool keep_split_unless_it_pays(std::span<const std::int64_t> previous,
                                std::span<std::int64_t> proposed, const SplitCosts& costs,
                                SplitScratch& scratch) {

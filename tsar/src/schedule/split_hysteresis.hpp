@@ -49,6 +49,11 @@ double predicted_pass_seconds(std::span<const std::int64_t> counts, const SplitC
 double move_seconds(std::span<const std::int64_t> previous, std::span<const std::int64_t> proposed,
                     const SplitCosts& costs);
 
+/// For each device, the iterations of its range in `next` that its range in `previous` did
+/// not cover: what it copies in when the split changes (previous all 0: a first split).
+void entering_iterations(std::span<const std::int64_t> previous,
+                         std::span<const std::int64_t> next, std::span<std::int64_t> out);
+
 /// Replaces `proposed` by `previous` when moving to it does not pay (see above), with the
 /// devices that move nothing re-splitting each run of consecutive ones among themselves by
 /// their times. Returns true when it kept the previous split. Both must cover the same number
