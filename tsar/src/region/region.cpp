@@ -654,7 +654,7 @@ void Region::learn_straggle() {
       busy_scratch_.push_back(x.sub_busy);
   }
   if (busy_scratch_.size() >= 2)
-    cpu_straggle_ = smooth_straggle(cpu_straggle_, straggle_ratio(busy_scratch_));
+    cpu_straggle_ = straggle_after_pass(cpu_straggle_, busy_scratch_, stats_.recorded());
 }
 
 void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const {
