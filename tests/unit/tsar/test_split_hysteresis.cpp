@@ -65,14 +65,14 @@ TEST(SplitHysteresis, MovesExactlyWhenTheGainPaysForTheCopiesWithinThePaybackPas
 }
 
 TEST(SplitHysteresis, GainsWithinTheNoiseBandNeverMoveData) {
-  // 51/49 -> 50/50 gains 1 of 51 (< 2%) however cheap the copies.
+  // 101/99 -> 100/100 gains 1 of 101 (< 1%) however cheap the copies.
   const Case c{{1, 1}, {1e-12, 1e-12}, {}};
-  Counts proposed{50, 50};
-  EXPECT_TRUE(keep({51, 49}, proposed, c));
-  EXPECT_EQ(proposed, Counts({51, 49}));
-  // 60/40 -> 50/50 gains a sixth: beyond the band, and the copies are cheap.
-  proposed = {50, 50};
-  EXPECT_FALSE(keep({60, 40}, proposed, c));
+  Counts proposed{100, 100};
+  EXPECT_TRUE(keep({101, 99}, proposed, c));
+  EXPECT_EQ(proposed, Counts({101, 99}));
+  // 102/98 -> 100/100 gains 2 of 102: beyond the band, and the copies are cheap.
+  proposed = {100, 100};
+  EXPECT_FALSE(keep({102, 98}, proposed, c));
 }
 
 TEST(SplitHysteresis, SplitsThatMoveNoDataAreTakenAsProposed) {

@@ -6,8 +6,8 @@
 // (or columns) that change owner must travel: persistent inputs into their new device,
 // resident outputs out of their old one. A new split is worth it only when its predicted
 // gain per pass, over kPaybackPasses passes, exceeds the predicted time of those moves; and
-// a predicted gain below kNoiseFraction of the pass is per-pass noise (sub-millisecond
-// passes jitter by more than that), never a reason to move. Otherwise the previous split is
+// a predicted gain below kNoiseFraction of the pass is within what the time estimates can
+// tell apart, never a reason to move. Otherwise the previous split is
 // kept -- except among devices that move nothing (host-memory devices), which re-split their
 // own part of it by their new times, so CPU cores still balance.
 //
@@ -28,7 +28,7 @@ namespace tsar::core {
 /// A move must pay for itself within this many passes.
 inline constexpr double kPaybackPasses = 8.0;
 /// Predicted gains below this fraction of the previous split's pass time are noise.
-inline constexpr double kNoiseFraction = 0.02;
+inline constexpr double kNoiseFraction = 0.01;
 
 /// What a split costs and predicts, per device.
 struct SplitCosts {
