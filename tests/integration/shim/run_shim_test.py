@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Integration tests of the PMPI shim with a real mpiexec (ctest label mpi).
 
-    run_shim_test.py --build <build dir> --mpiexec <mpiexec.mpich> <case>
+    run_shim_test.py --build <build dir> --mpiexec <mpiexec.mpich> --ompi-mpiexec <mpiexec.openmpi or ""> <case>
 
 Each case runs MPI programs (at most 2 ranks, pinned, never oversubscribed) with the shim
 preloaded, then checks the node segment figures (SYMMER_DUMP) against what the programs
@@ -9,32 +9,18 @@ measured themselves, or checks that bad input gives one clear message and the jo
 completes with exit code 0. Timings are compared as ratios with a 10% tolerance; nothing here
 depends on how fast the machine is.
 """
-import argparse
-import glob
 import json
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-CASES = {}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../support'))
+from symmer_testing.cases import Cases, Failure, Skip, check  # noqa: E402
+from symmer_testing.mpi_jobs import JobFolder, run  # noqa: E402
 
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Failure(what)
+CASES = Cases()
+case = CASES.case
 
 
 def close(measured, expected, what, rel=0.10, abs_slack=0.0):
@@ -51,22 +37,17 @@ class Env:
         self.tests = os.path.join(self.build, 'tests')
         self.shim = os.path.join(self.build, 'lib', 'libsymmer-pmpi.so')
         self.shim_ompi = os.path.join(self.build, 'lib', 'libsymmer-pmpi-ompi.so')
-        self.tmp = tempfile.mkdtemp(prefix='symmer-shim-test-')
-        self.shm = os.path.join(self.tmp, 'shm')
-        os.mkdir(self.shm)
+        self.folder = JobFolder('symmer-shim-test-')
+        self.tmp = self.folder.tmp
+        self.shm = self.folder.shm
+
+    def close(self):
+        self.folder.remove()
 
     def env(self, preload=True, **extra):
-        e = {k: v for k, v in os.environ.items() if not k.startswith('SYMMER_')}
-        e.pop('LD_PRELOAD', None)
-        e['SYMMER_SHM_DIR'] = self.shm
-        if preload:
-            e['LD_PRELOAD'] = self.shim if preload is True else preload
-        for k, v in extra.items():
-            if v is None:
-                e.pop(k, None)
-            else:
-                e[k] = str(v)
-        return e
+        """The jobs' environment (JobFolder.env) with the shim preloaded unless preload is
+        False or names another library."""
+        return self.folder.env(preload=self.shim if preload is True else preload, **extra)
 
     def mpiexec(self, ranks, argv, env, timeout=120, mpmd_env=None):
         """Runs ranks (pinned one per core); mpmd_env: per-rank extra environment."""
@@ -82,18 +63,6 @@ class Env:
         else:
             cmd += ['-n', str(ranks)] + argv
         return run(cmd, env, timeout)
-
-
-def run(cmd, env, timeout=120):
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        raise Failure(f'{" ".join(cmd)} hung (killed after {timeout} s)\nstdout: {out}\nstderr: {err}')
-    return p.returncode, out, err
 
 
 def symmer_lines(text):
@@ -191,8 +160,7 @@ def thread_multiple(t):
     rc, out, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_threads'), prefix], t.env(SYMMER_DUMP=dump))
     check(rc == 0, f'threads exited {rc}: {err}')
     if out.startswith('SKIP'):
-        print(out.strip())
-        sys.exit(77)
+        raise Skip(out.strip().removeprefix('SKIP').lstrip(': '))
     check(not symmer_lines(err), f'unexpected messages: {symmer_lines(err)}')
     d = load_dump(dump)
     check(d['thread_level'] == 3, f'thread level {d["thread_level"]}')
@@ -239,8 +207,7 @@ def fortran(t):
     (MPICH's Fortran library reaches some C functions itself, the nesting guard sees it)."""
     app = os.path.join(t.tests, 'shim_fortran_pingpong')
     if not os.path.exists(app):
-        print('SKIP: no Fortran compiler, shim_fortran_pingpong not built')
-        sys.exit(77)
+        raise Skip('no Fortran compiler, shim_fortran_pingpong not built')
     dump = os.path.join(t.tmp, 'dump.json')
     rc, out, err = t.mpiexec(2, [app], t.env(SYMMER_DUMP=dump))
     check(rc == 0, f'fortran program exited {rc}: {err}')
@@ -252,8 +219,7 @@ def rebind(t):
     """Command word -> both ranks move all their threads to the ordered CPUs and acknowledge;
     a corrupt command (CPU 9999) is refused with invalid-cpu and the job goes on."""
     if os.cpu_count() < 2:
-        print('SKIP: needs 2 CPUs')
-        sys.exit(77)
+        raise Skip('needs 2 CPUs')
     prefix = os.path.join(t.tmp, 'self')
     dump = os.path.join(t.tmp, 'dump.json')
     # The embedded analyzer would post orders of its own: this test is the only one giving them.
@@ -423,8 +389,7 @@ def ompi_env(t, **extra):
 def need_ompi(t):
     app = os.path.join(t.tests, 'shim_pingpong_ompi')
     if not t.args.ompi_mpiexec or not os.path.exists(app) or not os.path.exists(t.shim_ompi):
-        print('SKIP: Open MPI (mpiexec.openmpi, libopenmpi-dev) not available')
-        sys.exit(77)
+        raise Skip('Open MPI (mpiexec.openmpi, libopenmpi-dev) not available')
     return app
 
 
@@ -619,24 +584,5 @@ def symmerctl_ranks(t):
     check(rc == 0 and 'shim_pingpong' not in out, f'finished job still listed: {out}')
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--build', required=True)
-    ap.add_argument('--mpiexec', required=True)
-    ap.add_argument('--ompi-mpiexec', default='')
-    ap.add_argument('case', choices=sorted(CASES))
-    args = ap.parse_args()
-    t = Env(args)
-    try:
-        CASES[args.case](t)
-    except Failure as e:
-        print(f'FAIL {args.case}: {e}')
-        print(f'(files kept in {t.tmp})')
-        return 1
-    shutil.rmtree(t.tmp, ignore_errors=True)
-    print(f'PASS {args.case}')
-    return 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(CASES.main(['--build', '--mpiexec', '--ompi-mpiexec'], setup=Env, teardown=Env.close))

@@ -44,6 +44,20 @@ class JobFolder:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def run(cmd, env, timeout=120):
+    """Runs `cmd` to its end in its own session; returns (exit code, stdout, stderr). A run
+    past `timeout` seconds is a hang: it is killed with everything it started, and fails."""
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        raise Failure(f'{" ".join(cmd)} hung (killed after {timeout} s)\nstdout: {out}\nstderr: {err}')
+    return p.returncode, out, err
+
+
 def last_json_line(text):
     """The last line of `text` that is a JSON object (benchmarks and test jobs print their
     result last); None when there is none."""

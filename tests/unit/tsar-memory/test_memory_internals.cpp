@@ -287,6 +287,11 @@ TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
   EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);                   // bounded
   EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 1.5), 0.9 * 2.0 + 0.1 * 1.5);  // down slowly
   EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.9 * 2.0 + 0.1 * 1.0);
+  // A region's first pass (start-up spread) is not learned; later ones are.
+  const std::vector<double> cold{338.0, 0.0, 0.0};  // one core ran everything
+  EXPECT_DOUBLE_EQ(straggle_after_pass(1.0, cold, 0), 1.0);
+  EXPECT_DOUBLE_EQ(straggle_after_pass(1.0, cold, 1), 3.0);
+  EXPECT_DOUBLE_EQ(straggle_after_pass(2.0, std::vector<double>{2, 2}, 5), 0.9 * 2.0 + 0.1);
 }
 
 // ---------------------------------------------------------------------------------------

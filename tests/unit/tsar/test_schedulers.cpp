@@ -136,6 +136,9 @@ TEST(Schedulers, ARatioPlanFromRepeatedInputsEqualsAFreshSplit) {
       EXPECT_EQ(plan.lo, 10);
       EXPECT_EQ(plan.hi, 10 + n);
       EXPECT_FALSE(plan.chunked);
+      plan.counts.back() += 1;  // changed by its user (split hysteresis): planned again
+      ratio_plan(10, 10 + n, tpi, plan);
+      EXPECT_EQ(plan.counts, fresh);
     }
   }
 }

@@ -37,7 +37,9 @@
  * TSAR_TRACE (per-pass statistics, CSV when the name ends in .csv, else JSON lines),
  * TSAR_GPU_CORES (reserve|share, see tsar_set_gpu_cores), TSAR_DEVICE_MEMORY_LIMIT (most
  * bytes TSAR allocates on an accelerator: "256M" for all, "cuda:1=2G,omphost:0=1M" per
- * device; K/M/G suffixes; for tests of running out of device memory).
+ * device; K/M/G suffixes; for tests of running out of device memory), TSAR_LINK_BANDWIDTH
+ * (bytes per second of accelerators' links in the same syntax, for the cost of moving data
+ * when the split changes and of probing an accelerator; default: measured by one copy).
  *
  * Accelerators. An OpenMP target device's body offloads its range itself, with pointers
  * from tsar_mem (they are device pointers there):

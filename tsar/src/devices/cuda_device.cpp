@@ -137,6 +137,11 @@ void CudaDevice::attach_worker(const symmer::topology::NodeModel& node) {
   std::call_once(init_, [this] { initialise(); });
 }
 
+void CudaDevice::prepare_copies() {
+  DeviceScope scope(ordinal_);
+  std::call_once(init_, [this] { initialise(); });
+}
+
 void* CudaDevice::allocate_memory(std::size_t bytes) {
   DeviceScope scope(ordinal_);
   void* p = nullptr;

@@ -28,6 +28,8 @@ class CudaDevice final : public Device {
 
   /// Pins the thread, makes the GPU current on it and, once, creates the stream and staging.
   void attach_worker(const symmer::topology::NodeModel& node) override;
+  /// Creates the device's stream from the calling thread (it serves any thread after).
+  void prepare_copies() override;
   LaunchContext launch_context() const override { return {-1, stream_}; }
 
   void copy_to_device(void* dst, const void* src_host, std::size_t bytes) override;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "devices/link_speed.hpp"
+
 namespace tsar::core {
 
 void* Device::allocate(std::size_t bytes) {
@@ -30,9 +32,9 @@ void Device::release(void* device_ptr, std::size_t bytes) noexcept {
 
 namespace {
 
-std::size_t parse_bytes(std::string_view entry, std::string_view text) {
+std::size_t parse_bytes(std::string_view variable, std::string_view entry, std::string_view text) {
   const auto bad = [&] {
-    return Error(TSAR_ERR_DEVICES, "TSAR_DEVICE_MEMORY_LIMIT entry '" + std::string(entry) +
+    return Error(TSAR_ERR_DEVICES, std::string(variable) + " entry '" + std::string(entry) +
                                        "': expected BYTES or KEY=BYTES, BYTES a number with an "
                                        "optional K, M or G suffix");
   };
@@ -55,7 +57,21 @@ std::size_t parse_bytes(std::string_view entry, std::string_view text) {
 
 }  // namespace
 
+double Device::link_seconds_per_byte() {
+  std::call_once(link_once_, [this] {
+    if (description_.host_memory) return;
+    link_seconds_per_byte_ = link_bandwidth_ > 0 ? 1.0 / static_cast<double>(link_bandwidth_)
+                                                 : measure_link_seconds_per_byte(*this);
+  });
+  return link_seconds_per_byte_;
+}
+
 std::size_t memory_limit_for(std::string_view spec, std::string_view key) {
+  return per_device_bytes("TSAR_DEVICE_MEMORY_LIMIT", spec, key);
+}
+
+std::size_t per_device_bytes(std::string_view variable, std::string_view spec,
+                             std::string_view key) {
   std::size_t every = 0, mine = 0;
   bool have_mine = false;
   while (!spec.empty()) {
@@ -66,13 +82,13 @@ std::size_t memory_limit_for(std::string_view spec, std::string_view key) {
     while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
     if (entry.empty()) continue;
     if (const std::size_t eq = entry.find('='); eq != std::string_view::npos) {
-      const std::size_t bytes = parse_bytes(entry, entry.substr(eq + 1));
+      const std::size_t bytes = parse_bytes(variable, entry, entry.substr(eq + 1));
       if (entry.substr(0, eq) == key) {
         mine = bytes;
         have_mine = true;
       }
     } else {
-      every = parse_bytes(entry, entry);
+      every = parse_bytes(variable, entry, entry);
     }
   }
   return have_mine ? mine : every;

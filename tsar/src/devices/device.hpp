@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -113,6 +114,17 @@ class Device {
   /// Bytes currently allocated through allocate().
   std::size_t allocated() const { return allocated_.load(std::memory_order_relaxed); }
 
+  /// Seconds per byte of a copy between the host and the device, for TSAR's data-movement
+  /// cost model: 0 on host-memory devices; 1 / the TSAR_LINK_BANDWIDTH given for it; else
+  /// measured by one calibration copy the first time it is asked (devices/link_speed.hpp).
+  /// Call it from one thread at a time, outside the device worker's ranges.
+  double link_seconds_per_byte();
+  /// Declares the link's bandwidth in bytes per second (0 = measure); before first use.
+  void set_link_bandwidth(std::size_t bytes_per_second) { link_bandwidth_ = bytes_per_second; }
+  /// Makes copies possible from any thread before a worker attached (the calibration copy
+  /// runs on the pass planner). Nothing to do unless the backend's queue is created lazily.
+  virtual void prepare_copies() {}
+
   virtual void copy_to_device(void* dst, const void* src_host, std::size_t bytes) = 0;
   virtual void copy_from_device(void* dst_host, const void* src, std::size_t bytes) = 0;
   virtual void copy_rect_to_device(void* dst, const void* src_host, const RectCopy& rect) = 0;
@@ -144,6 +156,9 @@ class Device {
   DeviceDescription description_;
   std::uint64_t serial_;
   std::atomic<std::size_t> allocated_{0};
+  std::size_t link_bandwidth_ = 0;
+  std::once_flag link_once_;
+  double link_seconds_per_byte_ = 0.0;
 };
 
 /// Parses TSAR_DEVICE_MEMORY_LIMIT for the device named `key`: a comma-separated list of
@@ -151,5 +166,8 @@ class Device {
 /// optional K, M or G suffix (powers of 1024). Returns 0 for no limit; throws
 /// Error(TSAR_ERR_DEVICES) naming a malformed entry.
 std::size_t memory_limit_for(std::string_view spec, std::string_view key);
+/// The same list syntax for any per-device byte figure; `variable` names it in errors.
+std::size_t per_device_bytes(std::string_view variable, std::string_view spec,
+                             std::string_view key);
 
 }  // namespace tsar::core

@@ -157,6 +157,10 @@ std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeM
     for (auto& d : devices)
       if (!d->description().host_memory)
         d->set_memory_limit(memory_limit_for(limits, d->description().key));
+  if (const char* links = std::getenv("TSAR_LINK_BANDWIDTH"); links != nullptr && links[0] != '\0')
+    for (auto& d : devices)
+      if (!d->description().host_memory)
+        d->set_link_bandwidth(per_device_bytes("TSAR_LINK_BANDWIDTH", links, d->description().key));
   return devices;
 }
 

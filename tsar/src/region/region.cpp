@@ -14,9 +14,11 @@
 #include "api/error.hpp"
 #include "cache/time_cache.hpp"
 #include "devices/host_device.hpp"
+#include "memory/copy_costs.hpp"
 #include "region/straggle.hpp"
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
+#include "schedule/split_hysteresis.hpp"
 
 namespace tsar::core {
 namespace {
@@ -113,6 +115,12 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());
   pass_devices_.resize(n);
+  sitting_out_.assign(n, 0);
+  move_seconds_.assign(n, 0.0);
+  pooled_.assign(n, 0);
+  entering_.assign(n, 0);
+  migration_seconds_.assign(n, 0.0);
+  skipped_.assign(n, 0);
   stats_ = Statistics(workers());
   barrier_.set_count(workers());
   plan_.counts.assign(n, 0);
@@ -314,6 +322,7 @@ void Region::begin_pass(std::int64_t n) {
     return;
   }
   reductions_.reset();
+  if (device_memory_ && scheduler_->adapts()) screen_accelerators(n);
   if (device_memory_) {
     device_failed_.store(false, std::memory_order_relaxed);
     device_failure_.clear();
@@ -324,7 +333,11 @@ void Region::begin_pass(std::int64_t n) {
     }
     guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_); });
   }
-  scheduler_->begin_pass(n, current_times(), plan_);
+  current_times();
+  for (std::size_t w = 0; w < workers_.size(); ++w)
+    if (sitting_out_[w]) times_[w] = std::numeric_limits<double>::infinity();
+  scheduler_->begin_pass(n, times_, plan_);
+  if (device_memory_) hold_split(n);
   pass_chunked_ = plan_.chunked;
   time_chunks_ = scheduler_->times_chunks();
   install();
@@ -608,6 +621,7 @@ void Region::finish_sub_pass() {
       }
       if (!active_[w] || x.sub_iterations <= 0 || !(x.sub_busy > 0.0)) continue;
       if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
+      if (copy_dominated(w)) continue;
       estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
     if (!plan_.chunked) learn_straggle();
@@ -644,7 +658,7 @@ void Region::learn_straggle() {
       busy_scratch_.push_back(x.sub_busy);
   }
   if (busy_scratch_.size() >= 2)
-    cpu_straggle_ = smooth_straggle(cpu_straggle_, straggle_ratio(busy_scratch_));
+    cpu_straggle_ = straggle_after_pass(cpu_straggle_, busy_scratch_, stats_.recorded());
 }
 
 void Region::forget_if_moved(Worker& w, TimeEstimator& estimator, Range range) const {
@@ -721,21 +735,106 @@ void Region::back_off() {
                                         x.pass_busy >= cpu_busy;
     const bool slower = slower_per_iteration || slower_than_cpus_alone;
     x.backoff_streak = slower ? x.backoff_streak + 1 : 0;
-    if (x.backoff_streak < backoff_passes_) continue;
-    x.retired = true;
-    x.retired_tpi = estimators_[w].estimate();
-    x.backoff_streak = 0;
-    const int core = x.device->description().control_core;
-    if ((kinds_ & TSAR_DEVICE_CPU) != 0 && core >= 0) {
-      // Its worker becomes a CPU worker on the core that drove the accelerator.
-      x.device = make_cpu_core(runtime_->node(), core);
-      estimators_[w].reset();
-      if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
-    } else {
-      active_[w] = 0;
-      x.active = false;
+    if (x.backoff_streak >= backoff_passes_) retire(w);
+  }
+}
+
+void Region::retire(std::size_t w) {
+  Worker& x = workers_[w];
+  x.retired = true;
+  x.retired_tpi = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
+  x.backoff_streak = 0;
+  const int core = x.device->description().control_core;
+  if ((kinds_ & TSAR_DEVICE_CPU) != 0 && core >= 0) {
+    // Its worker becomes a CPU worker on the core that drove the accelerator.
+    x.device = make_cpu_core(runtime_->node(), core);
+    estimators_[w].reset();
+    if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
+  } else {
+    active_[w] = 0;
+    x.active = false;
+  }
+}
+
+void Region::screen_accelerators(std::int64_t n) {
+  // Back-off learns from passes an accelerator ran; an accelerator that must copy a large
+  // input whole every pass (a FULL, non-persistent table) pays for that copy with any share,
+  // so even its probe pass can cost many CPU passes. What it copies is known before it runs
+  // (registered buffers, its measured link): while the CPU devices' pass time is unknown it
+  // sits out when those copies alone exceed kBlindProbeSeconds; once that time is known, an
+  // accelerator whose copies alone take as long as the CPU devices' whole pass cannot help
+  // and is retired unrun, as back-off would have after its probes. Measured accelerators
+  // are back-off's.
+  std::fill(sitting_out_.begin(), sitting_out_.end(), 0);
+  if (memory_.size() == 0) return;
+  const double fixed_bytes = copy_costs(memory_.registrations()).fixed_bytes;
+  if (!(fixed_bytes > 0.0)) return;
+  bool any_cpu = false;
+  double cpu_rate = 0.0;  // iterations per second of the measured CPU devices together
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
+    any_cpu = true;
+    if (estimators_[w].measured()) cpu_rate += 1.0 / estimators_[w].estimate();
+  }
+  if (!any_cpu) return;
+  const double cpu_alone = cpu_rate > 0.0 ? static_cast<double>(n) / cpu_rate : 0.0;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    Device& d = *workers_[w].device;
+    if (!active_[w] || d.description().host_memory || estimators_[w].measured()) continue;
+    const double copies = fixed_bytes * d.link_seconds_per_byte();
+    if (cpu_alone > 0.0 && copies >= cpu_alone)
+      retire(w);
+    else if (cpu_alone <= 0.0 && copies > kBlindProbeSeconds)
+      sitting_out_[w] = 1;
+  }
+}
+
+void Region::hold_split(std::int64_t n) {
+  // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
+  // moving them pays (schedule/split_hysteresis.hpp): a resident stencil's rows stay where
+  // they are instead of following every pass's noise.
+  std::fill(migration_seconds_.begin(), migration_seconds_.end(), 0.0);
+  if (!copying_ || plan_.chunked || plan_.lo != 0 || plan_.hi != n) {
+    last_split_n_ = -1;
+    return;
+  }
+  const bool known = last_split_n_ == n && last_split_.size() == plan_.counts.size();
+  if (!known) last_split_.assign(plan_.counts.size(), 0);  // the devices hold none of it yet
+  if (!std::equal(last_split_.begin(), last_split_.end(), plan_.counts.begin())) {
+    const double per_iteration = copy_costs(memory_.registrations()).moved_bytes_per_iteration;
+    bool costly = false;
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      Device& d = *workers_[w].device;
+      const bool cpu = d.kind() == DeviceKind::kCpu;
+      move_seconds_[w] = active_[w] && !d.description().host_memory && per_iteration > 0.0
+                             ? per_iteration * d.link_seconds_per_byte()
+                             : 0.0;
+      costly = costly || move_seconds_[w] > 0.0;
+      pooled_[w] = balance_cpu_ && cpu && active_[w] ? 1 : 0;
+    }
+    if (costly) {
+      if (known)
+        keep_split_unless_it_pays(last_split_, plan_.counts, {times_, move_seconds_, pooled_},
+                                  plan_.scratch);
+      entering_iterations(last_split_, plan_.counts, entering_);
+      for (std::size_t w = 0; w < workers_.size(); ++w)
+        migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];
     }
   }
+  last_split_.assign(plan_.counts.begin(), plan_.counts.end());
+  last_split_n_ = n;
+}
+
+bool Region::copy_dominated(std::size_t w) {
+  // A sample mostly made of copying in the rows a changed split just gave the device (its
+  // first range's, cold) describes the link, not the device's steady pass. Learned, it makes
+  // the device look slow, its rows move away, and its next sample is again mostly copies:
+  // the split oscillates and moves tens of MB per pass. Never two samples in a row, so a
+  // device whose every split differs still learns.
+  const bool skip =
+      !skipped_[w] && migration_seconds_[w] > kMigrationShare * workers_[w].sub_busy;
+  skipped_[w] = skip ? 1 : 0;
+  return skip;
 }
 
 void Region::record_pass(double last_arrival) {

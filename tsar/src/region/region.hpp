@@ -48,6 +48,13 @@ class Region {
   /// Smallest piece CPU cores balancing a ratio plan's ranges take, in seconds of their
   /// measured time per iteration: shorter pieces would cost more in dispatch than they save.
   static constexpr double kMinSharePieceSeconds = 10e-6;
+  /// Copies every pass that an accelerator may cost before anyone knows the CPU's pass time:
+  /// an accelerator whose fixed copies (screen_accelerators) take longer sits out the first
+  /// pass, until the CPU devices' measured time tells whether it can pay at all.
+  static constexpr double kBlindProbeSeconds = 1e-3;
+  /// A device's sample in which the copies of rows a changed split just gave it take more than
+  /// this share is not learned (copy_dominated).
+  static constexpr double kMigrationShare = 0.25;
 
   /// Throws Error: TSAR_ERR_DEVICES (no device of `kinds`), TSAR_ERR_INVALID (times).
   Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule, unsigned kinds,
@@ -153,6 +160,10 @@ class Region {
   void finish_sub_pass();                          // leader, inside the barrier
   void end_pass(double last_arrival);              // leader
   void back_off();                                 // leader, end of pass
+  void retire(std::size_t w);                      // leader/planner: back-off's retirement
+  void screen_accelerators(std::int64_t n);        // planner: before a pass's devices are fixed
+  void hold_split(std::int64_t n);                 // planner: split hysteresis (data movement)
+  bool copy_dominated(std::size_t w);              // leader: a sample not to learn from
   double joining_core_prior(std::size_t joining);  // leader: prior of a retired accelerator's core
   void exchange_resident_rows();  // planner/leader: after install(), before workers run
   template <class F>
@@ -189,6 +200,20 @@ class Region {
   /// accelerators.
   double cpu_straggle_ = 1.0;
   std::vector<double> busy_scratch_;   ///< leader only
+  /// Planner only: accelerators kept out of this pass's split (screen_accelerators).
+  std::vector<unsigned char> sitting_out_;
+  /// Planner only: the last whole-pass ratio split of a pass with copying devices (counts),
+  /// for n = last_split_n_ (-1: none), and the hysteresis inputs (split_hysteresis.hpp).
+  std::vector<std::int64_t> last_split_;
+  std::int64_t last_split_n_ = -1;
+  std::vector<double> move_seconds_;
+  std::vector<unsigned char> pooled_;
+  std::vector<std::int64_t> entering_;
+  /// Planner/leader: predicted seconds each device spends in this pass copying in the rows
+  /// its range gained from the last split (its first range: all of them); and whether its
+  /// last sample was left out for them.
+  std::vector<double> migration_seconds_;
+  std::vector<unsigned char> skipped_;
   std::vector<double> ratio_scratch_;  ///< leader only: working storage of times_
   std::vector<int> slots_;             ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;

@@ -19,4 +19,8 @@ double smooth_straggle(double previous, double ratio) {
   return r >= previous ? r : 0.9 * previous + 0.1 * r;
 }
 
+double straggle_after_pass(double previous, std::span<const double> cpu_busy, std::int64_t pass) {
+  return pass == 0 ? previous : smooth_straggle(previous, straggle_ratio(cpu_busy));
+}
+
 }  // namespace tsar::core

@@ -6,6 +6,7 @@
 // core ran than the CPU mean, smooths it, and the next split plans CPU cores that much slower
 // -- in regions with accelerators only (in CPU-only regions it would scale every device alike).
 
+#include <cstdint>
 #include <span>
 
 namespace tsar::core {
@@ -18,5 +19,11 @@ double straggle_ratio(std::span<const double> cpu_busy);
 /// as likely as this one's -- a smaller one only a tenth at a time, so a lucky pass does not
 /// undo the allowance.
 double smooth_straggle(double previous, double ratio);
+/// The planned ratio after pass `pass` (0-based) of a region measured `cpu_busy`:
+/// smooth_straggle of its straggle_ratio -- except for the region's first pass, whose spread
+/// is start-up (pages touched first, cold caches, a CPU share cut in single iterations before
+/// any core was measured), not the cores: taken at once, it would plan the cores up to three
+/// times slower for the twenty-odd passes the allowance takes to decay.
+double straggle_after_pass(double previous, std::span<const double> cpu_busy, std::int64_t pass);
 
 }  // namespace tsar::core

@@ -21,16 +21,19 @@ std::string device_text(const std::optional<std::string>& spec) {
 }
 
 /// Everything build_devices reads besides the node: the device list, the accelerators'
-/// memory limits and the GPU control-core policy. Equal keys build equal device sets.
+/// memory limits and declared links, and the GPU control-core policy. Equal keys build equal
+/// device sets.
 std::string selection_key(const std::string& text) {
   const char* limits = std::getenv("TSAR_DEVICE_MEMORY_LIMIT");
+  const char* links = std::getenv("TSAR_LINK_BANDWIDTH");
   std::string policy;
   try {
     policy = gpu_cores_policy() == GpuCores::kShare ? "share" : "reserve";
   } catch (const Error&) {
     policy = "invalid";  // build_devices reports it where the policy matters
   }
-  return text + '\n' + (limits != nullptr ? limits : "") + '\n' + policy;
+  return text + '\n' + (limits != nullptr ? limits : "") + '\n' + (links != nullptr ? links : "") +
+         '\n' + policy;
 }
 
 std::shared_ptr<Runtime> build(const std::optional<std::string>& spec, std::string key) {

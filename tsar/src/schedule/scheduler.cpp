@@ -14,13 +14,15 @@ void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, S
   plan.hi = hi;
   plan.chunked = false;
   const std::int64_t n = hi - lo;
-  if (n == plan.split_n && plan.counts.size() == tpi.size() &&
-      std::equal(tpi.begin(), tpi.end(), plan.split_tpi.begin(), plan.split_tpi.end()))
+  if (n == plan.split_n &&
+      std::equal(tpi.begin(), tpi.end(), plan.split_tpi.begin(), plan.split_tpi.end()) &&
+      plan.counts == plan.split_counts)
     return;
   plan.counts.resize(tpi.size());
   split_iterations(n, tpi, plan.counts, plan.scratch);
   plan.split_n = n;
   plan.split_tpi.assign(tpi.begin(), tpi.end());
+  plan.split_counts.assign(plan.counts.begin(), plan.counts.end());
 }
 
 void chunked_plan(std::int64_t n, SubPassPlan& plan) {

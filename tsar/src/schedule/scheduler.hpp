@@ -26,10 +26,11 @@ struct SubPassPlan {
   bool chunked = false;
   std::vector<std::int64_t> counts;
   SplitScratch scratch;  ///< re-planning into the same plan allocates nothing
-  /// The inputs counts were split from (ratio_plan): a learned split that did not change
-  /// since the last plan is not computed again.
+  /// The inputs and result of the last split (ratio_plan): a learned split that did not
+  /// change since the last plan is not computed again, unless counts were changed since.
   std::int64_t split_n = -1;
   std::vector<double> split_tpi;
+  std::vector<std::int64_t> split_counts;
 };
 
 /// A worker's previous chunk of the current sub-pass (iterations 0 before its first).

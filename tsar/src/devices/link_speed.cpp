@@ -1,0 +1,41 @@
+#include "devices/link_speed.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "devices/device.hpp"
+
+namespace tsar::core {
+
+double measure_link_seconds_per_byte(Device& device) {
+  constexpr double fallback = 1.0 / kFallbackLinkBytesPerSecond;
+  std::size_t bytes = kLinkCalibrationBytes;
+  if (const std::size_t limit = device.description().memory_limit; limit != 0)
+    bytes = std::min(bytes, (limit - std::min(limit, device.allocated())) / 2);
+  if (bytes < 4096) return fallback;  // too little to time: no room left under the limit
+  std::vector<unsigned char> host(bytes, 1);
+  try {
+    device.prepare_copies();
+    const auto pinned = device.description().pin_host ? device.pin_host(host.data(), bytes) : nullptr;
+    void* on_device = device.allocate(bytes);
+    double seconds = 0.0;
+    try {
+      device.copy_to_device(on_device, host.data(), bytes);
+      device.synchronize();
+      const auto t0 = std::chrono::steady_clock::now();
+      device.copy_to_device(on_device, host.data(), bytes);
+      device.synchronize();
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } catch (...) {
+      device.release(on_device, bytes);
+      throw;
+    }
+    device.release(on_device, bytes);
+    return seconds > 0.0 ? seconds / static_cast<double>(bytes) : fallback;
+  } catch (const Error&) {
+    return fallback;  // the region meets the device's real failure when it uses it
+  }
+}
+
+}  // namespace tsar::core

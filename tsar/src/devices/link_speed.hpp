@@ -1,0 +1,21 @@
+#pragma once
+// The speed of a device's link to the host, measured: one calibration copy host -> device
+// through the device's own copy interface (after one untimed copy that sets the path up),
+// from page-locked memory where the device copies registered buffers from page-locked
+// memory. TSAR_LINK_BANDWIDTH (Device::set_link_bandwidth) replaces it: a slower declared
+// link is how tests make data movement expensive on the host-as-device.
+
+namespace tsar::core {
+
+class Device;
+
+/// Bytes copied by the calibration (less under a small TSAR_DEVICE_MEMORY_LIMIT).
+inline constexpr unsigned long kLinkCalibrationBytes = 4ul << 20;
+/// What a device whose calibration cannot run (no room for it, a failed copy) is assumed
+/// to move: a PCIe 3 x16 link's bytes per second, a modest GPU link.
+inline constexpr double kFallbackLinkBytesPerSecond = 12e9;
+
+/// Seconds per byte of copies to `device` (one with its own memory), measured now.
+double measure_link_seconds_per_byte(Device& device);
+
+}  // namespace tsar::core
