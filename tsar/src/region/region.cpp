@@ -15,6 +15,7 @@
 #include "cache/time_cache.hpp"
 #include "devices/host_device.hpp"
 #include "memory/copy_costs.hpp"
+#include "region/cpu_split_hold.hpp"
 #include "region/straggle.hpp"
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
@@ -112,6 +113,8 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   shares_.resize(workers());
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
+  cpu_pooled_.assign(n, 0);
+  cpu_split_.reserve(n);
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());
   pass_devices_.resize(n);
@@ -337,7 +340,10 @@ void Region::begin_pass(std::int64_t n) {
   for (std::size_t w = 0; w < workers_.size(); ++w)
     if (sitting_out_[w]) times_[w] = std::numeric_limits<double>::infinity();
   scheduler_->begin_pass(n, times_, plan_);
-  if (device_memory_) hold_split(n);
+  if (device_memory_)
+    hold_split(n);
+  else
+    hold_cpu_ranges(n);
   pass_chunked_ = plan_.chunked;
   time_chunks_ = scheduler_->times_chunks();
   install();
@@ -825,14 +831,29 @@ void Region::hold_split(std::int64_t n) {
   last_split_n_ = n;
 }
 
+void Region::hold_cpu_ranges(std::int64_t n) {
+  // Regions of CPU devices alone (next to accelerators, hold_split decides where rows go):
+  // the cores keep their rows while their split stays near balance (region/cpu_split_hold.hpp).
+  if (!balance_cpu_ || plan_.chunked || plan_.lo != 0 || plan_.hi != n) {
+    cpu_split_n_ = -1;
+    return;
+  }
+  if (cpu_split_n_ == n) {
+    for (std::size_t w = 0; w < workers_.size(); ++w)
+      cpu_pooled_[w] = active_[w] && workers_[w].device->kind() == DeviceKind::kCpu ? 1 : 0;
+    hold_cpu_split(cpu_split_, plan_.counts, times_, cpu_pooled_);
+  }
+  cpu_split_.assign(plan_.counts.begin(), plan_.counts.end());
+  cpu_split_n_ = n;
+}
+
 bool Region::copy_dominated(std::size_t w) {
   // A sample mostly made of copying in the rows a changed split just gave the device (its
   // first range's, cold) describes the link, not the device's steady pass. Learned, it makes
   // the device look slow, its rows move away, and its next sample is again mostly copies:
   // the split oscillates and moves tens of MB per pass. Never two samples in a row, so a
   // device whose every split differs still learns.
-  const bool skip =
-      !skipped_[w] && migration_seconds_[w] > kMigrationShare * workers_[w].sub_busy;
+  const bool skip = !skipped_[w] && migration_seconds_[w] > kMigrationShare * workers_[w].sub_busy;
   skipped_[w] = skip ? 1 : 0;
   return skip;
 }

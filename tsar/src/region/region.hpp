@@ -163,6 +163,7 @@ class Region {
   void retire(std::size_t w);                      // leader/planner: back-off's retirement
   void screen_accelerators(std::int64_t n);        // planner: before a pass's devices are fixed
   void hold_split(std::int64_t n);                 // planner: split hysteresis (data movement)
+  void hold_cpu_ranges(std::int64_t n);            // planner: CPU-only regions' split hold
   bool copy_dominated(std::size_t w);              // leader: a sample not to learn from
   double joining_core_prior(std::size_t joining);  // leader: prior of a retired accelerator's core
   void exchange_resident_rows();  // planner/leader: after install(), before workers run
@@ -199,7 +200,7 @@ class Region {
   /// the CPU mean (region/straggle.hpp); CPU times are planned that much longer next to
   /// accelerators.
   double cpu_straggle_ = 1.0;
-  std::vector<double> busy_scratch_;   ///< leader only
+  std::vector<double> busy_scratch_;  ///< leader only
   /// Planner only: accelerators kept out of this pass's split (screen_accelerators).
   std::vector<unsigned char> sitting_out_;
   /// Planner only: the last whole-pass ratio split of a pass with copying devices (counts),
@@ -214,6 +215,11 @@ class Region {
   /// last sample was left out for them.
   std::vector<double> migration_seconds_;
   std::vector<unsigned char> skipped_;
+  /// Planner only: the last whole-pass split of a CPU-only region, for n = cpu_split_n_ (-1:
+  /// none), and which devices it holds (region/cpu_split_hold.hpp).
+  std::vector<std::int64_t> cpu_split_;
+  std::int64_t cpu_split_n_ = -1;
+  std::vector<unsigned char> cpu_pooled_;
   std::vector<double> ratio_scratch_;  ///< leader only: working storage of times_
   std::vector<int> slots_;             ///< the pool thread of each worker
   std::unique_ptr<Scheduler> scheduler_;
