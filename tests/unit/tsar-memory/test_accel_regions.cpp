@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <numeric>
@@ -547,6 +548,100 @@ TEST_F(Accel, AnAcceleratorWhoseCopiesOutlastTheCpuPassIsRetiredUnrun) {
       }
     }
   }
+}
+
+TEST_F(Accel, ASampleNotLearnedKeepsTheTimesOfARangeThatMoved) {
+  // A core and a host-as-device accelerator 4x faster per iteration (sleeps, as in
+  // test_adaptation), planned at first 4x slower: it gets 12 of 60 rows, the last ones. Once
+  // measured, the split moves to 40-odd rows -- over three times its range, so its old times
+  // describe other rows -- and, on a link declared at 1 MiB/s, copying the 30-odd rows it
+  // gains outlasts its computing: that sample is not learned. Its times must survive it: forgotten
+  // with the moved range, the accelerator would be back at its prior and the next pass would
+  // hand the rows back. Results equal the serial loop's.
+  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
+  ::setenv("TSAR_LINK_BANDWIDTH", "1M", 1);
+  tsar::set_devices("cpu:0,omphost:1");
+  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  const std::int64_t rows = 60, cols = 64;  // 512 bytes a row: ~0.5 ms to move one
+  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
+  std::iota(a.begin(), a.end(), 0.0);
+  std::vector<double> ra = a, rb = b;
+  tsar::RegionOptions options;
+  options.name = "moved";
+  options.schedule = "adaptive";
+  options.time_per_iteration = {1, 4};
+  tsar::Region region(options);
+  region.set_backoff(0);
+  ASSERT_EQ(region.num_devices(), 2);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
+  // Resident output: per pass the accelerator moves halo rows only, not its part of the output.
+  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  std::vector<std::int64_t> accelerator_rows;
+  for (int pass = 0; pass < 5; ++pass) {
+    region.parallel_for(rows, [&](const tsar::Chunk& c) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
+          (c.worker() == 0 ? 2000.0 : 500.0) * static_cast<double>(c.size())));
+      accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
+    });
+    serial_jacobi(ra, rb, rows, cols);
+    cur.swap_buffers(next);
+    std::swap(ra, rb);
+    accelerator_rows.push_back(region.split()[1]);
+  }
+  cur.sync();
+  next.sync();
+  EXPECT_EQ(a, ra);
+  EXPECT_EQ(b, rb);
+  ASSERT_EQ(accelerator_rows.front(), 12);  // the prior's split
+  // Once they moved to the accelerator (40-odd rows: 48 less its halo copies), they stay there.
+  const auto moved = std::find_if(accelerator_rows.begin(), accelerator_rows.end(),
+                                  [](std::int64_t r) { return r >= 30; });
+  const std::string splits = ::testing::PrintToString(accelerator_rows);
+  ASSERT_NE(moved, accelerator_rows.end()) << "never moved to the faster device: " << splits;
+  for (auto r = moved; r != accelerator_rows.end(); ++r)
+    EXPECT_GE(*r, 30) << "pass " << (r - accelerator_rows.begin()) << ": " << splits;
+}
+
+TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
+  // The GPU-averse loop beside a team (links declared at 1 MiB/s: the table's copy outlasts
+  // the CPU pass, so the accelerator is retired unrun and its worker computes on the core that
+  // drove it). The team spreads what it takes over its cores (a fork and join per piece): it
+  // takes its range in one piece, and at most one more (the rest of the core's range), while
+  // the core takes its own in pieces. The core's share follows the speeds (sleeps: the team
+  // twice a core's): about a third. Results equal the serial loop's.
+  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
+  ::setenv("TSAR_LINK_BANDWIDTH", "1M", 1);
+  tsar::set_devices("team:0-1,omphost:1");
+  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  const std::int64_t n = 60, len = std::int64_t{1} << 17;
+  std::vector<double> t(len), y(n, 0.0), ref(n);
+  std::iota(t.begin(), t.end(), 1.0);
+  for (std::int64_t i = 0; i < n; ++i) ref[i] = t[(7 * i) % len] + t[(13 * i) % len];
+  tsar::Region region("averse-team", "adaptive");
+  ASSERT_EQ(region.num_devices(), 2);
+  auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  double core_share = 0.0;
+  for (int pass = 0; pass < 6; ++pass) {
+    std::fill(y.begin(), y.end(), 0.0);
+    region.parallel_for(n, [&](const tsar::Chunk& c) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
+          (c.worker() == 0 ? 250.0 : 500.0) * static_cast<double>(c.size())));
+      accel_test::gather(c, c.ptr(ts), len, c.ptr(ys));
+    });
+    EXPECT_EQ(y, ref) << "pass " << pass;
+    if (pass == 0) continue;  // the accelerator sat out (nobody knew the CPU's time)
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    ASSERT_EQ(region.device(1).retired, 1);
+    ASSERT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_CPU));
+    const auto stats = region.pass_stats();
+    EXPECT_EQ(stats.devices[0].iterations + stats.devices[1].iterations, n);
+    EXPECT_LE(stats.devices[0].chunks, 2);
+    if (pass >= 4) core_share += static_cast<double>(stats.devices[1].iterations) / (2.0 * n);
+  }
+  EXPECT_NEAR(core_share, 1.0 / 3.0, 0.15);
 }
 
 TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {

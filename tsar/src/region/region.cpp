@@ -380,6 +380,11 @@ void Region::install_shares() {
         tpi > 0.0
             ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
             : 1;
+    // A team spreads whatever it takes over its cores itself, at the cost of a fork and join
+    // of all of them per piece: it takes its range whole (and what it steals: the rest of a
+    // range), so a retired accelerator's core beside it does not cut it into a dozen pieces.
+    if (cpu && workers_[w].device->description().cores.size() > 1)
+      share_piece_[w] = std::max<std::int64_t>(share_piece_[w], ranges_[w].size());
   }
   if (members < 2) std::fill(share_member_.begin(), share_member_.end(), 0);
   shares_.reset(ranges_, share_member_, share_piece_);
@@ -626,8 +631,10 @@ void Region::finish_sub_pass() {
         continue;
       }
       if (!active_[w] || x.sub_iterations <= 0 || !(x.sub_busy > 0.0)) continue;
-      if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
+      // A sample not learned leaves the history alone: forgotten for a range that moved, it
+      // would leave the device unmeasured, back at its prior, and the next split far off.
       if (copy_dominated(w)) continue;
+      if (!plan_.chunked) forget_if_moved(x, estimators_[w], ranges_[w]);
       estimators_[w].add(x.sub_busy / static_cast<double>(x.sub_iterations));
     }
     if (!plan_.chunked) learn_straggle();
@@ -657,6 +664,11 @@ void Region::finish_sub_pass() {
 }
 
 void Region::learn_straggle() {
+  // Cores that steal from each other finish together: a slowed core's rest is taken by the
+  // others, and the pooled split already counts its lower speed. Planning them for their
+  // slowest as well gave the accelerator rows it then waited on, and moved them back as the
+  // allowance decayed -- a shifting split where moving rows costs copies.
+  if (balance_cpu_) return;
   busy_scratch_.clear();
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];

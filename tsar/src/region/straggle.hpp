@@ -4,7 +4,9 @@
 // most of the work, waiting for one such core costs far more than giving the cores a little
 // less. So after each ratio (sub-)pass the leader measures how much longer the slowest CPU
 // core ran than the CPU mean, smooths it, and the next split plans CPU cores that much slower
-// -- in regions with accelerators only (in CPU-only regions it would scale every device alike).
+// -- in regions with accelerators only (in CPU-only regions it would scale every device alike),
+// and only where the cores keep their ranges: cores that steal from each other (the adaptive
+// schedules' CPU share) finish together whatever one of them does.
 
 #include <cstdint>
 #include <span>
