@@ -25,8 +25,6 @@ class PassBarrier {
     generation_.store(0);
   }
 
-  int count() const { return count_; }
-
   /// Worker `worker` (0 <= worker < count) arrives. Worker 0 waits for the others, runs
   /// completion() and releases them; the others return once it has.
   template <class Completion>

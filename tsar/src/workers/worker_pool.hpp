@@ -9,8 +9,8 @@
 // caller bumps) and its own "finished" word. The caller publishes every mailbox, then fences
 // once, so the wake-ups' cache-line transfers overlap. run() returns when job 0 returns: jobs
 // end in a barrier of all their workers (the region's end-of-pass barrier), so the others
-// are only leaving theirs; the next run waits for that per thread, when it touches the
-// thread's line anyway, and wait_idle() before what their jobs used goes away.
+// are only leaving theirs; the next run waits for each thread to have left, and so does
+// wait_idle(), before what their jobs used goes away.
 
 #include <atomic>
 #include <cstdint>
