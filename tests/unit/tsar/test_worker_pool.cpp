@@ -1,7 +1,7 @@
 // The worker pool: every run starts each participating worker's job exactly once with its
-// own worker index, runs return once job 0 did (the jobs end in a barrier), the next run and
-// wait_idle() wait for the others to leave their jobs, sleeping threads wake, subsets of the
-// slots and concurrent callers take turns.
+// own worker index; run() returns once every job did, run_ending_in_barrier() once job 0 did
+// (the jobs end in a barrier) and the next run and wait_idle() wait for the others to leave
+// their jobs; sleeping threads wake, subsets of the slots and concurrent callers take turns.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -52,7 +52,7 @@ TEST(WorkerPool, EveryRunStartsEachWorkerOnceAndWaitIdleSeesThemLeave) {
   const std::vector<int> slots{0, 1, 2, 3};
   Job job(4);
   constexpr int kRuns = 2000;
-  for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &job);
+  for (int r = 0; r < kRuns; ++r) pool.run_ending_in_barrier(slots, &Job::run, &job);
   pool.wait_idle();
   expect_runs(job, kRuns);
 }
@@ -64,12 +64,30 @@ TEST(WorkerPool, SubsetsOfTheSlotsTakeTurnsWithTheWholePool) {
   const std::vector<int> some_slots{0, 2};  // worker 1 runs on slot 2's thread
   constexpr int kRuns = 500;
   for (int r = 0; r < kRuns; ++r) {
-    pool.run(all_slots, &Job::run, &all);
+    pool.run_ending_in_barrier(all_slots, &Job::run, &all);
     pool.run(some_slots, &Job::run, &some);
   }
   pool.wait_idle();
   expect_runs(all, kRuns);
   expect_runs(some, kRuns);
+}
+
+TEST(WorkerPool, RunWaitsForJobsThatEndInNoBarrier) {
+  // A partition's places run independent jobs: run() must not return before the slowest.
+  WorkerPool pool(3);
+  const std::vector<int> slots{0, 1, 2};
+  std::atomic<int> done{0};
+  struct Late {
+    std::atomic<int>* done;
+    static void run(void* context, int worker) {
+      if (worker == 2) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      static_cast<Late*>(context)->done->fetch_add(1);
+    }
+  } late{&done};
+  for (int r = 1; r <= 20; ++r) {
+    pool.run(slots, &Late::run, &late);
+    ASSERT_EQ(done.load(), 3 * r) << "run " << r << " returned before its jobs";
+  }
 }
 
 TEST(WorkerPool, SleepingThreadsWakeForTheNextRun) {
@@ -78,7 +96,7 @@ TEST(WorkerPool, SleepingThreadsWakeForTheNextRun) {
   const std::vector<int> slots{0, 1, 2};
   Job job(3);
   for (int r = 0; r < 5; ++r) {
-    pool.run(slots, &Job::run, &job);
+    pool.run_ending_in_barrier(slots, &Job::run, &job);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   pool.wait_idle();
@@ -93,7 +111,7 @@ TEST(WorkerPool, ConcurrentCallersTakeTurns) {
   std::thread other([&] {
     for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &b);
   });
-  for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &a);
+  for (int r = 0; r < kRuns; ++r) pool.run_ending_in_barrier(slots, &Job::run, &a);
   other.join();
   pool.wait_idle();
   expect_runs(a, kRuns);
@@ -104,9 +122,9 @@ TEST(WorkerPool, ABadSlotStartsNothing) {
   WorkerPool pool(2);
   Job job(2);
   const std::vector<int> bad{0, 5};
-  EXPECT_THROW(pool.run(bad, &Job::run, &job), std::out_of_range);
+  EXPECT_THROW(pool.run_ending_in_barrier(bad, &Job::run, &job), std::out_of_range);
   const std::vector<int> good{0, 1};
-  pool.run(good, &Job::run, &job);
+  pool.run_ending_in_barrier(good, &Job::run, &job);
   pool.wait_idle();
   expect_runs(job, 1);
 }

@@ -958,7 +958,7 @@ int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
     throw Error(static_cast<tsar_status>(pass_error_), pass_error_message_);
   }
   state_.store(kActive, std::memory_order_release);
-  runtime_->pool().run(slots_, &Region::run_worker, this);
+  runtime_->pool().run_ending_in_barrier(slots_, &Region::run_worker, this);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
     throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");

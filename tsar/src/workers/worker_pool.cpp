@@ -43,7 +43,9 @@ void WorkerPool::thread_main(Thread& self) {
     seen = self.mailbox.load();
     if (stopping_.load()) return;
     self.job(self.context, self.worker);
+    const bool counted = self.counted;  // read before finished lets the caller reuse it
     self.finished.store(seen, std::memory_order_release);
+    if (counted && pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.store(run_seq_);
   }
 }
 
@@ -59,6 +61,19 @@ void WorkerPool::wait_finished(const Thread& t) {
 
 void WorkerPool::run(std::span<const int> slots, Job job, void* context) {
   std::lock_guard lock(run_mutex_);
+  const std::uint32_t seq = ++run_seq_;
+  pending_.store(static_cast<int>(slots.size()) - 1, std::memory_order_relaxed);
+  dispatch(slots, job, context, true);
+  if (slots.size() > 1)
+    for (std::uint32_t v = done_.load(); v != seq; v = done_.load()) done_.wait_while(v);
+}
+
+void WorkerPool::run_ending_in_barrier(std::span<const int> slots, Job job, void* context) {
+  std::lock_guard lock(run_mutex_);
+  dispatch(slots, job, context, false);
+}
+
+void WorkerPool::dispatch(std::span<const int> slots, Job job, void* context, bool counted) {
   for (std::size_t w = 1; w < slots.size(); ++w)  // before any thread starts its job
     if (slots[w] < 0 || static_cast<std::size_t>(slots[w]) >= threads_.size())
       throw std::out_of_range("worker pool slot");
@@ -75,6 +90,7 @@ void WorkerPool::run(std::span<const int> slots, Job job, void* context) {
     t->job = job;
     t->context = context;
     t->worker = static_cast<int>(w);
+    t->counted = counted;
     t->mailbox.publish(t->mailbox.load() + 1);
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -5,12 +5,13 @@
 // pass costs no hand-off to and from the caller. Workers pin themselves to their device
 // (Region does it per pass, since back-off can change a worker's device).
 //
-// A run costs no shared counter: each thread has its own mailbox (a job sequence number the
-// caller bumps) and its own "finished" word. The caller publishes every mailbox, then fences
-// once, so the wake-ups' cache-line transfers overlap. run() returns when job 0 returns: jobs
-// end in a barrier of all their workers (the region's end-of-pass barrier), so the others
-// are only leaving theirs; the next run waits for each thread to have left, and so does
-// wait_idle(), before what their jobs used goes away.
+// Each thread has its own mailbox (a job sequence number the caller bumps) and its own
+// "finished" word; the caller publishes every mailbox, then fences once, so the wake-ups'
+// cache-line transfers overlap. run() waits for every job (a count of unfinished jobs). A
+// region's pass needs no such count: its jobs end in its end-of-pass barrier, so
+// run_ending_in_barrier() returns when job 0 returns and the others are only leaving theirs;
+// the next run waits for each thread to have left, and so does wait_idle(), before what
+// their jobs used goes away.
 
 #include <atomic>
 #include <cstdint>
@@ -35,11 +36,13 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   /// Runs job(context, w) for w in [0, slots.size()): w = 0 on the calling thread, w > 0 on
-  /// the pool thread of device slot slots[w]. Returns when job 0 returned; every job must end
-  /// in a barrier of all of them (after it, the others touch nothing the caller may change
-  /// before the next run or wait_idle). Concurrent runs wait for each other. Jobs must not
-  /// throw.
+  /// the pool thread of device slot slots[w]. Returns when every job returned. Concurrent
+  /// runs wait for each other. Jobs must not throw.
   void run(std::span<const int> slots, Job job, void* context);
+
+  /// run() for jobs that end in a barrier of all of them (after it, the others touch nothing
+  /// the caller may change before the next run or wait_idle): returns when job 0 returned.
+  void run_ending_in_barrier(std::span<const int> slots, Job job, void* context);
 
   /// Returns once every pool thread has left the job of the last run (before the context of
   /// that job goes away).
@@ -58,16 +61,22 @@ class WorkerPool {
     Job job = nullptr;
     void* context = nullptr;
     int worker = 0;
+    bool counted = false;                    ///< the job counts down pending_ (run) when it returns
     std::atomic<std::uint32_t> finished{0};  ///< the sequence number of the last job it left
     std::thread thread;
   };
 
   void thread_main(Thread& self);
   static void wait_finished(const Thread& t);
+  /// Under run_mutex_: starts the jobs of workers 1.. and runs job 0.
+  void dispatch(std::span<const int> slots, Job job, void* context, bool counted);
 
   std::mutex run_mutex_;
   std::vector<std::unique_ptr<Thread>> threads_;
   std::atomic<bool> stopping_{false};
+  alignas(64) std::atomic<int> pending_{0};  ///< run(): jobs of workers 1.. not returned yet
+  std::uint32_t run_seq_ = 0;
+  alignas(64) WaitWord done_;  ///< run(): run_seq_ of the run whose jobs all returned
 };
 
 }  // namespace tsar::core
