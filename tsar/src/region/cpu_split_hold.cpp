@@ -5,7 +5,7 @@
 namespace tsar::core {
 
 bool hold_cpu_split(std::span<const std::int64_t> previous, std::span<std::int64_t> proposed,
-                    std::span<const double> tpi, std::span<const unsigned char> pooled) {
+                    std::span<const double> tpi, std::span<const unsigned char> pooled, double band) {
   const std::size_t n = proposed.size();
   if (previous.size() != n || tpi.size() != n || pooled.size() != n) return false;
   double iterations = 0.0, rate = 0.0;
@@ -21,7 +21,7 @@ bool hold_cpu_split(std::span<const std::int64_t> previous, std::span<std::int64
     ++members;
   }
   if (members < 2) return false;
-  const double limit = (1.0 + kCpuHoldBand) * iterations / rate;
+  const double limit = (1.0 + band) * iterations / rate;
   for (std::size_t j = 0; j < n; ++j)
     if (pooled[j] && static_cast<double>(previous[j]) * tpi[j] > limit) return false;
   for (std::size_t j = 0; j < n; ++j)

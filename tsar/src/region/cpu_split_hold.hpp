@@ -23,9 +23,11 @@ inline constexpr double kCpuHoldBand = 0.2;
 
 /// Replaces the pooled devices' counts in `proposed` by theirs in `previous` when every other
 /// device's count is unchanged and no pooled device j would run previous[j] * tpi[j] more
-/// than kCpuHoldBand longer than the pooled devices' balanced time. Returns true when it kept
-/// them. Sizes must match (else nothing is kept); pooled devices need finite times > 0.
+/// than `band` longer than the pooled devices' balanced time (an infinite band keeps them
+/// whatever the times). Returns true when it kept them. Sizes must match (else nothing is
+/// kept); pooled devices need finite times > 0.
 bool hold_cpu_split(std::span<const std::int64_t> previous, std::span<std::int64_t> proposed,
-                    std::span<const double> tpi, std::span<const unsigned char> pooled);
+                    std::span<const double> tpi, std::span<const unsigned char> pooled,
+                    double band = kCpuHoldBand);
 
 }  // namespace tsar::core

@@ -853,7 +853,13 @@ void Region::hold_cpu_ranges(std::int64_t n) {
   if (cpu_split_n_ == n) {
     for (std::size_t w = 0; w < workers_.size(); ++w)
       cpu_pooled_[w] = active_[w] && workers_[w].device->kind() == DeviceKind::kCpu ? 1 : 0;
-    hold_cpu_split(cpu_split_, plan_.counts, times_, cpu_pooled_);
+    // The region's first pass is start-up (first touch, cold caches, the other loops' rows
+    // in other cores' caches): its spread is not the cores' speeds, and a split learned from
+    // it was then held. The second pass keeps the first's split whatever it measured; the
+    // estimators' lower median lets the warm samples decide from the third.
+    const double band = stats_.recorded() == 1 ? std::numeric_limits<double>::infinity()
+                                               : kCpuHoldBand;
+    hold_cpu_split(cpu_split_, plan_.counts, times_, cpu_pooled_, band);
   }
   cpu_split_.assign(plan_.counts.begin(), plan_.counts.end());
   cpu_split_n_ = n;
