@@ -416,6 +416,12 @@ void Region::start_sub_pass(int worker) {
 }
 
 int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* end) {
+  // After a tsar_run the pool's threads may still be leaving that pass's barrier, writing
+  // their worker slots (in_pass): a team must not read its slots before they have left.
+  if (tls_region != this && pool_leaving_.load(std::memory_order_acquire)) {
+    runtime_->pool().wait_idle();
+    pool_leaving_.store(false, std::memory_order_release);
+  }
   Worker& me = workers_[static_cast<std::size_t>(worker)];
   if (!me.in_pass) {
     join_pass(worker, n);
@@ -970,6 +976,7 @@ int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
   }
   state_.store(kActive, std::memory_order_release);
   runtime_->pool().run_ending_in_barrier(slots_, &Region::run_worker, this);
+  pool_leaving_.store(true, std::memory_order_release);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
     throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");

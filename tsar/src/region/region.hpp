@@ -217,6 +217,9 @@ class Region {
   std::vector<unsigned char> skipped_;
   /// Planner only: the last whole-pass split of a CPU-only region, for n = cpu_split_n_ (-1:
   /// none), and which devices it holds (region/cpu_split_hold.hpp).
+  /// Set when tsar_run returns with pool threads still leaving its barrier; the next pass of
+  /// an OpenMP team waits for them first (next()). Read-mostly: a line of its own.
+  alignas(64) std::atomic<bool> pool_leaving_{false};
   std::vector<std::int64_t> cpu_split_;
   std::int64_t cpu_split_n_ = -1;
   std::vector<unsigned char> cpu_pooled_;
