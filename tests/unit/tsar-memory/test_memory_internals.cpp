@@ -79,12 +79,15 @@ TEST(Padding, RowsRoundUpToTheAlignmentWhenAsked) {
 }
 
 TEST(MemoryLimit, ParsesAllAndPerDeviceEntries) {
-  EXPECT_EQ(memory_limit_for("1M", "omp:0"), std::size_t{1} << 20);
-  EXPECT_EQ(memory_limit_for("omphost:0=4K, 1G", "omphost:0"), 4096u);
-  EXPECT_EQ(memory_limit_for("omphost:0=4K, 1G", "cuda:1"), std::size_t{1} << 30);
-  EXPECT_EQ(memory_limit_for("cuda:1=2g", "omp:0"), 0u);
+  const auto limit = [](std::string_view spec, std::string_view key) {
+    return per_device_bytes("TSAR_DEVICE_MEMORY_LIMIT", spec, key);
+  };
+  EXPECT_EQ(limit("1M", "omp:0"), std::size_t{1} << 20);
+  EXPECT_EQ(limit("omphost:0=4K, 1G", "omphost:0"), 4096u);
+  EXPECT_EQ(limit("omphost:0=4K, 1G", "cuda:1"), std::size_t{1} << 30);
+  EXPECT_EQ(limit("cuda:1=2g", "omp:0"), 0u);
   try {
-    memory_limit_for("cuda:0=12X", "cuda:0");
+    limit("cuda:0=12X", "cuda:0");
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), TSAR_ERR_DEVICES);

@@ -66,10 +66,6 @@ double Device::link_seconds_per_byte() {
   return link_seconds_per_byte_;
 }
 
-std::size_t memory_limit_for(std::string_view spec, std::string_view key) {
-  return per_device_bytes("TSAR_DEVICE_MEMORY_LIMIT", spec, key);
-}
-
 std::size_t per_device_bytes(std::string_view variable, std::string_view spec,
                              std::string_view key) {
   std::size_t every = 0, mine = 0;

@@ -161,12 +161,11 @@ class Device {
   double link_seconds_per_byte_ = 0.0;
 };
 
-/// Parses TSAR_DEVICE_MEMORY_LIMIT for the device named `key`: a comma-separated list of
-/// "BYTES" (every accelerator) and "KEY=BYTES" entries (that device; it wins), BYTES with an
-/// optional K, M or G suffix (powers of 1024). Returns 0 for no limit; throws
-/// Error(TSAR_ERR_DEVICES) naming a malformed entry.
-std::size_t memory_limit_for(std::string_view spec, std::string_view key);
-/// The same list syntax for any per-device byte figure; `variable` names it in errors.
+/// Parses a per-device byte list from the environment variable `variable`
+/// (TSAR_DEVICE_MEMORY_LIMIT, TSAR_LINK_BANDWIDTH) for the device named `key`: a
+/// comma-separated list of "BYTES" (every accelerator) and "KEY=BYTES" entries (that device;
+/// it wins), BYTES with an optional K, M or G suffix (powers of 1024). Returns 0 when no entry
+/// applies; throws Error(TSAR_ERR_DEVICES) naming `variable` and a malformed entry.
 std::size_t per_device_bytes(std::string_view variable, std::string_view spec,
                              std::string_view key);
 

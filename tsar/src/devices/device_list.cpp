@@ -152,15 +152,16 @@ std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeM
                                                    std::string_view spec) {
   auto devices = trim(spec).empty() ? default_devices(node, discover_gpus(node), gpu_cores_policy())
                                     : parse(node, spec);
-  if (const char* limits = std::getenv("TSAR_DEVICE_MEMORY_LIMIT");
-      limits != nullptr && limits[0] != '\0')
+  // Per-accelerator byte figures from the environment (per_device_bytes' list syntax).
+  const auto from_env = [&devices](const char* variable, auto set) {
+    const char* list = std::getenv(variable);
+    if (list == nullptr || list[0] == '\0') return;
     for (auto& d : devices)
       if (!d->description().host_memory)
-        d->set_memory_limit(memory_limit_for(limits, d->description().key));
-  if (const char* links = std::getenv("TSAR_LINK_BANDWIDTH"); links != nullptr && links[0] != '\0')
-    for (auto& d : devices)
-      if (!d->description().host_memory)
-        d->set_link_bandwidth(per_device_bytes("TSAR_LINK_BANDWIDTH", links, d->description().key));
+        set(*d, per_device_bytes(variable, list, d->description().key));
+  };
+  from_env("TSAR_DEVICE_MEMORY_LIMIT", [](Device& d, std::size_t b) { d.set_memory_limit(b); });
+  from_env("TSAR_LINK_BANDWIDTH", [](Device& d, std::size_t b) { d.set_link_bandwidth(b); });
   return devices;
 }
 
