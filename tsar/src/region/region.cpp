@@ -718,6 +718,18 @@ double Region::joining_core_prior(std::size_t joining) {
   return slowest / prior_scale(estimators_, active_, ratio_scratch_);
 }
 
+Region::CpuSide Region::cpu_side(std::int64_t n) const {
+  CpuSide cpu;
+  double rate = 0.0;  // iterations per second of the measured CPU devices together
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
+    cpu.any = true;
+    if (estimators_[w].measured()) rate += 1.0 / estimators_[w].estimate();
+  }
+  cpu.seconds = rate > 0.0 ? static_cast<double>(n) / rate : 0.0;
+  return cpu;
+}
+
 void Region::back_off() {
   // Thesis 5.4.1: an accelerator slower per iteration than the slowest CPU core (chunk
   // passes: fewer iterations than the core that ran fewest) for K passes in a row. A team
@@ -728,25 +740,21 @@ void Region::back_off() {
   // a fixed cost per pass (a large input copied every pass) that a smaller share does not
   // shrink. The per-iteration test alone meets it only once the share is small, several
   // slow passes later; a useful accelerator finishes its share before the CPUs alone would.
-  bool any_cpu = false;
+  const CpuSide cpu = cpu_side(n_);
+  if (!cpu.any) return;
   double slowest_tpi = 0.0;
   double fewest = std::numeric_limits<double>::max();
-  double cpu_rate = 0.0;  // iterations per second of the measured CPU devices together
   double cpu_busy = 0.0;  // the longest busy time of a CPU device in the pass
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
-    any_cpu = true;
     const auto cores = static_cast<double>(
         std::max<std::size_t>(1, workers_[w].device->description().cores.size()));
-    if (estimators_[w].measured()) {
+    if (estimators_[w].measured())
       slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * cores);
-      cpu_rate += 1.0 / estimators_[w].estimate();
-    }
     fewest = std::min(fewest, static_cast<double>(workers_[w].pass_iterations) / cores);
     cpu_busy = std::max(cpu_busy, workers_[w].pass_busy);
   }
-  if (!any_cpu) return;
-  const double cpu_alone = cpu_rate > 0.0 ? static_cast<double>(n_) / cpu_rate : 0.0;
+  const double cpu_alone = cpu.seconds;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
     if (!active_[w] || x.device->kind() == DeviceKind::kCpu) continue;
@@ -798,15 +806,9 @@ void Region::screen_accelerators(std::int64_t n) {
   if (memory_.size() == 0) return;
   const double fixed_bytes = copy_costs(memory_.registrations()).fixed_bytes;
   if (!(fixed_bytes > 0.0)) return;
-  bool any_cpu = false;
-  double cpu_rate = 0.0;  // iterations per second of the measured CPU devices together
-  for (std::size_t w = 0; w < workers_.size(); ++w) {
-    if (!active_[w] || workers_[w].device->kind() != DeviceKind::kCpu) continue;
-    any_cpu = true;
-    if (estimators_[w].measured()) cpu_rate += 1.0 / estimators_[w].estimate();
-  }
-  if (!any_cpu) return;
-  const double cpu_alone = cpu_rate > 0.0 ? static_cast<double>(n) / cpu_rate : 0.0;
+  const CpuSide cpu = cpu_side(n);
+  if (!cpu.any) return;
+  const double cpu_alone = cpu.seconds;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Device& d = *workers_[w].device;
     if (!active_[w] || d.description().host_memory || estimators_[w].measured()) continue;
@@ -868,8 +870,8 @@ void Region::hold_cpu_ranges(std::int64_t n) {
     // in other cores' caches): its spread is not the cores' speeds, and a split learned from
     // it was then held. The second pass keeps the first's split whatever it measured; the
     // estimators' lower median lets the warm samples decide from the third.
-    const double band = stats_.recorded() == 1 ? std::numeric_limits<double>::infinity()
-                                               : kCpuHoldBand;
+    const double band =
+        stats_.recorded() == 1 ? std::numeric_limits<double>::infinity() : kCpuHoldBand;
     hold_cpu_split(cpu_split_, plan_.counts, times_, cpu_pooled_, band);
   }
   cpu_split_.assign(plan_.counts.begin(), plan_.counts.end());

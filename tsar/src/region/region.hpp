@@ -150,7 +150,14 @@ class Region {
     double pass_busy = 0.0;
     double pass_idle = 0.0;
   };
+  /// The active CPU devices together: whether there is one, and the seconds they would
+  /// need for n iterations by their measured times (0 while none is measured).
+  struct CpuSide {
+    bool any = false;
+    double seconds = 0.0;
+  };
 
+  CpuSide cpu_side(std::int64_t n) const;  // planner/leader: back-off and screening
   void join_pass(int worker, std::int64_t n);
   void begin_pass(std::int64_t n);                 // planner: the pass's first plan
   void install();                                  // planner/leader: publishes plan_
