@@ -55,12 +55,30 @@ class Accel : public ::testing::Test {
     options.time_per_iteration = fixed_times(probe);
     return options;
   }
+  /// A stencil's host grids: a (rows x cols, element k = fill(k)) and b (zeros), the
+  /// buffers the region maps, and ra and rb, the serial loop's copies (serial_jacobi).
+  struct StencilGrids {
+    std::vector<double> a, b, ra, rb;
+  };
+  template <class Fill>
+  static StencilGrids stencil_grids(std::int64_t rows, std::int64_t cols, Fill fill) {
+    StencilGrids g;
+    g.a.resize(static_cast<std::size_t>(rows * cols));
+    for (std::size_t k = 0; k < g.a.size(); ++k) g.a[k] = fill(k);
+    g.b.assign(g.a.size(), 0.0);
+    g.ra = g.a;
+    g.rb = g.b;
+    return g;
+  }
+  static double scrambled(std::size_t k) { return static_cast<double>((k * 37) % 101); }
+  static double counting(std::size_t k) { return static_cast<double>(k); }
+
   /// One serial stencil sweep over the whole grid: the reference the region's passes match.
   static void serial_jacobi(const std::vector<double>& cur, std::vector<double>& next,
                             std::int64_t rows, std::int64_t cols) {
     accel_test::jacobi(
-        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}),
-        cur.data(), next.data(), rows, cols);
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), cur.data(),
+        next.data(), rows, cols);
   }
 };
 
@@ -91,9 +109,7 @@ TEST_F(Accel, RowsMatchTheSerialLoopAndMoveOnlyTheirPart) {
 
 TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
   const std::int64_t rows = 300, cols = 40;
-  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
-  std::vector<double> ra = a, rb = b;
+  auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);
   tsar::Region region(fixed_split("jacobi"));
   const unsigned persist = TSAR_MEM_PERSIST;
   // Both buffers with the same halo, so each device copy's window fits either role.
@@ -132,9 +148,7 @@ TEST_F(Accel, ResidentStencilOutputStaysOnTheDeviceAndOnlyHaloRowsMove) {
   // (what their halos read) -- one row per neighbour each way -- and the host buffers equal
   // the serial loop's once synchronised.
   const std::int64_t rows = 300, cols = 40;
-  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
-  std::vector<double> ra = a, rb = b;
+  auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);
   tsar::Region region(fixed_split("jacobi-resident"));
   const unsigned persist = TSAR_MEM_PERSIST;
   auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
@@ -178,9 +192,8 @@ TEST_F(Accel, ResidentOutputsUnderChunksAndChangingSplitsMatchTheSerialLoop) {
   const std::int64_t rows = 257, cols = 24;
   for (const char* schedule : {"chunk:16", "adaptive", "split:3"}) {
     SCOPED_TRACE(schedule);
-    std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-    for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 53) % 89);
-    std::vector<double> ra = a, rb = b;
+    auto [a, b, ra, rb] =
+        stencil_grids(rows, cols, [](std::size_t k) { return static_cast<double>((k * 53) % 89); });
     tsar::Region region("resident-moving", schedule);
     region.set_backoff(0);
     const unsigned resident = TSAR_MEM_PERSIST | TSAR_MEM_RESIDENT;
@@ -465,9 +478,7 @@ TEST_F(Accel, ResidentStencilKeepsItsSplitWhereMovingRowsDoesNotPay) {
   tsar::set_devices(setup().devices);
   ::unsetenv("TSAR_LINK_BANDWIDTH");
   const std::int64_t rows = 300, cols = 40;
-  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>((k * 37) % 101);
-  std::vector<double> ra = a, rb = b;
+  auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);
   tsar::Region region("jacobi-held", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   const unsigned persist = TSAR_MEM_PERSIST;
@@ -563,9 +574,7 @@ TEST_F(Accel, ASampleNotLearnedKeepsTheTimesOfARangeThatMoved) {
   tsar::set_devices("cpu:0,omphost:1");
   ::unsetenv("TSAR_LINK_BANDWIDTH");
   const std::int64_t rows = 60, cols = 64;  // 512 bytes a row: ~0.5 ms to move one
-  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-  std::iota(a.begin(), a.end(), 0.0);
-  std::vector<double> ra = a, rb = b;
+  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::RegionOptions options;
   options.name = "moved";
   options.schedule = "adaptive";
@@ -616,17 +625,15 @@ TEST_F(Accel, APassSpentCopyingInItsRowsDoesNotCountTowardsBackOff) {
   tsar::set_devices("cpu:0,omphost:1");
   ::unsetenv("TSAR_LINK_BANDWIDTH");
   const std::int64_t rows = 60, cols = 64;
-  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-  std::iota(a.begin(), a.end(), 0.0);
-  std::vector<double> ra = a, rb = b;
+  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::RegionOptions options;
   options.name = "cold-copies";
   options.schedule = "adaptive";
   options.time_per_iteration = {1, 4};  // 12 of 60 rows to the accelerator at first
   tsar::Region region(options);
   ASSERT_EQ(region.num_devices(), 2);
-  auto in = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows,
-                          TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
+  auto in =
+      region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
   auto out = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT, 0);
   for (int pass = 0; pass < 4; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
@@ -689,9 +696,7 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   tsar::set_devices("cpu:0,omphost:1,omphost:0,omphost:1");
   const std::vector<double> factor = {2, 1, 3, 6};  // ideal shares 1/2... of 1/2+1+1/3+1/6
   const std::int64_t rows = 120, cols = 16;
-  std::vector<double> a(rows * cols), b(rows * cols, 0.0);
-  std::iota(a.begin(), a.end(), 0.0);
-  std::vector<double> ra = a, rb = b;
+  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::Region region("speeds", "adaptive");
   // Devices 2 and 3 are slower per iteration than the CPU core: back-off would make them CPU
   // workers (tested in test_adaptation); here they stay accelerators of their speeds.

@@ -15,8 +15,10 @@ namespace {
 using tsar::core::PassBarrier;
 
 struct Rounds {
-  explicit Rounds(int workers) : arrived(static_cast<std::size_t>(workers)) {}
-  std::vector<std::atomic<int>> arrived;  ///< the round each worker arrived for last
+  explicit Rounds(int workers) : arrived(static_cast<std::size_t>(workers)) {
+    for (auto& a : arrived) a = -1;
+  }
+  std::vector<std::atomic<int>> arrived;  ///< the round each worker arrived for last (-1: none)
   std::atomic<int> completions{0};
   std::atomic<int> early_completions{0};    ///< completions that saw a worker not yet arrived
   std::atomic<int> early_releases{0};       ///< workers that left before their round completed
@@ -51,7 +53,6 @@ TEST(PassBarrier, EveryRoundCompletesOnceAfterAllArrivedAndBeforeAnyoneLeaves) {
   PassBarrier barrier;
   barrier.set_count(kWorkers);
   Rounds r(kWorkers);
-  for (auto& a : r.arrived) a = -1;
   run_rounds(barrier, r, kWorkers, kRounds);
   EXPECT_EQ(r.completions.load(), kRounds);  // no round lost or run twice
   EXPECT_EQ(r.early_completions.load(), 0);
@@ -69,7 +70,6 @@ TEST(PassBarrier, LateArrivalsWakeSleepingWaiters) {
     PassBarrier barrier;
     barrier.set_count(kWorkers);
     Rounds r(kWorkers);
-    for (auto& a : r.arrived) a = -1;
     run_rounds(barrier, r, kWorkers, kRounds, late, std::chrono::milliseconds(5), 3);
     EXPECT_EQ(r.completions.load(), kRounds);
     EXPECT_EQ(r.early_completions.load(), 0);
@@ -89,12 +89,10 @@ TEST(PassBarrier, ReArmingForAnotherCountStartsOver) {
   PassBarrier barrier;
   barrier.set_count(2);
   Rounds two(2);
-  for (auto& a : two.arrived) a = -1;
   run_rounds(barrier, two, 2, 100);
   EXPECT_EQ(two.completions.load(), 100);
   barrier.set_count(4);
   Rounds four(4);
-  for (auto& a : four.arrived) a = -1;
   run_rounds(barrier, four, 4, 100);
   EXPECT_EQ(four.completions.load(), 100);
   EXPECT_EQ(four.early_completions.load(), 0);
