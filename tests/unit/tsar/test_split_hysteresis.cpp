@@ -1,7 +1,8 @@
 // Split hysteresis (schedule/split_hysteresis.hpp) against hand-computed predictions: a move
 // happens exactly when its gain over the payback passes beats the copies of the iterations
-// that change owner, gains within the noise band never move data, and devices that move
-// nothing still re-split their own part.
+// that change owner, the payback passes grow with the time the split has held, gains within
+// the noise band never move data, a device's data waits for its settled times, and devices
+// that move nothing still re-split their own part.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -18,7 +19,9 @@ struct Case {
   std::vector<double> tpi;
   std::vector<double> move;
   std::vector<unsigned char> pooled;
-  SplitCosts costs() const { return {tpi, move, pooled}; }
+  std::vector<unsigned char> settled = {};
+  double payback = kPaybackPasses;
+  SplitCosts costs() const { return {tpi, move, pooled, settled, payback}; }
 };
 
 bool keep(const Counts& previous, Counts& proposed, const Case& c) {
@@ -62,6 +65,43 @@ TEST(SplitHysteresis, MovesExactlyWhenTheGainPaysForTheCopiesWithinThePaybackPas
     EXPECT_EQ(kept, move >= even);
     EXPECT_EQ(proposed, kept ? Counts({60, 40}) : Counts({50, 50}));
   }
+}
+
+TEST(SplitHysteresis, ThePaybackPassesAreAsManyAsTheSplitHasHeldAtLeastTheMinimum) {
+  EXPECT_DOUBLE_EQ(payback_passes(0), kPaybackPasses);
+  EXPECT_DOUBLE_EQ(payback_passes(3), kPaybackPasses);
+  EXPECT_DOUBLE_EQ(payback_passes(40), 40.0);
+}
+
+TEST(SplitHysteresis, AMoveThatDoesNotPayEarlyPaysOnceTheSplitHasHeldLongEnough) {
+  // 60/40 -> 50/50 gains 10 per pass and moves 20 iterations at 4 each (80): it pays over
+  // more than 8 passes -- not at first, but for a split that has held 9 passes and more.
+  for (const std::int64_t held : {0, 8, 9, 30}) {
+    SCOPED_TRACE(held);
+    const Case c{{1, 1}, {4, 4}, {}, {}, payback_passes(held)};
+    Counts proposed{50, 50};
+    const bool kept = keep({60, 40}, proposed, c);
+    EXPECT_EQ(kept, held <= 8);
+    EXPECT_EQ(proposed, kept ? Counts({60, 40}) : Counts({50, 50}));
+  }
+}
+
+TEST(SplitHysteresis, DataWaitsForTheSettledTimesOfTheDevicesThatHoldIt) {
+  // 90/10 -> 50/50 pays many times over, but device 0's time rests on one (cold) sample:
+  // kept, the cores before it re-splitting their part. Settled, it moves.
+  const Case cold{{1, 1, 1, 1}, {0, 0, 1e-3, 1e-3}, {1, 1, 0, 0}, {1, 1, 0, 1}};
+  Counts proposed{10, 10, 40, 40};
+  EXPECT_TRUE(keep({15, 5, 70, 10}, proposed, cold));
+  EXPECT_EQ(proposed, Counts({10, 10, 70, 10}));
+  Case settled = cold;
+  settled.settled = {1, 1, 1, 1};
+  proposed = {10, 10, 40, 40};
+  EXPECT_FALSE(keep({15, 5, 70, 10}, proposed, settled));
+  // A device joining the split (none of the previous one) is not judged by its times: it
+  // would never get the iterations that measure it.
+  const Case joining{{1, 1}, {1e-3, 1e-3}, {}, {1, 0}};
+  proposed = {50, 50};
+  EXPECT_FALSE(keep({100, 0}, proposed, joining));
 }
 
 TEST(SplitHysteresis, GainsWithinTheNoiseBandNeverMoveData) {

@@ -121,6 +121,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   sitting_out_.assign(n, 0);
   move_seconds_.assign(n, 0.0);
   pooled_.assign(n, 0);
+  settled_.assign(n, 0);
   entering_.assign(n, 0);
   migration_seconds_.assign(n, 0.0);
   skipped_.assign(n, 0);
@@ -848,11 +849,13 @@ void Region::hold_split(std::int64_t n) {
                              : 0.0;
       costly = costly || move_seconds_[w] > 0.0;
       pooled_[w] = balance_cpu_ && cpu && active_[w] ? 1 : 0;
+      settled_[w] = estimators_[w].samples() >= kSettledSamples ? 1 : 0;
     }
     if (costly) {
-      if (known)
-        keep_split_unless_it_pays(last_split_, plan_.counts, {times_, move_seconds_, pooled_},
-                                  plan_.scratch);
+      const SplitCosts costs{times_, move_seconds_, pooled_, settled_,
+                             payback_passes(stats_.recorded() - split_since_)};
+      if (known) keep_split_unless_it_pays(last_split_, plan_.counts, costs, plan_.scratch);
+      if (move_seconds(last_split_, plan_.counts, costs) > 0.0) split_since_ = stats_.recorded();
       entering_iterations(last_split_, plan_.counts, entering_);
       for (std::size_t w = 0; w < workers_.size(); ++w)
         migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];

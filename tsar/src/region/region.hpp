@@ -217,6 +217,8 @@ class Region {
   std::int64_t last_split_n_ = -1;
   std::vector<double> move_seconds_;
   std::vector<unsigned char> pooled_;
+  std::vector<unsigned char> settled_;
+  std::int64_t split_since_ = 0;  ///< the pass from which last_split_'s data stayed put
   std::vector<std::int64_t> entering_;
   /// Planner/leader: predicted seconds each device spends in this pass copying in the rows
   /// its range gained from the last split (its first range: all of them); and whether its

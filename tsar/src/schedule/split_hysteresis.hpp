@@ -5,16 +5,30 @@
 // A ratio plan lays the devices' ranges out in device order. When a boundary moves, the rows
 // (or columns) that change owner must travel: persistent inputs into their new device,
 // resident outputs out of their old one. A new split is worth it only when its predicted
-// gain per pass, over kPaybackPasses passes, exceeds the predicted time of those moves; and
+// gain per pass, over the payback horizon, exceeds the predicted time of those moves; and
 // a predicted gain below kNoiseFraction of the pass is within what the time estimates can
 // tell apart, never a reason to move. Otherwise the previous split is
 // kept -- except among devices that move nothing (host-memory devices), which re-split their
 // own part of it by their new times, so CPU cores still balance.
 //
 // The gain is linear in the rows moved, and so is the cost: whether moving a row pays does
-// not depend on how far the split is off. Large, real imbalances still move because their
-// gain per row (the bottleneck's time per row) exceeds its copy cost; shuffling rows between
-// two GPUs that each run a row in nanoseconds but copy it in microseconds does not.
+// not depend on how far the split is off, only on how long the new split will serve. That is
+// estimated as long again as the current split has served, from the pass its data last moved
+// (a region that has run 100 passes on one split likely runs 100 more), at least
+// kPaybackPasses. Large, real imbalances move at once because their gain per row (the
+// bottleneck's time per row) exceeds its copy cost within kPaybackPasses; shuffling rows
+// between two GPUs that each run a row in nanoseconds but copy it in microseconds waits until
+// the split has shown it lives long enough. Counting from the last move, not from the
+// region's start, bounds what chasing the estimates' noise can cost: after each move the
+// next must again pay within the time the split has held -- counted from the start, a long
+// region moved a few rows back and forth every few passes on gains that were noise.
+//
+// A split that moves data rests on every copying device's time having at least
+// kSettledSamples samples: an accelerator's first learned pass is often cold (its buffers
+// allocated or grown, its first launches), and one such sample, taken at face value, moved
+// most of a GPU's rows to its twin -- which no later pass paid to move back. The estimators'
+// lower median discounts one cold sample once a second one exists; until then the previous
+// split is kept (its host-memory part still re-split).
 //
 // Pure logic: times, costs and counts in, a decision out.
 
@@ -25,8 +39,10 @@
 
 namespace tsar::core {
 
-/// A move must pay for itself within this many passes.
+/// A move must pay for itself within this many passes at least (payback_passes).
 inline constexpr double kPaybackPasses = 8.0;
+/// Samples a copying device's time needs before the split moves data on it.
+inline constexpr std::int64_t kSettledSamples = 2;
 /// Predicted gains below this fraction of the previous split's pass time are noise.
 inline constexpr double kNoiseFraction = 0.01;
 
@@ -38,7 +54,15 @@ struct SplitCosts {
   /// Devices that balance their ranges among themselves within a pass (CPU cores stealing):
   /// they finish together, as one device of their summed speed.
   std::span<const unsigned char> pooled;
+  /// Devices whose times rest on kSettledSamples samples or more (empty: all of them).
+  std::span<const unsigned char> settled = {};
+  /// Passes a move must pay for itself within (payback_passes).
+  double payback = kPaybackPasses;
 };
+
+/// The payback horizon of a split whose data has stayed put for `passes` passes: as many
+/// again, at least kPaybackPasses.
+double payback_passes(std::int64_t passes);
 
 /// Predicted seconds of a pass split into `counts` (ranges in device order).
 double predicted_pass_seconds(std::span<const std::int64_t> counts, const SplitCosts& costs);
@@ -54,7 +78,8 @@ double move_seconds(std::span<const std::int64_t> previous, std::span<const std:
 void entering_iterations(std::span<const std::int64_t> previous,
                          std::span<const std::int64_t> next, std::span<std::int64_t> out);
 
-/// Replaces `proposed` by `previous` when moving to it does not pay (see above), with the
+/// Replaces `proposed` by `previous` when moving to it does not pay, or when a device that
+/// moves data and holds iterations in `previous` is not settled (see above), with the
 /// devices that move nothing re-splitting each run of consecutive ones among themselves by
 /// their times. Returns true when it kept the previous split. Both must cover the same number
 /// of iterations; a device usable in one and not the other (+inf) always takes the proposal.
