@@ -102,7 +102,8 @@ struct Fixture {
 TEST(SegmentWindow, DeltasOfTwoSamples) {
   Fixture f;
   const auto a = f.sample(2);
-  std::this_thread::sleep_for(20ms);
+  // Ten clock ticks at 100 Hz: a window of two could end with no tick counted on a CPU.
+  std::this_thread::sleep_for(100ms);
   const auto b = f.sample(5);
   std::vector<std::string> notes;
   const auto w = window_between(a, b, f.node, &notes);
