@@ -90,6 +90,7 @@ TEST(SplitHysteresis, DataWaitsForTheSettledTimesOfTheDevicesThatHoldIt) {
   // 90/10 -> 50/50 pays many times over, but device 0's time rests on one (cold) sample:
   // kept, the cores before it re-splitting their part. Settled, it moves.
   const Case cold{{1, 1, 1, 1}, {0, 0, 1e-3, 1e-3}, {1, 1, 0, 0}, {1, 1, 0, 1}};
+  EXPECT_FALSE(times_settled(Counts{15, 5, 70, 10}, cold.costs()));
   Counts proposed{10, 10, 40, 40};
   EXPECT_TRUE(keep({15, 5, 70, 10}, proposed, cold));
   EXPECT_EQ(proposed, Counts({10, 10, 70, 10}));
@@ -100,6 +101,7 @@ TEST(SplitHysteresis, DataWaitsForTheSettledTimesOfTheDevicesThatHoldIt) {
   // A device joining the split (none of the previous one) is not judged by its times: it
   // would never get the iterations that measure it.
   const Case joining{{1, 1}, {1e-3, 1e-3}, {}, {1, 0}};
+  EXPECT_TRUE(times_settled(Counts{100, 0}, joining.costs()));
   proposed = {50, 50};
   EXPECT_FALSE(keep({100, 0}, proposed, joining));
 }

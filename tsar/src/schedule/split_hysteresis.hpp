@@ -78,6 +78,10 @@ double move_seconds(std::span<const std::int64_t> previous, std::span<const std:
 void entering_iterations(std::span<const std::int64_t> previous,
                          std::span<const std::int64_t> next, std::span<std::int64_t> out);
 
+/// Whether every device that moves data and holds iterations of `previous` has settled times
+/// (costs.settled): otherwise a split that moves data keeps `previous`.
+bool times_settled(std::span<const std::int64_t> previous, const SplitCosts& costs);
+
 /// Replaces `proposed` by `previous` when moving to it does not pay, or when a device that
 /// moves data and holds iterations in `previous` is not settled (see above), with the
 /// devices that move nothing re-splitting each run of consecutive ones among themselves by
