@@ -313,4 +313,51 @@ TEST_F(Adaptation, UsefulAcceleratorSlowerThanTheCoresTogetherIsKept) {
   EXPECT_GE(region.split()[2], 12);  // 24 ideally
 }
 
+TEST_F(Adaptation, AProbeRunsBlocksOfPassesWithAndWithoutStealing) {
+  // The probe's schedule (region/steal_probe.hpp) as the passes report it; without stealing
+  // each core runs its own range, all of it, and every pass runs every iteration once.
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::Region region("steal-probe", "adaptive");
+  constexpr std::int64_t kN = 4000;
+  const int warmup = 2, block = 4;
+  std::vector<std::atomic<int>> runs(kN);
+  for (int pass = 0; pass < warmup + 4 * block; ++pass) {
+    for (auto& r : runs) r = 0;
+    region.parallel_for(kN, [&](const tsar::Chunk& c) {
+      for (auto i = c.begin(); i < c.end(); ++i) runs[static_cast<std::size_t>(i)]++;
+    });
+    for (const auto& r : runs) ASSERT_EQ(r.load(), 1) << "pass " << pass;
+    const auto stats = region.pass_stats();
+    const int in_probe = pass - warmup;
+    const bool steals = in_probe < block || in_probe >= 3 * block;
+    EXPECT_EQ(stats.pass.stealing, steals ? 1 : 0) << "pass " << pass;
+    if (steals) continue;
+    const auto split = region.split();
+    for (std::size_t w = 0; w < 2; ++w) {
+      EXPECT_EQ(stats.devices[w].chunks, 1) << "pass " << pass << ", device " << w;
+      EXPECT_EQ(stats.devices[w].iterations, split[w]) << "pass " << pass << ", device " << w;
+    }
+  }
+}
+
+// Two cores on a loop where one of them, in turn, starts 20 units late in every pass (a core
+// shared with another program): without stealing the late core's whole range waits for it.
+// After the probe's warm-up and blocks the cores must go on stealing.
+TEST_F(Adaptation, CoresKeepStealingWhereItSavesALateCoresRest) {
+  tsar::set_devices("cpu:0,cpu:1");
+  tsar::Region region("stealing-pays", "adaptive");
+  int stealing = 0;
+  for (int pass = 0; pass < 2 + 16 + 6; ++pass) {
+    std::vector<int> first(2, 1);  // one thread per worker
+    region.parallel_for(40, [&](const tsar::Chunk& c) {
+      const auto w = static_cast<std::size_t>(c.worker());
+      if (first[w] && c.worker() == pass % 2) sleep_iterations(20, 1.0);
+      first[w] = 0;
+      sleep_iterations(c.size(), 1.0);
+    });
+    if (pass >= 2 + 16) stealing += region.pass_stats().pass.stealing;
+  }
+  EXPECT_EQ(stealing, 6);
+}
+
 }  // namespace

@@ -376,6 +376,7 @@ typedef struct tsar_pass_stats {
   int canceled;            /* 1 when the pass was canceled */
   double seconds;          /* from the split to the last worker's arrival */
   double schedule_seconds; /* spent computing splits and adapting */
+  int stealing;            /* 1 when the CPU cores could take from each other's ranges */
 } tsar_pass_stats;
 
 typedef struct tsar_device_stats {

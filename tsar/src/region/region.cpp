@@ -347,6 +347,10 @@ void Region::begin_pass(std::int64_t n) {
     hold_cpu_ranges(n);
   pass_chunked_ = plan_.chunked;
   time_chunks_ = scheduler_->times_chunks();
+  probed_pass_ = balance_cpu_ && !plan_.chunked && !device_memory_;
+  for (std::size_t w = 0; w < workers_.size() && probed_pass_; ++w)
+    probed_pass_ = !active_[w] || workers_[w].device->kind() == DeviceKind::kCpu;
+  pass_steals_ = balance_cpu_ && (!probed_pass_ || steal_probe_.steals());
   install();
   if (copying_) exchange_resident_rows();
   schedule_seconds_ += now_seconds() - t0;
@@ -387,7 +391,8 @@ void Region::install_shares() {
     if (cpu && workers_[w].device->description().cores.size() > 1)
       share_piece_[w] = std::max<std::int64_t>(share_piece_[w], ranges_[w].size());
   }
-  if (members < 2) std::fill(share_member_.begin(), share_member_.end(), 0);
+  // Without stealing, or with one member, every worker runs its own range as it is.
+  if (members < 2 || !pass_steals_) std::fill(share_member_.begin(), share_member_.end(), 0);
   shares_.reset(ranges_, share_member_, share_piece_);
 }
 
@@ -665,6 +670,7 @@ void Region::finish_sub_pass() {
   if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
   schedule_seconds_ += now_seconds() - t0;
   if (pass_error_ == TSAR_OK) record_pass(last);  // a refused pass ran nothing
+  if (learn && probed_pass_) steal_probe_.record(last - pass_start_, n_);
   // After recording: the statistics show the devices as they ran this pass.
   if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off();
   state_.store(kIdle, std::memory_order_release);
@@ -907,6 +913,7 @@ void Region::record_pass(double last_arrival) {
   ps.canceled = outcome_ != TSAR_OK ? 1 : 0;  // canceled, or stopped by a failed device
   ps.seconds = last_arrival - pass_start_;
   ps.schedule_seconds = schedule_seconds_;
+  ps.stealing = pass_steals_ ? 1 : 0;
   auto ds = stats_.device_slots(p);
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];

@@ -28,6 +28,7 @@
 #include "queue/chunk_queue.hpp"
 #include "queue/stealing_ranges.hpp"
 #include "region/statistics.hpp"
+#include "region/steal_probe.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "schedule/scheduler.hpp"
@@ -227,11 +228,11 @@ class Region {
   /// last sample was left out for them.
   std::vector<double> migration_seconds_;
   std::vector<unsigned char> skipped_;
-  /// Planner only: the last whole-pass split of a CPU-only region, for n = cpu_split_n_ (-1:
-  /// none), and which devices it holds (region/cpu_split_hold.hpp).
   /// Set when tsar_run returns with pool threads still leaving its barrier; the next pass of
   /// an OpenMP team waits for them first (next()). Read-mostly: a line of its own.
   alignas(64) std::atomic<bool> pool_leaving_{false};
+  /// Planner only: the last whole-pass split of a CPU-only region, for n = cpu_split_n_ (-1:
+  /// none), and which devices it holds (region/cpu_split_hold.hpp).
   std::vector<std::int64_t> cpu_split_;
   std::int64_t cpu_split_n_ = -1;
   std::vector<unsigned char> cpu_pooled_;
@@ -255,6 +256,11 @@ class Region {
   /// Ratio plans of schedules that balance the CPU share: the CPU workers' ranges, taken
   /// in pieces by their owners and stolen by the others (balance_cpu_ set).
   bool balance_cpu_ = false;
+  /// Planner/leader: whether this pass's cores steal, and whether the pass is one the probe
+  /// learns from (a CPU-only ratio pass of a balancing schedule; region/steal_probe.hpp).
+  bool pass_steals_ = false;
+  bool probed_pass_ = false;
+  StealProbe steal_probe_;
   StealingRanges shares_;
   std::vector<unsigned char> share_member_;  ///< planner/leader: scratch of install_shares
   std::vector<std::int64_t> share_piece_;    ///< planner/leader: scratch of install_shares
