@@ -67,21 +67,21 @@ TEST(SplitHysteresis, MovesExactlyWhenTheGainPaysForTheCopiesWithinThePaybackPas
   }
 }
 
-TEST(SplitHysteresis, ThePaybackPassesAreAsManyAsTheSplitHasHeldAtLeastTheMinimum) {
+TEST(SplitHysteresis, ThePaybackPassesAreHalfAsManyAsTheSplitHasHeldAtLeastTheMinimum) {
   EXPECT_DOUBLE_EQ(payback_passes(0), kPaybackPasses);
-  EXPECT_DOUBLE_EQ(payback_passes(3), kPaybackPasses);
-  EXPECT_DOUBLE_EQ(payback_passes(40), 40.0);
+  EXPECT_DOUBLE_EQ(payback_passes(16), kPaybackPasses);
+  EXPECT_DOUBLE_EQ(payback_passes(40), 20.0);
 }
 
 TEST(SplitHysteresis, AMoveThatDoesNotPayEarlyPaysOnceTheSplitHasHeldLongEnough) {
   // 60/40 -> 50/50 gains 10 per pass and moves 20 iterations at 4 each (80): it pays over
-  // more than 8 passes -- not at first, but for a split that has held 9 passes and more.
-  for (const std::int64_t held : {0, 8, 9, 30}) {
+  // more than 8 passes -- not at first, but for a split that has held 18 passes and more.
+  for (const std::int64_t held : {0, 8, 16, 18, 30}) {
     SCOPED_TRACE(held);
     const Case c{{1, 1}, {4, 4}, {}, {}, payback_passes(held)};
     Counts proposed{50, 50};
     const bool kept = keep({60, 40}, proposed, c);
-    EXPECT_EQ(kept, held <= 8);
+    EXPECT_EQ(kept, held <= 16);
     EXPECT_EQ(proposed, kept ? Counts({60, 40}) : Counts({50, 50}));
   }
 }

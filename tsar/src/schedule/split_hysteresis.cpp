@@ -12,7 +12,7 @@ bool usable(double p) { return p > 0.0 && std::isfinite(p); }
 }  // namespace
 
 double payback_passes(std::int64_t passes) {
-  return std::max(kPaybackPasses, static_cast<double>(passes));
+  return std::max(kPaybackPasses, 0.5 * static_cast<double>(passes));
 }
 
 bool times_settled(std::span<const std::int64_t> previous, const SplitCosts& costs) {
