@@ -67,21 +67,21 @@ TEST(SplitHysteresis, MovesExactlyWhenTheGainPaysForTheCopiesWithinThePaybackPas
   }
 }
 
-TEST(SplitHysteresis, ThePaybackPassesAreAsManyAsTheSplitHasHeldAtLeastTheMinimum) {
+TEST(SplitHysteresis, ThePaybackPassesAreHalfAsManyAsTheSplitHasHeldAtLeastTheMinimum) {
   EXPECT_DOUBLE_EQ(payback_passes(0), kPaybackPasses);
-  EXPECT_DOUBLE_EQ(payback_passes(3), kPaybackPasses);
-  EXPECT_DOUBLE_EQ(payback_passes(40), 40.0);
+  EXPECT_DOUBLE_EQ(payback_passes(16), kPaybackPasses);
+  EXPECT_DOUBLE_EQ(payback_passes(40), 20.0);
 }
 
 TEST(SplitHysteresis, AMoveThatDoesNotPayEarlyPaysOnceTheSplitHasHeldLongEnough) {
   // 60/40 -> 50/50 gains 10 per pass and moves 20 iterations at 4 each (80): it pays over
-  // more than 8 passes -- not at first, but for a split that has held 9 passes and more.
-  for (const std::int64_t held : {0, 8, 9, 30}) {
+  // more than 8 passes -- not at first, but for a split that has held 18 passes and more.
+  for (const std::int64_t held : {0, 8, 16, 18, 30}) {
     SCOPED_TRACE(held);
     const Case c{{1, 1}, {4, 4}, {}, {}, payback_passes(held)};
     Counts proposed{50, 50};
     const bool kept = keep({60, 40}, proposed, c);
-    EXPECT_EQ(kept, held <= 8);
+    EXPECT_EQ(kept, held <= 16);
     EXPECT_EQ(proposed, kept ? Counts({60, 40}) : Counts({50, 50}));
   }
 }
@@ -90,6 +90,7 @@ TEST(SplitHysteresis, DataWaitsForTheSettledTimesOfTheDevicesThatHoldIt) {
   // 90/10 -> 50/50 pays many times over, but device 0's time rests on one (cold) sample:
   // kept, the cores before it re-splitting their part. Settled, it moves.
   const Case cold{{1, 1, 1, 1}, {0, 0, 1e-3, 1e-3}, {1, 1, 0, 0}, {1, 1, 0, 1}};
+  EXPECT_FALSE(times_settled(Counts{15, 5, 70, 10}, cold.costs()));
   Counts proposed{10, 10, 40, 40};
   EXPECT_TRUE(keep({15, 5, 70, 10}, proposed, cold));
   EXPECT_EQ(proposed, Counts({10, 10, 70, 10}));
@@ -100,6 +101,7 @@ TEST(SplitHysteresis, DataWaitsForTheSettledTimesOfTheDevicesThatHoldIt) {
   // A device joining the split (none of the previous one) is not judged by its times: it
   // would never get the iterations that measure it.
   const Case joining{{1, 1}, {1e-3, 1e-3}, {}, {1, 0}};
+  EXPECT_TRUE(times_settled(Counts{100, 0}, joining.costs()));
   proposed = {50, 50};
   EXPECT_FALSE(keep({100, 0}, proposed, joining));
 }

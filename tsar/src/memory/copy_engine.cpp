@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 
 #include "devices/host_device.hpp"
 
@@ -132,41 +133,88 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
   for (Registration& reg : memory.registrations()) {
     if (!reads(reg)) continue;  // nobody reads an output during a pass
-    for (int w = 0; w < workers_ && sz(w) < reg.copies.size(); ++w) {
-      DeviceCopy& c = reg.copies[sz(w)];
-      if (c.dirty.empty()) continue;
-      std::int64_t moved = 0;
-      if (ranges.empty()) {
-        moved = write_back_rows(reg, c, {0, rows_of(reg)});
-      } else {
-        for (int v = 0; v < workers_; ++v) {
-          const Range r = ranges[sz(v)];
-          if (v == w || r.empty()) continue;
-          moved += write_back_rows(reg, c, MemoryRegistry::needed(reg, r));
+    try {
+      for (int w = 0; w < workers_ && sz(w) < reg.copies.size(); ++w) {
+        DeviceCopy& c = reg.copies[sz(w)];
+        if (c.dirty.empty()) continue;
+        std::int64_t moved = 0;
+        if (ranges.empty()) {
+          moved = queue_rows_back(reg, c, {0, rows_of(reg)});
+        } else {
+          for (int v = 0; v < workers_; ++v) {
+            const Range r = ranges[sz(v)];
+            if (v == w || r.empty()) continue;
+            moved += queue_rows_back(reg, c, MemoryRegistry::needed(reg, r));
+          }
         }
+        traffic_[sz(w)].bytes.from_device += moved;
       }
-      traffic_[sz(w)].bytes.from_device += moved;
+    } catch (...) {
+      all_rows_arrived(reg);
+      throw;
     }
+    all_rows_arrived(reg);
   }
 }
 
 std::int64_t CopyEngine::write_back(Registration& reg) {
   settle(reg);
   std::int64_t moved = 0;
-  for (DeviceCopy& c : reg.copies) moved += write_back_rows(reg, c, {0, rows_of(reg)});
+  try {
+    for (DeviceCopy& c : reg.copies) moved += queue_rows_back(reg, c, {0, rows_of(reg)});
+  } catch (...) {
+    all_rows_arrived(reg);
+    throw;
+  }
+  all_rows_arrived(reg);
   return moved;
 }
 
 std::int64_t CopyEngine::write_back_rows(const Registration& reg, DeviceCopy& c, Range rows) {
+  std::int64_t moved = 0;
+  try {
+    moved = queue_rows_back(reg, c, rows);
+  } catch (...) {
+    c.leaving.clear();  // what was queued stays resident: written back again if needed
+    throw;
+  }
+  rows_arrived(c);
+  return moved;
+}
+
+std::int64_t CopyEngine::queue_rows_back(const Registration& reg, DeviceCopy& c, Range rows) {
   if (c.dirty.empty() || rows.empty()) return 0;
+  // The rows of this call not queued before (halos of two neighbours may overlap).
   IntervalSet out = c.dirty;
   out.clip(rows);
+  out.subtract(c.leaving);
   if (out.empty()) return 0;
   std::int64_t moved = 0;
-  for (const Range& r : out.parts()) moved += rows_to_host(reg, c, *c.device, r);
-  c.device->synchronize();
-  c.dirty.subtract(out);
+  for (const Range& r : out.parts()) {
+    moved += rows_to_host(reg, c, *c.device, r);
+    c.leaving.add(r);
+  }
   return moved;
+}
+
+void CopyEngine::rows_arrived(DeviceCopy& c) {
+  if (c.leaving.empty()) return;
+  c.device->synchronize();
+  c.dirty.subtract(c.leaving);
+  c.leaving.clear();
+}
+
+void CopyEngine::all_rows_arrived(Registration& reg) {
+  std::exception_ptr failure;
+  for (DeviceCopy& c : reg.copies) {
+    try {
+      rows_arrived(c);
+    } catch (...) {
+      c.leaving.clear();  // its rows stay resident
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 void CopyEngine::grow_keeping_resident(const Registration& reg, DeviceCopy& c, Range target,

@@ -93,6 +93,14 @@ class CopyEngine {
   void copy_back(Registration& reg, WorkerState& me, int worker, Device& device, Range range);
   /// Writes back the resident rows of `c` inside `rows` and waits for them; returns bytes.
   static std::int64_t write_back_rows(const Registration& reg, DeviceCopy& c, Range rows);
+  /// Queues the copies of the resident rows of `c` inside `rows` to the host (c.leaving);
+  /// returns bytes. rows_arrived waits for them. Devices queue theirs first and are waited
+  /// for afterwards, so their links carry the copies at the same time.
+  static std::int64_t queue_rows_back(const Registration& reg, DeviceCopy& c, Range rows);
+  static void rows_arrived(DeviceCopy& c);
+  /// Waits for every copy of `reg` that queued rows (after a failure too: the rows they
+  /// queued are then still resident).
+  static void all_rows_arrived(Registration& reg);
   /// Keeps the resident rows of `c` while it grows to `target` (a new allocation).
   static void grow_keeping_resident(const Registration& reg, DeviceCopy& c, Range target,
                                     std::size_t bytes);

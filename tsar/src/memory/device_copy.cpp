@@ -15,6 +15,7 @@ DeviceCopy& DeviceCopy::operator=(DeviceCopy&& other) noexcept {
   valid = std::move(other.valid);
   valid_cols = std::move(other.valid_cols);
   dirty = std::move(other.dirty);
+  leaving = std::move(other.leaving);
   written = std::move(other.written);
   wrote = other.wrote;
   snap_rows = other.snap_rows;

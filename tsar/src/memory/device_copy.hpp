@@ -30,6 +30,7 @@ struct alignas(64) DeviceCopy {
     valid.clear();
     valid_cols.clear();
     dirty.clear();
+    leaving.clear();
   }
 
   std::shared_ptr<Device> device;  ///< owner of `data`
@@ -43,6 +44,9 @@ struct alignas(64) DeviceCopy {
   /// are stale until the copy engine writes them back. A subset of `valid`; disjoint from
   /// every other copy's once the pass's writes are settled.
   IntervalSet dirty;
+  /// Items of `dirty` whose copies to the host are queued on the device, not yet waited for
+  /// (CopyEngine writes several devices' rows back at once).
+  IntervalSet leaving;
   IntervalSet written;  ///< items this worker wrote (to the host, or resident) in this pass
   bool wrote = false;   ///< anything written in this pass (ROWS_COLS invalidates whole copies)
   // ROWS_COLS outputs: the host contents of the rows and columns as copied in, so only the

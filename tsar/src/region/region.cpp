@@ -774,7 +774,9 @@ void Region::back_off() {
                                           ? static_cast<double>(x.pass_iterations) < fewest
                                           : estimators_[w].measured() && slowest_tpi > 0.0 &&
                                                 estimators_[w].estimate() > slowest_tpi;
-    const bool slower_than_cpus_alone = cpu_alone > 0.0 && x.pass_iterations > 0 &&
+    // A split kept for times to settle gave shares no measured time chose: how long a share
+    // took is judged once they did (per iteration, the accelerator is judged all along).
+    const bool slower_than_cpus_alone = !settling_ && cpu_alone > 0.0 && x.pass_iterations > 0 &&
                                         x.pass_busy > kBackoffMargin * cpu_alone &&
                                         x.pass_busy >= cpu_busy;
     const bool slower = slower_per_iteration || slower_than_cpus_alone;
@@ -832,6 +834,7 @@ void Region::hold_split(std::int64_t n) {
   // moving them pays (schedule/split_hysteresis.hpp): a resident stencil's rows stay where
   // they are instead of following every pass's noise.
   std::fill(migration_seconds_.begin(), migration_seconds_.end(), 0.0);
+  settling_ = false;
   if (!copying_ || plan_.chunked || plan_.lo != 0 || plan_.hi != n) {
     last_split_n_ = -1;
     return;
@@ -854,7 +857,10 @@ void Region::hold_split(std::int64_t n) {
     if (costly) {
       const SplitCosts costs{times_, move_seconds_, pooled_, settled_,
                              payback_passes(stats_.recorded() - split_since_)};
-      if (known) keep_split_unless_it_pays(last_split_, plan_.counts, costs, plan_.scratch);
+      if (known) {
+        settling_ = !times_settled(last_split_, costs);
+        keep_split_unless_it_pays(last_split_, plan_.counts, costs, plan_.scratch);
+      }
       if (move_seconds(last_split_, plan_.counts, costs) > 0.0) split_since_ = stats_.recorded();
       entering_iterations(last_split_, plan_.counts, entering_);
       for (std::size_t w = 0; w < workers_.size(); ++w)

@@ -219,6 +219,9 @@ class Region {
   std::vector<unsigned char> pooled_;
   std::vector<unsigned char> settled_;
   std::int64_t split_since_ = 0;  ///< the pass from which last_split_'s data stayed put
+  /// Planner/leader: this pass's split was kept because some copying device's times had not
+  /// settled (back-off does not judge its shares).
+  bool settling_ = false;
   std::vector<std::int64_t> entering_;
   /// Planner/leader: predicted seconds each device spends in this pass copying in the rows
   /// its range gained from the last split (its first range: all of them); and whether its

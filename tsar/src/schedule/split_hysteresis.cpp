@@ -12,7 +12,15 @@ bool usable(double p) { return p > 0.0 && std::isfinite(p); }
 }  // namespace
 
 double payback_passes(std::int64_t passes) {
-  return std::max(kPaybackPasses, static_cast<double>(passes));
+  return std::max(kPaybackPasses, 0.5 * static_cast<double>(passes));
+}
+
+bool times_settled(std::span<const std::int64_t> previous, const SplitCosts& costs) {
+  // A device joining the split (none of `previous`) is not judged by its times: it would
+  // never get the iterations that measure it.
+  for (std::size_t j = 0; j < previous.size() && j < costs.settled.size(); ++j)
+    if (previous[j] > 0 && costs.move_seconds[j] > 0.0 && !costs.settled[j]) return false;
+  return true;
 }
 
 double predicted_pass_seconds(std::span<const std::int64_t> counts, const SplitCosts& costs) {
@@ -69,14 +77,11 @@ bool keep_split_unless_it_pays(std::span<const std::int64_t> previous,
     if (previous[j] > 0 && !usable(costs.tpi[j])) return false;  // a device left the split
   const double cost = move_seconds(previous, proposed, costs);
   if (!(cost > 0.0)) return false;  // nothing travels: re-splitting is free
-  // A device joining the split (none of `previous`) is not judged by its times: it would
-  // never get the iterations that measure it.
-  bool settled = true;
-  for (std::size_t j = 0; j < n && j < costs.settled.size(); ++j)
-    settled = settled && (previous[j] <= 0 || !(costs.move_seconds[j] > 0.0) || costs.settled[j]);
   const double before = predicted_pass_seconds(previous, costs);
   const double gain = before - predicted_pass_seconds(proposed, costs);
-  if (settled && gain > kNoiseFraction * before && gain * costs.payback > cost) return false;
+  if (times_settled(previous, costs) && gain > kNoiseFraction * before &&
+      gain * costs.payback > cost)
+    return false;
 
   std::copy(previous.begin(), previous.end(), proposed.begin());
   // Runs of consecutive devices that move nothing re-split their part among themselves.

@@ -13,9 +13,13 @@
 //
 // The gain is linear in the rows moved, and so is the cost: whether moving a row pays does
 // not depend on how far the split is off, only on how long the new split will serve. That is
-// estimated as long again as the current split has served, from the pass its data last moved
-// (a region that has run 100 passes on one split likely runs 100 more), at least
-// kPaybackPasses. Large, real imbalances move at once because their gain per row (the
+// estimated from how long the current split has served, since the pass its data last moved:
+// a split that has held 100 passes holds 50 more with two chances in three (the lifetime
+// law behind "as long again": P(it lasts to t | it lasted to a) = a / t), at least
+// kPaybackPasses. Half, not all of it: the predicted gain is optimistic -- CPU cores measured
+// on a small share run a larger one slower (their rows leave the caches), and the copies
+// leave out what growing a device's window costs; on one H200 the cores' share moved from
+// 2.6% to 9.4% after some 20 passes of a 34-pass run and the passes after it were slower. Large, real imbalances move at once because their gain per row (the
 // bottleneck's time per row) exceeds its copy cost within kPaybackPasses; shuffling rows
 // between two GPUs that each run a row in nanoseconds but copy it in microseconds waits until
 // the split has shown it lives long enough. Counting from the last move, not from the
@@ -60,7 +64,7 @@ struct SplitCosts {
   double payback = kPaybackPasses;
 };
 
-/// The payback horizon of a split whose data has stayed put for `passes` passes: as many
+/// The payback horizon of a split whose data has stayed put for `passes` passes: half as many
 /// again, at least kPaybackPasses.
 double payback_passes(std::int64_t passes);
 
@@ -77,6 +81,10 @@ double move_seconds(std::span<const std::int64_t> previous, std::span<const std:
 /// not cover: what it copies in when the split changes (previous all 0: a first split).
 void entering_iterations(std::span<const std::int64_t> previous,
                          std::span<const std::int64_t> next, std::span<std::int64_t> out);
+
+/// Whether every device that moves data and holds iterations of `previous` has settled times
+/// (costs.settled): otherwise a split that moves data keeps `previous`.
+bool times_settled(std::span<const std::int64_t> previous, const SplitCosts& costs);
 
 /// Replaces `proposed` by `previous` when moving to it does not pay, or when a device that
 /// moves data and holds iterations in `previous` is not settled (see above), with the
