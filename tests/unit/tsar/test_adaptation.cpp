@@ -313,6 +313,32 @@ TEST_F(Adaptation, UsefulAcceleratorSlowerThanTheCoresTogetherIsKept) {
   EXPECT_GE(region.split()[2], 12);  // 24 ideally
 }
 
+TEST_F(Adaptation, DevicesTheirPriorsGiveNothingRunAnIterationAndAreMeasured) {
+  // The priors call the accelerator 10000x faster than a core: its share would be all 60
+  // iterations, the cores' none, and cores never measured would keep none. It really is half
+  // as fast as a core.
+  tsar::set_devices("cpu:0,cpu:1,emul:1");
+  tsar::RegionOptions options;
+  options.name = "unmeasured";
+  options.schedule = "adaptive";
+  options.time_per_iteration = {1, 1, 1e-4};
+  tsar::Region region(options);
+  for (int pass = 0; pass < 5; ++pass) {
+    region.parallel_for(60, [](const tsar::Chunk& c) {
+      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 2.0 : 1.0);
+    });
+    if (pass == 0) {
+      const auto first = region.pass_stats(0);
+      EXPECT_GE(first.devices[0].iterations, 1);
+      EXPECT_GE(first.devices[1].iterations, 1);
+    }
+  }
+  // The cores run their share (48 of 60 ideally, or all once back-off retires the
+  // accelerator).
+  const auto split = region.split();
+  EXPECT_GE(split[0] + split[1], 36);
+}
+
 TEST_F(Adaptation, AProbeRunsBlocksOfPassesWithAndWithoutStealing) {
   // The probe's schedule (region/steal_probe.hpp) as the passes report it; without stealing
   // each core runs its own range, all of it, and every pass runs every iteration once.

@@ -341,6 +341,7 @@ void Region::begin_pass(std::int64_t n) {
   for (std::size_t w = 0; w < workers_.size(); ++w)
     if (sitting_out_[w]) times_[w] = std::numeric_limits<double>::infinity();
   scheduler_->begin_pass(n, times_, plan_);
+  probe_unmeasured();
   if (device_memory_)
     hold_split(n);
   else
@@ -826,6 +827,23 @@ void Region::screen_accelerators(std::int64_t n) {
       retire(w);
     else if (cpu_alone <= 0.0 && copies > kBlindProbeSeconds)
       sitting_out_[w] = 1;
+  }
+}
+
+void Region::probe_unmeasured() {
+  // A device the split gives nothing is never measured, and its prior -- scaled with the
+  // measured devices' error (effective_times) -- goes on giving it nothing: on an H200 node
+  // the peak-based priors gave OpenMP-offloaded 2MM's GPU all 768 rows and the 15 cores none,
+  // pass after pass, with the GPU five times slower than the cores together. Each active,
+  // unmeasured device the plan leaves empty runs one iteration, taken from the largest count.
+  if (plan_.chunked || !scheduler_->adapts()) return;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (!active_[w] || sitting_out_[w] || estimators_[w].measured() || plan_.counts[w] > 0)
+      continue;
+    const auto largest = std::max_element(plan_.counts.begin(), plan_.counts.end());
+    if (*largest < 2) return;
+    --*largest;
+    ++plan_.counts[w];
   }
 }
 

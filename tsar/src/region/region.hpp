@@ -170,6 +170,7 @@ class Region {
   void back_off();                                 // leader, end of pass
   void retire(std::size_t w);                      // leader/planner: back-off's retirement
   void screen_accelerators(std::int64_t n);        // planner: before a pass's devices are fixed
+  void probe_unmeasured();                         // planner: unmeasured devices run something
   void hold_split(std::int64_t n);                 // planner: split hysteresis (data movement)
   void hold_cpu_ranges(std::int64_t n);            // planner: CPU-only regions' split hold
   bool copy_dominated(std::size_t w);              // leader: a sample not to learn from
