@@ -339,41 +339,49 @@ TEST_F(Adaptation, DevicesTheirPriorsGiveNothingRunAnIterationAndAreMeasured) {
   EXPECT_GE(split[0] + split[1], 36);
 }
 
-TEST_F(Adaptation, AProbeRunsBlocksOfPassesWithAndWithoutStealing) {
-  // The probe's schedule (region/steal_probe.hpp) as the passes report it; without stealing
-  // each core runs its own range, all of it, and every pass runs every iteration once.
+TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {
+  // The probe's schedule (region/share_probe.hpp) as the passes report it: on own ranges each
+  // core runs its range, all of it; in chunks each core runs several; every pass runs every
+  // iteration once.
   tsar::set_devices("cpu:0,cpu:1");
-  tsar::Region region("steal-probe", "adaptive");
+  tsar::Region region("share-probe", "adaptive");
   constexpr std::int64_t kN = 4000;
   const int warmup = 2, block = 4;
+  const int blocks[] = {TSAR_SHARE_STEAL,  TSAR_SHARE_OWN, TSAR_SHARE_CHUNKS,
+                        TSAR_SHARE_CHUNKS, TSAR_SHARE_OWN, TSAR_SHARE_STEAL};
   std::vector<std::atomic<int>> runs(kN);
-  for (int pass = 0; pass < warmup + 4 * block; ++pass) {
+  for (int pass = 0; pass < warmup + 6 * block; ++pass) {
     for (auto& r : runs) r = 0;
     region.parallel_for(kN, [&](const tsar::Chunk& c) {
       for (auto i = c.begin(); i < c.end(); ++i) runs[static_cast<std::size_t>(i)]++;
     });
     for (const auto& r : runs) ASSERT_EQ(r.load(), 1) << "pass " << pass;
     const auto stats = region.pass_stats();
-    const int in_probe = pass - warmup;
-    const bool steals = in_probe < block || in_probe >= 3 * block;
-    EXPECT_EQ(stats.pass.stealing, steals ? 1 : 0) << "pass " << pass;
-    if (steals) continue;
-    const auto split = region.split();
-    for (std::size_t w = 0; w < 2; ++w) {
-      EXPECT_EQ(stats.devices[w].chunks, 1) << "pass " << pass << ", device " << w;
-      EXPECT_EQ(stats.devices[w].iterations, split[w]) << "pass " << pass << ", device " << w;
+    const int mode = pass < warmup ? TSAR_SHARE_STEAL : blocks[(pass - warmup) / block];
+    EXPECT_EQ(stats.pass.cpu_sharing, mode) << "pass " << pass;
+    if (mode == TSAR_SHARE_OWN) {
+      const auto split = region.split();
+      for (std::size_t w = 0; w < 2; ++w) {
+        EXPECT_EQ(stats.devices[w].chunks, 1) << "pass " << pass << ", device " << w;
+        EXPECT_EQ(stats.devices[w].iterations, split[w]) << "pass " << pass << ", device " << w;
+      }
+    } else if (mode == TSAR_SHARE_CHUNKS) {
+      // 16 chunks of 250 (8 a core): each core runs at least one, together all of them.
+      EXPECT_EQ(stats.devices[0].chunks + stats.devices[1].chunks, 16) << "pass " << pass;
+      EXPECT_EQ(stats.devices[0].iterations + stats.devices[1].iterations, kN);
     }
   }
 }
 
 // Two cores on a loop where one of them, in turn, starts 20 units late in every pass (a core
-// shared with another program): without stealing the late core's whole range waits for it.
-// After the probe's warm-up and blocks the cores must go on stealing.
-TEST_F(Adaptation, CoresKeepStealingWhereItSavesALateCoresRest) {
+// shared with another program): on its own range the late core's whole range waits for it.
+// After the probe's warm-up and blocks the cores must go on balancing the pass (stealing, or
+// chunks taken in order).
+TEST_F(Adaptation, CoresKeepBalancingWhereItSavesALateCoresRest) {
   tsar::set_devices("cpu:0,cpu:1");
-  tsar::Region region("stealing-pays", "adaptive");
-  int stealing = 0;
-  for (int pass = 0; pass < 2 + 16 + 6; ++pass) {
+  tsar::Region region("balancing-pays", "adaptive");
+  int balanced = 0;
+  for (int pass = 0; pass < 2 + 24 + 6; ++pass) {
     std::vector<int> first(2, 1);  // one thread per worker
     region.parallel_for(40, [&](const tsar::Chunk& c) {
       const auto w = static_cast<std::size_t>(c.worker());
@@ -381,9 +389,9 @@ TEST_F(Adaptation, CoresKeepStealingWhereItSavesALateCoresRest) {
       first[w] = 0;
       sleep_iterations(c.size(), 1.0);
     });
-    if (pass >= 2 + 16) stealing += region.pass_stats().pass.stealing;
+    if (pass >= 2 + 24) balanced += region.pass_stats().pass.cpu_sharing != TSAR_SHARE_OWN;
   }
-  EXPECT_EQ(stealing, 6);
+  EXPECT_EQ(balanced, 6);
 }
 
 }  // namespace

@@ -369,6 +369,9 @@ int tsar_unreg_reduction(tsar_region* region, const void* result);
 /* ---------------------------------------------------------------------------------------- */
 /* Statistics                                                                                 */
 
+/* tsar_pass_stats.cpu_sharing */
+enum { TSAR_SHARE_OWN = 0, TSAR_SHARE_STEAL = 1, TSAR_SHARE_CHUNKS = 2 };
+
 typedef struct tsar_pass_stats {
   int64_t pass;            /* 0-based pass number */
   int64_t n;               /* iterations of the pass */
@@ -376,7 +379,9 @@ typedef struct tsar_pass_stats {
   int canceled;            /* 1 when the pass was canceled */
   double seconds;          /* from the split to the last worker's arrival */
   double schedule_seconds; /* spent computing splits and adapting */
-  int stealing;            /* 1 when the CPU cores could take from each other's ranges */
+  int cpu_sharing;         /* how the CPU cores shared the pass: TSAR_SHARE_OWN (each its own
+                              range), TSAR_SHARE_STEAL (taking from each other's ranges when
+                              out of work) or TSAR_SHARE_CHUNKS (chunks from one queue) */
 } tsar_pass_stats;
 
 typedef struct tsar_device_stats {

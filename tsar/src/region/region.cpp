@@ -346,15 +346,38 @@ void Region::begin_pass(std::int64_t n) {
     hold_split(n);
   else
     hold_cpu_ranges(n);
+  choose_share_mode(n);
   pass_chunked_ = plan_.chunked;
   time_chunks_ = scheduler_->times_chunks();
-  probed_pass_ = balance_cpu_ && !plan_.chunked && !device_memory_;
-  for (std::size_t w = 0; w < workers_.size() && probed_pass_; ++w)
-    probed_pass_ = !active_[w] || workers_[w].device->kind() == DeviceKind::kCpu;
-  pass_steals_ = balance_cpu_ && (!probed_pass_ || steal_probe_.steals());
   install();
   if (copying_) exchange_resident_rows();
   schedule_seconds_ += now_seconds() - t0;
+}
+
+void Region::choose_share_mode(std::int64_t n) {
+  share_chunk_ = 0;
+  share_mode_ = balance_cpu_ ? ShareMode::kSteal : ShareMode::kOwn;
+  // The probe decides for cores alone, each its own device: next to accelerators the split
+  // is what balances, and a team forks all its cores per chunk.
+  int cores = 0;
+  probed_pass_ = balance_cpu_ && !plan_.chunked && plan_.lo == 0 && plan_.hi == n;
+  for (std::size_t w = 0; w < workers_.size() && probed_pass_; ++w) {
+    if (!active_[w]) continue;
+    const Device& d = *workers_[w].device;
+    probed_pass_ = d.kind() == DeviceKind::kCpu && d.description().cores.size() == 1;
+    ++cores;
+  }
+  probed_pass_ = probed_pass_ && cores >= 2;
+  if (!probed_pass_) return;
+  share_mode_ = share_probe_.mode();
+  if (share_mode_ != ShareMode::kChunks) return;
+  chunked_plan(n, plan_);
+  share_chunk_ = std::max<std::int64_t>(1, n / (ShareProbe::kChunksPerCore * cores));
+}
+
+ChunkQueue::Result Region::take_chunk(int worker, const ChunkTiming& last, Range& out) {
+  if (share_chunk_ > 0) return queue_.take(share_chunk_, out);  // a pass shared as chunks
+  return scheduler_->take_chunk(worker, last, queue_, out);
 }
 
 void Region::install() {
@@ -393,7 +416,8 @@ void Region::install_shares() {
       share_piece_[w] = std::max<std::int64_t>(share_piece_[w], ranges_[w].size());
   }
   // Without stealing, or with one member, every worker runs its own range as it is.
-  if (members < 2 || !pass_steals_) std::fill(share_member_.begin(), share_member_.end(), 0);
+  if (members < 2 || share_mode_ != ShareMode::kSteal)
+    std::fill(share_member_.begin(), share_member_.end(), 0);
   shares_.reset(ranges_, share_member_, share_piece_);
 }
 
@@ -413,8 +437,7 @@ void Region::start_sub_pass(int worker) {
       if (shares_.take(worker, r) != ChunkQueue::Result::kSuccess) r = {};
     } else if (!plan_.chunked) {
       r = ranges_[static_cast<std::size_t>(worker)];
-    } else if (me.active &&
-               scheduler_->take_chunk(worker, {}, queue_, r) != ChunkQueue::Result::kSuccess) {
+    } else if (me.active && take_chunk(worker, {}, r) != ChunkQueue::Result::kSuccess) {
       r = {};
     }
   }
@@ -590,7 +613,7 @@ int Region::loop(int worker, int* status) {
     Range r;
     const auto taken =
         shared ? shares_.take(worker, r)
-               : scheduler_->take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, queue_, r);
+               : take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, r);
     if (taken == ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
@@ -671,7 +694,7 @@ void Region::finish_sub_pass() {
   if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
   schedule_seconds_ += now_seconds() - t0;
   if (pass_error_ == TSAR_OK) record_pass(last);  // a refused pass ran nothing
-  if (learn && probed_pass_) steal_probe_.record(last - pass_start_, n_);
+  if (learn && probed_pass_) share_probe_.record(last - pass_start_, n_);
   // After recording: the statistics show the devices as they ran this pass.
   if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off();
   state_.store(kIdle, std::memory_order_release);
@@ -931,7 +954,7 @@ void Region::record_pass(double last_arrival) {
   ps.canceled = outcome_ != TSAR_OK ? 1 : 0;  // canceled, or stopped by a failed device
   ps.seconds = last_arrival - pass_start_;
   ps.schedule_seconds = schedule_seconds_;
-  ps.stealing = pass_steals_ ? 1 : 0;
+  ps.cpu_sharing = static_cast<int>(share_mode_);
   auto ds = stats_.device_slots(p);
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];

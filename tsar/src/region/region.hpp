@@ -28,7 +28,7 @@
 #include "queue/chunk_queue.hpp"
 #include "queue/stealing_ranges.hpp"
 #include "region/statistics.hpp"
-#include "region/steal_probe.hpp"
+#include "region/share_probe.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "schedule/scheduler.hpp"
@@ -163,6 +163,8 @@ class Region {
   void begin_pass(std::int64_t n);                 // planner: the pass's first plan
   void install();                                  // planner/leader: publishes plan_
   void install_shares();                           // planner/leader: the CPU cores' stealing ranges
+  void choose_share_mode(std::int64_t n);          // planner: how the cores share the pass
+  ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
   void stop_dispatch();                            // cancellation: no more chunks or stolen ranges
   void start_sub_pass(int worker);                 // worker: its first range of the current plan
   void finish_sub_pass();                          // leader, inside the barrier
@@ -257,11 +259,13 @@ class Region {
   /// Ratio plans of schedules that balance the CPU share: the CPU workers' ranges, taken
   /// in pieces by their owners and stolen by the others (balance_cpu_ set).
   bool balance_cpu_ = false;
-  /// Planner/leader: whether this pass's cores steal, and whether the pass is one the probe
-  /// learns from (a CPU-only ratio pass of a balancing schedule; region/steal_probe.hpp).
-  bool pass_steals_ = false;
+  /// Planner/leader: how this pass's cores share it, whether the pass is one the probe
+  /// learns from (single cores alone, a balancing schedule's whole-pass ratio plan;
+  /// region/share_probe.hpp), and the chunk size of a pass shared as chunks (0 otherwise).
+  ShareMode share_mode_ = ShareMode::kOwn;
   bool probed_pass_ = false;
-  StealProbe steal_probe_;
+  std::int64_t share_chunk_ = 0;
+  ShareProbe share_probe_;
   StealingRanges shares_;
   std::vector<unsigned char> share_member_;  ///< planner/leader: scratch of install_shares
   std::vector<std::int64_t> share_piece_;    ///< planner/leader: scratch of install_shares

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "devices/device.hpp"
+#include "region/share_probe.hpp"
 
 namespace tsar::core {
 
@@ -36,7 +37,7 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
   j["canceled"] = pass.canceled != 0;
   j["seconds"] = pass.seconds;
   j["schedule_seconds"] = pass.schedule_seconds;
-  j["stealing"] = pass.stealing != 0;
+  j["cpu_sharing"] = share_mode_name(static_cast<ShareMode>(pass.cpu_sharing));
   auto& list = j["devices"] = nlohmann::json::array();
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
@@ -55,7 +56,7 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
 }
 
 const char* csv_header() {
-  return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,stealing,worker,"
+  return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,cpu_sharing,worker,"
          "device,kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,retired,"
          "bytes_to_device,bytes_from_device\n";
 }
@@ -67,9 +68,10 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
     std::snprintf(line, sizeof line,
-                  ",%lld,%lld,%d,%d,%.9g,%.9g,%d,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld\n",
+                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld\n",
                   static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
-                  pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds, pass.stealing, w,
+                  pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
+                  share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
                   w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
                   device_kind_name(static_cast<DeviceKind>(d.kind)),
                   static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
