@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -319,8 +321,8 @@ class Engine : public ::testing::Test {
     begin();
     engine.stage_in(memory, reductions, 1, devices[1], {split, n});
     body();
-    engine.stage_out(memory, 0, *devices[0], {0, split});
-    engine.stage_out(memory, 1, *devices[1], {split, n});
+    engine.stage_out(memory, reductions, 0, *devices[0], {0, split}, true);
+    engine.stage_out(memory, reductions, 1, *devices[1], {split, n}, true);
     return engine.traffic(1);
   }
   tsar_mem_layout view(const void* host) {
@@ -450,13 +452,86 @@ TEST_F(Engine, ReductionsAccumulateOnTheDevice) {
   ASSERT_NE(acc, nullptr);
   EXPECT_NE(static_cast<void*>(acc), reductions.accumulator(&result, 1));
   *acc += 5;
-  engine.stage_out(memory, 1, *devices[1], {0, 10});
+  engine.stage_out(memory, reductions, 1, *devices[1], {0, 10}, true);
   engine.collect_reductions(reductions, 1, *devices[1]);
   *static_cast<double*>(reductions.accumulator(&result, 0)) += 2;
   reductions.merge();
   EXPECT_EQ(result, 7.0);
   EXPECT_EQ(engine.traffic(1).to_device, 8);
   EXPECT_EQ(engine.traffic(1).from_device, 8);
+}
+
+/// A device with its own (host) memory that counts how often its worker waits for it: every
+/// wait is a round trip to a GPU.
+class WaitCountingDevice final : public Device {
+ public:
+  explicit WaitCountingDevice(DeviceDescription d) : Device(std::move(d)) {}
+  void attach_worker(const NodeModel&) override {}
+  LaunchContext launch_context() const override { return {}; }
+  void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_from_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_rect_to_device(void* dst, const void* src, const RectCopy& r) override {
+    copy_rect_host(dst, src, r);
+  }
+  void copy_rect_from_device(void* dst, const void* src, const RectCopy& r) override {
+    copy_rect_host(dst, src, r);
+  }
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void synchronize() override { ++waits; }
+  int waits = 0;
+
+ protected:
+  void* allocate_memory(std::size_t bytes) override { return std::malloc(bytes); }
+  void release_memory(void* p) noexcept override { std::free(p); }
+};
+
+TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
+  DeviceDescription d;
+  d.kind = DeviceKind::kCuda;
+  d.key = "counting:0";
+  d.host_memory = false;
+  auto device = std::make_shared<WaitCountingDevice>(d);
+  devices[1] = device;
+  std::vector<double> out(kRows * kCols, 0.0);
+  memory.add(out.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  double result = 1.0;
+  const double zero = 0.0;
+  reductions.add(
+      &result, &zero, sizeof(double),
+      [](void* a, const void* b, void*) {
+        *static_cast<double*>(a) += *static_cast<const double*>(b);
+      },
+      nullptr);
+  // Two chunks (not the last: their accumulators stay on the device), then the last range.
+  begin();
+  reductions.reset();
+  for (const Range r : {Range{0, 10}, Range{10, 20}, Range{20, 30}}) {
+    engine.stage_in(memory, reductions, 1, devices[1], r);
+    *static_cast<double*>(reductions.device_accumulator(&result, 1)) += 5;
+    engine.stage_out(memory, reductions, 1, *device, r, r.begin == 20);
+  }
+  engine.collect_reductions(reductions, 1, *device);
+  EXPECT_EQ(device->waits, 3) << "one wait per range: the accumulators need none of their own";
+  reductions.merge();
+  EXPECT_EQ(result, 16.0);
+  EXPECT_EQ(engine.traffic(1).from_device, 30 * static_cast<std::int64_t>(kRowBytes) + 8);
+  // A pass whose last stage_out did not collect (a chunk plan) collects at the end.
+  begin();
+  reductions.reset();
+  result = 0.0;
+  engine.stage_in(memory, reductions, 1, devices[1], {0, 10});
+  *static_cast<double*>(reductions.device_accumulator(&result, 1)) += 2;
+  engine.stage_out(memory, reductions, 1, *device, {0, 10}, false);
+  engine.collect_reductions(reductions, 1, *device);
+  reductions.merge();
+  EXPECT_EQ(result, 2.0);
+  EXPECT_EQ(device->waits, 5);
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

@@ -107,7 +107,7 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
                             std::span<const std::shared_ptr<Device>> devices) {
   for (auto& s : traffic_) {
     s.bytes = {};
-    s.staged = false;
+    s.staged = s.collected = false;
   }
   for (int w = 0; w < workers_; ++w)
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
@@ -243,6 +243,7 @@ void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int wo
     me.bytes.to_device += static_cast<std::int64_t>(reductions.stage_device(worker, device));
     me.staged = true;
   }
+  me.collected = false;
   for (Registration& reg : memory.registrations()) stage_buffer(reg, me, worker, device, range);
 }
 
@@ -479,7 +480,8 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
 
 }  // namespace
 
-void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, Range range) {
+void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int worker,
+                           Device& device, Range range, bool last) {
   WorkerState& me = traffic_[sz(worker)];
   if (device.description().host_memory) {
     // A CPU worker wrote its rows or columns in place: they go stale on the devices.
@@ -502,7 +504,12 @@ void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, R
     copy_back(reg, me, worker, device, range);
     merge = merge || plus_shaped(reg);
   }
+  // A second wait for the accumulators alone would cost a round trip to the device per pass.
+  const bool collect = last && me.staged;
+  if (collect)
+    me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
   device.synchronize();
+  me.collected = collect;
   if (!merge) return;
   for (Registration& reg : memory.registrations())
     if (writes(reg) && plus_shaped(reg)) merge_plus(reg, reg.copies[sz(worker)], range);
@@ -510,7 +517,7 @@ void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, R
 
 void CopyEngine::collect_reductions(Reductions& reductions, int worker, Device& device) {
   WorkerState& me = traffic_[sz(worker)];
-  if (!me.staged) return;
+  if (!me.staged || me.collected) return;
   me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
   device.synchronize();
 }
@@ -531,7 +538,7 @@ void CopyEngine::abandon_device(MemoryRegistry& memory, Reductions& reductions, 
     c.device.reset();
   }
   reductions.release_device(worker);
-  traffic_[sz(worker)].staged = false;
+  traffic_[sz(worker)].staged = traffic_[sz(worker)].collected = false;
 }
 
 }  // namespace tsar::core

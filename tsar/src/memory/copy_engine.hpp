@@ -70,8 +70,12 @@ class CopyEngine {
                 const std::shared_ptr<Device>& device, Range range);
   /// Worker `worker`, after running `range`: copies outputs back (devices with their own
   /// memory) and waits for the device; on host-memory devices records the rows written.
-  void stage_out(MemoryRegistry& memory, int worker, Device& device, Range range);
-  /// Worker `worker` at the end of its (sub-)pass: device accumulators into host ones.
+  /// `last`: no other range follows in this (sub-)pass, so the device accumulators come back
+  /// with the outputs, under the same wait (collect_reductions then has nothing to do).
+  void stage_out(MemoryRegistry& memory, Reductions& reductions, int worker, Device& device,
+                 Range range, bool last);
+  /// Worker `worker` at the end of its (sub-)pass: device accumulators into host ones, unless
+  /// its last stage_out brought them back.
   void collect_reductions(Reductions& reductions, int worker, Device& device);
   /// Worker `worker` leaves its device for the rest of the region (out of memory): its
   /// accumulators are collected and every allocation it holds is freed.
@@ -83,7 +87,8 @@ class CopyEngine {
  private:
   struct alignas(64) WorkerState {
     Traffic bytes;
-    bool staged = false;  ///< device accumulators set up in this pass
+    bool staged = false;     ///< device accumulators set up in this pass
+    bool collected = false;  ///< ... and in the host ones since the last range ran
     std::vector<Range> missing;
   };
   void stage_buffer(Registration& reg, WorkerState& me, int worker,
