@@ -491,6 +491,62 @@ class WaitCountingDevice final : public Device {
   void release_memory(void* p) noexcept override { std::free(p); }
 };
 
+TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDevice) {
+  // A double-buffered stencil with a resident output over a core [0, 8) and two accelerators
+  // [8, 50) and [50, 100): the boundary rows of each accelerator's output reach the host
+  // under the wait for its range, so once the program swaps the buffers the planner's
+  // exchange has nothing to copy back and waits for no device before the next pass.
+  DeviceDescription d;
+  d.kind = DeviceKind::kCuda;
+  d.host_memory = false;
+  d.key = "counting:0";
+  auto a = std::make_shared<WaitCountingDevice>(d);
+  d.key = "counting:1";
+  auto b = std::make_shared<WaitCountingDevice>(d);
+  devices = {make_cpu_core(node, 0), a, b};
+  Reductions red{3};
+  CopyEngine eng{3};
+  std::vector<double> cur(kRows * kCols), next(kRows * kCols, 0.0);
+  std::iota(cur.begin(), cur.end(), 0.0);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
+  memory.add(next.data(),
+             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT});
+  const std::vector<Range> ranges = {{0, 8}, {8, 50}, {50, 100}};
+  const auto sz = [](int w) { return static_cast<std::size_t>(w); };
+  for (int pass = 0; pass < 3; ++pass) {
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    eng.begin_pass(memory, red, devices);
+    a->waits = b->waits = 0;
+    eng.exchange(memory, ranges);
+    EXPECT_EQ(a->waits + b->waits, 0) << "the planner waited for a device";
+    EXPECT_EQ(eng.traffic(1).from_device + eng.traffic(2).from_device, 0);
+    // Each worker writes its rows of `next` (the core on the host, the others on their copies).
+    for (std::size_t i = 0; i < 8 * kCols; ++i) next[i] = pass + 1.0;
+    for (int w = 1; w < 3; ++w) {
+      eng.stage_in(memory, red, w, devices[sz(w)], ranges[sz(w)]);
+      const tsar_mem_layout out =
+          MemoryRegistry::view(*memory.find(next.data()), *devices[sz(w)], w);
+      for (std::int64_t r = ranges[sz(w)].begin; r < ranges[sz(w)].end; ++r)
+        for (std::size_t k = 0; k < kCols; ++k)
+          static_cast<double*>(out.base)[static_cast<std::size_t>(r - out.row_offset) * kCols + k] =
+              10.0 * w + pass;
+    }
+    for (int w = 0; w < 3; ++w)
+      eng.stage_out(memory, red, w, *devices[sz(w)], ranges[sz(w)], true);
+    // The boundary rows 8 and 49 (accelerator 1), 50 (accelerator 2: row 99 borders no range)
+    // are on the host; the rows inside the ranges are not.
+    EXPECT_EQ(eng.traffic(1).from_device, 2 * static_cast<std::int64_t>(kRowBytes));
+    EXPECT_EQ(eng.traffic(2).from_device, 1 * static_cast<std::int64_t>(kRowBytes));
+    for (std::size_t r : {8u, 49u}) EXPECT_EQ(next[r * kCols], 10.0 + pass) << r;
+    EXPECT_EQ(next[50 * kCols], 20.0 + pass);
+    EXPECT_NE(next[20 * kCols], 10.0 + pass);
+    EXPECT_NE(next[99 * kCols], 20.0 + pass);
+    memory.swap(cur.data(), next.data());
+    std::swap(cur, next);
+  }
+}
+
 TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   DeviceDescription d;
   d.kind = DeviceKind::kCuda;

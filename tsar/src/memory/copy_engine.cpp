@@ -436,11 +436,21 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
   } else {
     const Range own = clip(range, rows_of(reg));
     if (own.empty()) return;
-    // Resident: the rows stay here until someone needs them (exchange, write_back).
-    if (resident(reg))
+    // Resident: the rows stay here until someone needs them (exchange, write_back) -- except
+    // the boundary rows of an output with a halo: once the program swaps it in, they are its
+    // neighbours' halos. Copied back now, under the wait for this range, they are on the host
+    // when the next pass starts, instead of the planner copying them back and waiting for
+    // every device while all workers wait for it.
+    if (resident(reg)) {
       c.dirty.add(own);
-    else
+      const auto halo = static_cast<std::int64_t>(d.halo);
+      if (halo > 0 && own.begin > 0) c.leaving.add({own.begin, std::min(own.end, own.begin + halo)});
+      if (halo > 0 && own.end < rows_of(reg))
+        c.leaving.add({std::max(own.begin, own.end - halo), own.end});
+      for (const Range& r : c.leaving.parts()) moved += rows_to_host(reg, c, device, r);
+    } else {
       moved += rows_to_host(reg, c, device, own);
+    }
     c.valid.add(own);
     c.written.add(own);
   }
@@ -499,16 +509,28 @@ void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int w
     return;
   }
   bool merge = false;
+  const bool collect = last && me.staged;
+  try {
+    for (Registration& reg : memory.registrations()) {
+      if (!writes(reg)) continue;
+      copy_back(reg, me, worker, device, range);
+      merge = merge || plus_shaped(reg);
+    }
+    // A second wait for the accumulators alone would cost a round trip to the device per pass.
+    if (collect)
+      me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
+    device.synchronize();
+  } catch (...) {
+    for (Registration& reg : memory.registrations())
+      if (writes(reg)) reg.copies[sz(worker)].leaving.clear();  // those rows stay resident
+    throw;
+  }
   for (Registration& reg : memory.registrations()) {
     if (!writes(reg)) continue;
-    copy_back(reg, me, worker, device, range);
-    merge = merge || plus_shaped(reg);
+    DeviceCopy& c = reg.copies[sz(worker)];
+    c.dirty.subtract(c.leaving);  // boundary rows copied back (copy_back)
+    c.leaving.clear();
   }
-  // A second wait for the accumulators alone would cost a round trip to the device per pass.
-  const bool collect = last && me.staged;
-  if (collect)
-    me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
-  device.synchronize();
   me.collected = collect;
   if (!merge) return;
   for (Registration& reg : memory.registrations())

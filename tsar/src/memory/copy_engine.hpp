@@ -19,9 +19,12 @@
 //
 // Resident outputs (TSAR_MEM_RESIDENT, persistent ROWS) are not copied back after a range:
 // the rows stay on the device that wrote them (its copy's `dirty` set) and the host's go
-// stale. When a plan is installed (exchange), the planner writes back only the resident rows
-// another worker will read under it -- a stencil's boundary rows, which its neighbours' halos
-// then fetch -- and whatever a chunk schedule may hand to anyone. The rest moves only when
+// stale -- all but the range's boundary rows (as many as the output's halo, where another
+// range borders it): a double-buffered stencil swaps the output in as the next pass's input,
+// whose halos they are, so they are copied back under the range's own wait. When a plan is
+// installed (exchange), the planner writes back the other resident rows another worker will
+// read under it -- boundary rows of a split that moved, and whatever a chunk schedule may
+// hand to anyone -- waiting for the devices while no worker runs. The rest moves only when
 // the host needs it: write_back (tsar_mem_sync, unregistering, retargeting, freeing the
 // region), or when the device leaves the region. A double-buffered stencil thus moves its
 // halo rows in and its boundary rows out per pass, nothing else.
