@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -319,8 +321,8 @@ class Engine : public ::testing::Test {
     begin();
     engine.stage_in(memory, reductions, 1, devices[1], {split, n});
     body();
-    engine.stage_out(memory, 0, *devices[0], {0, split});
-    engine.stage_out(memory, 1, *devices[1], {split, n});
+    engine.stage_out(memory, reductions, 0, *devices[0], {0, split}, true);
+    engine.stage_out(memory, reductions, 1, *devices[1], {split, n}, true);
     return engine.traffic(1);
   }
   tsar_mem_layout view(const void* host) {
@@ -450,13 +452,142 @@ TEST_F(Engine, ReductionsAccumulateOnTheDevice) {
   ASSERT_NE(acc, nullptr);
   EXPECT_NE(static_cast<void*>(acc), reductions.accumulator(&result, 1));
   *acc += 5;
-  engine.stage_out(memory, 1, *devices[1], {0, 10});
+  engine.stage_out(memory, reductions, 1, *devices[1], {0, 10}, true);
   engine.collect_reductions(reductions, 1, *devices[1]);
   *static_cast<double*>(reductions.accumulator(&result, 0)) += 2;
   reductions.merge();
   EXPECT_EQ(result, 7.0);
   EXPECT_EQ(engine.traffic(1).to_device, 8);
   EXPECT_EQ(engine.traffic(1).from_device, 8);
+}
+
+/// A device with its own (host) memory that counts how often its worker waits for it: every
+/// wait is a round trip to a GPU.
+class WaitCountingDevice final : public Device {
+ public:
+  explicit WaitCountingDevice(DeviceDescription d) : Device(std::move(d)) {}
+  void attach_worker(const NodeModel&) override {}
+  LaunchContext launch_context() const override { return {}; }
+  void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_from_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_rect_to_device(void* dst, const void* src, const RectCopy& r) override {
+    copy_rect_host(dst, src, r);
+  }
+  void copy_rect_from_device(void* dst, const void* src, const RectCopy& r) override {
+    copy_rect_host(dst, src, r);
+  }
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void synchronize() override { ++waits; }
+  int waits = 0;
+
+ protected:
+  void* allocate_memory(std::size_t bytes) override { return std::malloc(bytes); }
+  void release_memory(void* p) noexcept override { std::free(p); }
+};
+
+TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDevice) {
+  // A double-buffered stencil with a resident output over a core [0, 8) and two accelerators
+  // [8, 50) and [50, 100): the boundary rows of each accelerator's output reach the host
+  // under the wait for its range, so once the program swaps the buffers the planner's
+  // exchange has nothing to copy back and waits for no device before the next pass.
+  DeviceDescription d;
+  d.kind = DeviceKind::kCuda;
+  d.host_memory = false;
+  d.key = "counting:0";
+  auto a = std::make_shared<WaitCountingDevice>(d);
+  d.key = "counting:1";
+  auto b = std::make_shared<WaitCountingDevice>(d);
+  devices = {make_cpu_core(node, 0), a, b};
+  Reductions red{3};
+  CopyEngine eng{3};
+  std::vector<double> cur(kRows * kCols), next(kRows * kCols, 0.0);
+  std::iota(cur.begin(), cur.end(), 0.0);
+  const unsigned persist = TSAR_MEM_PERSIST;
+  memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
+  memory.add(next.data(),
+             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT});
+  const std::vector<Range> ranges = {{0, 8}, {8, 50}, {50, 100}};
+  const auto sz = [](int w) { return static_cast<std::size_t>(w); };
+  for (int pass = 0; pass < 3; ++pass) {
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    eng.begin_pass(memory, red, devices);
+    a->waits = b->waits = 0;
+    eng.exchange(memory, ranges);
+    EXPECT_EQ(a->waits + b->waits, 0) << "the planner waited for a device";
+    EXPECT_EQ(eng.traffic(1).from_device + eng.traffic(2).from_device, 0);
+    // Each worker writes its rows of `next` (the core on the host, the others on their copies).
+    for (std::size_t i = 0; i < 8 * kCols; ++i) next[i] = pass + 1.0;
+    for (int w = 1; w < 3; ++w) {
+      eng.stage_in(memory, red, w, devices[sz(w)], ranges[sz(w)]);
+      const tsar_mem_layout out =
+          MemoryRegistry::view(*memory.find(next.data()), *devices[sz(w)], w);
+      for (std::int64_t r = ranges[sz(w)].begin; r < ranges[sz(w)].end; ++r)
+        for (std::size_t k = 0; k < kCols; ++k)
+          static_cast<double*>(out.base)[static_cast<std::size_t>(r - out.row_offset) * kCols + k] =
+              10.0 * w + pass;
+    }
+    for (int w = 0; w < 3; ++w)
+      eng.stage_out(memory, red, w, *devices[sz(w)], ranges[sz(w)], true);
+    // The boundary rows 8 and 49 (accelerator 1), 50 (accelerator 2: row 99 borders no range)
+    // are on the host; the rows inside the ranges are not.
+    EXPECT_EQ(eng.traffic(1).from_device, 2 * static_cast<std::int64_t>(kRowBytes));
+    EXPECT_EQ(eng.traffic(2).from_device, 1 * static_cast<std::int64_t>(kRowBytes));
+    for (std::size_t r : {8u, 49u}) EXPECT_EQ(next[r * kCols], 10.0 + pass) << r;
+    EXPECT_EQ(next[50 * kCols], 20.0 + pass);
+    EXPECT_NE(next[20 * kCols], 10.0 + pass);
+    EXPECT_NE(next[99 * kCols], 20.0 + pass);
+    memory.swap(cur.data(), next.data());
+    std::swap(cur, next);
+  }
+}
+
+TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
+  DeviceDescription d;
+  d.kind = DeviceKind::kCuda;
+  d.key = "counting:0";
+  d.host_memory = false;
+  auto device = std::make_shared<WaitCountingDevice>(d);
+  devices[1] = device;
+  std::vector<double> out(kRows * kCols, 0.0);
+  memory.add(out.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  double result = 1.0;
+  const double zero = 0.0;
+  reductions.add(
+      &result, &zero, sizeof(double),
+      [](void* a, const void* b, void*) {
+        *static_cast<double*>(a) += *static_cast<const double*>(b);
+      },
+      nullptr);
+  // Two chunks (not the last: their accumulators stay on the device), then the last range.
+  begin();
+  reductions.reset();
+  for (const Range r : {Range{0, 10}, Range{10, 20}, Range{20, 30}}) {
+    engine.stage_in(memory, reductions, 1, devices[1], r);
+    *static_cast<double*>(reductions.device_accumulator(&result, 1)) += 5;
+    engine.stage_out(memory, reductions, 1, *device, r, r.begin == 20);
+  }
+  engine.collect_reductions(reductions, 1, *device);
+  EXPECT_EQ(device->waits, 3) << "one wait per range: the accumulators need none of their own";
+  reductions.merge();
+  EXPECT_EQ(result, 16.0);
+  EXPECT_EQ(engine.traffic(1).from_device, 30 * static_cast<std::int64_t>(kRowBytes) + 8);
+  // A pass whose last stage_out did not collect (a chunk plan) collects at the end.
+  begin();
+  reductions.reset();
+  result = 0.0;
+  engine.stage_in(memory, reductions, 1, devices[1], {0, 10});
+  *static_cast<double*>(reductions.device_accumulator(&result, 1)) += 2;
+  engine.stage_out(memory, reductions, 1, *device, {0, 10}, false);
+  engine.collect_reductions(reductions, 1, *device);
+  reductions.merge();
+  EXPECT_EQ(result, 2.0);
+  EXPECT_EQ(device->waits, 5);
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

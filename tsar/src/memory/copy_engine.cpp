@@ -107,7 +107,7 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
                             std::span<const std::shared_ptr<Device>> devices) {
   for (auto& s : traffic_) {
     s.bytes = {};
-    s.staged = false;
+    s.staged = s.collected = false;
   }
   for (int w = 0; w < workers_; ++w)
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
@@ -243,6 +243,7 @@ void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int wo
     me.bytes.to_device += static_cast<std::int64_t>(reductions.stage_device(worker, device));
     me.staged = true;
   }
+  me.collected = false;
   for (Registration& reg : memory.registrations()) stage_buffer(reg, me, worker, device, range);
 }
 
@@ -435,11 +436,21 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
   } else {
     const Range own = clip(range, rows_of(reg));
     if (own.empty()) return;
-    // Resident: the rows stay here until someone needs them (exchange, write_back).
-    if (resident(reg))
+    // Resident: the rows stay here until someone needs them (exchange, write_back) -- except
+    // the boundary rows of an output with a halo: once the program swaps it in, they are its
+    // neighbours' halos. Copied back now, under the wait for this range, they are on the host
+    // when the next pass starts, instead of the planner copying them back and waiting for
+    // every device while all workers wait for it.
+    if (resident(reg)) {
       c.dirty.add(own);
-    else
+      const auto halo = static_cast<std::int64_t>(d.halo);
+      if (halo > 0 && own.begin > 0) c.leaving.add({own.begin, std::min(own.end, own.begin + halo)});
+      if (halo > 0 && own.end < rows_of(reg))
+        c.leaving.add({std::max(own.begin, own.end - halo), own.end});
+      for (const Range& r : c.leaving.parts()) moved += rows_to_host(reg, c, device, r);
+    } else {
       moved += rows_to_host(reg, c, device, own);
+    }
     c.valid.add(own);
     c.written.add(own);
   }
@@ -479,7 +490,8 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
 
 }  // namespace
 
-void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, Range range) {
+void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int worker,
+                           Device& device, Range range, bool last) {
   WorkerState& me = traffic_[sz(worker)];
   if (device.description().host_memory) {
     // A CPU worker wrote its rows or columns in place: they go stale on the devices.
@@ -497,12 +509,29 @@ void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, R
     return;
   }
   bool merge = false;
+  const bool collect = last && me.staged;
+  try {
+    for (Registration& reg : memory.registrations()) {
+      if (!writes(reg)) continue;
+      copy_back(reg, me, worker, device, range);
+      merge = merge || plus_shaped(reg);
+    }
+    // A second wait for the accumulators alone would cost a round trip to the device per pass.
+    if (collect)
+      me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
+    device.synchronize();
+  } catch (...) {
+    for (Registration& reg : memory.registrations())
+      if (writes(reg)) reg.copies[sz(worker)].leaving.clear();  // those rows stay resident
+    throw;
+  }
   for (Registration& reg : memory.registrations()) {
     if (!writes(reg)) continue;
-    copy_back(reg, me, worker, device, range);
-    merge = merge || plus_shaped(reg);
+    DeviceCopy& c = reg.copies[sz(worker)];
+    c.dirty.subtract(c.leaving);  // boundary rows copied back (copy_back)
+    c.leaving.clear();
   }
-  device.synchronize();
+  me.collected = collect;
   if (!merge) return;
   for (Registration& reg : memory.registrations())
     if (writes(reg) && plus_shaped(reg)) merge_plus(reg, reg.copies[sz(worker)], range);
@@ -510,7 +539,7 @@ void CopyEngine::stage_out(MemoryRegistry& memory, int worker, Device& device, R
 
 void CopyEngine::collect_reductions(Reductions& reductions, int worker, Device& device) {
   WorkerState& me = traffic_[sz(worker)];
-  if (!me.staged) return;
+  if (!me.staged || me.collected) return;
   me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
   device.synchronize();
 }
@@ -531,7 +560,7 @@ void CopyEngine::abandon_device(MemoryRegistry& memory, Reductions& reductions, 
     c.device.reset();
   }
   reductions.release_device(worker);
-  traffic_[sz(worker)].staged = false;
+  traffic_[sz(worker)].staged = traffic_[sz(worker)].collected = false;
 }
 
 }  // namespace tsar::core

@@ -19,9 +19,12 @@
 //
 // Resident outputs (TSAR_MEM_RESIDENT, persistent ROWS) are not copied back after a range:
 // the rows stay on the device that wrote them (its copy's `dirty` set) and the host's go
-// stale. When a plan is installed (exchange), the planner writes back only the resident rows
-// another worker will read under it -- a stencil's boundary rows, which its neighbours' halos
-// then fetch -- and whatever a chunk schedule may hand to anyone. The rest moves only when
+// stale -- all but the range's boundary rows (as many as the output's halo, where another
+// range borders it): a double-buffered stencil swaps the output in as the next pass's input,
+// whose halos they are, so they are copied back under the range's own wait. When a plan is
+// installed (exchange), the planner writes back the other resident rows another worker will
+// read under it -- boundary rows of a split that moved, and whatever a chunk schedule may
+// hand to anyone -- waiting for the devices while no worker runs. The rest moves only when
 // the host needs it: write_back (tsar_mem_sync, unregistering, retargeting, freeing the
 // region), or when the device leaves the region. A double-buffered stencil thus moves its
 // halo rows in and its boundary rows out per pass, nothing else.
@@ -70,8 +73,12 @@ class CopyEngine {
                 const std::shared_ptr<Device>& device, Range range);
   /// Worker `worker`, after running `range`: copies outputs back (devices with their own
   /// memory) and waits for the device; on host-memory devices records the rows written.
-  void stage_out(MemoryRegistry& memory, int worker, Device& device, Range range);
-  /// Worker `worker` at the end of its (sub-)pass: device accumulators into host ones.
+  /// `last`: no other range follows in this (sub-)pass, so the device accumulators come back
+  /// with the outputs, under the same wait (collect_reductions then has nothing to do).
+  void stage_out(MemoryRegistry& memory, Reductions& reductions, int worker, Device& device,
+                 Range range, bool last);
+  /// Worker `worker` at the end of its (sub-)pass: device accumulators into host ones, unless
+  /// its last stage_out brought them back.
   void collect_reductions(Reductions& reductions, int worker, Device& device);
   /// Worker `worker` leaves its device for the rest of the region (out of memory): its
   /// accumulators are collected and every allocation it holds is freed.
@@ -83,7 +90,8 @@ class CopyEngine {
  private:
   struct alignas(64) WorkerState {
     Traffic bytes;
-    bool staged = false;  ///< device accumulators set up in this pass
+    bool staged = false;     ///< device accumulators set up in this pass
+    bool collected = false;  ///< ... and in the host ones since the last range ran
     std::vector<Range> missing;
   };
   void stage_buffer(Registration& reg, WorkerState& me, int worker,

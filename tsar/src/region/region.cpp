@@ -531,7 +531,8 @@ void Region::stage_in(Worker& me, int worker) {
 
 void Region::stage_out(Worker& me, int worker) {
   try {
-    engine_.stage_out(memory_, worker, *me.device, me.current);
+    // Accelerators run one range per (sub-)pass unless the plan hands out chunks.
+    engine_.stage_out(memory_, reductions_, worker, *me.device, me.current, !plan_.chunked);
   } catch (const std::exception& e) {
     fail_device(me, me.device->description().key + ": " + e.what());
   }
