@@ -72,6 +72,41 @@ class Accel : public ::testing::Test {
   }
   static double scrambled(std::size_t k) { return static_cast<double>((k * 37) % 101); }
   static double counting(std::size_t k) { return static_cast<double>(k); }
+  /// The double-buffered stencil of the resident tests: a persistent input and a persistent,
+  /// resident output, one halo row each.
+  static std::pair<tsar::Mapped<double>, tsar::Mapped<double>> map_resident_stencil(
+      tsar::Region& region, std::vector<double>& a, std::vector<double>& b, std::int64_t rows,
+      std::int64_t cols) {
+    const unsigned persist = TSAR_MEM_PERSIST;
+    auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
+    auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                              TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+    return {std::move(cur), std::move(next)};
+  }
+  /// The GPU-averse loop's data: a table t of len values every device needs whole, the output
+  /// y of n gathers, and ref, the serial loop's y (accel_test::gather: t[7i] + t[13i]).
+  struct GatherData {
+    std::vector<double> t, y, ref;
+  };
+  static GatherData gather_data(std::int64_t n, std::int64_t len) {
+    GatherData g{std::vector<double>(static_cast<std::size_t>(len)),
+                 std::vector<double>(static_cast<std::size_t>(n), 0.0),
+                 std::vector<double>(static_cast<std::size_t>(n))};
+    std::iota(g.t.begin(), g.t.end(), 1.0);
+    for (std::int64_t i = 0; i < n; ++i) g.ref[i] = g.t[(7 * i) % len] + g.t[(13 * i) % len];
+    return g;
+  }
+  /// Sets the devices with environment variable `name` = `value` while they are built (TSAR
+  /// reads TSAR_LINK_BANDWIDTH and TSAR_DEVICE_MEMORY_LIMIT then), unset again afterwards.
+  static void set_devices_with(const char* name, const char* value, const std::string& devices) {
+    ::setenv(name, value, 1);
+    tsar::set_devices(devices);
+    ::unsetenv(name);
+  }
+  /// An emulated speed: the calling worker sleeps `us` microseconds.
+  static void sleep_us(double us) {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(us));
+  }
 
   /// One serial stencil sweep over the whole grid: the reference the region's passes match.
   static void serial_jacobi(const std::vector<double>& cur, std::vector<double>& next,
@@ -160,10 +195,7 @@ TEST_F(Accel, ResidentStencilOutputStaysOnTheDeviceAndOnlyHaloRowsMove) {
   const std::int64_t rows = 300, cols = 40;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);
   tsar::Region region(fixed_split("jacobi-resident"));
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
   const std::int64_t row_bytes = cols * kDouble;
   bool resident_rows = false;  // some accelerator computed rows the host has not seen yet
   for (int pass = 0; pass < 6; ++pass) {
@@ -305,9 +337,7 @@ TEST_F(Accel, RowsAndColumnsMergeBackOnlyChangedElements) {
 
 TEST_F(Accel, PersistentFullInputIsCopiedOnce) {
   const std::int64_t n = 5000, len = 777;
-  std::vector<double> t(len), y(n, 0.0), ref(n);
-  std::iota(t.begin(), t.end(), 1.0);
-  for (std::int64_t i = 0; i < n; ++i) ref[i] = t[(7 * i) % len] + t[(13 * i) % len];
+  auto [t, y, ref] = gather_data(n, len);
   tsar::Region region("full", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN | TSAR_MEM_PERSIST);
@@ -451,9 +481,7 @@ TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
 
 TEST_F(Accel, RunningOutOfDeviceMemoryRetiresTheDeviceAndTheWorkFinishesOnTheCpu) {
   // 4 KiB per accelerator: the first range's rows do not fit.
-  ::setenv("TSAR_DEVICE_MEMORY_LIMIT", "4K", 1);
-  tsar::set_devices(setup().devices);
-  ::unsetenv("TSAR_DEVICE_MEMORY_LIMIT");
+  set_devices_with("TSAR_DEVICE_MEMORY_LIMIT", "4K", setup().devices);
   const std::int64_t n = 30000;
   std::vector<double> x(n, 1.0), y(n, 0.5);
   tsar::Region region("oom", "adaptive");
@@ -484,17 +512,12 @@ TEST_F(Accel, ResidentStencilKeepsItsSplitWhereMovingRowsDoesNotPay) {
   // each accelerator moves only the halo exchange -- one row per neighbour each way -- and
   // the results equal the serial loop's. The first pass, which copies an accelerator's whole
   // range in, is all copies at that speed: not learned as the device's time per iteration.
-  ::setenv("TSAR_LINK_BANDWIDTH", "1K", 1);
-  tsar::set_devices(setup().devices);
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "1K", setup().devices);
   const std::int64_t rows = 300, cols = 40;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);
   tsar::Region region("jacobi-held", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
   const std::int64_t row_bytes = cols * kDouble;
   std::vector<std::pair<std::int64_t, std::int64_t>> first;
   for (int pass = 0; pass < 6; ++pass) {
@@ -518,8 +541,8 @@ TEST_F(Accel, ResidentStencilKeepsItsSplitWhereMovingRowsDoesNotPay) {
         EXPECT_GT(learned.time_per_iteration, 0.0);
       }
       const auto [lo, hi] = range;
-      EXPECT_EQ(range, first[static_cast<std::size_t>(w - (region.num_devices() -
-                                                           setup().accelerators))]);
+      EXPECT_EQ(range,
+                first[static_cast<std::size_t>(w - (region.num_devices() - setup().accelerators))]);
       const std::int64_t neighbours = hi == lo ? 0 : (lo > 0 ? 1 : 0) + (hi < rows ? 1 : 0);
       const auto d = region.pass_stats().devices[static_cast<std::size_t>(w)];
       EXPECT_EQ(d.bytes_to_device, neighbours * row_bytes);
@@ -539,13 +562,9 @@ TEST_F(Accel, AnAcceleratorWhoseCopiesOutlastTheCpuPassIsRetiredUnrun) {
   // 1 MiB/s: copying the 1 MiB table takes a second, the CPU's whole pass microseconds. The
   // accelerators sit out the first pass (nobody knows the CPU's time yet) and are retired
   // before the second, never having copied a byte; results equal the serial loop's.
-  ::setenv("TSAR_LINK_BANDWIDTH", "1M", 1);
-  tsar::set_devices(setup().devices);
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "1M", setup().devices);
   const std::int64_t n = 4096, len = std::int64_t{1} << 17;
-  std::vector<double> t(len), y(n, 0.0), ref(n);
-  std::iota(t.begin(), t.end(), 1.0);
-  for (std::int64_t i = 0; i < n; ++i) ref[i] = t[(7 * i) % len] + t[(13 * i) % len];
+  auto [t, y, ref] = gather_data(n, len);
   tsar::Region region("averse", "adaptive");
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
   auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
@@ -580,9 +599,7 @@ TEST_F(Accel, ASampleNotLearnedKeepsTheTimesOfARangeThatMoved) {
   // with the moved range, the accelerator would be back at its prior and the next pass would
   // hand the rows back. Results equal the serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  ::setenv("TSAR_LINK_BANDWIDTH", "1M", 1);
-  tsar::set_devices("cpu:0,omphost:1");
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "1M", "cpu:0,omphost:1");
   const std::int64_t rows = 60, cols = 64;  // 512 bytes a row: ~0.5 ms to move one
   auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::RegionOptions options;
@@ -592,16 +609,12 @@ TEST_F(Accel, ASampleNotLearnedKeepsTheTimesOfARangeThatMoved) {
   tsar::Region region(options);
   region.set_backoff(0);
   ASSERT_EQ(region.num_devices(), 2);
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
   // Resident output: per pass the accelerator moves halo rows only, not its part of the output.
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
   std::vector<std::int64_t> accelerator_rows;
   for (int pass = 0; pass < 5; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          (c.worker() == 0 ? 2000.0 : 500.0) * static_cast<double>(c.size())));
+      sleep_us((c.worker() == 0 ? 2000.0 : 500.0) * static_cast<double>(c.size()));
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
     serial_jacobi(ra, rb, rows, cols);
@@ -631,9 +644,7 @@ TEST_F(Accel, APassSpentCopyingInItsRowsDoesNotCountTowardsBackOff) {
   // not learned, so not judged either. It must not be retired, and results equal the
   // serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  ::setenv("TSAR_LINK_BANDWIDTH", "32K", 1);
-  tsar::set_devices("cpu:0,omphost:1");
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "32K", "cpu:0,omphost:1");
   const std::int64_t rows = 60, cols = 64;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::RegionOptions options;
@@ -648,8 +659,8 @@ TEST_F(Accel, APassSpentCopyingInItsRowsDoesNotCountTowardsBackOff) {
   for (int pass = 0; pass < 4; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
       const bool slow = c.worker() == 1 && pass < 2;
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          slow ? 400000.0 : (c.worker() == 0 ? 4000.0 : 500.0) * static_cast<double>(c.size())));
+      sleep_us(slow ? 400000.0
+                    : (c.worker() == 0 ? 4000.0 : 500.0) * static_cast<double>(c.size()));
       accel_test::jacobi(c, c.ptr(in), c.ptr(out), rows, cols);
     });
     serial_jacobi(ra, rb, rows, cols);
@@ -667,13 +678,9 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   // the core takes its own in pieces. The core's share follows the speeds (sleeps: the team
   // twice a core's): about a third. Results equal the serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  ::setenv("TSAR_LINK_BANDWIDTH", "1M", 1);
-  tsar::set_devices("team:0-1,omphost:1");
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "1M", "team:0-1,omphost:1");
   const std::int64_t n = 60, len = std::int64_t{1} << 17;
-  std::vector<double> t(len), y(n, 0.0), ref(n);
-  std::iota(t.begin(), t.end(), 1.0);
-  for (std::int64_t i = 0; i < n; ++i) ref[i] = t[(7 * i) % len] + t[(13 * i) % len];
+  auto [t, y, ref] = gather_data(n, len);
   tsar::Region region("averse-team", "adaptive");
   ASSERT_EQ(region.num_devices(), 2);
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
@@ -682,8 +689,7 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   for (int pass = 0; pass < 6; ++pass) {
     std::fill(y.begin(), y.end(), 0.0);
     region.parallel_for(n, [&](const tsar::Chunk& c) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          (c.worker() == 0 ? 250.0 : 500.0) * static_cast<double>(c.size())));
+      sleep_us((c.worker() == 0 ? 250.0 : 500.0) * static_cast<double>(c.size()));
       accel_test::gather(c, c.ptr(ts), len, c.ptr(ys));
     });
     EXPECT_EQ(y, ref) << "pass " << pass;
@@ -710,24 +716,18 @@ TEST_F(Accel, EqualAcceleratorsEndBalancedAfterOneColdSample) {
   // for every accelerator's second sample; the lower median of the two is the warm one, and
   // both end within 10%. Results equal the serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  ::setenv("TSAR_LINK_BANDWIDTH", "42K", 1);
-  tsar::set_devices("cpu:0,omphost:1,omphost:1");
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "42K", "cpu:0,omphost:1,omphost:1");
   const std::int64_t rows = 48, cols = 64;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::Region region("equal-cold", "adaptive");
   ASSERT_EQ(region.num_devices(), 3);
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
   std::vector<std::vector<std::int64_t>> splits;
   for (int pass = 0; pass < 10; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
       const double per_row =
           c.worker() == 0 ? 8000.0 : (c.worker() == 1 && pass == 1 ? 5000.0 : 1000.0);
-      std::this_thread::sleep_for(
-          std::chrono::duration<double, std::micro>(per_row * static_cast<double>(c.size())));
+      sleep_us(per_row * static_cast<double>(c.size()));
       jacobi_on_host(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
     serial_jacobi(ra, rb, rows, cols);
@@ -752,9 +752,7 @@ TEST_F(Accel, AnUnbalancedSplitMovesOnceTheRegionHasRunLongEnoughForTheMoveToPay
   // expected to hold 14 more, so then the rows move and the accelerators end within 10% of
   // each other. Results equal the serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  ::setenv("TSAR_LINK_BANDWIDTH", "84K", 1);
-  tsar::set_devices("cpu:0,omphost:1,omphost:1");
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "84K", "cpu:0,omphost:1,omphost:1");
   const std::int64_t rows = 60, cols = 64;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::RegionOptions options;
@@ -763,15 +761,11 @@ TEST_F(Accel, AnUnbalancedSplitMovesOnceTheRegionHasRunLongEnoughForTheMoveToPay
   options.time_per_iteration = {12, 1, 3};
   tsar::Region region(options);
   ASSERT_EQ(region.num_devices(), 3);
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
   std::vector<std::vector<std::int64_t>> splits;
   for (int pass = 0; pass < 44; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          (c.worker() == 0 ? 12000.0 : 1000.0) * static_cast<double>(c.size())));
+      sleep_us((c.worker() == 0 ? 12000.0 : 1000.0) * static_cast<double>(c.size()));
       jacobi_on_host(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
     serial_jacobi(ra, rb, rows, cols);
@@ -799,9 +793,8 @@ TEST_F(Accel, AnAcceleratorIsNotBackedOffForTheShareItHeldWhileItsTimesSettled) 
   // OpenMP-offload Jacobi on 2x H200 was retired so). It stays, and ends with about a third of
   // the rows. Results equal the serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  ::setenv("TSAR_LINK_BANDWIDTH", "512K", 1);  // a row: 1 ms to move
-  tsar::set_devices("cpu:0,cpu:1,cpu:0,cpu:1,omphost:1");
-  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  set_devices_with("TSAR_LINK_BANDWIDTH", "512K",
+                   "cpu:0,cpu:1,cpu:0,cpu:1,omphost:1");  // a row: 1 ms to move
   const std::int64_t rows = 60, cols = 64;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
   tsar::RegionOptions options;
@@ -810,15 +803,11 @@ TEST_F(Accel, AnAcceleratorIsNotBackedOffForTheShareItHeldWhileItsTimesSettled) 
   options.time_per_iteration = {2, 2, 2, 2, 0.1};
   tsar::Region region(options);
   ASSERT_EQ(region.num_devices(), 5);
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                            TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
   std::vector<std::int64_t> accelerator_rows;
   for (int pass = 0; pass < 8; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          (c.worker() == 4 ? 1000.0 : 2000.0) * static_cast<double>(c.size())));
+      sleep_us((c.worker() == 4 ? 1000.0 : 2000.0) * static_cast<double>(c.size()));
       jacobi_on_host(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
     serial_jacobi(ra, rb, rows, cols);
@@ -855,8 +844,8 @@ TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   std::vector<double> mean(4, 0.0);
   for (int pass = 0; pass < 8; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-          1000.0 * factor[static_cast<std::size_t>(c.worker())] * static_cast<double>(c.size())));
+      sleep_us(1000.0 * factor[static_cast<std::size_t>(c.worker())] *
+               static_cast<double>(c.size()));
       accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
     });
     serial_jacobi(ra, rb, rows, cols);

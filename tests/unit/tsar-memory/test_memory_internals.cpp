@@ -328,6 +328,16 @@ class Engine : public ::testing::Test {
   tsar_mem_layout view(const void* host) {
     return MemoryRegistry::view(*memory.find(host), *devices[1], 1);
   }
+  /// Registers *result as a sum of doubles (identity 0).
+  void add_sum(double* result) {
+    const double zero = 0.0;
+    reductions.add(
+        result, &zero, sizeof(double),
+        [](void* a, const void* b, void*) {
+          *static_cast<double*>(a) += *static_cast<const double*>(b);
+        },
+        nullptr);
+  }
 };
 
 TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
@@ -438,13 +448,7 @@ TEST_F(Engine, PlusShapedOutputsMergeOnlyWhatTheDeviceChanged) {
 
 TEST_F(Engine, ReductionsAccumulateOnTheDevice) {
   double result = 0.0;
-  const double zero = 0.0;
-  reductions.add(
-      &result, &zero, sizeof(double),
-      [](void* a, const void* b, void*) {
-        *static_cast<double*>(a) += *static_cast<const double*>(b);
-      },
-      nullptr);
+  add_sum(&result);
   begin();
   reductions.reset();
   engine.stage_in(memory, reductions, 1, devices[1], {0, 10});
@@ -491,18 +495,22 @@ class WaitCountingDevice final : public Device {
   void release_memory(void* p) noexcept override { std::free(p); }
 };
 
+/// A wait-counting stand-in for a GPU, named `key`.
+std::shared_ptr<WaitCountingDevice> counting_device(const char* key) {
+  DeviceDescription d;
+  d.kind = DeviceKind::kCuda;
+  d.key = key;
+  d.host_memory = false;
+  return std::make_shared<WaitCountingDevice>(d);
+}
+
 TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDevice) {
   // A double-buffered stencil with a resident output over a core [0, 8) and two accelerators
   // [8, 50) and [50, 100): the boundary rows of each accelerator's output reach the host
   // under the wait for its range, so once the program swaps the buffers the planner's
   // exchange has nothing to copy back and waits for no device before the next pass.
-  DeviceDescription d;
-  d.kind = DeviceKind::kCuda;
-  d.host_memory = false;
-  d.key = "counting:0";
-  auto a = std::make_shared<WaitCountingDevice>(d);
-  d.key = "counting:1";
-  auto b = std::make_shared<WaitCountingDevice>(d);
+  auto a = counting_device("counting:0");
+  auto b = counting_device("counting:1");
   devices = {make_cpu_core(node, 0), a, b};
   Reductions red{3};
   CopyEngine eng{3};
@@ -532,8 +540,7 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
           static_cast<double*>(out.base)[static_cast<std::size_t>(r - out.row_offset) * kCols + k] =
               10.0 * w + pass;
     }
-    for (int w = 0; w < 3; ++w)
-      eng.stage_out(memory, red, w, *devices[sz(w)], ranges[sz(w)], true);
+    for (int w = 0; w < 3; ++w) eng.stage_out(memory, red, w, *devices[sz(w)], ranges[sz(w)], true);
     // The boundary rows 8 and 49 (accelerator 1), 50 (accelerator 2: row 99 borders no range)
     // are on the host; the rows inside the ranges are not.
     EXPECT_EQ(eng.traffic(1).from_device, 2 * static_cast<std::int64_t>(kRowBytes));
@@ -548,22 +555,12 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
 }
 
 TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
-  DeviceDescription d;
-  d.kind = DeviceKind::kCuda;
-  d.key = "counting:0";
-  d.host_memory = false;
-  auto device = std::make_shared<WaitCountingDevice>(d);
+  auto device = counting_device("counting:0");
   devices[1] = device;
   std::vector<double> out(kRows * kCols, 0.0);
   memory.add(out.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
   double result = 1.0;
-  const double zero = 0.0;
-  reductions.add(
-      &result, &zero, sizeof(double),
-      [](void* a, const void* b, void*) {
-        *static_cast<double*>(a) += *static_cast<const double*>(b);
-      },
-      nullptr);
+  add_sum(&result);
   // Two chunks (not the last: their accumulators stay on the device), then the last range.
   begin();
   reductions.reset();
