@@ -76,8 +76,7 @@ TEST(ShareProbe, EachConfirmingProbeDoublesTheHoldUpToALimit) {
     for (ShareMode m : run(probe, hold, own)) ASSERT_EQ(m, ShareMode::kOwn) << "hold " << hold;
     ASSERT_EQ(probe.mode(), ShareMode::kSteal) << "a probe after " << hold << " passes";
     run(probe, kProbe, own);  // confirms own ranges
-    hold = ShareProbe::kHoldPasses
-           << std::min(probes + 1, ShareProbe::kMaxHoldDoublings);
+    hold = ShareProbe::kHoldPasses << std::min(probes + 1, ShareProbe::kMaxHoldDoublings);
   }
   // A probe that changes the decision starts again from the shortest hold.
   for (ShareMode m : run(probe, hold, own)) ASSERT_EQ(m, ShareMode::kOwn);

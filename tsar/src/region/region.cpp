@@ -612,9 +612,8 @@ int Region::loop(int worker, int* status) {
   if ((plan_.chunked || shared) && me.active && me.error == TSAR_OK &&
       !canceled_.load(std::memory_order_relaxed)) {
     Range r;
-    const auto taken =
-        shared ? shares_.take(worker, r)
-               : take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, r);
+    const auto taken = shared ? shares_.take(worker, r)
+                              : take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, r);
     if (taken == ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;

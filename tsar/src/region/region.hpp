@@ -27,8 +27,8 @@
 #include "memory/registry.hpp"
 #include "queue/chunk_queue.hpp"
 #include "queue/stealing_ranges.hpp"
-#include "region/statistics.hpp"
 #include "region/share_probe.hpp"
+#include "region/statistics.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "schedule/scheduler.hpp"
@@ -160,10 +160,10 @@ class Region {
 
   CpuSide cpu_side(std::int64_t n) const;  // planner/leader: back-off and screening
   void join_pass(int worker, std::int64_t n);
-  void begin_pass(std::int64_t n);                 // planner: the pass's first plan
-  void install();                                  // planner/leader: publishes plan_
-  void install_shares();                           // planner/leader: the CPU cores' stealing ranges
-  void choose_share_mode(std::int64_t n);          // planner: how the cores share the pass
+  void begin_pass(std::int64_t n);         // planner: the pass's first plan
+  void install();                          // planner/leader: publishes plan_
+  void install_shares();                   // planner/leader: the CPU cores' stealing ranges
+  void choose_share_mode(std::int64_t n);  // planner: how the cores share the pass
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
   void stop_dispatch();                            // cancellation: no more chunks or stolen ranges
   void start_sub_pass(int worker);                 // worker: its first range of the current plan

@@ -32,9 +32,8 @@ ShareProbe::ShareProbe() {
 }
 
 ShareMode ShareProbe::probe_mode(int index) {
-  static constexpr ShareMode kBlocks[] = {ShareMode::kSteal,  ShareMode::kOwn,
-                                          ShareMode::kChunks, ShareMode::kChunks,
-                                          ShareMode::kOwn,    ShareMode::kSteal};
+  static constexpr ShareMode kBlocks[] = {ShareMode::kSteal,  ShareMode::kOwn, ShareMode::kChunks,
+                                          ShareMode::kChunks, ShareMode::kOwn, ShareMode::kSteal};
   return kBlocks[index / kBlockPasses];
 }
 

@@ -56,9 +56,9 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
 }
 
 const char* csv_header() {
-  return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,cpu_sharing,worker,"
-         "device,kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,retired,"
-         "bytes_to_device,bytes_from_device\n";
+  return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,cpu_sharing,"
+         "worker,device,kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,"
+         "retired,bytes_to_device,bytes_from_device\n";
 }
 
 std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
