@@ -1,0 +1,44 @@
+/* Directive syntax: unknown directive, device class, schedule and clause; map(from:) of a
+   whole array; members as items; a partition index that is not i plus a constant.
+   expect 10:14: unknown TSAR directive 'co'
+   expect 15:21: unknown device class 'gpus'
+   expect 21:26: unknown schedule 'fastest'
+   expect 26:26: unknown clause 'part_copy'
+   expect 31:26: map(from: ...) of a whole array is not allowed
+   expect 36:44: only variables can be mapped, not members ('v.p')
+   expect 41:45: the first section must be the rows iteration i uses */
+#pragma tsar co(all)
+struct s { double* p; };
+void f(int n, double* x, struct s v) {
+#pragma omp target teams distribute parallel for map(tofrom: x[0:n])
+  for (int i = 0; i < n; ++i) x[i] = 0;
+#pragma tsar hetero(gpus) part_map(tofrom: x[i:1])
+#pragma omp target teams distribute parallel for map(tofrom: x[0:n])
+  for (int i = 0; i < n; ++i) x[i] = 0;
+  (void)v;
+}
+void g(int n, double* x) {
+#pragma tsar hetero(all, fastest) part_map(tofrom: x[i:1])
+#pragma omp target teams distribute parallel for map(tofrom: x[0:n])
+  for (int i = 0; i < n; ++i) x[i] = 0;
+}
+void h(int n, double* x) {
+#pragma tsar hetero(all) part_copy(tofrom: x[i:1])
+#pragma omp target teams distribute parallel for map(tofrom: x[0:n])
+  for (int i = 0; i < n; ++i) x[i] = 0;
+}
+void k(int n, double* x) {
+#pragma tsar hetero(all) map(from: x[0:n])
+#pragma omp target teams distribute parallel for map(tofrom: x[0:n])
+  for (int i = 0; i < n; ++i) x[i] = 0;
+}
+void m(int n, struct s v) {
+#pragma tsar hetero(all) part_map(tofrom: v.p[i:1])
+#pragma omp target teams distribute parallel for map(tofrom: v.p[0:n])
+  for (int i = 0; i < n; ++i) v.p[i] = 0;
+}
+void q(int n, double* x) {
+#pragma tsar hetero(all) part_map(tofrom: x[2*i:1])
+#pragma omp target teams distribute parallel for map(tofrom: x[0:2*n])
+  for (int i = 0; i < n; ++i) x[2 * i] = 0;
+}
