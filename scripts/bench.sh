@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The project's benchmarks, one subcommand each:
 #   scripts/bench.sh symmer [--ranks N] [--benchmarks LIST] [--seconds S] [--repeat R]
 #                           [--balanced-repeat R]
@@ -23,7 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
+  sed -n '3,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
   echo "subcommands:$(declare -F | awk '$3 ~ /^cmd_/ {sub(/^cmd_/, "", $3); printf " %s", $3}')"
 }
 

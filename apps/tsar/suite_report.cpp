@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "suite_report.hpp"
 
 #include <cmath>

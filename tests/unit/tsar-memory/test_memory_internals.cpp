@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The accelerator memory path from the inside: the interval sets behind "what is stale",
 // row padding, device memory limits, the OpenMP target device's copies (on the host's
 // initial device: separate allocations, real copies), device lists and GPU placement on a

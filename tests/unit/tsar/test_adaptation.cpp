@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Adaptation end to end, with devices of deterministic relative speed: the body sleeps in
 // proportion to its iterations and a per-device factor, so the ideal split is known whatever
 // else the machine runs. One unit is 500 us, so each device's part of a pass takes tens of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The adaptive split against independent references: the linear program of thesis fig. 5.4
 // (its optimum is zero deviation), the remainder rule as DESIGN.md words it, and a brute-force
 // search over every integer split of small passes.

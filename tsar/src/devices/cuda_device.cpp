@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/cuda_device.hpp"
 
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The generic device interface. Everything TSAR does with a device -- pin its worker, move
 // memory, let bodies launch work, wait -- goes through it, in the shape of LLVM libomptarget's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/device_list.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The devices of a runtime, from a device list ("cpu:0-3,emul:0,cuda:0"; see tsar_set_devices
 // in tsar.h) or, by default, every allowed core and GPU of this node (gpu_discovery.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/host_device.hpp"
 
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/omp_target_device.hpp"
 
 #include <omp.h>

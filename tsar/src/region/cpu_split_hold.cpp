@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "region/cpu_split_hold.hpp"
 
 #include <cmath>

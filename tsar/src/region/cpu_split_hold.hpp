@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The CPU cores' part of a ratio split keeps its boundaries while they are near balance.
 //

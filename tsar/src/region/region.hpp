@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A region: one loop that runs in passes over its workers, one per device (thesis 5.4.4).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // How a CPU-only region's cores share a pass, decided by trying each way.
 //

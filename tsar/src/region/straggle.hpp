@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Planning CPU cores for their slowest next to accelerators. A core slowed in a pass (noisy
 // neighbours, a busy hyperthread sibling) holds up the whole pass; when an accelerator has

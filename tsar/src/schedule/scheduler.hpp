@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The Scheduler interface: how one schedule family splits a pass. Schedulers are pure logic
 // (no threads, no clocks): the region gives them each worker's current time per iteration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The adaptive split (DESIGN.md, thesis 5.3.2): the closed form of the linear program that
 // minimises the deviation between the devices' predicted finish times, and the remainder rule.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Per-core load over a window and each core's *effective capability* for the job: the share
 // of the core left to it after hardware interrupts, soft interrupts, hypervisor steal and
