@@ -68,7 +68,7 @@ class Scheduler {
 /// The scheduler for `spec` with `workers` workers.
 std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers);
 
-/// A ratio plan over [lo, hi) with the adaptive split of DESIGN.md (split_math).
+/// A ratio plan over [lo, hi) with the adaptive split of docs/architecture.md (split_math).
 void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan);
 /// A chunked plan over [0, n).
 void chunked_plan(std::int64_t n, SubPassPlan& plan);
