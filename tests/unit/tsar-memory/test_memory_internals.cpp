@@ -22,7 +22,7 @@
 #include "memory/copy_engine.hpp"
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
-#include "region/straggle.hpp"
+#include "schedule/straggle.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "symmer/topology/node_model.hpp"

@@ -341,7 +341,7 @@ TEST_F(Adaptation, DevicesTheirPriorsGiveNothingRunAnIterationAndAreMeasured) {
 }
 
 TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {
-  // The probe's schedule (region/share_probe.hpp) as the passes report it: on own ranges each
+  // The probe's schedule (schedule/share_probe.hpp) as the passes report it: on own ranges each
   // core runs its range, all of it; in chunks each core runs several; every pass runs every
   // iteration once.
   tsar::set_devices("cpu:0,cpu:1");

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "region/cpu_split_hold.hpp"
+#include "schedule/cpu_split_hold.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "region/share_probe.hpp"
+#include "schedule/share_probe.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "devices/device.hpp"
-#include "region/share_probe.hpp"
+#include "schedule/share_probe.hpp"
 
 namespace tsar::core {
 

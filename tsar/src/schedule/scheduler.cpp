@@ -32,6 +32,12 @@ void chunked_plan(std::int64_t n, SubPassPlan& plan) {
   plan.chunked = true;
 }
 
+void empty_plan(SubPassPlan& plan) {
+  plan.lo = plan.hi = 0;
+  plan.chunked = false;
+  std::fill(plan.counts.begin(), plan.counts.end(), 0);
+}
+
 bool Scheduler::next_sub_pass(std::span<const double>, SubPassPlan&) { return false; }
 
 ChunkQueue::Result Scheduler::take_chunk(int, const ChunkTiming&, ChunkQueue&, Range&) {

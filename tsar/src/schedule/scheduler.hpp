@@ -72,5 +72,7 @@ std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers)
 void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan);
 /// A chunked plan over [0, n).
 void chunked_plan(std::int64_t n, SubPassPlan& plan);
+/// A plan that runs nothing (a refused pass): every worker's range is empty.
+void empty_plan(SubPassPlan& plan);
 
 }  // namespace tsar::core

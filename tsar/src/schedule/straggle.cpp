@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "region/straggle.hpp"
+#include "schedule/straggle.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "region/share_probe.hpp"
+#include "schedule/share_probe.hpp"
 
 #include <algorithm>
 

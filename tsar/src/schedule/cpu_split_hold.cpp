@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "region/cpu_split_hold.hpp"
+#include "schedule/cpu_split_hold.hpp"
 
 #include <cmath>
 
