@@ -15,7 +15,6 @@ Run from tests/translate (file names in the outputs are relative). Exit 0 when a
 import argparse
 import difflib
 import glob
-import os
 import re
 import subprocess
 import sys

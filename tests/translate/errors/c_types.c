@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* C: the body function is written at file scope, so the loop cannot use types that exist
    only inside the function, nor variable-length arrays.
-   expect 10:38: 'p' has a type declared inside the function ('pt')
-   expect 13:31: 'v' has a variable-length array type */
+   expect 11:38: 'p' has a type declared inside the function ('pt')
+   expect 14:31: 'v' has a variable-length array type */
 void f(int n, double* b, int m) {
   struct pt { double x, y; } p = {1, 2};
   double (*v)[m] = (double (*)[m])b;

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Directive syntax: unknown directive, device class, schedule and clause; map(from:) of a
    whole array; members as items; a partition index that is not i plus a constant.
-   expect 10:14: unknown TSAR directive 'co'
-   expect 15:21: unknown device class 'gpus'
-   expect 21:26: unknown schedule 'fastest'
-   expect 26:26: unknown clause 'part_copy'
-   expect 31:26: map(from: ...) of a whole array is not allowed
-   expect 36:44: only variables can be mapped, not members ('v.p')
-   expect 41:45: the first section must be the rows iteration i uses */
+   expect 11:14: unknown TSAR directive 'co'
+   expect 16:21: unknown device class 'gpus'
+   expect 22:26: unknown schedule 'fastest'
+   expect 27:26: unknown clause 'part_copy'
+   expect 32:26: map(from: ...) of a whole array is not allowed
+   expect 37:44: only variables can be mapped, not members ('v.p')
+   expect 42:45: the first section must be the rows iteration i uses */
 #pragma tsar co(all)
 struct s { double* p; };
 void f(int n, double* x, struct s v) {

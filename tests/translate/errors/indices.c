@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the loop does with a mapped array that TSAR cannot split safely.
-   expect 18:40: cannot tell which row of 'a' iteration i uses in 'a[k * n + i]'
-   expect 22:43: 'a[(i + 1) * n + j]' uses row i+1 of 'a', outside the rows its part_map
-   expect 23:45: 'u' is written by the loop: iteration i may use row i only
-   expect 28:38: is used inside a macro expansion here
-   expect 31:42: 'a' is used whole here
-   expect 34:33: the loop assigns the pointer 'a' itself
-   expect 37:41: the loop writes 'a', which the directive maps to (read-only)
-   expect 40:31: the loop writes 'b', which the directive maps to (read-only)
-   expect 43:40: cannot tell which row of 'x' iteration i uses in 'x[2 * i]' */
+   expect 19:40: cannot tell which row of 'a' iteration i uses in 'a[k * n + i]'
+   expect 23:43: 'a[(i + 1) * n + j]' uses row i+1 of 'a', outside the rows its part_map
+   expect 24:45: 'u' is written by the loop: iteration i may use row i only
+   expect 29:38: is used inside a macro expansion here
+   expect 32:42: 'a' is used whole here
+   expect 35:33: the loop assigns the pointer 'a' itself
+   expect 38:41: the loop writes 'a', which the directive maps to (read-only)
+   expect 41:31: the loop writes 'b', which the directive maps to (read-only)
+   expect 44:40: cannot tell which row of 'x' iteration i uses in 'x[2 * i]' */
 #define A(i, j) a[(i) * n + (j)]
 #pragma omp declare target
 extern double sum(const double* row, int n);

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Loops TSAR cannot split: the canonical OpenMP form is required.
-   expect 15:19: the condition must compare the loop variable with <, <=, > or >=
-   expect 18:26: the increment must be ++i (step 1)
-   expect 21:19: the loop must count up
-   expect 24:8: the loop variable 'x' must have an integer type
-   expect 27:43: the body changes the loop variable 'i'
-   expect 30:3: expected a for loop after the OpenMP construct */
+   expect 16:19: the condition must compare the loop variable with <, <=, > or >=
+   expect 19:26: the increment must be ++i (step 1)
+   expect 22:19: the loop must count up
+   expect 25:8: the loop variable 'x' must have an integer type
+   expect 28:43: the body changes the loop variable 'i'
+   expect 31:3: expected a for loop after the OpenMP construct */
 #define ALL(i, n) for (int i = 0; i < n; ++i)
 #pragma omp declare target
 extern void use(int);

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C++: the loop may not use members through 'this' (copy them into locals first).
-//   expect 10:25: the loop uses members of 'this'
+//   expect 11:25: the loop uses members of 'this'
 struct Grid {
   int n;
   double scale;

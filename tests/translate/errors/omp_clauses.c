@@ -1,16 +1,17 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Clauses of the OpenMP construct that a co-scheduled loop cannot honour.
-   expect 17:70: the OpenMP clause 'nowait' is not supported
-   expect 20:70: the OpenMP clause 'depend' is not supported
-   expect 23:73: the OpenMP clause 'lastprivate' is not supported
-   expect 26:70: the OpenMP clause 'is_device_ptr' is not supported
-   expect 29:70: the OpenMP clause 'has_device_addr' is not supported
-   expect 32:70: the OpenMP clause 'in_reduction' is not supported
-   expect 35:70: the OpenMP clause 'ordered' is not supported
-   expect 38:70: only an if for the target
-   expect 41:70: only variables and their array sections can be co-scheduled
-   expect 44:63: only scalar variables (not array sections) can be reduced
-   expect 47:50: TSAR combines +, -, *, &, |, ^, &&, ||, min and max
-   expect 50:50: reduction modifier inscan is not supported */
+   expect 18:70: the OpenMP clause 'nowait' is not supported
+   expect 21:70: the OpenMP clause 'depend' is not supported
+   expect 24:73: the OpenMP clause 'lastprivate' is not supported
+   expect 27:70: the OpenMP clause 'is_device_ptr' is not supported
+   expect 30:70: the OpenMP clause 'has_device_addr' is not supported
+   expect 33:70: the OpenMP clause 'in_reduction' is not supported
+   expect 36:70: the OpenMP clause 'ordered' is not supported
+   expect 39:70: only an if for the target
+   expect 42:70: only variables and their array sections can be co-scheduled
+   expect 45:63: only scalar variables (not array sections) can be reduced
+   expect 48:50: TSAR combines +, -, *, &, |, ^, &&, ||, min and max
+   expect 51:50: reduction modifier inscan is not supported */
 struct s { double* p; };
 void f(int n, double* a, int t, double* h, struct s v) {
 #pragma tsar hetero(all) part_map(tofrom: a[i:1])

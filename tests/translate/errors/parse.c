@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A file libclang cannot parse (a header it cannot find) is refused as a whole.
    expect 1:1: libclang cannot parse the file */
 #include "no_such_header.h"

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* One construct, two TSAR directives.
-   expect 6:1: two TSAR directives on one construct */
+   expect 7:1: two TSAR directives on one construct */
 void f(int n, double* x) {
 #pragma tsar hetero(all) part_map(tofrom: x[i:1])
 #pragma omp target teams distribute parallel for map(tofrom: x[0:n])

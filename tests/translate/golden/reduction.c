@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Reductions from the OpenMP construct (a sum, a maximum of an int, a minimum of a double),
  * the tsar directive's if(), the construct's if(target: ...), and a loop variable declared
  * before the loop with an inclusive bound. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* part_map by rows of a flattened pointer, a whole input, persistence, a schedule with its
  * sub-passes, a region name, and the tsar directive after the OpenMP one. */
 #include <stdint.h>

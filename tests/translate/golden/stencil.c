@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A stencil over the interior rows of two-dimensional arrays: a pointer to rows (u) and a
  * global array (G), a halo of one row, a collapsed nest, and depersist. */
 #define M 64

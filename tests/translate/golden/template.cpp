@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C++: a function template in a namespace, a reduction, a lambda in the body, types that
 // exist only at the loop (T, a local struct).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* No TSAR directive: the output is the input. */
 void f(int n, double* x) {
 #pragma omp target teams distribute parallel for map(tofrom: x[0:n])

@@ -104,6 +104,7 @@ class Loop:
     reductions: list = field(default_factory=list)
     captures: list = field(default_factory=list)
     function: object = None  # the enclosing function definition
+    var_decl: object = None  # the loop variable's declaration
 
 
 # ---- linear forms of index expressions ------------------------------------------------------
@@ -598,7 +599,6 @@ class Analyzer:
 
     def _clauses(self, loop, omp, tsar):
         arrays = {a.name for a in loop.arrays}
-        reduced = {r.name for r in loop.reductions}
         mapped = set()
         for c in omp.clauses:
             if c.name in REFUSED:

@@ -107,8 +107,8 @@ class Emitter:
         for r in loop.reductions:
             acc = self._acc(loop, r)
             out.append(f"{p}  {acc}\n")
-            out.append(f"#pragma omp target device(tsar_chunk_->omp_device) "
-                       f"is_device_ptr(tsar_acc_)\n")
+            out.append("#pragma omp target device(tsar_chunk_->omp_device) "
+                       "is_device_ptr(tsar_acc_)\n")
             out.append(f"{p}  *tsar_acc_ = "
                        + r.combine.format(a="(*tsar_acc_)", b=f"({r.name})") + ";\n")
             out.append(f"{p}  }}\n")
@@ -138,7 +138,6 @@ class Emitter:
 
     def _args_struct(self, loop, ids, indent):
         p = indent
-        kw = "" if self.cpp else "struct "
         out = [f"{p}struct {ids['args']} {{\n",
                f"{p}  tsar_region* tsar_region_;\n",
                f"{p}  int64_t tsar_lower_;\n"]
@@ -150,7 +149,6 @@ class Emitter:
                 t = f"decltype(&{a.name}[0])" if self.cpp else f"__typeof__(&{a.name}[0])"
                 out.append(f"{p}  {t} tsar_{a.name};\n")
         out.append(f"{p}}};\n")
-        del kw
         return "".join(out)
 
     def _reduction_statics(self, loop, indent):
