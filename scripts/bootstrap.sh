@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian 12 packages the build, the tests and the demo need; nothing else.
 # Idempotent: packages already installed are left alone, and nothing runs when none is missing.
 # As a normal user it installs nothing: it names the missing packages and the command to run.
@@ -21,6 +22,8 @@ packages=(
   patchelf
   # pictures of what the runtime did (scripts/plot.py)
   python3-matplotlib
+  # tsar-translate: libclang's Python bindings, clang's own headers and omp.h for its parse
+  python3-clang-14 libclang-common-14-dev libomp-14-dev
 )
 
 if ! command -v dpkg-query >/dev/null; then

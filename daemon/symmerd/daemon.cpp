@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerd's core (see daemon.hpp).
 #include "daemon.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // symmerd's core: discovers jobs (directory scan plus inotify on the segment directory, and
 // `register` requests), adopts them (claim in the segment header: the job's embedded analyzer
