@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Warnings and sanitizers shared by every target of the project.
 add_library(symmer_warnings INTERFACE)
 target_compile_options(symmer_warnings INTERFACE

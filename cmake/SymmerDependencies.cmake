@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every external dependency, found once. scripts/bootstrap.sh installs the Debian packages
 # named beside each one.
 find_package(PkgConfig REQUIRED)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # find_package(Symmer) / find_package(TSAR) configs and pkg-config files for installs.
 # Included last by the top-level CMakeLists.txt, so it sees every target the parts defined:
 # a library joins a package by `install(TARGETS <lib> EXPORT SymmerTargets)` (or TSARTargets)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Helpers every test directory uses, so labels, timeouts and core budgets stay uniform.
 #   unit    - pure in-process tests (GoogleTest)
 #   mpi     - real mpiexec runs; they reserve one core per rank (MPICH busy-polls)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # TSAR's accelerator backends, resolved once:
 #   TSAR_CUDA     ON | OFF | AUTO   CUDA device backend and CUDA kernels (nvcc; /usr/local/cuda
 #                                   is looked at when nvcc is not on PATH). AUTO builds it where

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The project's benchmarks, one subcommand each:
 #   scripts/bench.sh symmer [--ranks N] [--benchmarks LIST] [--seconds S] [--repeat R]
 #                           [--balanced-repeat R]
@@ -16,14 +17,19 @@
 #       --gpu: TSAR on its default devices (the cores less one control core per GPU, plus the
 #       GPUs through OpenMP offloading) and GPU-sized problems; the peers stay on the CPU.
 #       Other options go to tsar-suite (build/bin/tsar-suite --help), e.g. --kernels gemm,cg.
+# Recording (any subcommand): --record <part>/<question> --node <node> [--describe TEXT]
+#   [--node-description TEXT] files stdout under docs/results/<part>/<question>/ as
+#   <date>-<node>-<commit> (the commit the benchmark's program was built from) and updates
+#   docs/results/README.md (scripts/results.py). Only from a committed build.
 # Programs come from $SYMMER_BUILD_DIR when set (as is, e.g. from ctest), else from build/,
 # which is configured and brought up to date first.
-# Adding a benchmark: write a function cmd_<name> below; the dispatch at the end finds it.
+# Adding a benchmark: write a function cmd_<name> below and name its main program in
+# program_<name> (its --version gives the recorded commit); the dispatch at the end finds it.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
+  sed -n '3,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
   echo "subcommands:$(declare -F | awk '$3 ~ /^cmd_/ {sub(/^cmd_/, "", $3); printf " %s", $3}')"
 }
 
@@ -41,6 +47,7 @@ bin_dir() {
   echo "$root/build/bin"
 }
 
+program_symmer=symmer-run
 cmd_symmer() {
   local bin
   bin="$(bin_dir symmer-idleness symmer-outofsync symmer-locality symmer-noise symmer-run \
@@ -48,6 +55,7 @@ cmd_symmer() {
   exec python3 "$root/apps/mpi/symptoms/bench_symmer.py" --bin "$bin" "$@"
 }
 
+program_tsar=tsar-suite
 cmd_tsar() {
   local scale="" gpu=0 args=()
   for a in "$@"; do
@@ -77,4 +85,38 @@ if ! declare -F "cmd_$1" >/dev/null; then
 fi
 name="$1"
 shift
-"cmd_$name" "$@"
+record=() args=()
+while (($#)); do
+  case "$1" in
+    --record | --node | --describe | --node-description)
+      (($# >= 2)) || { echo "bench.sh: $1 needs a value" >&2; exit 2; }
+      record+=("$1" "$2")
+      shift 2
+      ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+if ((${#record[@]} == 0)); then
+  "cmd_$name" "${args[@]}"
+  exit
+fi
+
+# record_run: runs the benchmark with stdout kept, then files it with the build's commit.
+question="" node="" describe=() command="scripts/bench.sh $name ${args[*]}"
+for ((i = 0; i < ${#record[@]}; i += 2)); do
+  case "${record[i]}" in
+    --record) question="${record[i + 1]}" ;;
+    --node) node="${record[i + 1]}" ;;
+    *) describe+=("${record[i]}" "${record[i + 1]}") ;;
+  esac
+done
+[[ -n "$question" && -n "$node" ]] ||
+  { echo "bench.sh: recording needs both --record <part>/<question> and --node <node>" >&2; exit 2; }
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+"cmd_$name" "${args[@]}" | tee "$out"
+program_var="program_$name"
+version="$("$(bin_dir "${!program_var}")/${!program_var}" --version)"
+commit="$(sed -n 's/.*(commit \(.*\))$/\1/p' <<<"$version")"
+python3 "$root/scripts/results.py" record "$question" --node "$node" --commit "$commit" \
+  --command "$command" --input "$out" "${describe[@]}"

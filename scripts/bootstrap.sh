@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian 12 packages the build, the tests and the demo need; nothing else.
 # Idempotent: packages already installed are left alone, and nothing runs when none is missing.
 # As a normal user it installs nothing: it names the missing packages and the command to run.

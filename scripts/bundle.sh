@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs a build into a relocatable folder that runs on a GPU node with nothing but the NVIDIA
 # driver (no compilers, no hwloc/libnuma/PAPI/MPI packages):
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what is missing, builds, and runs the main job on an embedded default: the node
 # model symmer and TSAR work from with each core's effective capability right now, then the
 # parts' demos (each section below).

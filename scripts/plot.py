@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Pictures of what the runtimes did (PNG or SVG, matplotlib).
 
   scripts/plot.py tsar TRACE [--region NAME] [--passes A:B] [--out DIR] [--format png|svg]

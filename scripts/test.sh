@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what is missing, builds (build/), and runs the whole test suite with ctest.
 # Extra arguments go to ctest, e.g. `scripts/test.sh -L unit`.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Core lists as the command line writes them: "1", "0,2", "0-3,6".
 

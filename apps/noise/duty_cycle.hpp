@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Stealing a share of one core, the way interrupt processing does: a thread pinned to the
 // core runs a busy loop for `share` of every period (counted in its own CPU time) and sleeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer-noise --cores LIST --share F [--seconds S] [--period-us P] [--no-realtime]
 // Occupies fraction F of each listed core (logical indices) until S seconds passed or it gets
 // SIGINT/SIGTERM; then prints one JSON line with the share each core really lost.

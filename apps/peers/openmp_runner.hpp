@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // OpenMP (libgomp) worksharing over a loop: schedule(static) with one block per thread, and
 // schedule(dynamic) / schedule(guided) over RunnerConfig::chunks chunks of the loop. Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "peers.hpp"
 
 #include "openmp_runner.hpp"

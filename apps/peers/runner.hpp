@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A runtime that runs the benchmark kernels' parallel loops: the peers (OpenMP schedules,
 // oneTBB, StarPU schedulers) and, in the suite, TSAR itself. Every runner uses the same

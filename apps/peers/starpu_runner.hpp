@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // StarPU 1.3 with one of its schedulers (dmda, dmdas, lws): each parallel loop becomes
 // RunnerConfig::chunks tasks of one codelet per loop, whose CPU function is the loop's host

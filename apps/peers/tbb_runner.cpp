@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "tbb_runner.hpp"
 
 #include <tbb/blocked_range.h>

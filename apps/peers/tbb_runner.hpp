@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // oneTBB parallel_for (its default auto_partitioner) over a loop, with a grain of one chunk
 // (n / RunnerConfig::chunks iterations), in a task arena of one slot per core. Workers bind

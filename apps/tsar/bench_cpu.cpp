@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-bench-cpu: one loop on every core while symmer-noise steals a share of one core (as
 // interrupt processing would), with OpenMP static, OpenMP dynamic, TSAR adaptive and TSAR
 // chunk-dynamic side by side in one run; a regular loop and an imbalanced one (the work of

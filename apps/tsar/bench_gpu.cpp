@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-bench-gpu: GEMM, k-means, a Jacobi/Helmholtz stencil and a GPU-averse gather, each run
 // on the CPU alone (every core), on each GPU alone, and co-scheduled (the default device list:
 // the cores less one control core per GPU, plus the GPUs), through OpenMP target devices and,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA range functions of tsar-bench-gpu (bench_gpu_cuda.hpp): the same formulas as the
 // iteration bodies of bench_gpu_kernels.cpp, one thread per element (GEMM in 16 x 16 tiles
 // through shared memory), launched on the chunk's stream.

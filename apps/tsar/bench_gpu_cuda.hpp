@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CUDA range functions of tsar-bench-gpu's loops (bench_gpu_cuda.cu), launched on a TSAR
 // chunk's stream; each returns after the launch (TSAR waits for the stream).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The four loops of tsar-bench-gpu: GEMM, the assignment step of k-means, a Jacobi
 // (Helmholtz-style) stencil with a residual reduction, and a GPU-averse gather that must copy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-bench-halo: a Jacobi (Helmholtz-like) stencil on a grid partitioned by rows over the
 // places, with per-place copies (replicate), in three ways side by side (thesis 6.5.2, fig.
 // 6.8):

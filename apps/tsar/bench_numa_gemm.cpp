@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-bench-numa-gemm: CPU-only GEMM partitioned over places by columns, replicate vs
 // coherent (thesis 6.5.3, fig. 6.10). The kernel is the thesis's (fig. 6.5):
 //   C[i][j] = sum_k A[k][j] * B[i][k]

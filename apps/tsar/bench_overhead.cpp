@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-bench-overhead: what TSAR itself costs, measured against an empty loop body.
 //   pass_overhead_us   adaptive schedule: one pass over every device, divided by the number
 //                      of devices (goal: under 1 us per device)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // symmer-noise as a child process of a benchmark: started on chosen cores, stopped with
 // SIGTERM, its final JSON report (the share really stolen) read back.

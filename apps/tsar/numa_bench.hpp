@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the NUMA benchmarks (tsar-stream, tsar-bench-numa-gemm, tsar-bench-halo) share:
 // fresh untouched memory, the placement totals of a pass, and the note a one-node machine

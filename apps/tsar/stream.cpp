@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-stream: STREAM copy/scale/add/triad (McCalpin) under every memory policy of a TSAR
 // partition, in one run (thesis 6.5.3, fig. 6.9). All arrays are first touched by one thread
 // on one node -- the worst case -- then each policy runs the unchanged kernels on a

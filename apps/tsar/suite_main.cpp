@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-suite: the benchmark kernels (apps/tsar/kernels) on TSAR and on its peers (OpenMP
 // static/dynamic/guided, oneTBB, StarPU dmda/dmdas/lws) in the same run, with the same
 // threads pinned the same way and the same chunk count for the chunked runtimes. Every run of

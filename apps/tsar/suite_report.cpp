@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "suite_report.hpp"
 
 #include <cmath>
@@ -55,7 +56,8 @@ nlohmann::json kernel_json(const KernelResult& r) {
   j["best_peer_s"] = number_or_null(best.second);
   j["speedup_vs_best_peer"] = number_or_null(best.second / tsar_s);
 
-  // E = (1 / sum_j 1/T_j) / T_measured (DESIGN.md), T_j each device alone on the whole run.
+  // E = (1 / sum_j 1/T_j) / T_measured (docs/architecture.md), T_j each device alone on the
+  // whole run.
   double inverse = 0.0;
   for (double t : r.standalone_s) inverse += 1.0 / t;
   const double ideal = r.standalone_s.empty() ? NAN : 1.0 / inverse;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What tsar-suite measured for one kernel, and its forms: the JSON line, the table row and
 // the goals of issue 9 (reported, not asserted).

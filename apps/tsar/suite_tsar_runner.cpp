@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "suite_tsar_runner.hpp"
 
 #include <algorithm>

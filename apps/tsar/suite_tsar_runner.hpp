@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // TSAR as a runner of the benchmark kernels: one region per parallel loop (named after the
 // loop, so TSAR_CACHE and TSAR_TRACE tell the loops apart), created at the loop's first pass.

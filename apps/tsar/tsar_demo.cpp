@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar-demo: one loop split across every device TSAR finds (TSAR_DEVICES to choose), run for
 // a few passes with the adaptive schedule; prints each pass's split and what was learned.
 // Usage: tsar-demo [schedule] [passes]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerd control socket client (see control_client.hpp).
 #include "control_client.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Client side of symmerd's control socket (protocol: daemon/README.md): where the socket is,
 // and one request/reply exchange. Used by symmerctl and the daemon tests.

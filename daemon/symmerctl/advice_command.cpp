@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl advice on|off`: log moves without making them (of one job with --job, else of
 // every job). Root, symmerd's user, or the job's owner.
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The registry of symmerctl subcommands (see command.hpp).
 #include "command.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // symmerctl's subcommands register themselves here, one file each (<name>_command.cpp,
 // picked up by CMakeLists.txt), so parts of the project add commands without editing main.

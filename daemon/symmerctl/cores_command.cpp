@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl cores`: every core with its capability, NIC interrupts, reservations and ranks.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Text views of cores and ranks (see cores_view.hpp).
 #include "cores_view.hpp"
 

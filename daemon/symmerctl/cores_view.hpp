@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Text views of symmerd's cores and ranks replies (symmerctl cores, ranks --daemon, watch).
 

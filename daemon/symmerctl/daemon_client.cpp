@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerctl's side of the control socket (see daemon_client.hpp).
 #include "daemon_client.hpp"
 

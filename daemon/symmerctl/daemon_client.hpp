@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the symmerctl subcommands that talk to symmerd share: the --socket/--json options,
 // one request/reply exchange, and plain text tables.

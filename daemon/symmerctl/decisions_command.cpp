@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl decisions`: symmerd's recent decisions with their evidence, oldest first.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl jobs`: the jobs symmerd has adopted, with their state and what it did to them.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerctl: command-line view of the node and, with symmerd, its control client. Each
 // subcommand lives in its own <name>_command.cpp and registers itself (command.hpp).
 #include <exception>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl pause` and `symmerctl resume`: stop or restart analysis and moves (of one job with
 // --job, else of every job). Root, symmerd's user, or the job's owner. The two differ only in the
 // request they send, so one setup serves both.

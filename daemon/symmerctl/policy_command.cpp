@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl policy [--job J] key=value...`: change analysis settings ([analyzer] keys of
 // symmerd.toml) of one job, or of every job. Values are JSON (numbers, true/false,
 // ["a","b"]) or plain strings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl ranks`: the live per-rank figures of every symmer job on this node, read from the
 // node segments (validated; corrupt ones are reported, those of dead jobs removed), or with
 // --daemon as symmerd sees them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl register <segment>`: asks symmerd to adopt a job now (it also finds jobs by
 // itself, within a period).
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl release --pid P`: ends a reservation made with `symmerctl reserve`.
 #include <unistd.h>
 

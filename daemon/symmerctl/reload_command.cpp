@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl reload`: symmerd re-reads its configuration (as on SIGHUP).
 #include <iostream>
 #include <memory>

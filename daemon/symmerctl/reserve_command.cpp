@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl reserve --cpus 2,3 [--pid P]`: keep MPI ranks off cores that drive GPUs for a
 // process (TSAR registers its GPU-driver cores this way); the reservation ends with the
 // process or `symmerctl release`.

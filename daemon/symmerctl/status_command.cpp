@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl status`: what symmerd is doing: its mode, period, jobs, pause and advice state.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl topology`: the node model as text or JSON; with --load, each core's load and
 // effective capability over a window, and which cores took each NIC's and GPU's interrupts.
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl watch`: a live per-core and per-rank view, refreshed in place.
 #include <chrono>
 #include <iostream>

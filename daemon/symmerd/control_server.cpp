@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The control socket (see control_server.hpp).
 #include "control_server.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // symmerd's control socket: a Unix stream socket where each line a client sends is one JSON
 // request and each reply one JSON line. The socket is open to every local user (mode 0666;

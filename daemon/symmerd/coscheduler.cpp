@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cross-job placement (see coscheduler.hpp).
 #include "coscheduler.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Node-level placement across jobs: each job's own analyzer moves its ranks among the cores
 // it is allowed; this places ranks with every job's ranks in view.

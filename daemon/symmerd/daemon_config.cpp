@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerd.toml (see daemon_config.hpp).
 #include "daemon_config.hpp"
 

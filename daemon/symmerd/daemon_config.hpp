@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // symmerd's configuration: configs/symmerd.toml. The [daemon] table holds the daemon's own
 // settings; the [analyzer] table is the analysis configuration every job gets (the same keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RankControl with the process checks (see guarded_rank_control.hpp).
 #include "guarded_rank_control.hpp"
 

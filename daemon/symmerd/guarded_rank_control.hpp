@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The job's ranks as symmerd drives them: commands go through the segment's command words
 // (the rank re-binds itself), and the one action from outside, force_bind, happens only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The checks before acting on a job's process (see job_process.hpp).
 #include "job_process.hpp"
 

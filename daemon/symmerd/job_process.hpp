@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Before symmerd acts on a process from outside (binds its threads, moves its pages), it
 // checks that the process really is one of the job's: a segment is written by the job's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerd: the node daemon. Reads its configuration (refusing to start on any bad value),
 // listens on its control socket, and runs Daemon on one Asio event loop until SIGTERM/SIGINT;
 // SIGHUP re-reads the configuration.

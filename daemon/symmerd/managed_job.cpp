@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One adopted job (see managed_job.hpp).
 #include "managed_job.hpp"
 

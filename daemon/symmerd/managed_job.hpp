@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One job symmerd has adopted: its node segment, the claim that keeps the job's embedded
 // analyzer standing by, the job's analyzer (the same Analyzer the embedded mode runs: window

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SO_PEERCRED and the change rules (see peer_credentials.hpp).
 #include "peer_credentials.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Who is on the other end of a control connection (SO_PEERCRED), and what they may change.
 // Read-only requests are for any local user; changes are for root, the daemon's own user, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Actuator: sharing-free move ordering, acknowledgements, faults (see actuator.hpp).
 #include "symmer/analysis/actuator.hpp"
 

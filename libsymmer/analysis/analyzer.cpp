@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Analyzer orchestration (see analyzer.hpp).
 #include "symmer/analysis/analyzer.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Whole assignment of ranks to cores (see assignment.hpp).
 #include "symmer/analysis/assignment.hpp"
 

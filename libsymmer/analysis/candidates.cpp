@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Candidate enumeration and pricing shared by the metrics (see candidates.hpp).
 #include "candidates.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Internal: the move sets metrics consider (every swap of two ranks on different cores and
 // every move of a rank to a free core) and how a priced candidate becomes a Proposal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compute demand and critical path (see compute_model.hpp).
 #include "symmer/analysis/compute_model.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Confidence rules shared by the metrics (see confidence.hpp).
 #include "symmer/analysis/confidence.hpp"
 

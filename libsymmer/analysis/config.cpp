@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Analyzer configuration: defaults, symmer.toml, SYMMER_* (see config.hpp).
 #include "symmer/analysis/config.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // JSON-lines decision log (see decision_log.hpp).
 #include "symmer/analysis/decision_log.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The embedded analyzer: a low-priority, mostly sleeping thread of local rank 0 that runs
 // SegmentAnalysis on the job's node segment (replaces the weak default in segment/), and
 // stands by while symmerd holds the job's claim (segment/control.hpp DaemonClaim).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Communication idleness metric (see idleness_metric.hpp).
 #include "symmer/analysis/idleness_metric.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Locality metric (see locality_metric.hpp).
 #include "symmer/analysis/locality_metric.hpp"
 

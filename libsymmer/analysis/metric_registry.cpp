@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Metric names -> implementations (see metric.hpp).
 #include <array>
 

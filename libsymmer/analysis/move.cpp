@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Move helpers (see move.hpp).
 #include "symmer/analysis/move.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Out-of-sync communication metric (see outofsync_metric.hpp).
 #include "symmer/analysis/outofsync_metric.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Throttled page migration with move_pages (see page_migration.hpp).
 #include "symmer/analysis/page_migration.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Planner: proposals -> plans, hysteresis, rollback (see planner.hpp).
 #include "symmer/analysis/planner.hpp"
 

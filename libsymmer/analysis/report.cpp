@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // End-of-job report from decision-log events (see report.hpp).
 #include "symmer/analysis/report.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The analyzer on a node segment (see segment_analysis.hpp).
 #include "symmer/analysis/segment_analysis.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RankControl on the node segment (see segment_rank_control.hpp).
 #include "symmer/analysis/segment_rank_control.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Segment samples -> WindowSample (see segment_window.hpp).
 #include "symmer/analysis/segment_window.hpp"
 

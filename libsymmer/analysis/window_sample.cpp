@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Window sanity checks and aggregation (see window_sample.hpp).
 #include "symmer/analysis/window_sample.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decision side of the slot control words.
 #include "symmer/segment/control.hpp"
 

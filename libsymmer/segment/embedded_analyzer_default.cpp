@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Weak default of the embedded analyzer hook: nothing runs until the analysis code links in a
 // strong start_embedded_analyzer (see symmer/embedded_analyzer.hpp).
 #include "symmer/embedded_analyzer.hpp"

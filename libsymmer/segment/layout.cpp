@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Names of the layout's enumerations, for reports.
 #include "symmer/segment/layout.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Node segment names: symmer-<uid>-<job hex>-<node>.
 #include "symmer/segment/naming.hpp"
 

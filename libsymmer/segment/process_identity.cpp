@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Process identity from /proc: start time (field 22 of /proc/<pid>/stat) and pid namespace.
 #include "symmer/segment/process_identity.hpp"
 

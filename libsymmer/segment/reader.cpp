@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Validating node segment reader: pread copies, seqlock retries, field-by-field checks.
 #include "symmer/segment/reader.hpp"
 

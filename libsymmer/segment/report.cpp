@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Snapshots as JSON and as a text table.
 #include "symmer/segment/report.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Node segment creation (local rank 0) and attachment (every local rank).
 #include "symmer/segment/writer.hpp"
 

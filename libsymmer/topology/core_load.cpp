@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-CPU and per-core load and effective capability over a window (see core_load.hpp).
 #include "symmer/topology/core_load.hpp"
 

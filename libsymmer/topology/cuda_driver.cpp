@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA ordinals from the CUDA driver API, loaded with dlopen (see cuda_driver.hpp).
 #include "cuda_driver.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What this node's CUDA and OpenMP offload runtimes call each GPU (internal to
 // symmer-topology). Debian's hwloc has no CUDA plugin, so the node model asks the CUDA driver

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Attribution of /proc/interrupts lines to PCI devices (see device_interrupts.hpp).
 #include "symmer/topology/device_interrupts.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NodeModel: hwloc topology -> plain vectors with logical indices (see node_model.hpp).
 #include "symmer/topology/node_model.hpp"
 

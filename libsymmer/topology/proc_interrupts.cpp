@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // parse_proc_interrupts (see proc_interrupts.hpp). Line format: kernel/irq/proc.c
 // show_interrupts(): counts, chip name, hwirq, optional Level/Edge, "-<flow>", handlers.
 #include "symmer/topology/proc_interrupts.hpp"

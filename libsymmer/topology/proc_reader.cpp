@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ProcReader (see proc_reader.hpp).
 #include "symmer/topology/proc_reader.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // parse_proc_softirqs (see proc_softirqs.hpp).
 #include "symmer/topology/proc_softirqs.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // parse_proc_stat (see proc_stat.hpp).
 #include "symmer/topology/proc_stat.hpp"
 

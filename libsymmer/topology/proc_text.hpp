@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Tokenizing helpers shared by the /proc parsers (internal to symmer-topology). None throws
 // on bad input; they report it through std::optional / Expected.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Generates the PMPI shim's wrappers from one table of MPI calls (../mpi_calls.txt).
 
 Outputs (into --out):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer-run: starts an MPI job with symmer's PMPI shim preloaded.
 //
 //   symmer-run [options] mpiexec -n 16 ./app args...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // ABI-neutral spellings of MPI types, for the generated wrappers (which never include mpi.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Call: the per-call fast path every generated wrapper runs (inline, no mpi.h).
 //

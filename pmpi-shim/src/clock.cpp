@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TSC calibration against CLOCK_MONOTONIC.
 #include "clock.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The shim's clock: the TSC where it is invariant (no syscall, ~10 ns), else
 // clock_gettime(CLOCK_MONOTONIC) through the vDSO. Readings are "ticks"; Clock converts them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Communicator rank translation (see comm_map.hpp).
 #include "comm_map.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Communicator rank -> peer entry (local rank on this node, or remote node bucket).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SYMMER_* environment parsing.
 #include "config.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SYMMER_* environment variables the shim reads at MPI_Init. A bad value makes the whole job
 // run unmonitored, with one message naming the variable and the accepted values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Inter-node node-summary exchange (see exchange.hpp).
 #include "exchange.hpp"
 

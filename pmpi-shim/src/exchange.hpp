@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Inter-node exchange of node summaries (segment/layout.hpp NodeSummary) between the local
 // rank 0s, over private duplicates of their communicator. Progressed only from inside calls

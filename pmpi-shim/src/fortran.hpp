@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // C views of Fortran arguments, for the Fortran bindings' accounting hooks. The real
 // pmpi_x_ always receives the application's own Fortran arguments (except that ignored

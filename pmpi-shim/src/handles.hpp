@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Conversions between the wrappers' ABI-neutral handles and the MPI library's types.
 

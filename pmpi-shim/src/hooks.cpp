@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The accounting hooks: bytes and messages per peer, late-sender and send-wait times, and the
 // pending sends that make compute "out of sync" (typed: built against the MPI's mpi.h).
 #include "hooks.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Accounting hooks the generated wrappers call around the real MPI call (ABI-neutral
 // declarations; hooks.cpp implements them with the MPI library's types).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI_Init / MPI_Finalize: setting monitoring up and tearing it down.
 //
 // Everything here runs on the thread that calls MPI_Init/MPI_Finalize, inside those calls, on

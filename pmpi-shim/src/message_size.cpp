@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Predefined datatype sizes and status byte counts (see message_size.hpp).
 #include "message_size.hpp"
 

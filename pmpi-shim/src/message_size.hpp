@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Message sizes on the per-call path, without calling into MPI where that can be avoided
 // (MPICH's PMPI_Type_size and PMPI_Get_count cost 20-50 ns each, more than the rest of a

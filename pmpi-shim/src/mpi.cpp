@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dlsym resolution of the shim's typed MPI functions and the generated wrapper table.
 #include "mpi.hpp"
 

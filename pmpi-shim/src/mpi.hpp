@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The MPI functions the shim's own logic calls (typed), resolved with dlsym(RTLD_NEXT) so the
 // shim has no link-time dependency on any MPI library: a process without MPI (mpiexec) loads

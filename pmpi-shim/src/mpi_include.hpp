@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // mpi.h for the shim's typed code, built once per MPI library (MPICH, Open MPI).
 //

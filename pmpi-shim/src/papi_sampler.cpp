@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PAPI cache-miss sampling (see papi_sampler.hpp).
 #include "papi_sampler.hpp"
 

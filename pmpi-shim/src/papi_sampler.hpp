@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Cache misses of the rank through PAPI, read in-process and only when the rank publishes
 // (never per call). Counts the thread that called MPI_Init. Where PAPI has no usable counter

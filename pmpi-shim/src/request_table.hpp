@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Requests the shim follows from post (Isend, Irecv, *_init) to completion (Wait*, Test*):
 // whether they are sends (pending sends make compute "out of sync"), their peer, and for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Thread registry, publishing into the node segment, and the rank side of re-binding.
 #include "runtime.hpp"
 

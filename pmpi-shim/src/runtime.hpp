@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Process-wide and per-thread state of the shim (no mpi.h here).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Per-thread working memory of the typed hooks. Buffers only grow (to the largest request
 // array a thread has completed), so steady-state calls never allocate.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer-bench-overhead: what the PMPI shim adds to MPI calls and to a balanced application.
 //
 // The driver re-runs this program as a 2-rank MPI job (mpiexec -n 2 -bind-to core) in turn

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The symptom benchmarks plain, under symmer-run, and on the best static mapping, side by side.
 
     bench_symmer.py --bin <build/bin> [--ranks N] [--benchmarks idleness,outofsync,...]

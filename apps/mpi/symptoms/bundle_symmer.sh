@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs the symptom benchmarks, symmer-run, the PMPI shim and what they need (MPICH with its
 # hydra mpiexec and UCX modules, hwloc, libnuma, PAPI) into a folder that runs
 # `bench_symmer.py` on a node with none of them installed:

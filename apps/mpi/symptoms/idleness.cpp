@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer-idleness: the communication idleness benchmark of thesis 3.4.1.
 //
 // Ranks work in pairs (0,1), (2,3), ...: each iteration a rank computes, then exchanges a

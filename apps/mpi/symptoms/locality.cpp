@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer-locality: the cache locality benchmark of thesis 3.4.1.
 //
 // Ranks work in pairs; --heavy-pairs of them exchange --bytes every iteration (and read what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer-outofsync: the out-of-sync communication benchmark of thesis 3.4.1.
 //
 // Ranks work in pairs. Each iteration has two steps; in the first the even rank sends a large

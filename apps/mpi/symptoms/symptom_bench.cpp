@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared parts of the symptom benchmarks (see symptom_bench.hpp).
 #include "symptom_bench.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Shared parts of the symptom benchmarks: compute calibrated in milliseconds of an undisturbed
 // core, per-rank accounting (compute, wait, where the rank ran and when it moved), and the

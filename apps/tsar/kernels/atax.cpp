@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ATAX (PolyBench/GPU): y = A^T (A x), ten executions per run. Two loops: tmp = A x by rows,
 // then y = A^T tmp by columns (iteration j walks column j). Regular, memory bound.
 #include "check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BICG (PolyBench/GPU): the BiCG sub-kernel s = A^T r, q = A p, ten executions per run. Two
 // loops: s by columns (iteration j walks column j), q by rows. Regular, memory bound.
 #include "check.hpp"

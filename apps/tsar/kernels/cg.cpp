@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CG (thesis 4.5.2): conjugate gradients on a CSR matrix (a 2-D Poisson operator with a
 // diagonal shift, SPD), a fixed number of iterations per run. Each iteration is three loops
 // over blocks of 256 rows: q = A p with the block's part of p.q; x += alpha p, r -= alpha q

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Comparing a kernel's result with its reference, and deterministic input data.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 2DCONV (PolyBench/GPU): a 3x3 convolution of an ni x nj image, ten executions per run; an
 // iteration is an output row (reading the rows either side). Regular, memory bound.
 #include "kernel_list.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 3DCONV (PolyBench/GPU): the 3-D convolution of PolyBench/GPU over an n^3 volume, ten
 // executions per run; an iteration is an output plane (reading the planes either side).
 // Regular, memory bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CORR (PolyBench/GPU correlation): the correlation matrix of m variables over n samples,
 // ten executions per run. Loops: column means, column deviations, normalising the rows, then
 // the matrix, where iteration j1 computes row j1 of the upper triangle (m - j1 entries):

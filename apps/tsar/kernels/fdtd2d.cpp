@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // FDTD-2D (PolyBench/GPU): a 2-D finite-difference time-domain step, many steps per run. Each
 // step is three loops over rows (ey, ex, hz updates); the passes are short and there are many
 // of them: overhead-sensitive (5000 passes in the thesis), and GPU-averse there.

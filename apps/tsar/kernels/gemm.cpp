@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GEMM (PolyBench/GPU): C = alpha * A * B + beta * C, ten executions per run; iteration i
 // computes row i of C. Regular and compute bound: the thesis's most GPU-friendly kernel.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GESUMMV (PolyBench/GPU): y = alpha A x + beta B x, ten executions per run; an iteration is
 // a row of A and B. Regular, memory bound; GPU-averse in the thesis (copies dominate).
 #include "check.hpp"

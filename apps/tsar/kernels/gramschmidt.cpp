@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GRAMSCHMIDT (PolyBench/GPU): QR factorisation by modified Gram-Schmidt, A (m x n) into
 // Q (m x n) and R (n x n). For each column k: its norm (serial), then two loops: normalise
 // column k into Q (an iteration per row), and project it out of the columns right of k (an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helmholtz (thesis 4.5.4): the Jacobi solver of the Helmholtz equation from the OpenMP
 // example jacobi.c, a fixed number of sweeps per run. Each sweep is two loops over grid rows:
 // copy u into uold, then update u from uold's 5-point neighbourhood and keep each row's squared

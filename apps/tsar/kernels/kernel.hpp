@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The benchmark kernels of TSAR's suite (thesis 2.7.2: GEMM, k-means, Helmholtz, CG, GEM,
 // the PolyBench/GPU kernels, plus STREAM), shared by the suite, the peer runtimes and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The constructor of each kernel (one per source file), for kernel_list.cpp.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // k-means (thesis 4.5.1): a fixed number of Lloyd iterations per run. The parallel loop goes
 // over blocks of points: each iteration assigns its points to the nearest centre and sums them
 // per centre into the block's own partial; the serial step combines the partials in block

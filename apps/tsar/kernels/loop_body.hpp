@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // From one iteration body to a kernel Loop: the host range function and the device range
 // function (an OpenMP target region in offload builds: TSAR_KERNELS_OFFLOAD, set by

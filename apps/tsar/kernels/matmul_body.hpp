@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The body 2MM and 3MM share: row i of C = A * B.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MVT (PolyBench/GPU): x1 += A y1 and x2 += A^T y2, ten executions per run (the x vectors
 // keep accumulating). Two loops over i: row i of A, then column i. Regular, memory bound.
 #include "check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GEM-like n-body potential (thesis 4.5.3): the electrostatic potential at each vertex of a
 // molecular surface from every atom's charge (softened Coulomb sum), one pass per run like
 // GEM. Iteration v computes vertex v; regular and compute bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the PolyBench kernels made of one loop repeated share (GEMM, SYRK, SYR2K, 2DCONV,
 // 3DCONV): a run is `executions` passes of that loop over `rows` iterations, updating one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // STREAM (McCalpin): copy, scale, add and triad over three arrays, ten times per run; an
 // iteration is one element. Memory bound and regular. Checked the way STREAM checks itself:
 // every element of each array must equal the scalar the same sequence gives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What CORR and COVAR share: a data matrix of n samples x m variables, its column means, and
 // the symmetric m x m matrix of which iteration j1 of the last loop fills row j1 of the upper

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SYR2K (PolyBench/GPU): C = alpha A B^T + alpha B A^T + beta C over the whole square, ten
 // executions per run; an iteration is a row of C. Regular, compute bound.
 #include "kernel_list.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SYRK (PolyBench/GPU): C = alpha A A^T + beta C over the whole square, ten executions per
 // run (C keeps accumulating); an iteration is a row of C. Regular, compute bound.
 #include "kernel_list.hpp"

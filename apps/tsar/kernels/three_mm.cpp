@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 3MM (PolyBench/GPU): E = A * B, F = C * D, G = E * F, ten executions per run; an iteration
 // is a row of the product. Regular and compute bound.
 #include "check.hpp"

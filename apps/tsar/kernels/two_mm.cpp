@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 2MM (PolyBench/GPU): C = A * B, then E = C * D, ten executions per run; an iteration is a
 // row of the product. Regular and compute bound.
 #include "check.hpp"

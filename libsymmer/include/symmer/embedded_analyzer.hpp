@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The embedded analyzer: the analysis loop that runs inside the MPI job itself (default mode,
 // no daemon needed). The PMPI shim starts it in local rank 0 of each node right after MPI_Init

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // symmer::Expected<T>: a value or an Error that says what was wrong, for code that must not
 // throw or crash on bad input (/proc files, the shared node segment, configuration, API

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The node model on this node's GPUs, against independent references: with
 // CUDA_DEVICE_ORDER=PCI_BUS_ID, CUDA numbers GPUs in PCI address order (CUDA documentation);
 // CUDA_VISIBLE_DEVICES=0 leaves only the first; sysfs gives each device's local CPUs and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA versions of the accelerator test bodies (tests/unit/tsar-memory/accel_bodies.hpp),
 // one thread per element, launched on the chunk's stream. Launch errors abort the test: a
 // kernel that did not run must not look like a wrong split.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Autonomic remapping end to end: the symptom benchmarks under symmer-run with a real mpiexec
 (ctest label mpi, 2 pinned ranks, the embedded analyzer in local rank 0).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The symptom benchmarks end to end with a real mpiexec (ctest label mpi).
 
     symptom_benchmarks_test.py --bin <build/bin> --mpiexec <mpiexec.mpich> <case>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A 1-rank (or more) MPI job for the daemon tests: computes in ~1 ms steps with an MPI call
 // after each (where the shim applies moves), until a stop file appears or a time limit
 // passes, then prints one JSON line: the CPUs it ran on at start and end, and its steps.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """symmerd end to end: a real daemon on a temporary socket, real MPI jobs (ctest label daemon).
 
     run_daemon_test.py --build <build dir> --mpiexec <mpiexec.mpich> <case>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake -P script: installs the build tree into a fresh prefix, then proves the install works
 # for users: a CMake project (find_package(Symmer), and TSAR when installed) and a pkg-config
 # build compile against it and run with no LD_LIBRARY_PATH (RPATH), as does installed symmerctl.

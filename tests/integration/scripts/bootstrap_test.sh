@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/bootstrap.sh: with everything installed it does nothing and says nothing; a normal
 # user missing a package gets one message naming it and the command to run, exit 1, and
 # nothing is installed. (A copy of the script with one impossible package stands in for a

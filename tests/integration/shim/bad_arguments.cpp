@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A 2-rank MPI program that passes MPI bad arguments on a communicator whose errors return
 // (an invalid datatype, a rank outside the communicator) and goes on when MPI refuses them:
 // the shim must not turn the refused calls into a fatal error of its own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A 2-rank MPI program with known compute phases, known waits and known per-peer traffic,
 // which measures itself: the shim's figures are checked against what it writes to
 // <prefix>.<rank>.json (run_shim_test.py figures).

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Fortran bindings through the shim (`use mpi`): 50 blocking and 50 nonblocking messages of
 ! 1 KiB from rank 0 to rank 1, statuses ignored and not, then a barrier. The shim must count
 ! each call exactly once, whichever way MPICH's Fortran library reaches the C functions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A program that does not use MPI: symmer-run must run it unmonitored, unchanged.
 #include <cstdio>
 

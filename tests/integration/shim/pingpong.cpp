@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A small 2-rank MPI program (MPICH or Open MPI build): 100 ping-pongs of 1 KiB and a barrier.
 //   pingpong [<out prefix> [<milliseconds>]]
 // With a prefix it writes "<rank> ok" to <prefix>.<rank> so tests can see it completed; with

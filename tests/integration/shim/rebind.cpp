@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rank side of re-binding, driven from inside the job the way the embedded analyzer does it.
 //
 // Rank 0 plays the analyzer: it opens the node segment through libsymmer (SegmentControl) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Integration tests of the PMPI shim with a real mpiexec (ctest label mpi).
 
     run_shim_test.py --build <build dir> --mpiexec <mpiexec.mpich> --ompi-mpiexec <mpiexec.openmpi or ""> <case>

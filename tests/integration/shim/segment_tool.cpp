@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test helper: makes node segment files the shim and symmerctl must cope with.
 //   shim_segment_tool stale <dir> <job id hex> <node id> <local ranks>
 //     a valid segment whose creator and ranks are dead processes (a job that crashed)

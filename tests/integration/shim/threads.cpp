@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI_THREAD_MULTIPLE: 4 threads per rank each exchange 250 messages of a thread-specific size
 // (blocking on even threads, nonblocking on odd ones). The shim's totals must be exact: no
 // update of any thread may be lost. Writes the expected figures to <prefix>.<rank>.json.

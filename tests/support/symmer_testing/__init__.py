@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Python helpers of the integration tests (tests/integration/*/). A test script puts
 tests/support on sys.path first:
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Cases of one integration test script; ctest runs each as its own test (`script.py ... CASE`).
 
     from symmer_testing.cases import Cases, check

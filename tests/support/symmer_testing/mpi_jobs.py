@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """MPI jobs under test: each test gets a private folder for its node segments, and jobs run
 with an environment cleaned of the caller's symmer settings, so that nothing installed or
 exported on the machine changes what a test sees.

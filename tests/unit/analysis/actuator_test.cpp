@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Actuator: the swap handshake keeps ranks from sharing cores; faults leave nobody sharing.
 #include "symmer/analysis/actuator.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The analyzer end to end on a synthetic job: windows in, commands out through the fake
 // command slots, the job's mapping updated from them, the decision log and report checked.
 #include "symmer/analysis/analyzer.hpp"

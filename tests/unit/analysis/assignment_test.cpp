@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Whole assignment: ranks by demand onto cores by capability, locality groups kept together.
 #include "symmer/analysis/assignment.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compute model figures against hand-computed values.
 #include "symmer/analysis/compute_model.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Configuration: defaults, symmer.toml, SYMMER_* overrides; bad values named, analyzer off.
 #include "symmer/analysis/config.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // An in-memory RankControl: commands land in per-rank slots; a test "runs" a rank's next MPI
 // call with enter_mpi(), which acts on the pending command the way the PMPI shim does

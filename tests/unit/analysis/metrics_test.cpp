@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Metric plug-ins on fixture topologies: given these figures on this machine shape, these
 // proposals (or none).
 #include <gmock/gmock.h>

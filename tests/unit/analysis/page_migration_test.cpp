@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Page migration: which memory is hot, and batches that keep every move_pages call short.
 #include "symmer/analysis/page_migration.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Planner rules: priority, thresholds, confidence filter, hold-off, NUMA policy, rollback.
 // Fake metrics with fixed proposals isolate the rules; real metrics drive the expected-mapping
 // cases.

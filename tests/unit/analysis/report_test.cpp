@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The end-of-job report from decision-log events.
 #include "symmer/analysis/report.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The adapter from node-segment samples to windows, the segment's command words as a
 // RankControl, and the embedded analyzer thread's life cycle, on real segment files.
 #include "symmer/analysis/segment_window.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A small, explicit model of an MPI job on a node, used as the independent reference in the
 // analyzer's tests: ranks in pairs exchange every iteration and compute in between; a pair

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Window validation (untrusted segment data) and aggregation.
 #include "symmer/analysis/window_sample.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmer::Expected / Status: values and errors travel, value() on an error throws with the
 // message, and nothing is default-successful by accident.
 #include "symmer/expected.hpp"

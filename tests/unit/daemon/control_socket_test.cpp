@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The control socket: one JSON line each way, peer credentials, stale and taken paths; and
 // the daemon claim words of the segment (segment/control.hpp).
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cross-job placement on a synthetic node: 4 cores, cores 0-1 and 2-3 each share an L3.
 #include "coscheduler.hpp"
 

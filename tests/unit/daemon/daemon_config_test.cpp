@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // symmerd.toml: defaults, every key's bad values named by key, the [analyzer] table through
 // the analyzer's own checks, and policy changes.
 #include "daemon_config.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Daemon requests with injected peer credentials: read-only requests for anyone, changes for
 // root, the daemon's user and the job's owner only. The job is a real segment whose only
 // rank is this test process.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // check_job_process: symmerd acts from outside only on processes that really are the job's.
 #include "job_process.hpp"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """scripts/plot.py on real inputs (ctest label unit).
 
     plot_test.py --src <source dir> --bin <build/bin> --fixtures <tests/fixtures/plot>

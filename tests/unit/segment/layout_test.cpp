@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The segment layout: sizes, offsets, alignment, command/ack words, names.
 #include "symmer/segment/layout.hpp"
 

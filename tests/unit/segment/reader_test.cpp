@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writer -> reader round trip, and the reader's rejection of every kind of bad segment.
 #include "symmer/segment/reader.hpp"
 

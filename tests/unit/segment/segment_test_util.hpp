@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Helpers of the node segment tests: a private segment directory and raw field patching.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SYMMER_* parsing: defaults, accepted values, and an error naming the variable for bad ones.
 #include "config.hpp"
 

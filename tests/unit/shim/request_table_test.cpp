@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shim's request table: insert/find/erase, full buckets, and handle reuse by another thread
 // between a completion's lookup and its claim.
 #include "request_table.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-CPU and per-core effective capability against values worked out by hand from the
 // fixture files (tests/fixtures/proc/*/README.md and the numbers quoted below).
 #include "symmer/topology/core_load.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which cores take which device's interrupts: attribution by PCI address, by OS device name
 // as a whole word, and by MSI IRQ numbers, on hand-written and real /proc captures.
 #include "symmer/topology/device_interrupts.hpp"

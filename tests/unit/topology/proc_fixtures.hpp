@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Paths and readers for the /proc captures under tests/fixtures/proc.
 #include <fstream>

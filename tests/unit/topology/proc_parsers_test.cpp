@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // /proc/stat, /proc/interrupts and /proc/softirqs parsers on real captures, hand-written
 // snapshots in several kernels' formats, corrupt files, and every truncation of real files.
 #include <gmock/gmock.h>

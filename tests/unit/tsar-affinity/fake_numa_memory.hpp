@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A NUMA machine in memory, for placement tests on topologies this machine does not have:
 // a page -> node map that move_pages queries and changes like the kernel would, with an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Partitions on this machine for tests: places of explicit device groups that claim the
 // NUMA nodes of an in-memory machine (FakeNumaMemory), so placement across nodes runs for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The partition API (C and C++) on this machine's real memory: move_pages queries and moves
 // (node 0 -> node 0 here), replicated copies on a node, bad input through the C API, and
 // regions of another device set nesting inside a body.

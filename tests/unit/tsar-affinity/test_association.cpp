@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Associations: validation of every bad description (the message names the buffer and the
 // problem), and the bytes each range of iterations owns.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every memory policy on the NUMA layouts of hwloc fixture topologies (four nodes; three
 // allowed nodes of a cgroup-restricted machine): a partition whose places claim the fixture's
 // nodes runs a pass on this machine over an in-memory NUMA machine, and the decisions --

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Halo (padding) updates: a Jacobi stencil partitioned once for many steps gives the serial
 // result whether the places share the host buffers (coherent), keep copies and exchange
 // only boundary rows (replicate + padding updates), or merge everything back every step

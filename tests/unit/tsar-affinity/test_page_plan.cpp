@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The placement planner on fixture topologies: which pages go to which node under migrate
 // and interleave, carried out by the page mover on an in-memory NUMA machine of the
 // fixture's nodes and checked through its location queries.

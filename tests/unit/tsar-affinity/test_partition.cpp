@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Nested partitions on this machine: the outer split over places, inner loops over each
 // place's devices, barriers, cancellation, bind_partition timing and re-balancing.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Memory policies end to end on a two-node in-memory machine: a pass with migrate,
 // interleave, migrate-interleaved and replicate leaves each page -- and each copy -- where
 // the policy says, checked through the location queries, with the per-place statistics.

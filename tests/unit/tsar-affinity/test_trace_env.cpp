@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TSAR_TRACE with partitions: each pass a JSON line with its places' placement statistics,
 // next to the inner loops' region lines. The sink opens once per process: its own binary.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "accel_bodies.hpp"
 
 #include <omp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Loop bodies of the accelerator tests, each written once per device kind: a plain loop on CPU
 // workers, an OpenMP target region on OpenMP target devices (a GPU under nvptx offloading, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CUDA versions of accel_bodies (accel_kernels.cu), launched on the chunk's stream.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Regions with accelerators that have their own memory, through the public API: every
 // association type gives the serial loop's results, and each accelerator moves exactly what
 // its range needs -- the bytes are computed here from the association and the split the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The accelerator memory path from the inside: the interval sets behind "what is stale",
 // row padding, device memory limits, the OpenMP target device's copies (on the host's
 // initial device: separate allocations, real copies), device lists and GPU placement on a
@@ -21,7 +22,7 @@
 #include "memory/copy_engine.hpp"
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
-#include "region/straggle.hpp"
+#include "schedule/straggle.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "symmer/topology/node_model.hpp"

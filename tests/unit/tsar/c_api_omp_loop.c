@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The thesis-style loop (thesis fig. 5.9) written in C: an OpenMP team with one thread per
  * device, tsar_next/tsar_loop around an unchanged loop body, a reduction registered from C. */
 #include <omp.h>

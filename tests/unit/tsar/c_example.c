@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A C program on TSAR's C API: a thesis-style region (tsar_next/tsar_loop in an OpenMP team)
  * and a callback region (tsar_run), each checked against the serial loop. Exit 0 = correct. */
 #include <omp.h>

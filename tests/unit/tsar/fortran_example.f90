@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! TSAR's C API from Fortran OpenMP through bind(C) interfaces: a thesis-style region whose
 ! unchanged loop body sums i over [0, n) into a registered reduction. Exit 0 = correct.
 module tsar_f

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Adaptation end to end, with devices of deterministic relative speed: the body sleeps in
 // proportion to its iterations and a per-device factor, so the ideal split is known whatever
 // else the machine runs. One unit is 500 us, so each device's part of a pass takes tens of
@@ -340,7 +341,7 @@ TEST_F(Adaptation, DevicesTheirPriorsGiveNothingRunAnIterationAndAreMeasured) {
 }
 
 TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {
-  // The probe's schedule (region/share_probe.hpp) as the passes report it: on own ranges each
+  // The probe's schedule (schedule/share_probe.hpp) as the passes report it: on own ranges each
   // core runs its range, all of it; in chunks each core runs several; every pass runs every
   // iteration once.
   tsar::set_devices("cpu:0,cpu:1");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's contract: bad arguments give a status and a message naming the problem (never
 // a crash), devices and schedules are reported, statistics, traces and the learned-times
 // cache work.

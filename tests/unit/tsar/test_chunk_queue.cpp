@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ticket queue: concurrent takers cover every iteration exactly once, through the
 // blocking (fetch-and-add, single or batched tickets) and the non-waiting (compare-and-swap)
 // interfaces alike; batches shrink to single tickets for the tail.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every schedule against the serial loop, through the C++ API (TSAR's pool) and the thesis-
 // style C API (the caller's OpenMP team): a plain loop, sum/min/max and a user-defined
 // reduction, n smaller than the number of devices, n = 0, prime n, and a throwing body.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU split hold: cores keep their previous counts while, by the new times, none of them
 // would run more than kCpuHoldBand longer than the cores' balanced time; a real slowdown, a
 // moved accelerator share or unusable times take the new split.
@@ -7,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "region/cpu_split_hold.hpp"
+#include "schedule/cpu_split_hold.hpp"
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host devices behind the generic Device interface: descriptions from the node model, memory
 // and rectangle copies (the host half of omp_target_memcpy_rect), device lists.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The end-of-pass barrier: worker 0 runs the completion once per round, only after every
 // worker arrived for that round, and no worker leaves a round before its completion ran --
 // also when arrivals come late enough for the waiters to sleep in the kernel.

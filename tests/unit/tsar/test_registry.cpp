@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Memory registrations: every bad descriptor gets a clear error, double and overlapping
 // registrations are refused, retargeting keeps the shape, and the parts a device needs follow
 // the association.

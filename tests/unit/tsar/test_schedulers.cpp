@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Schedulers as pure logic: fed synthetic times (no clocks, no threads), every schedule must
 // cover each pass exactly once, and each must split the way its definition says.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The share probe: after its warm-up it runs blocks of passes stealing, on own ranges, in
 // chunks, in chunks, on own ranges and stealing; it keeps stealing unless another way's median
 // time per iteration was lower by more than the margin (the first pass after each change left
@@ -9,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "region/share_probe.hpp"
+#include "schedule/share_probe.hpp"
 
 namespace {
 

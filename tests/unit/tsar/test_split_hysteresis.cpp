@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Split hysteresis (schedule/split_hysteresis.hpp) against hand-computed predictions: a move
 // happens exactly when its gain over the payback passes beats the copies of the iterations
 // that change owner, the payback passes grow with the time the split has held, gains within

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The adaptive split against independent references: the linear program of thesis fig. 5.4
-// (its optimum is zero deviation), the remainder rule as DESIGN.md words it, and a brute-force
-// search over every integer split of small passes.
+// (its optimum is zero deviation), the remainder rule as docs/architecture.md words it, and a
+// brute-force search over every integer split of small passes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,8 +25,8 @@ std::vector<std::int64_t> split(std::int64_t n, const std::vector<double>& p) {
   return out;
 }
 
-// DESIGN.md, word for word, in exact integer arithmetic: p_j are from a grid of rationals
-// whose inverses are multiples of 1/2100, so f_j * N = N * w_j / W with integer weights.
+// docs/architecture.md, word for word, in exact integer arithmetic: p_j are from a grid of
+// rationals whose inverses are multiples of 1/2100, so f_j * N = N * w_j / W with integer weights.
 std::vector<std::int64_t> reference_split(std::int64_t n, const std::vector<double>& p) {
   std::vector<std::int64_t> out(p.size(), 0), w(p.size(), 0);
   std::vector<std::size_t> usable;
@@ -103,7 +104,7 @@ TEST(SplitMath, ClosedFormIsTheLinearProgramOptimum) {
 
 TEST(SplitMath, MatchesTheRemainderRuleAndIsNearTheIntegerOptimum) {
   // Every small case: up to 4 devices with speeds from a grid (retired ones included), every
-  // n up to 12. Counts equal DESIGN.md's rule; the makespan is within what the remainder
+  // n up to 12. Counts equal docs/architecture.md's rule; the makespan is within what the remainder
   // can add over the brute-force optimum.
   const std::vector<double> grid = {1, 1.5, 2, 3, 7, 100, kInf};
   for (std::size_t devices = 1; devices <= 4; ++devices) {

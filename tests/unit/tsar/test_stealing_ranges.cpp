@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU share's stealing ranges: owners take their own range in quarters of what remains,
 // down to their minimum piece, an exhausted member takes a quarter of the fullest other
 // range, non-members' ranges are never handed out, and concurrent takers -- owners and thieves,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Robust timing: one spike must not move the estimate (nor the split), a lasting change must
 // re-train it quickly, and unmeasured devices get priors in the measured devices' unit.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TSAR_TRACE: every pass of every region, appended as it ends. The sink opens on the first
 // region of the process, so this binary holds this one test only.
 #include <gtest/gtest.h>

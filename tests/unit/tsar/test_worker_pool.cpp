@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The worker pool: every run starts each participating worker's job exactly once with its
 // own worker index; run() returns once every job did, run_ending_in_barrier() once job 0 did
 // (the jobs end in a barrier) and the next run and wait_idle() wait for the others to leave

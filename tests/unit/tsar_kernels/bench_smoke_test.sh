@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/bench.sh tsar --quick on three kernels (regular, imbalanced, overhead-sensitive):
 # every runtime of this build must run each kernel and match the serial reference. No timing
 # is asserted. Arguments: source dir, build dir.

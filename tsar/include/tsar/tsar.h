@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tsar.h - TSAR, the Task-Size Adapting Runtime: one loop split across every CPU core and
  * accelerator of a node, each device's share learned while the program runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tsar.hpp - the C++ API of TSAR, header-only over tsar.h (read it for the model: regions,
 // passes, schedules, devices, environment variables).
 //

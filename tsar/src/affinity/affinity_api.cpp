@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of NUMA partitions (tsar.h, "NUMA partitions") over affinity/partition.
 
 #include <algorithm>

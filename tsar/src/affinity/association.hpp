@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A buffer mapped to a partition and how the outer iteration selects its parts (thesis
 // 6.3.2): an array of up to three dimensions with explicit strides and one partitioned

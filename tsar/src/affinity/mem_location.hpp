@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Where memory is, in the node numbers users see: the logical NUMA node of each page of a
 // range (tsar_mem_location). The same query answers for this machine's memory and for the

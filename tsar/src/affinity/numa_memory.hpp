@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The operating system's page placement, as AffinityTSAR uses it: the node of each page,
 // moving pages between nodes, and memory allocated on a node. Behind an interface so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Carries out a placement plan: asks where the planned pages are (move_pages without
 // moving), then moves those on another node in throttled batches -- symmer's PageMigration,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which pages go where (thesis 6.4.2), as pure logic over addresses: the placement planner.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A nested partition (thesis 6.3.1): the outer level splits a pass over places, each place
 // splits its inner loops over its own devices.

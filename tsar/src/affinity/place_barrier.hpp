@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The barrier of a partition's places inside a pass (tsar_place_barrier, halo updates).
 // Unlike the end-of-pass barrier it forgives: a place whose body returned departs and is no

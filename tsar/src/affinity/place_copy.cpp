@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "affinity/place_copy.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Per-place copies of mapped buffers (the replicate policy, thesis 6.4.2): each place gets
 // the part of every buffer its range reads, on its own node, and the body indexes it like

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The places of a partition (thesis 6.4.1): each a team of the devices of one NUMA node --
 // its cores and the accelerators attached to it -- on which the outer level splits work and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API (tsar.h) over the C++ runtime: argument checks, the caller's worker, and every
 // internal error turned into a status code plus tsar_last_error().
 

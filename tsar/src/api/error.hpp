@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // TSAR's internal error: a tsar_status with a message naming what was wrong. Thrown inside the
 // library and turned into a status code plus tsar_last_error() at the C API boundary.

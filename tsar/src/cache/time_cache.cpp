@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "cache/time_cache.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The learned-times cache (TSAR_CACHE): seconds per iteration each device reached in previous
 // runs, keyed by region name and device set, so a region's first pass starts from a good

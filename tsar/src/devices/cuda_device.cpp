@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/cuda_device.hpp"
 
 #include <cuda_runtime_api.h>
@@ -334,6 +335,7 @@ std::shared_ptr<Device> make_cuda(DeviceDescription description, int ordinal) {
   description.id = ordinal;
   description.key = "cuda:" + std::to_string(ordinal);
   description.host_memory = false;
+  description.accelerator = true;
   if (description.peak_gflops <= 0.0) description.peak_gflops = cuda_peak_gflops(ordinal);
   return std::make_shared<CudaDevice>(std::move(description), ordinal);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CUDA devices (built with TSAR_CUDA=ON): memory through cudaMalloc; copies asynchronous on
 // the device's stream, straight by DMA from page-locked host memory or through a ring of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The generic device interface. Everything TSAR does with a device -- pin its worker, move
 // memory, let bodies launch work, wait -- goes through it, in the shape of LLVM libomptarget's
@@ -43,6 +44,10 @@ struct DeviceDescription {
   int numa_node = -1;      ///< logical NUMA node it is attached to
   std::vector<int> cores;  ///< logical cores it computes on (accelerators: none)
   int control_core = -1;   ///< logical core its worker thread is pinned to
+  /// Computes apart from the host's cores (a GPU, or one emulated on a core): the pass planner
+  /// weighs it against the cores, never lets the cores steal its range, and back-off may
+  /// retire it so its worker computes on its control core instead. False for CPU devices.
+  bool accelerator = false;
   double peak_gflops = 0.0;    ///< peak estimate for the default split (thesis 4.3.2)
   std::size_t alignment = 64;  ///< bytes rows are padded to under TSAR_MEM_PAD
   bool host_memory = true;  ///< computes on host memory directly: registered buffers need no copies

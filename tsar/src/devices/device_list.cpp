@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/device_list.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <string>
@@ -163,6 +165,39 @@ std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeM
   from_env("TSAR_DEVICE_MEMORY_LIMIT", [](Device& d, std::size_t b) { d.set_memory_limit(b); });
   from_env("TSAR_LINK_BANDWIDTH", [](Device& d, std::size_t b) { d.set_link_bandwidth(b); });
   return devices;
+}
+
+std::vector<std::size_t> devices_of_kinds(std::span<const std::shared_ptr<Device>> devices,
+                                          unsigned kinds) {
+  const unsigned all = TSAR_DEVICE_ALL;
+  if (kinds == 0) kinds = all;
+  if ((kinds & ~all) != 0)
+    throw Error(TSAR_ERR_INVALID,
+                "device kinds mask " + std::to_string(kinds) + " has unknown bits");
+  std::vector<std::size_t> picked;
+  std::vector<std::string> physicals;  // accelerators taken (one device each)
+  std::string available;
+  for (std::size_t s = 0; s < devices.size(); ++s) {
+    const DeviceDescription& d = devices[s]->description();
+    available += (available.empty() ? "" : ", ") + d.key;
+    if ((static_cast<unsigned>(d.kind) & kinds) == 0) continue;
+    if (!d.physical.empty()) {
+      if (std::find(physicals.begin(), physicals.end(), d.physical) != physicals.end()) continue;
+      physicals.push_back(d.physical);
+    }
+    picked.push_back(s);
+  }
+  if (picked.empty()) {
+    std::string names;
+    for (unsigned bit :
+         {TSAR_DEVICE_CPU, TSAR_DEVICE_OMP_TARGET, TSAR_DEVICE_CUDA, TSAR_DEVICE_EMULATED})
+      if (kinds & bit)
+        names += (names.empty() ? "" : "|") +
+                 std::string(device_kind_name(static_cast<DeviceKind>(bit)));
+    throw Error(TSAR_ERR_DEVICES, "no device of kind " + names + " (devices: " +
+                                      (available.empty() ? "none" : available) + ")");
+  }
+  return picked;
 }
 
 }  // namespace tsar::core

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The devices of a runtime, from a device list ("cpu:0-3,emul:0,cuda:0"; see tsar_set_devices
 // in tsar.h) or, by default, every allowed core and GPU of this node (gpu_discovery.hpp).
 // Accelerators get their TSAR_DEVICE_MEMORY_LIMIT here.
 
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -15,5 +17,13 @@ namespace tsar::core {
 /// Throws Error(TSAR_ERR_DEVICES) naming the bad entry.
 std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeModel& node,
                                                    std::string_view spec);
+
+/// The devices a region of device kinds `kinds` (a TSAR_DEVICE_* mask, 0 = all) runs on, as
+/// indices into `devices`: every device of those kinds in list order, one per physical
+/// accelerator (an OpenMP and a CUDA device of one GPU: the first). Throws
+/// Error(TSAR_ERR_INVALID) for unknown bits and Error(TSAR_ERR_DEVICES), naming the kinds
+/// and the devices there are, when none matches.
+std::vector<std::size_t> devices_of_kinds(std::span<const std::shared_ptr<Device>> devices,
+                                          unsigned kinds);
 
 }  // namespace tsar::core

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/gpu_discovery.hpp"
 
 #include <algorithm>
@@ -136,6 +137,7 @@ DeviceDescription gpu_description(const GpuSlot& slot) {
   d.peak_gflops = slot.peak_gflops;
   d.alignment = 128;  // a warp's 32 four-byte words: coalesced row starts
   d.host_memory = false;
+  d.accelerator = true;
   d.physical = slot.physical;
   d.pin_host = true;
   return d;

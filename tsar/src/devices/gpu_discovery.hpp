@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // This node's GPUs as TSAR devices (thesis 6.4.1): each GPU the OpenMP runtime (nvptx
 // offloading) or the CUDA runtime sees is matched to its PCI device in the node model, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/host_device.hpp"
 
 #include <pthread.h>
@@ -194,6 +195,7 @@ std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, i
   const std::string key = "emul:" + std::to_string(id);
   check_core(node, core, key);
   auto d = host_description(node, DeviceKind::kEmulated, {core}, key, id);
+  d.accelerator = true;
   return std::make_shared<HostDevice>(std::move(d));
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Devices that compute on host memory: a CPU core, a team of cores (a NUMA place), and the
 // emulated accelerator (accelerator scheduling -- back-off, per-kind defaults -- on a machine

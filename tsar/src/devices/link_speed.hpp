@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The speed of a device's link to the host, measured: one calibration copy host -> device
 // through the device's own copy interface (after one untimed copy that sets the path up),

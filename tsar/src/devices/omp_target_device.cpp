@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "devices/omp_target_device.hpp"
 
 #include <omp.h>
@@ -149,6 +150,7 @@ std::shared_ptr<Device> make_omp_target(DeviceDescription description, int devic
   description.id = device_num;
   description.key = "omp:" + std::to_string(device_num);
   description.host_memory = false;
+  description.accelerator = true;
   return std::make_shared<OmpTargetDevice>(std::move(description), device_num);
 }
 
@@ -168,6 +170,7 @@ std::shared_ptr<Device> make_omp_host(const symmer::topology::NodeModel& node, i
   d.peak_gflops = core_peak_gflops();
   d.alignment = 64;
   d.host_memory = false;
+  d.accelerator = true;
   return std::make_shared<OmpTargetDevice>(std::move(d), omp_get_initial_device());
 }
 

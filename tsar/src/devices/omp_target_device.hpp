@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // OpenMP target devices: memory through omp_target_alloc / omp_target_memcpy(_rect) with the
 // device's OpenMP device number; bodies run the application's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "memory/copy_costs.hpp"
 
 namespace tsar::core {

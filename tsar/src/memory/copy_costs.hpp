@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What registered buffers make an accelerator copy, in bytes, for the split's cost model
 // (schedule/split_hysteresis.hpp) and for probing accelerators (region.cpp): the part of the

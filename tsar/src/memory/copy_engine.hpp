@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The copy engine: moves registered buffers between the host and devices with their own
 // memory (thesis 5.3.3, 5.4.2-5.4.3), from the devices' workers, inside their timed ranges.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One device's copy of one registered buffer: the allocation, which rows or columns of the
 // buffer it holds (its window) and in which layout, which of them equal the host's contents,

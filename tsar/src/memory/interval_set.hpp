@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A set of item indices (rows or columns of a buffer) as sorted, disjoint, non-adjacent
 // half-open ranges. The copy engine keeps, per device copy of a buffer, the items whose device

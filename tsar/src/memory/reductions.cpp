@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "memory/reductions.hpp"
 
 #include <algorithm>

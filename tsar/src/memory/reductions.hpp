@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Reductions registered with a region (thesis 5.4.4, in the manner of OpenMP 4.0 declare
 // reduction): one private accumulator per worker, each on its own cache lines, set to the

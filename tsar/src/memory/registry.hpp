@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The buffers registered with a region and how iterations select their parts (thesis
 // 5.3.3, 5.4.2): validation of each association descriptor, detection of double and

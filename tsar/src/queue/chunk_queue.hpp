@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The iteration space of one (sub-)pass as a ticket queue, after the queue of thesis chapter 7:
 // every taker gets its ticket -- the first iteration of its chunk -- with one fetch-and-add,

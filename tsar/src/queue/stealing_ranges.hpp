@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The CPU share of a ratio (sub-)pass, balanced among its cores within the pass. Every CPU
 // worker owns the contiguous range the split gave it and takes it in pieces that shrink with

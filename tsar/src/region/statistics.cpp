@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "region/statistics.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include "devices/device.hpp"
-#include "region/share_probe.hpp"
+#include "schedule/share_probe.hpp"
 
 namespace tsar::core {
 

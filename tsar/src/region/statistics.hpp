@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Per-pass statistics of a region: the last kKeep passes in a preallocated ring (recording a
 // pass allocates nothing), and their JSON / CSV forms for TSAR_TRACE and tsar_write_trace.

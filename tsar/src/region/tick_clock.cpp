@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "region/tick_clock.hpp"
 
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The clock of the dispatch path. A vDSO clock_gettime costs 20-80 ns (more in VMs), as much
 // as a whole chunk dispatch should; the invariant time-stamp counter costs ~20 cycles. TSAR

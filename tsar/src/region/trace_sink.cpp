@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "region/trace_sink.hpp"
 
 #include <cerrno>

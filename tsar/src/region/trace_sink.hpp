@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The process-wide TSAR_TRACE file: every region appends its passes as they end (JSON lines,
 // or CSV rows when the name ends in .csv). Opened, truncated, on the first pass traced.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A runtime: this node's model, a set of devices and the worker pool with one thread per
 // device. Regions take the current runtime when they are created and keep it alive, so

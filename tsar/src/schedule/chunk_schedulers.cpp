@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "schedule/chunk_schedulers.hpp"
 
 #include <algorithm>

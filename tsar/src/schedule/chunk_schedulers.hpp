@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Schedules that hand out chunks from the pass's ChunkQueue (thesis 5.3.2): chunk (one size,
 // OpenMP dynamic), chunk-static (per-device sizes scaled by default speed, so a chunk takes

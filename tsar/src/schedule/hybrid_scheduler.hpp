@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // hybrid (thesis 5.3.2): the first pass runs chunk-dynamic, which balances and learns each
 // device's speed within the pass; every later pass runs adaptive on what it learned.

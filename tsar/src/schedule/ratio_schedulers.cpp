@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "schedule/ratio_schedulers.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Schedules that give each worker one contiguous range per (sub-)pass (thesis 4.3, 5.3.2):
 // static (default times, once), adaptive (measured times, every pass), split (div adapting

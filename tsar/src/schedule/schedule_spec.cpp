@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "schedule/schedule_spec.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A schedule as the user names it: "adaptive", "split:10", "chunk-dynamic:500" (TSAR_SCHEDULE
 // or the API's schedule argument, in the manner of OMP_SCHEDULE).

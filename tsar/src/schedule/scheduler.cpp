@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "schedule/scheduler.hpp"
 
 #include <algorithm>
@@ -29,6 +30,12 @@ void chunked_plan(std::int64_t n, SubPassPlan& plan) {
   plan.lo = 0;
   plan.hi = n;
   plan.chunked = true;
+}
+
+void empty_plan(SubPassPlan& plan) {
+  plan.lo = plan.hi = 0;
+  plan.chunked = false;
+  std::fill(plan.counts.begin(), plan.counts.end(), 0);
 }
 
 bool Scheduler::next_sub_pass(std::span<const double>, SubPassPlan&) { return false; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The Scheduler interface: how one schedule family splits a pass. Schedulers are pure logic
 // (no threads, no clocks): the region gives them each worker's current time per iteration
@@ -67,9 +68,11 @@ class Scheduler {
 /// The scheduler for `spec` with `workers` workers.
 std::unique_ptr<Scheduler> make_scheduler(const ScheduleSpec& spec, int workers);
 
-/// A ratio plan over [lo, hi) with the adaptive split of DESIGN.md (split_math).
+/// A ratio plan over [lo, hi) with the adaptive split of docs/architecture.md (split_math).
 void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan);
 /// A chunked plan over [0, n).
 void chunked_plan(std::int64_t n, SubPassPlan& plan);
+/// A plan that runs nothing (a refused pass): every worker's range is empty.
+void empty_plan(SubPassPlan& plan);
 
 }  // namespace tsar::core

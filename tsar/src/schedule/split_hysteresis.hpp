@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Hysteresis of the adaptive split where moving it moves data (thesis 5.4.3 keeps data
 // resident; this decides when the split may take it elsewhere).

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// The adaptive split (DESIGN.md, thesis 5.3.2): the closed form of the linear program that
-// minimises the deviation between the devices' predicted finish times, and the remainder rule.
+// The adaptive split (docs/architecture.md, thesis 5.3.2): the closed form of the linear program
+// that minimises the deviation between the devices' predicted finish times, and the remainder rule.
 //
 // With p_j the time per iteration of device j, equal finish times i_j * p_j = const give
 // f_j = (1/p_j) / sum_k (1/p_k). Device j gets floor(f_j * N); the remainder (fewer than n

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One device's time per iteration, robust to spikes (a page-fault storm, a preempted worker).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The end-of-pass barrier of a region's workers. Worker 0 leads: it waits for every other
 // worker's arrival, runs the pass's completion (timing, adapting, merging) and only then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A 32-bit word threads wait on: spin (passes are often microseconds apart, with a serial
 // step of the program between them, and waking a sleeping thread costs tens of microseconds,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "workers/worker_pool.hpp"
 
 #include <sched.h>

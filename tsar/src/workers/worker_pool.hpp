@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The persistent worker pool: one host thread per device of a runtime, created on first use
 // and kept for the runtime's life, across passes and regions. A run hands each participating

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The actuator carries out a plan through RankControl without blocking: start() it, then
 // poll() it until it returns a result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The analyzer: window deltas -> metrics -> planner -> actuator, with the decision log.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Whole assignment: beyond the thesis's pairwise swap, place every rank at once. Ranks go by
 // compute demand onto cores by capability (the sorted matching minimises the slowest rank's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The compute model behind the idleness metric and whole assignments.
 //

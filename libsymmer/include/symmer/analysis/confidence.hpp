@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Shared rules for how sure a metric may be of what it sees (thesis 3.3: monitors define
 // confidence levels; the analysis discards events below a threshold).

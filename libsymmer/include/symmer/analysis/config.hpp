@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The analyzer's settings: built-in defaults, then the [analyzer] table of symmer.toml, then
 // SYMMER_* environment variables (each key K of the table is SYMMER_<K upper-cased>, except

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Every decision the analyzer makes, with its evidence, as JSON lines: one object per event,
 // each with "event" (config, symptom, decision, plan, advice, actuation, evaluation,

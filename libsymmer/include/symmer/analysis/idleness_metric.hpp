@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Communication idleness (thesis 3.2.2 symptom 1, 3.3.1): ranks with a high compute share on
 // a low-capability core make their peers idle. The remedy puts compute demand on capability:

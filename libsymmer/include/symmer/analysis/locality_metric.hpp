@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Locality (thesis 3.2.2 symptom 3, 3.3.1): ranks that exchange many bytes should share a
 // cache, or at least a NUMA node; ranks with heavy off-node traffic should sit close to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The metric plug-in interface. A metric looks at the evidence (a few consecutive windows),
 // says whether its symptom is present, and proposes moves that would relieve it, each with a

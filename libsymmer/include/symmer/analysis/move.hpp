@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A move: one local rank re-bound from one logical core to another. Swaps, staged swaps and
 // whole re-assignments are lists of moves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Out-of-sync communication (thesis 3.2.2 symptom 2, 3.3.1): a rank computes while its sends
 // are still incomplete, and its peer waits for that data through the whole compute phase.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Moving a rank's hot memory along with it when a move crosses NUMA nodes (thesis 3.5: a
 // migrated process otherwise pays remote accesses for all its memory).

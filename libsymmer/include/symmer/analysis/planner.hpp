@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The planner turns metric proposals into a plan of moves, and watches plans it made.
 //

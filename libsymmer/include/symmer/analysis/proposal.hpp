@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a metric suggests: moves, how much they should save, how sure the metric is, and the
 // figures it based that on.

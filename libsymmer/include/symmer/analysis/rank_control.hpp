@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The actuator's view of the ranks: the command word in each rank's slot of the node
 // segment. The analyzer writes (target core, generation); the rank reads it at its next MPI

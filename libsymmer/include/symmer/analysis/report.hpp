@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The end-of-job report: symptoms seen, moves made, faults, and the time recovered, built
 // from decision-log events (live, or read back from the JSON-lines file).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The analyzer attached to one job's node segment: every `window` it samples the segment,
 // /proc and the ranks' CPU time, hands the window to the Analyzer, and carries out moves

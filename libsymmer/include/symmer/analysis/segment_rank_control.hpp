@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // RankControl on the node segment's control words (segment/control.hpp): commands name a
 // Linux CPU of the target core, acknowledgements are translated back to logical cores, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // From the node segment to the analyzer's input: the segment keeps cumulative counters per
 // rank; a window is the difference between two samples. A sample is one segment snapshot,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The analyzer's input: what every local rank of one job did during one sampling window, and
 // what each core of the node could give the job during it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Decision side of the slot control words (layout.hpp SlotControl): the analyzer or symmerd
 // orders a rank onto a CPU and reads the rank's acknowledgement. The rank side lives in the

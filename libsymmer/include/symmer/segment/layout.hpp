@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The node segment: one shared-memory file per job per node, written by the job's ranks (the
 // PMPI shim) and read by the analyzer (embedded in local rank 0, or symmerd) and symmerctl.

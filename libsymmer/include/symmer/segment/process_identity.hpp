@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Identity of a process that survives pid reuse: pid + start time + pid namespace. The segment
 // records it for its writers so readers can tell a live job from a dead one.

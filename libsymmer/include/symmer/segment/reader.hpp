@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Validating reader of node segments (layout.hpp): used by the analyzer, symmerd and symmerctl.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Node segment snapshots as JSON (symmerctl ranks --json, the shim's SYMMER_DUMP file) and as
 // a text table (symmerctl ranks).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Word-wise access to memory shared between processes (the node segment).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Writer side of the node segment (layout.hpp): local rank 0 creates it, every local rank
 // attaches to it and publishes into its own slot. Used by the PMPI shim; no MPI in here.

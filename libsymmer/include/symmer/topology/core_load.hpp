@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Per-core load over a window and each core's *effective capability* for the job: the share
 // of the core left to it after hardware interrupts, soft interrupts, hypervisor steal and
-// foreign processes (DESIGN.md; thesis 3.3). Computed from two ProcSnapshots.
+// foreign processes (docs/architecture.md; thesis 3.3). Computed from two ProcSnapshots.
 
 #include <chrono>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which cores take which device's interrupts: /proc/interrupts lines attributed to the PCI
 // devices of the node model (NIC queues, GPU lines), by PCI address and by OS device name.

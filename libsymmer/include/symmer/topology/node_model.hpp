@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The node model: what one compute node is made of, as symmer and TSAR see it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // /proc/interrupts: per-CPU counts of every interrupt line, parsed from text. Parsing never
 // throws: malformed or truncated text gives an Error naming the line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Reads /proc/stat, /proc/interrupts and /proc/softirqs from a /proc root, so tests and
 // tools can point it at captured files (tests/fixtures/proc/<capture>/).

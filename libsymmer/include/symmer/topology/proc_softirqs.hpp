@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // /proc/softirqs: per-CPU counts of each soft-interrupt kind (NET_RX, NET_TX, TIMER...),
 // parsed from text. Parsing never throws: malformed or truncated text gives an Error.

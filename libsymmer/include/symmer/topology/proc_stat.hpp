@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // /proc/stat: cumulative CPU time per Linux CPU, parsed from text (see proc_reader.hpp for
 // reading it from a /proc root). Parsing never throws: malformed or truncated text gives an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Uses the installed node model: prints the core and NUMA counts of a synthetic node.
 #include <iostream>
 #include <symmer/topology/node_model.hpp>

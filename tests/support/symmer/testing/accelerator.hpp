@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Tests labelled `gpu` call require_cuda_gpus() first: where this node has no GPU the CUDA
 // driver can use, the test process prints why and exits 77, which ctest reports as skipped

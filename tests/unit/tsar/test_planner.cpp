@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The pass planner on emulated devices (planner_sim.hpp): no threads, no clock, seeded noise.
+// Each test states what a node's devices do -- cores and accelerators of known speeds, a cold
+// first pass, jitter, spikes, priors far off, a device that slows down -- and asserts what
+// the planner must make of it, as the co-execution efficiency E = ideal / pass time (the
+// ideal: every device's time alone, 1 / sum 1/T_j) and as shares, with bounds on how many
+// passes it may take. The same seed gives the same passes, on any machine.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "planner_sim.hpp"
+
+namespace {
+
+using planner_sim::accelerator;
+using planner_sim::core;
+using planner_sim::Emulated;
+using planner_sim::Pass;
+using planner_sim::Sim;
+
+constexpr std::int64_t kN = 100000;
+
+/// `cores` cores of 8 us an iteration (together 1e6 iterations a second) and accelerators of
+/// the given seconds per iteration, their priors from `peaks` (a core's peak is 1).
+std::vector<Emulated> node(int cores, std::vector<double> accel_tpi, std::vector<double> peaks) {
+  std::vector<Emulated> d;
+  for (int c = 0; c < cores; ++c) d.push_back(core(8e-6));
+  for (std::size_t a = 0; a < accel_tpi.size(); ++a)
+    d.push_back(accelerator(accel_tpi[a], peaks[a], 8e-6));
+  return d;
+}
+
+/// E of each of `passes` passes.
+std::vector<double> efficiencies(Sim& sim, int passes, std::int64_t n = kN) {
+  std::vector<double> e;
+  for (int p = 0; p < passes; ++p) {
+    const double ideal = sim.ideal(n);
+    e.push_back(ideal / sim.run(n).seconds);
+  }
+  return e;
+}
+
+double mean(const std::vector<double>& v, std::size_t from, std::size_t to) {
+  return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(from),
+                         v.begin() + static_cast<std::ptrdiff_t>(to), 0.0) /
+         static_cast<double>(to - from);
+}
+
+std::string text(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) s += (s.empty() ? "" : " ") + std::to_string(x).substr(0, 5);
+  return s;
+}
+
+void expect_none_retired(const Sim& sim) {
+  for (std::size_t w = 0; w < sim.devices().size(); ++w)
+    EXPECT_FALSE(sim.retired(static_cast<int>(w))) << "device " << w << " was retired";
+}
+
+TEST(Planner, ConvergesFromPriorsTenTimesOffEitherWay) {
+  // The accelerator is 80 cores' worth; its prior says 8 or 800.
+  for (double peak : {8.0, 800.0}) {
+    SCOPED_TRACE(peak);
+    Sim sim(node(8, {1e-7}, {peak}), 1);
+    const auto e = efficiencies(sim, 30);
+    for (std::size_t p = 4; p < e.size(); ++p)
+      EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
+    expect_none_retired(sim);
+  }
+}
+
+TEST(Planner, AnAcceleratorAThousandTimesOffItsPriorConvergesWithinTenPasses) {
+  // 1000x too slow (it gets almost nothing at first) and 1000x too fast (the cores get
+  // nothing: the 2MM case of docs/results/h200-session5-suite-gpu-before-probe.jsonl).
+  for (double peak : {0.08, 80000.0}) {
+    SCOPED_TRACE(peak);
+    Sim sim(node(8, {1e-7}, {peak}), 2);
+    const auto e = efficiencies(sim, 30);
+    for (std::size_t p = 10; p < e.size(); ++p)
+      EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
+    expect_none_retired(sim);
+  }
+}
+
+TEST(Planner, AColdFirstPassDoesNotHoldTheSplitOff) {
+  // Everything 3x slower in the first pass (first touch, cold caches, first launches); the
+  // accelerator alone 5x slower in it.
+  for (bool all : {true, false}) {
+    SCOPED_TRACE(all ? "all cold" : "accelerator cold");
+    auto devices = node(8, {1e-7}, {80.0});
+    for (auto& d : devices)
+      if (all || d.accelerator)
+        d.factor = [all](int p) { return p == 0 ? (all ? 3.0 : 5.0) : 1.0; };
+    Sim sim(devices, 3);
+    const auto e = efficiencies(sim, 30);
+    for (std::size_t p = 4; p < e.size(); ++p)
+      EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
+  }
+}
+
+TEST(Planner, ASpikeDoesNotMoveTheSplit) {
+  // One pass 10x slower on one device (a preempted worker, a page-fault storm).
+  for (std::size_t spiky : {std::size_t{0}, std::size_t{8}}) {
+    SCOPED_TRACE(spiky);
+    auto devices = node(8, {1e-7}, {80.0});
+    devices[spiky].factor = [](int p) { return p == 20 ? 10.0 : 1.0; };
+    Sim sim(devices, 4);
+    std::vector<double> share;
+    for (int p = 0; p < 30; ++p) share.push_back(Sim::share(sim.run(kN), 8));
+    for (int p = 21; p < 30; ++p)
+      EXPECT_NEAR(share[p], share[19], 0.01) << "pass " << p << ": " << text(share);
+    expect_none_retired(sim);
+  }
+}
+
+TEST(Planner, TwentyPercentJitterHoldsTheSplit) {
+  // Every device's pass time varies by up to 20% either way, every pass.
+  auto devices = node(8, {1e-7}, {80.0});
+  for (auto& d : devices) d.jitter = 0.2;
+  Sim sim(devices, 5);
+  std::vector<double> share, e;
+  for (int p = 0; p < 300; ++p) {
+    const double ideal = sim.ideal(kN);
+    const Pass pass = sim.run(kN);
+    share.push_back(Sim::share(pass, 8));
+    e.push_back(ideal / pass.seconds);
+  }
+  const double ideal_share = 100.0 / 110.0;
+  double lo = 1.0, hi = 0.0;
+  for (std::size_t p = 10; p < share.size(); ++p) {
+    lo = std::min(lo, share[p]);
+    hi = std::max(hi, share[p]);
+  }
+  EXPECT_GE(lo, ideal_share - 0.03);
+  EXPECT_LE(hi, ideal_share + 0.03);
+  // Each pass waits for the slower of two devices that are each up to 20% off: E ~ 0.9.
+  EXPECT_GE(mean(e, 10, e.size()), 0.85);
+  expect_none_retired(sim);
+}
+
+TEST(Planner, ADeviceThatSlowsDownIsFollowedWithinSixPasses) {
+  // The accelerator runs 3x slower from pass 30 on (a clock throttled, another process).
+  auto devices = node(8, {1e-7}, {80.0});
+  devices[8].factor = [](int p) { return p >= 30 ? 3.0 : 1.0; };
+  Sim sim(devices, 6);
+  const auto e = efficiencies(sim, 60);
+  for (std::size_t p = 4; p < 30; ++p) EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
+  for (std::size_t p = 36; p < e.size(); ++p)
+    EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
+  expect_none_retired(sim);
+}
+
+TEST(Planner, FourAndEightAcceleratorsOfDifferentSpeeds) {
+  for (int accelerators : {4, 8}) {
+    SCOPED_TRACE(accelerators);
+    std::vector<double> tpi, peaks;
+    for (int a = 0; a < accelerators; ++a) {
+      tpi.push_back(1e-7 * (1 + a % 4));  // 80, 40, 27 and 20 cores' worth
+      peaks.push_back(80.0);              // the priors say they are alike
+    }
+    Sim sim(node(16, tpi, peaks), 7);
+    const auto e = efficiencies(sim, 40);
+    for (std::size_t p = 8; p < e.size(); ++p)
+      EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
+    expect_none_retired(sim);
+  }
+}
+
+TEST(Planner, SeededRunsRepeatExactly) {
+  const auto run = [] {
+    auto devices = node(8, {1e-7, 3e-7}, {80.0, 80.0});
+    for (auto& d : devices) d.jitter = 0.2;
+    devices[9].factor = [](int p) { return p % 17 == 3 ? 6.0 : 1.0; };
+    Sim sim(devices, 42);
+    std::vector<std::vector<std::int64_t>> splits;
+    for (int p = 0; p < 100; ++p) splits.push_back(sim.run(kN).iterations);
+    return splits;
+  };
+  EXPECT_EQ(run(), run());
+}
+
+}  // namespace

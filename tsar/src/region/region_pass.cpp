@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The pass protocol (region.hpp): the first worker plans the pass through the planner,
+// workers take their ranges or chunks and time them, the last one's barrier gives the
+// planner the times and installs the next sub-pass or ends the pass.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "api/error.hpp"
+#include "region/region.hpp"
+#include "workers/wait_word.hpp"
+
+namespace tsar::core {
+namespace {
+
+// The region whose pool job the calling thread runs (tsar_run), and its worker index.
+thread_local const Region* tls_region = nullptr;
+thread_local int tls_worker = -1;
+// The device the calling thread is pinned to (Device::serial), so pinning is one system call
+// per change of device, not per pass.
+thread_local std::uint64_t tls_bound_device = 0;
+
+}  // namespace
+
+void Region::ensure_bound(Worker& w) const {
+  if (tls_bound_device == w.device->serial()) return;
+  tls_bound_device = w.device->serial();
+  try {
+    w.device->attach_worker(runtime_->node());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
+                 w.device->description().key.c_str(), e.what());
+  }
+}
+
+void Region::bind_device(Worker& w) {
+  // Attached first: an accelerator's queue (the CUDA stream bodies get) exists only then.
+  ensure_bound(w);
+  w.kind = static_cast<unsigned>(w.device->description().kind);
+  w.id = w.device->description().id;
+  w.launch = w.device->launch_context();
+}
+
+int Region::caller_worker(std::string* why) const {
+  if (tls_region == this) return tls_worker;
+  if (pool_driven_) {
+    *why = "the region is running a pass on TSAR's worker pool (tsar_run)";
+    return -1;
+  }
+  const int team = omp_get_num_threads();
+  if (team != workers()) {
+    *why = "called from a team of " + std::to_string(team) + " thread(s) but the region has " +
+           std::to_string(workers()) +
+           " devices: use #pragma omp parallel num_threads(tsar_num_devices(region))";
+    return -1;
+  }
+  return omp_get_thread_num();
+}
+
+void Region::join_pass(int worker, std::int64_t n) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  if (!pool_driven_) {
+    for (;;) {
+      std::uint32_t s = state_.load(std::memory_order_acquire);
+      if (s == kActive) break;
+      if (s == kIdle) {
+        if (state_.compare_exchange_weak(s, kPlanning, std::memory_order_acq_rel)) {
+          try {
+            begin_pass(n, worker);
+          } catch (...) {
+            state_.store(kIdle, std::memory_order_release);
+            throw;
+          }
+          state_.store(kActive, std::memory_order_release);
+          break;
+        }
+        continue;
+      }
+      cpu_relax();  // another worker is planning: microseconds
+    }
+  }
+  me.in_pass = true;
+  bind_device(me);
+  me.error = pass_error_;
+  if (me.error != TSAR_OK) {
+    set_last_error(me.error, pass_error_message_);
+  } else if (n != n_) {
+    me.error = TSAR_ERR_INVALID;
+    set_last_error(me.error, "tsar_next: n = " + std::to_string(n) +
+                                 " differs from the pass's n = " + std::to_string(n_) +
+                                 " (every worker must pass the same n)");
+  }
+}
+
+void Region::begin_pass(std::int64_t n, int worker) {
+  if (clock_) clock_->synchronize();
+  const double t0 = clock(worker);
+  pass_start_ = t0;
+  sub_passes_ = 0;
+  schedule_seconds_ = 0.0;
+  canceled_.store(false, std::memory_order_relaxed);
+  pass_error_ = TSAR_OK;
+  pass_error_message_.clear();
+  n_ = n;
+  for (auto& w : workers_) {
+    w.pass_iterations = w.pass_chunks = 0;
+    w.pass_busy = w.pass_idle = 0.0;
+  }
+  try {
+    if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
+    if (n > kMaxIterations)
+      throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is larger than 2^60");
+    memory_.check_pass(n);
+  } catch (const Error& e) {
+    pass_error_ = e.status();
+    pass_error_message_ = e.what();
+    n_ = std::max<std::int64_t>(n, 0);
+    empty_plan(plan_);  // a refused pass runs nothing
+    install();
+    return;
+  }
+  reductions_.reset();
+  const CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  // The planner may retire accelerators that cannot pay before the devices are fixed.
+  planner_->plan_pass(n, copies, plan_);
+  if (device_memory_) {
+    device_failed_.store(false, std::memory_order_relaxed);
+    device_failure_.clear();
+    copying_ = false;
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      pass_devices_[w] = workers_[w].device;
+      copying_ = copying_ || !workers_[w].device->description().host_memory;
+    }
+    guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_); });
+  }
+  time_chunks_ = planner_->times_chunks();
+  install();
+  if (copying_) exchange_resident_rows();
+  sub_start_ = clock(worker);
+  schedule_seconds_ += sub_start_ - t0;
+}
+
+ChunkQueue::Result Region::take_chunk(int worker, const ChunkTiming& last, Range& out) {
+  return planner_->take_chunk(worker, last, queue_, out);
+}
+
+void Region::install() {
+  if (plan_.chunked) {
+    queue_.reset(plan_.lo, plan_.hi);
+    return;
+  }
+  std::int64_t at = plan_.lo;
+  for (std::size_t w = 0; w < ranges_.size(); ++w) {
+    const Range r{at, at + plan_.counts[w]};
+    // Written only when it moved: workers read these lines, a store would take them away.
+    if (ranges_[w].begin != r.begin || ranges_[w].end != r.end) ranges_[w] = r;
+    at += plan_.counts[w];
+  }
+  if (planner_->balances_cpu_share())
+    shares_.reset(ranges_, planner_->share_members(), planner_->share_pieces());
+}
+
+void Region::stop_dispatch() {
+  canceled_.store(true, std::memory_order_relaxed);
+  queue_.close();
+  shares_.close();
+}
+
+void Region::cancel() {
+  if (!in_pass()) throw Error(TSAR_ERR_STATE, "tsar_cancel outside a pass");
+  stop_dispatch();
+}
+
+void Region::start_sub_pass(int worker) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  me.sub_iterations = me.sub_chunks = 0;
+  me.sub_busy = 0.0;
+  Range r;
+  if (me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
+    if (!plan_.chunked && shares_.member(worker)) {
+      if (shares_.take(worker, r) != ChunkQueue::Result::kSuccess) r = {};
+    } else if (!plan_.chunked) {
+      r = ranges_[static_cast<std::size_t>(worker)];
+    } else if (me.active && take_chunk(worker, {}, r) != ChunkQueue::Result::kSuccess) {
+      r = {};
+    }
+  }
+  me.pending = r;
+  me.has_pending = true;
+}
+
+int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* end) {
+  // After a tsar_run the pool's threads may still be leaving that pass's barrier, writing
+  // their worker slots (in_pass): a team must not read its slots before they have left.
+  if (tls_region != this && pool_leaving_.load(std::memory_order_acquire)) {
+    runtime_->pool().wait_idle();
+    pool_leaving_.store(false, std::memory_order_release);
+  }
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  if (!me.in_pass) {
+    join_pass(worker, n);
+    start_sub_pass(worker);
+  }
+  int status = me.error;
+  if (!me.has_pending) {
+    me.error = status = TSAR_ERR_STATE;
+    me.current = {};
+    set_last_error(status, "tsar_next called twice without tsar_loop in between");
+  } else {
+    me.has_pending = false;
+    me.current = me.pending;
+  }
+  if (begin == nullptr || end == nullptr) {
+    me.current = {};
+    if (status == TSAR_OK) {
+      status = TSAR_ERR_NULL;
+      set_last_error(status, "tsar_next: begin or end is NULL (the worker's range was skipped)");
+    }
+  } else {
+    *begin = me.current.begin;
+    *end = me.current.end;
+  }
+  // A chunk handed out by loop() starts when the previous one ended: one clock read per chunk.
+  if (!me.started) me.start = clock(worker);
+  me.started = false;
+  if (copying_ && !me.current.empty()) {
+    stage_in(me, worker);
+    if (begin != nullptr && end != nullptr) {  // the range may be gone with a failed device
+      *begin = me.current.begin;
+      *end = me.current.end;
+    }
+  }
+  return status;
+}
+
+int Region::loop(int worker, int* status) {
+  Worker& me = workers_[static_cast<std::size_t>(worker)];
+  if (!me.in_pass) {
+    *status = TSAR_ERR_STATE;
+    set_last_error(*status, "tsar_loop without tsar_next in this pass");
+    return 0;
+  }
+  if (copying_ && !me.current.empty()) stage_out(me, worker);
+  // Chunks of schedules that do not time them run back to back from the first one's start:
+  // the clock is read once, when the worker leaves its last chunk.
+  const bool clocked = !plan_.chunked || time_chunks_;
+  double t = clocked ? clock(worker) : 0.0;
+  if (me.has_pending) {
+    me.has_pending = false;
+    me.error = TSAR_ERR_STATE;
+    set_last_error(me.error, "tsar_loop called again without tsar_next: a range was not run");
+  }
+  const std::int64_t ran = me.current.size();
+  if (clocked) me.sub_busy += t - me.start;
+  if (ran > 0) {
+    me.sub_iterations += ran;
+    ++me.sub_chunks;
+  }
+  me.current = {};
+  // Chunks, or the next piece of the CPU share (its own range's, else a stolen one).
+  const bool shared = !plan_.chunked && shares_.member(worker);
+  if ((plan_.chunked || shared) && me.active && me.error == TSAR_OK &&
+      !canceled_.load(std::memory_order_relaxed)) {
+    Range r;
+    const auto taken = shared ? shares_.take(worker, r)
+                              : take_chunk(worker, {ran, clocked ? t - me.start : 0.0}, r);
+    if (taken == ChunkQueue::Result::kSuccess) {
+      me.pending = r;
+      me.has_pending = true;
+      if (clocked) me.start = t;
+      me.started = true;
+      return 1;
+    }
+  }
+  if (!clocked) {
+    t = clock(worker);
+    me.sub_busy += t - me.start;
+  }
+  if (copying_) collect(me, worker);
+  me.arrival = t;
+  barrier_.arrive_and_wait(worker, [this] { finish_sub_pass(); });
+  if (decision_ == kContinue) {
+    start_sub_pass(worker);
+    return 1;
+  }
+  me.in_pass = false;
+  *status = me.error != TSAR_OK ? me.error : outcome_;
+  if (*status == TSAR_ERR_CANCELED)
+    set_last_error(*status, "the pass of region '" + name_ + "' was canceled");
+  else if (*status == TSAR_OK)
+    clear_last_error();
+  return 0;
+}
+
+void Region::finish_sub_pass() {
+  double last = 0.0;
+  for (const auto& w : workers_) last = std::max(last, w.arrival);
+  if (clock_) clock_->synchronize();
+  const double t0 = clock(0);
+  ++sub_passes_;
+  for (auto& w : workers_) {
+    w.pass_idle += last - w.arrival;
+    w.pass_iterations += w.sub_iterations;
+    w.pass_chunks += w.sub_chunks;
+    w.pass_busy += w.sub_busy;
+  }
+  // A worker that lost its accelerator goes on as a CPU core: its sample mixes the device and
+  // its successor and is not learned.
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    Worker& x = workers_[w];
+    samples_[w] = {x.sub_iterations, x.sub_busy, x.arrival - sub_start_};
+    if (!x.lost_device) continue;
+    x.lost_device = false;
+    samples_[w] = {};
+    x.active = planner_->device_lost(static_cast<int>(w), x.device);
+  }
+  const bool canceled = canceled_.load(std::memory_order_relaxed);
+  const bool learn = !canceled && pass_error_ == TSAR_OK;
+  if (planner_->finish_sub_pass(samples_, learn, plan_)) {
+    install();
+    if (copying_) exchange_resident_rows();
+    decision_ = kContinue;
+    sub_start_ = clock(0);
+    schedule_seconds_ += sub_start_ - t0;
+    return;
+  }
+  decision_ = kDone;
+  if (learn) reductions_.merge();
+  outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
+             : canceled                                     ? TSAR_ERR_CANCELED
+                                                            : pass_error_;
+  if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
+  schedule_seconds_ += clock(0) - t0;
+  if (pass_error_ == TSAR_OK) {  // a refused pass ran nothing
+    record_pass(last);
+    // After recording: the statistics show the devices as they ran this pass.
+    for (std::size_t w = 0; w < workers_.size(); ++w)
+      samples_[w] = {workers_[w].pass_iterations, workers_[w].pass_busy,
+                     workers_[w].arrival - pass_start_};
+    planner_->end_pass(learn, last - pass_start_, samples_);
+  }
+  state_.store(kIdle, std::memory_order_release);
+}
+
+// ---------------------------------------------------------------------------------------
+// The worker pool path
+
+void Region::run_worker(void* context, int worker) {
+  auto* self = static_cast<Region*>(context);
+  // A body may run a region of another device set (a partition's place runs its own): the
+  // caller's region is restored afterwards.
+  const Region* const outer_region = tls_region;
+  const int outer_worker = tls_worker;
+  tls_region = self;
+  tls_worker = worker;
+  std::int64_t b = 0, e = 0;
+  int status = TSAR_OK;
+  do {
+    self->next(worker, self->n_, &b, &e);
+    if (b < e) {
+      const Worker& me = self->workers_[static_cast<std::size_t>(worker)];
+      const tsar_chunk chunk{b, e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream};
+      try {
+        self->body_(&chunk, self->body_arg_);
+      } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the pool
+        self->stop_dispatch();
+      }
+    }
+  } while (self->loop(worker, &status));
+  tls_region = outer_region;
+  tls_worker = outer_worker;
+}
+
+int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
+  if (tls_region == this || runtime_->pool().running_here())
+    throw Error(TSAR_ERR_STATE,
+                "tsar_run from inside a loop body of the same device set: a nested region needs "
+                "workers of its own (tsar_partition_* gives each place a device set)");
+  std::uint32_t expected = kIdle;
+  if (!state_.compare_exchange_strong(expected, kPlanning, std::memory_order_acq_rel))
+    throw Error(TSAR_ERR_STATE, "region '" + name_ + "' is already running a pass");
+  pool_driven_ = true;
+  body_ = body;
+  body_arg_ = arg;
+  try {
+    begin_pass(n, 0);
+  } catch (...) {
+    pool_driven_ = false;
+    state_.store(kIdle, std::memory_order_release);
+    throw;
+  }
+  if (pass_error_ != TSAR_OK) {  // refused (bad n, buffers too small): nothing runs
+    pool_driven_ = false;
+    state_.store(kIdle, std::memory_order_release);
+    throw Error(static_cast<tsar_status>(pass_error_), pass_error_message_);
+  }
+  state_.store(kActive, std::memory_order_release);
+  runtime_->pool().run_ending_in_barrier(slots_, &Region::run_worker, this);
+  pool_leaving_.store(true, std::memory_order_release);
+  pool_driven_ = false;
+  if (outcome_ == TSAR_ERR_CANCELED)
+    throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");
+  if (outcome_ != TSAR_OK) throw Error(static_cast<tsar_status>(outcome_), pass_error_message_);
+  return TSAR_OK;
+}
+
+}  // namespace tsar::core

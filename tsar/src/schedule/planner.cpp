@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "schedule/planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "schedule/straggle.hpp"
+
+namespace tsar::core {
+
+PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<Device>> devices,
+                         std::vector<double> given, Retire retire)
+    : devices_(std::move(devices)),
+      scheduler_(make_scheduler(spec, static_cast<int>(devices_.size()))),
+      retire_(std::move(retire)),
+      given_tpi_(std::move(given)) {
+  const std::size_t n = devices_.size();
+  given_tpi_.resize(n, 0.0);
+  for (const auto& d : devices_) {
+    const double peak = d->description().peak_gflops;
+    peak_tpi_.push_back(peak > 0.0 ? 1.0 / peak : 1.0);
+    device_memory_ = device_memory_ || !d->description().host_memory;
+  }
+  estimators_.resize(n);
+  const auto priors = consistent_priors(peak_tpi_, given_tpi_);
+  for (std::size_t w = 0; w < n; ++w) estimators_[w].set_prior(priors[w]);
+  balance_cpu_ = scheduler_->balances_cpu_share();
+  active_.assign(n, 1);
+  times_.resize(n);
+  sampled_lo_.assign(n, 0.0);
+  sampled_hi_.assign(n, 0.0);
+  retired_.assign(n, 0);
+  retired_tpi_.assign(n, 0.0);
+  backoff_streak_.assign(n, 0);
+  sitting_out_.assign(n, 0);
+  move_seconds_.assign(n, 0.0);
+  pooled_.assign(n, 0);
+  settled_.assign(n, 0);
+  entering_.assign(n, 0);
+  migration_seconds_.assign(n, 0.0);
+  skipped_.assign(n, 0);
+  cpu_pooled_.assign(n, 0);
+  cpu_split_.reserve(n);
+  share_member_.assign(n, 0);
+  share_piece_.assign(n, 1);
+}
+
+void PassPlanner::set_given_time(int worker, double seconds) {
+  given_tpi_[sz(worker)] = seconds;
+  const auto priors = consistent_priors(peak_tpi_, given_tpi_);
+  for (std::size_t w = 0; w < estimators_.size(); ++w) estimators_[w].set_prior(priors[w]);
+}
+
+double PassPlanner::estimate(int worker) const {
+  const TimeEstimator& e = estimators_[sz(worker)];
+  return e.measured() ? e.estimate() : 0.0;
+}
+
+std::vector<double> PassPlanner::learned_times() const {
+  std::vector<double> times(devices_.size(), 0.0);
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    times[w] = retired_[w] ? retired_tpi_[w] : estimate(static_cast<int>(w));
+  return times;
+}
+
+// ---------------------------------------------------------------------------------------
+// A pass
+
+void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
+  n_ = n;
+  if (device_memory_ && scheduler_->adapts()) screen_accelerators(n, copies);
+  copying_ = false;
+  for (const auto& d : devices_) copying_ = copying_ || !d->description().host_memory;
+  current_times();
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (sitting_out_[w]) times_[w] = std::numeric_limits<double>::infinity();
+  scheduler_->begin_pass(n, times_, plan);
+  probe_unmeasured(plan);
+  if (device_memory_)
+    hold_split(n, copies, plan);
+  else
+    hold_cpu_ranges(n, plan);
+  choose_share_mode(n, plan);
+  pass_chunked_ = plan.chunked;
+  plan_sharing(plan);
+}
+
+bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool learn,
+                                  SubPassPlan& plan) {
+  if (!learn) return false;
+  std::int64_t at = plan.lo;  // ratio plans lay the workers' ranges out in worker order
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    const Range range{at, at + (plan.chunked ? 0 : plan.counts[w])};
+    at = range.end;
+    const WorkerSample& s = samples[w];
+    if (!active_[w] || s.iterations <= 0 || !(s.busy > 0.0)) continue;
+    // A sample not learned leaves the history alone: forgotten for a range that moved, it
+    // would leave the device unmeasured, back at its prior, and the next split far off.
+    if (copy_dominated(w, s.busy)) continue;
+    if (!plan.chunked) forget_if_moved(w, plan, range);
+    estimators_[w].add(s.busy / static_cast<double>(s.iterations));
+  }
+  if (!plan.chunked) learn_straggle(samples);
+  if (!scheduler_->next_sub_pass(current_times(), plan)) return false;
+  plan_sharing(plan);
+  return true;
+}
+
+void PassPlanner::end_pass(bool learn, double seconds, std::span<const WorkerSample> totals) {
+  if (learn && probed_pass_) share_probe_.record(seconds, n_);
+  if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off(totals);
+  ++passes_;
+}
+
+ChunkQueue::Result PassPlanner::take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
+                                           Range& out) {
+  if (share_chunk_ > 0) return queue.take(share_chunk_, out);  // a pass shared as chunks
+  return scheduler_->take_chunk(worker, last, queue, out);
+}
+
+// ---------------------------------------------------------------------------------------
+// Times per iteration
+
+std::span<const double> PassPlanner::current_times() {
+  effective_times(estimators_, active_, times_, ratio_scratch_);
+  // Next to accelerators, CPU cores are planned for their slowest (straggle.hpp).
+  if (cpu_straggle_ > 1.0) {
+    bool accelerator = false;
+    for (std::size_t w = 0; w < devices_.size(); ++w)
+      accelerator = accelerator || (active_[w] && !is_cpu(w));
+    if (accelerator)
+      for (std::size_t w = 0; w < devices_.size(); ++w)
+        if (is_cpu(w)) times_[w] *= cpu_straggle_;
+  }
+  return times_;
+}
+
+void PassPlanner::learn_straggle(std::span<const WorkerSample> samples) {
+  // Cores that steal from each other finish together: a slowed core's rest is taken by the
+  // others, and the pooled split already counts its lower speed. Planning them for their
+  // slowest as well gave the accelerator rows it then waited on, and moved them back as the
+  // allowance decayed -- a shifting split where moving rows costs copies.
+  if (balance_cpu_) return;
+  busy_scratch_.clear();
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && is_cpu(w) && samples[w].iterations > 0)
+      busy_scratch_.push_back(samples[w].busy);
+  if (busy_scratch_.size() >= 2)
+    cpu_straggle_ = straggle_after_pass(cpu_straggle_, busy_scratch_, passes_);
+}
+
+void PassPlanner::forget_if_moved(std::size_t w, const SubPassPlan& plan, Range range) {
+  // A time per iteration describes the iterations it was measured on. When a device's range
+  // (relative to its sub-pass) overlaps its previous one by less than half, the history is
+  // about other iterations -- work that varies with i, as in a triangular loop -- and only
+  // the new sample predicts the next split. Stable splits keep the history, and with it the
+  // protection against spikes.
+  const double size = static_cast<double>(std::max<std::int64_t>(1, plan.hi - plan.lo));
+  const double lo = static_cast<double>(range.begin - plan.lo) / size;
+  const double hi = static_cast<double>(range.end - plan.lo) / size;
+  const double overlap = std::min(hi, sampled_hi_[w]) - std::max(lo, sampled_lo_[w]);
+  const double united = std::max(hi, sampled_hi_[w]) - std::min(lo, sampled_lo_[w]);
+  if (estimators_[w].measured() && united > 0.0 && overlap < 0.5 * united) estimators_[w].reset();
+  sampled_lo_[w] = lo;
+  sampled_hi_[w] = hi;
+}
+
+void PassPlanner::probe_unmeasured(SubPassPlan& plan) {
+  // A device the split gives nothing is never measured, and its prior -- scaled with the
+  // measured devices' error (effective_times) -- goes on giving it nothing: on an H200 node
+  // the peak-based priors gave OpenMP-offloaded 2MM's GPU all 768 rows and the 15 cores none,
+  // pass after pass, with the GPU five times slower than the cores together. Each active,
+  // unmeasured device the plan leaves empty runs one iteration, taken from the largest count.
+  if (plan.chunked || !scheduler_->adapts()) return;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (!active_[w] || sitting_out_[w] || estimators_[w].measured() || plan.counts[w] > 0) continue;
+    const auto largest = std::max_element(plan.counts.begin(), plan.counts.end());
+    if (*largest < 2) return;
+    --*largest;
+    ++plan.counts[w];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// How the CPU workers share a plan
+
+void PassPlanner::choose_share_mode(std::int64_t n, SubPassPlan& plan) {
+  share_chunk_ = 0;
+  share_mode_ = balance_cpu_ ? ShareMode::kSteal : ShareMode::kOwn;
+  // The probe decides for cores alone, each its own device: next to accelerators the split
+  // is what balances, and a team forks all its cores per chunk.
+  int cores = 0;
+  probed_pass_ = balance_cpu_ && !plan.chunked && plan.lo == 0 && plan.hi == n;
+  for (std::size_t w = 0; w < devices_.size() && probed_pass_; ++w) {
+    if (!active_[w]) continue;
+    probed_pass_ = is_cpu(w) && device(w).description().cores.size() == 1;
+    ++cores;
+  }
+  probed_pass_ = probed_pass_ && cores >= 2;
+  if (!probed_pass_) return;
+  share_mode_ = share_probe_.mode();
+  if (share_mode_ != ShareMode::kChunks) return;
+  chunked_plan(n, plan);
+  share_chunk_ = std::max<std::int64_t>(1, n / (ShareProbe::kChunksPerCore * cores));
+}
+
+void PassPlanner::plan_sharing(const SubPassPlan& plan) {
+  // Every active CPU device takes part (a core, or a team whose bodies spread their pieces);
+  // accelerators and the emulated ones keep their ranges: moving work onto them would move
+  // data, and their measured times are what the split balances against the CPU share.
+  if (!balance_cpu_ || plan.chunked) return;
+  int members = 0;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    const bool cpu = active_[w] && is_cpu(w);
+    share_member_[w] = cpu ? 1 : 0;
+    members += cpu ? 1 : 0;
+    const double tpi = estimate(static_cast<int>(w));
+    share_piece_[w] =
+        tpi > 0.0
+            ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
+            : 1;
+    // A team spreads whatever it takes over its cores itself, at the cost of a fork and join
+    // of all of them per piece: it takes its range whole (and what it steals: the rest of a
+    // range), so a retired accelerator's core beside it does not cut it into a dozen pieces.
+    if (cpu && cores(w) > 1)
+      share_piece_[w] = std::max<std::int64_t>(share_piece_[w], plan.counts[w]);
+  }
+  // Without stealing, or with one member, every worker runs its own range as it is.
+  if (members < 2 || share_mode_ != ShareMode::kSteal)
+    std::fill(share_member_.begin(), share_member_.end(), 0);
+}
+
+}  // namespace tsar::core

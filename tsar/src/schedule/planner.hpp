@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// The pass planner: every decision about how a region's passes are split, behind one
+// interface, as a StarPU scheduling policy owns push, pop and its post-execution learning.
+// The region runs the pass protocol (workers, barrier, staging) and asks the planner
+//
+//   plan_pass(n, copies, plan)      once per pass, before any worker runs: the first
+//                                   (sub-)pass's plan and how the CPU workers share it;
+//   finish_sub_pass(samples, plan)  after each (sub-)pass was measured: learns the times and
+//                                   writes the next sub-pass, or says the pass is done;
+//   end_pass(...)                   once the pass is over: what it teaches about the whole
+//                                   pass (back-off, the CPU sharing probe);
+//
+// and reads back what it learned (estimates, retirements) for statistics and the cache.
+//
+// What the planner decides, each in its own file:
+//   planner.cpp          times per iteration (estimators, priors, the CPU straggle allowance),
+//                        the schedule family's split, unmeasured devices' probe iteration,
+//                        the CPU sharing mode (share_probe.hpp)
+//   planner_holds.cpp    when a split may move (split_hysteresis.hpp, cpu_split_hold.hpp) and
+//                        which samples are not learned (copies of rows a new split moved)
+//   planner_back_off.cpp accelerators that cannot pay: screened before they run, retired
+//                        after K slow passes (thesis 5.4.1), retired when they run out of
+//                        memory
+//
+// It never asks a device what kind it is: what it needs are properties of the device
+// interface (DeviceDescription: accelerator, host_memory, cores, control_core, peak; the
+// device's link speed). It reads no clock: times come in as samples, so it runs unchanged on
+// emulated time (tests/unit/tsar/test_planner*.cpp drive it with emulated devices).
+//
+// Threads: everything but take_chunk runs on one thread at a time (the region's planner or
+// leader); take_chunk runs on the workers concurrently, each touching its own state only.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "memory/copy_costs.hpp"
+#include "queue/chunk_queue.hpp"
+#include "schedule/schedule_spec.hpp"
+#include "schedule/scheduler.hpp"
+#include "schedule/share_probe.hpp"
+#include "schedule/time_estimator.hpp"
+
+namespace tsar::core {
+
+/// What one worker did in a (sub-)pass: iterations run, seconds busy running them, and
+/// seconds from the (sub-)pass's start to its arrival at the barrier (busy plus the time it
+/// took to start: waking, launching).
+struct WorkerSample {
+  std::int64_t iterations = 0;
+  double busy = 0.0;
+  double finish = 0.0;
+};
+
+class PassPlanner {
+ public:
+  static constexpr int kDefaultBackoff = 2;
+  /// Back-off's "slower than the CPU devices alone" test: by this factor.
+  static constexpr double kBackoffMargin = 1.25;
+  /// Smallest piece CPU cores balancing a ratio plan's ranges take, in seconds of their
+  /// measured time per iteration: shorter pieces would cost more in dispatch than they save.
+  static constexpr double kMinSharePieceSeconds = 10e-6;
+  /// Copies every pass that an accelerator may cost before anyone knows the CPU's pass time:
+  /// an accelerator whose fixed copies take longer sits out the first pass, until the CPU
+  /// devices' measured time tells whether it can pay at all (planner_back_off.cpp).
+  static constexpr double kBlindProbeSeconds = 1e-3;
+  /// A device's sample in which the copies of rows a changed split just gave it take more
+  /// than this share is not learned (planner_holds.cpp).
+  static constexpr double kMigrationShare = 0.25;
+
+  /// Retires worker w's accelerator: returns the device its worker computes on from now on
+  /// (a CPU core on its control core), or nullptr when it has none to become (it leaves the
+  /// region). The region creates devices; the planner decides when.
+  using Retire = std::function<std::shared_ptr<Device>(int worker)>;
+
+  /// `devices`: each worker's device; `given`: times per iteration the user or the cache
+  /// knew (0 = unknown), one per worker.
+  PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<Device>> devices,
+              std::vector<double> given, Retire retire);
+
+  // -- configuration (outside passes) ----------------------------------------------------
+  /// Worker w's time per iteration is `seconds` (0 = unknown): the priors are recomputed.
+  void set_given_time(int worker, double seconds);
+  /// Back-off after `passes` slow passes in a row (0 disables).
+  void set_backoff(int passes) { backoff_passes_ = passes; }
+
+  // -- a pass ----------------------------------------------------------------------------
+  /// Plans the first (sub-)pass of a pass of n iterations into `plan` (reusing its
+  /// storage); `copies`: what the registered buffers make accelerators copy. May retire
+  /// accelerators that cannot pay (Retire).
+  void plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
+  /// Worker w lost its accelerator during the pass (out of memory) and went on with
+  /// `device`: its times start over. Returns false when `device` is still the accelerator
+  /// (no CPU core could take over): the worker leaves the region.
+  bool device_lost(int worker, std::shared_ptr<Device> device);
+  /// After a (sub-)pass: learns `samples` (one per worker) unless `learn` is false (a
+  /// canceled or failed pass); then writes the next sub-pass into `plan` and returns true,
+  /// or returns false when the pass is done.
+  bool finish_sub_pass(std::span<const WorkerSample> samples, bool learn, SubPassPlan& plan);
+  /// The pass is over (it ran; `learn`: it was neither canceled nor failed): `seconds` from
+  /// its plan to its last arrival, `totals` what each worker did in all its sub-passes. May
+  /// retire accelerators (back-off).
+  void end_pass(bool learn, double seconds, std::span<const WorkerSample> totals);
+
+  // -- how the CPU workers share the current plan ------------------------------------------
+  /// Ratio plans: CPU workers balance their ranges within the (sub-)pass (stealing).
+  bool balances_cpu_share() const { return balance_cpu_; }
+  /// The current plan's stealing members and each one's smallest piece (iterations).
+  std::span<const unsigned char> share_members() const { return share_member_; }
+  std::span<const std::int64_t> share_pieces() const { return share_piece_; }
+  /// How this pass's cores share it (statistics).
+  ShareMode share_mode() const { return share_mode_; }
+  /// Chunked plans: worker w's next chunk from `queue` (any thread, its own worker's).
+  ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue, Range& out);
+  /// Whether chunks are timed one by one (Scheduler::times_chunks).
+  bool times_chunks() const { return scheduler_->times_chunks(); }
+
+  // -- what it learned -------------------------------------------------------------------
+  /// Worker w's learned seconds per iteration; 0 while it is not measured.
+  double estimate(int worker) const;
+  /// Whether worker w's accelerator was retired (back-off, screening, out of memory).
+  bool retired(int worker) const { return retired_[sz(worker)] != 0; }
+  /// Times per iteration for the cache: each worker's estimate, a retired accelerator's
+  /// last one, 0 where nothing was learned.
+  std::vector<double> learned_times() const;
+
+ private:
+  static std::size_t sz(int w) { return static_cast<std::size_t>(w); }
+  /// The active CPU devices together: whether there is one, and the seconds they would
+  /// need for n iterations by their measured times (0 while none is measured).
+  struct CpuSide {
+    bool any = false;
+    double seconds = 0.0;
+  };
+
+  // planner.cpp
+  std::span<const double> current_times();
+  void probe_unmeasured(SubPassPlan& plan);
+  void choose_share_mode(std::int64_t n, SubPassPlan& plan);
+  void plan_sharing(const SubPassPlan& plan);
+  void learn_straggle(std::span<const WorkerSample> samples);
+  void forget_if_moved(std::size_t w, const SubPassPlan& plan, Range range);
+  // planner_holds.cpp
+  void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
+  void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
+  bool copy_dominated(std::size_t w, double busy);
+  // planner_back_off.cpp
+  CpuSide cpu_side(std::int64_t n) const;
+  void screen_accelerators(std::int64_t n, const CopyCosts& copies);
+  void back_off(std::span<const WorkerSample> totals);
+  void retire(std::size_t w);
+  double joining_core_prior(std::size_t joining);
+
+  const Device& device(std::size_t w) const { return *devices_[w]; }
+  bool is_cpu(std::size_t w) const { return !devices_[w]->description().accelerator; }
+  std::size_t cores(std::size_t w) const {
+    return std::max<std::size_t>(1, devices_[w]->description().cores.size());
+  }
+
+  std::vector<std::shared_ptr<Device>> devices_;
+  std::unique_ptr<Scheduler> scheduler_;
+  Retire retire_;
+  bool balance_cpu_ = false;
+  bool device_memory_ = false;  ///< some device had its own memory when the region began
+  int backoff_passes_ = kDefaultBackoff;
+  std::int64_t passes_ = 0;  ///< passes that ran (end_pass calls)
+  std::int64_t n_ = 0;       ///< iterations of the current pass
+
+  // Times per iteration.
+  std::vector<double> peak_tpi_;   ///< relative times from device peaks
+  std::vector<double> given_tpi_;  ///< user or cache times (0 = unknown)
+  std::vector<TimeEstimator> estimators_;
+  std::vector<unsigned char> active_;  ///< 0 = retired with no CPU core to become
+  std::vector<double> times_;          ///< effective times per iteration of the plan
+  std::vector<double> ratio_scratch_;
+  /// How much longer the slowest CPU core of recent ratio (sub-)passes ran than the CPU
+  /// mean (straggle.hpp); CPU times are planned that much longer next to accelerators.
+  double cpu_straggle_ = 1.0;
+  std::vector<double> busy_scratch_;
+  /// The relative range each worker's last sample was measured on (forget_if_moved).
+  std::vector<double> sampled_lo_, sampled_hi_;
+
+  // Back-off and screening.
+  std::vector<unsigned char> retired_;
+  std::vector<double> retired_tpi_;  ///< a retired accelerator's last estimate (the cache)
+  std::vector<int> backoff_streak_;
+  std::vector<unsigned char> sitting_out_;  ///< kept out of this pass's split (screening)
+  bool pass_chunked_ = false;               ///< the pass's first plan handed out chunks
+
+  // Split holds: the last whole-pass ratio split of a pass with copying devices (counts),
+  // for n = last_split_n_ (-1: none), and the hysteresis inputs (split_hysteresis.hpp).
+  bool copying_ = false;  ///< some device of this pass has its own memory
+  std::vector<std::int64_t> last_split_;
+  std::int64_t last_split_n_ = -1;
+  std::vector<double> move_seconds_;
+  std::vector<unsigned char> pooled_;
+  std::vector<unsigned char> settled_;
+  std::int64_t split_since_ = 0;  ///< the pass from which last_split_'s data stayed put
+  /// This pass's split was kept because some copying device's times had not settled
+  /// (back-off does not judge its shares).
+  bool settling_ = false;
+  std::vector<std::int64_t> entering_;
+  /// Predicted seconds each device spends in this pass copying in the rows its range gained
+  /// from the last split (its first range: all of them); and whether its last sample was
+  /// left out for them.
+  std::vector<double> migration_seconds_;
+  std::vector<unsigned char> skipped_;
+  /// The last whole-pass split of a CPU-only region, for n = cpu_split_n_ (-1: none), and
+  /// which devices it holds (cpu_split_hold.hpp).
+  std::vector<std::int64_t> cpu_split_;
+  std::int64_t cpu_split_n_ = -1;
+  std::vector<unsigned char> cpu_pooled_;
+
+  // How the cores share the plan: the mode, whether this pass is one the probe learns
+  // from (single cores alone, a balancing schedule's whole-pass ratio plan), the chunk size
+  // of a pass shared as chunks (0 otherwise), the stealing members and pieces.
+  ShareMode share_mode_ = ShareMode::kOwn;
+  bool probed_pass_ = false;
+  std::int64_t share_chunk_ = 0;
+  ShareProbe share_probe_;
+  std::vector<unsigned char> share_member_;
+  std::vector<std::int64_t> share_piece_;
+};
+
+}  // namespace tsar::core

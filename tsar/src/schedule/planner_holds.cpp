@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The pass planner's holds: when a split may move, and which samples a moved split makes
+// worthless (planner.hpp).
+#include <algorithm>
+#include <limits>
+
+#include "schedule/cpu_split_hold.hpp"
+#include "schedule/planner.hpp"
+#include "schedule/split_hysteresis.hpp"
+
+namespace tsar::core {
+
+void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
+  // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
+  // moving them pays (split_hysteresis.hpp): a resident stencil's rows stay where they are
+  // instead of following every pass's noise.
+  std::fill(migration_seconds_.begin(), migration_seconds_.end(), 0.0);
+  settling_ = false;
+  if (!copying_ || plan.chunked || plan.lo != 0 || plan.hi != n) {
+    last_split_n_ = -1;
+    return;
+  }
+  const bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();
+  if (!known) last_split_.assign(plan.counts.size(), 0);  // the devices hold none of it yet
+  if (!std::equal(last_split_.begin(), last_split_.end(), plan.counts.begin())) {
+    const double per_iteration = copies.moved_bytes_per_iteration;
+    bool costly = false;
+    for (std::size_t w = 0; w < devices_.size(); ++w) {
+      Device& d = *devices_[w];
+      move_seconds_[w] = active_[w] && !d.description().host_memory && per_iteration > 0.0
+                             ? per_iteration * d.link_seconds_per_byte()
+                             : 0.0;
+      costly = costly || move_seconds_[w] > 0.0;
+      pooled_[w] = balance_cpu_ && is_cpu(w) && active_[w] ? 1 : 0;
+      settled_[w] = estimators_[w].samples() >= kSettledSamples ? 1 : 0;
+    }
+    if (costly) {
+      const SplitCosts costs{times_, move_seconds_, pooled_, settled_,
+                             payback_passes(passes_ - split_since_)};
+      if (known) {
+        settling_ = !times_settled(last_split_, costs);
+        keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);
+      }
+      if (move_seconds(last_split_, plan.counts, costs) > 0.0) split_since_ = passes_;
+      entering_iterations(last_split_, plan.counts, entering_);
+      for (std::size_t w = 0; w < devices_.size(); ++w)
+        migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];
+    }
+  }
+  last_split_.assign(plan.counts.begin(), plan.counts.end());
+  last_split_n_ = n;
+}
+
+void PassPlanner::hold_cpu_ranges(std::int64_t n, SubPassPlan& plan) {
+  // Regions of CPU devices alone (next to accelerators, hold_split decides where rows go):
+  // the cores keep their rows while their split stays near balance (cpu_split_hold.hpp).
+  if (!balance_cpu_ || plan.chunked || plan.lo != 0 || plan.hi != n) {
+    cpu_split_n_ = -1;
+    return;
+  }
+  if (cpu_split_n_ == n) {
+    for (std::size_t w = 0; w < devices_.size(); ++w)
+      cpu_pooled_[w] = active_[w] && is_cpu(w) ? 1 : 0;
+    // The region's first pass is start-up (first touch, cold caches, the other loops' rows
+    // in other cores' caches): its spread is not the cores' speeds, and a split learned from
+    // it was then held. The second pass keeps the first's split whatever it measured; the
+    // estimators' lower median lets the warm samples decide from the third.
+    const double band = passes_ == 1 ? std::numeric_limits<double>::infinity() : kCpuHoldBand;
+    hold_cpu_split(cpu_split_, plan.counts, times_, cpu_pooled_, band);
+  }
+  cpu_split_.assign(plan.counts.begin(), plan.counts.end());
+  cpu_split_n_ = n;
+}
+
+bool PassPlanner::copy_dominated(std::size_t w, double busy) {
+  // A sample mostly made of copying in the rows a changed split just gave the device (its
+  // first range's, cold) describes the link, not the device's steady pass. Learned, it makes
+  // the device look slow, its rows move away, and its next sample is again mostly copies:
+  // the split oscillates and moves tens of MB per pass. Never two samples in a row, so a
+  // device whose every split differs still learns.
+  const bool skip = !skipped_[w] && migration_seconds_[w] > kMigrationShare * busy;
+  skipped_[w] = skip ? 1 : 0;
+  return skip;
+}
+
+}  // namespace tsar::core

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "schedule/share_probe.hpp"
+
+#include <algorithm>
+
+namespace tsar::core {
+namespace {
+
+double median(std::vector<double>& v) {
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+std::size_t slot(ShareMode mode) { return static_cast<std::size_t>(mode); }
+
+}  // namespace
+
+const char* share_mode_name(ShareMode mode) {
+  switch (mode) {
+    case ShareMode::kOwn:
+      return "own";
+    case ShareMode::kSteal:
+      return "steal";
+    case ShareMode::kChunks:
+      return "chunks";
+  }
+  return "?";
+}
+
+ShareProbe::ShareProbe() {
+  for (auto& s : samples_) s.reserve(kProbePasses);
+}
+
+ShareMode ShareProbe::probe_mode(int index) {
+  static constexpr ShareMode kBlocks[] = {ShareMode::kSteal,  ShareMode::kOwn, ShareMode::kChunks,
+                                          ShareMode::kChunks, ShareMode::kOwn, ShareMode::kSteal};
+  return kBlocks[index / kBlockPasses];
+}
+
+ShareMode ShareProbe::mode() const {
+  switch (phase_) {
+    case Phase::kWarmup:
+      return ShareMode::kSteal;
+    case Phase::kProbing:
+      return probe_mode(count_);
+    case Phase::kHolding:
+      return decided_;
+  }
+  return ShareMode::kSteal;
+}
+
+void ShareProbe::record(double seconds, std::int64_t n) {
+  const ShareMode ran = mode();
+  const bool changed = ran != last_;
+  last_ = ran;
+  switch (phase_) {
+    case Phase::kWarmup:
+      if (++count_ >= kWarmupPasses) {
+        phase_ = Phase::kProbing;
+        count_ = 0;
+      }
+      return;
+    case Phase::kProbing:
+      if (!changed && n > 0 && seconds > 0.0)
+        samples_[slot(ran)].push_back(seconds / static_cast<double>(n));
+      if (++count_ >= kProbePasses) decide();
+      return;
+    case Phase::kHolding:
+      if (++count_ >= kHoldPasses << doublings_) {
+        phase_ = Phase::kProbing;
+        count_ = 0;
+      }
+      return;
+  }
+}
+
+void ShareProbe::decide() {
+  phase_ = Phase::kHolding;
+  count_ = 0;
+  const ShareMode before = decided_;
+  auto& steal = samples_[slot(ShareMode::kSteal)];
+  // Nothing measured with stealing: the last decision stands.
+  if (!steal.empty()) {
+    double best = (1.0 - kMargin) * median(steal);
+    decided_ = ShareMode::kSteal;
+    for (ShareMode other : {ShareMode::kOwn, ShareMode::kChunks}) {
+      auto& s = samples_[slot(other)];
+      if (s.empty()) continue;
+      if (const double m = median(s); m < best) {
+        best = m;
+        decided_ = other;
+      }
+    }
+  }
+  for (auto& s : samples_) s.clear();
+  doublings_ = decided_ == before ? std::min(doublings_ + 1, kMaxHoldDoublings) : 0;
+}
+
+}  // namespace tsar::core
