@@ -24,6 +24,7 @@
 namespace tsar::core {
 
 class Device;
+class Reductions;
 
 /// The page-locking of a registered host buffer, done once by the first device that wants
 /// it (Device::pin_host) and undone when the registration ends or moves to another buffer.
@@ -44,8 +45,9 @@ struct Registration {
 class MemoryRegistry {
  public:
   /// Validates and adds a registration. Throws Error: TSAR_ERR_NULL, TSAR_ERR_INVALID
-  /// (naming the bad field), TSAR_ERR_REGISTERED (same or overlapping buffer).
-  void add(void* host, const tsar_mem_desc& desc);
+  /// (naming the bad field), TSAR_ERR_REGISTERED (same or overlapping buffer, or a buffer
+  /// holding the result of one of `reductions`).
+  void add(void* host, const tsar_mem_desc& desc, const Reductions* reductions = nullptr);
   /// Throws Error(TSAR_ERR_UNKNOWN) when `host` is not registered.
   void remove(const void* host);
   /// Moves a registration to a new host buffer of the same shape. Device copies keep their
@@ -58,6 +60,8 @@ class MemoryRegistry {
   void swap(const void* a, const void* b);
   /// The host contents of `host` changed outside passes: device copies forget them.
   void invalidate(const void* host);
+  /// A registration sharing a byte with [p, p + bytes), or nullptr.
+  const Registration* overlapping(const void* p, std::size_t bytes) const;
   /// The registration of `host`, or nullptr.
   const Registration* find(const void* host) const;
   /// Checks that a pass of n iterations stays inside every partial buffer.
