@@ -31,7 +31,7 @@ void Reductions::add(void* result, const void* identity, std::size_t size, tsar_
     if (const Registration* reg = memory->overlapping(result, size))
       throw Error(TSAR_ERR_REGISTERED,
                   "registering a reduction: the result lies inside registered buffer " +
-                      address_text(reg->host) +
+                      address_text(reg->host()) +
                       ", whose device copies the pass writes back over it (keep results "
                       "outside registered buffers)");
   const std::size_t stride = (size + kLine - 1) / kLine * kLine;

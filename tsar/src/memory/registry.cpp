@@ -75,20 +75,40 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
   return d;
 }
 
+DeviceCopy* BufferData::copy_on(const Device& device) const {
+  for (const auto& c : copies)
+    if (c->device.get() == &device) return c.get();
+  return nullptr;
+}
+
+DeviceCopy& BufferData::ensure_copy(const std::shared_ptr<Device>& device) {
+  if (DeviceCopy* c = copy_on(*device)) return *c;
+  copies.push_back(std::make_unique<DeviceCopy>());
+  copies.back()->device = device;
+  return *copies.back();
+}
+
+Registration* MemoryRegistry::entry(const void* host) {
+  for (auto& e : entries_)
+    if (e.host() == host) return &e;
+  throw Error(TSAR_ERR_UNKNOWN,
+              "buffer " + address_text(host) + " is not registered with this region");
+}
+
 void MemoryRegistry::check_overlap(const void* host, std::size_t extent, const void* ignore) const {
   const auto lo = reinterpret_cast<std::uintptr_t>(host);
   const auto hi = lo + extent;
   for (const auto& e : entries_) {
-    if (e.host == ignore) continue;
-    const auto elo = reinterpret_cast<std::uintptr_t>(e.host);
-    const auto ehi = elo + e.extent;
-    if (e.host == host)
+    if (e.host() == ignore) continue;
+    const auto elo = reinterpret_cast<std::uintptr_t>(e.host());
+    const auto ehi = elo + e.extent();
+    if (e.host() == host)
       throw Error(TSAR_ERR_REGISTERED, "buffer " + address_text(host) + " is already registered");
     if (lo < ehi && elo < hi)
       throw Error(TSAR_ERR_REGISTERED,
                   "buffer " + address_text(host) + " (" + std::to_string(extent) +
-                      " bytes) overlaps registered buffer " + address_text(e.host) + " (" +
-                      std::to_string(e.extent) + " bytes)");
+                      " bytes) overlaps registered buffer " + address_text(e.host()) + " (" +
+                      std::to_string(e.extent()) + " bytes)");
   }
 }
 
@@ -103,42 +123,31 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions
                                            address_text(result) +
                                            " of a registered reduction: the pass would write "
                                            "it under the devices' copies");
-  entries_.push_back({host, d, extent});
+  auto data = std::make_shared<BufferData>();
+  data->host = host;
+  data->shape = d;
+  data->extent = extent;
+  entries_.push_back({d, std::move(data), {}, {}});
 }
 
 void MemoryRegistry::remove(const void* host) {
-  const auto it = std::find_if(entries_.begin(), entries_.end(),
-                               [&](const Registration& r) { return r.host == host; });
-  if (it == entries_.end())
-    throw Error(TSAR_ERR_UNKNOWN,
-                "buffer " + address_text(host) + " is not registered with this region");
-  entries_.erase(it);
+  const Registration* e = entry(host);
+  entries_.erase(entries_.begin() + (e - entries_.data()));
 }
 
 void MemoryRegistry::retarget(const void* old_host, void* new_host) {
   if (new_host == nullptr) throw Error(TSAR_ERR_NULL, "retargeting memory: new pointer is NULL");
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const Registration& r) { return r.host == old_host; });
-  if (it == entries_.end())
-    throw Error(TSAR_ERR_UNKNOWN,
-                "buffer " + address_text(old_host) + " is not registered with this region");
-  check_overlap(new_host, it->extent, old_host);
-  it->host = new_host;
-  it->pin = std::make_shared<HostPin>();
-  for (auto& c : it->copies) c.forget();
+  Registration* e = entry(old_host);
+  check_overlap(new_host, e->extent(), old_host);
+  BufferData& data = *e->data;
+  data.host = new_host;
+  data.pin = std::make_shared<HostPin>();
+  for (auto& c : data.copies) c->forget();
 }
 
 void MemoryRegistry::swap(const void* a, const void* b) {
-  const auto find_entry = [&](const void* host) {
-    auto it = std::find_if(entries_.begin(), entries_.end(),
-                           [&](const Registration& r) { return r.host == host; });
-    if (it == entries_.end())
-      throw Error(TSAR_ERR_UNKNOWN,
-                  "buffer " + address_text(host) + " is not registered with this region");
-    return it;
-  };
-  auto x = find_entry(a);
-  auto y = find_entry(b);
+  Registration* x = entry(a);
+  Registration* y = entry(b);
   if (x == y) throw Error(TSAR_ERR_INVALID, "swapping buffer " + address_text(a) + " with itself");
   const tsar_mem_desc& p = x->desc;
   const tsar_mem_desc& q = y->desc;
@@ -148,32 +157,25 @@ void MemoryRegistry::swap(const void* a, const void* b) {
     throw Error(TSAR_ERR_INVALID, "buffers " + address_text(a) + " and " + address_text(b) +
                                       " differ in shape, association or padding: only the "
                                       "buffers of one double-buffered array can be swapped");
-  std::swap(x->host, y->host);
-  std::swap(x->copies, y->copies);
-  std::swap(x->pin, y->pin);
+  std::swap(x->data, y->data);
 }
 
 void MemoryRegistry::invalidate(const void* host) {
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const Registration& r) { return r.host == host; });
-  if (it == entries_.end())
-    throw Error(TSAR_ERR_UNKNOWN,
-                "buffer " + address_text(host) + " is not registered with this region");
-  for (auto& c : it->copies) c.forget();
+  for (auto& c : entry(host)->data->copies) c->forget();
+}
+
+const Registration* MemoryRegistry::find(const void* host) const {
+  for (const auto& e : entries_)
+    if (e.host() == host) return &e;
+  return nullptr;
 }
 
 const Registration* MemoryRegistry::overlapping(const void* p, std::size_t bytes) const {
   const auto lo = reinterpret_cast<std::uintptr_t>(p);
   for (const auto& e : entries_) {
-    const auto elo = reinterpret_cast<std::uintptr_t>(e.host);
-    if (lo < elo + e.extent && elo < lo + bytes) return &e;
+    const auto elo = reinterpret_cast<std::uintptr_t>(e.host());
+    if (lo < elo + e.extent() && elo < lo + bytes) return &e;
   }
-  return nullptr;
-}
-
-const Registration* MemoryRegistry::find(const void* host) const {
-  for (const auto& e : entries_)
-    if (e.host == host) return &e;
   return nullptr;
 }
 
@@ -198,7 +200,7 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
         continue;
     }
     if (static_cast<std::uint64_t>(n) > items)
-      throw Error(TSAR_ERR_INVALID, "buffer " + address_text(e.host) + " has " +
+      throw Error(TSAR_ERR_INVALID, "buffer " + address_text(e.host()) + " has " +
                                         std::to_string(items) + " " + dim + " but the pass has " +
                                         std::to_string(n) +
                                         " iterations (iteration i uses item i)");
@@ -206,30 +208,29 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
 }
 
 tsar_mem_layout MemoryRegistry::view(const Registration& reg, const Device& device, int worker) {
-  if (device.description().host_memory) return {reg.host, reg.desc.row_stride, 0, 0};
+  if (device.description().host_memory) return {reg.host(), reg.desc.row_stride, 0, 0};
   const auto w = static_cast<std::size_t>(worker);
-  if (w >= reg.copies.size() || reg.copies[w].data == nullptr ||
-      reg.copies[w].device.get() != &device)
-    throw Error(TSAR_ERR_STATE, "buffer " + address_text(reg.host) + " has no copy on " +
+  const DeviceCopy* c = w < reg.on.size() ? reg.on[w] : nullptr;
+  if (c == nullptr || c->data == nullptr || c->device.get() != &device)
+    throw Error(TSAR_ERR_STATE, "buffer " + address_text(reg.host()) + " has no copy on " +
                                     device.description().key +
                                     " yet: ask for it after tsar_next gave the worker a range");
-  const DeviceCopy& c = reg.copies[w];
   const bool cols = reg.desc.assoc == TSAR_ASSOC_COLS;
-  return {c.data, c.stride, cols ? 0 : c.window.begin, cols ? c.window.begin : 0};
+  return {c->data, c->stride, cols ? 0 : c->window.begin, cols ? c->window.begin : 0};
 }
 
-Range MemoryRegistry::needed(const Registration& reg, Range range) {
-  if (reg.desc.assoc == TSAR_ASSOC_FULL || range.empty()) return {};
+Range MemoryRegistry::needed(const tsar_mem_desc& desc, Range range) {
+  if (desc.assoc == TSAR_ASSOC_FULL || range.empty()) return {};
   const auto items =
-      static_cast<std::int64_t>(reg.desc.assoc == TSAR_ASSOC_COLS ? reg.desc.cols : reg.desc.rows);
-  const auto halo = static_cast<std::int64_t>(reg.desc.halo);
+      static_cast<std::int64_t>(desc.assoc == TSAR_ASSOC_COLS ? desc.cols : desc.rows);
+  const auto halo = static_cast<std::int64_t>(desc.halo);
   return {std::max<std::int64_t>(0, range.begin - halo), std::min(items, range.end + halo)};
 }
 
-Range MemoryRegistry::needed_cols(const Registration& reg, Range range) {
-  if (reg.desc.assoc != TSAR_ASSOC_ROWS_COLS || range.empty()) return {};
-  const auto items = static_cast<std::int64_t>(reg.desc.cols);
-  const auto halo = static_cast<std::int64_t>(reg.desc.halo);
+Range MemoryRegistry::needed_cols(const tsar_mem_desc& desc, Range range) {
+  if (desc.assoc != TSAR_ASSOC_ROWS_COLS || range.empty()) return {};
+  const auto items = static_cast<std::int64_t>(desc.cols);
+  const auto halo = static_cast<std::int64_t>(desc.halo);
   return {std::max<std::int64_t>(0, range.begin - halo), std::min(items, range.end + halo)};
 }
 
