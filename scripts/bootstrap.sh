@@ -22,6 +22,8 @@ packages=(
   patchelf
   # pictures of what the runtime did (scripts/plot.py)
   python3-matplotlib
+  # tsar-translate: libclang's Python bindings, clang's own headers and omp.h for its parse
+  python3-clang-14 libclang-common-14-dev libomp-14-dev
 )
 
 if ! command -v dpkg-query >/dev/null; then

@@ -324,6 +324,7 @@ class Engine : public ::testing::Test {
     body();
     engine.stage_out(memory, reductions, 0, *devices[0], {0, split}, true);
     engine.stage_out(memory, reductions, 1, *devices[1], {split, n}, true);
+    engine.end_pass(memory);
     return engine.traffic(1);
   }
   tsar_mem_layout view(const void* host) {
@@ -367,8 +368,8 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
   EXPECT_EQ(next[40 * kCols], cur[40 * kCols] + 1);
   EXPECT_EQ(next[39 * kCols], 0.0);  // the CPU's row: not copied back
   // The program swaps the buffers; the CPU wrote rows [0, 40) of `next` in place (recorded
-  // by stage_out above). Pass 1: the accelerator's rows of the new `cur` are its own
-  // (valid); only halo row 39, written by the CPU, moves in.
+  // by stage_out above, settled by end_pass). Pass 1: the accelerator's rows of the new `cur` are
+  // its own (valid); only halo row 39, written by the CPU, moves in.
   for (std::size_t k = 0; k < 40 * kCols; ++k) next[k] = cur[k] + 1;
   memory.swap(cur.data(), next.data());
   std::swap(cur, next);  // the names follow the registrations again
@@ -542,6 +543,7 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
               10.0 * w + pass;
     }
     for (int w = 0; w < 3; ++w) eng.stage_out(memory, red, w, *devices[sz(w)], ranges[sz(w)], true);
+    eng.end_pass(memory);
     // The boundary rows 8 and 49 (accelerator 1), 50 (accelerator 2: row 99 borders no range)
     // are on the host; the rows inside the ranges are not.
     EXPECT_EQ(eng.traffic(1).from_device, 2 * static_cast<std::int64_t>(kRowBytes));

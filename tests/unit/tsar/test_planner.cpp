@@ -73,7 +73,7 @@ TEST(Planner, ConvergesFromPriorsTenTimesOffEitherWay) {
 
 TEST(Planner, AnAcceleratorAThousandTimesOffItsPriorConvergesWithinTenPasses) {
   // 1000x too slow (it gets almost nothing at first) and 1000x too fast (the cores get
-  // nothing: the 2MM case of docs/results/h200-session5-suite-gpu-before-probe.jsonl).
+  // nothing: the 2MM case of docs/results/archive/tsar/suite-gpu/2026-11-21-h200-0feb4bc.jsonl).
   for (double peak : {0.08, 80000.0}) {
     SCOPED_TRACE(peak);
     Sim sim(node(8, {1e-7}, {peak}), 2);

@@ -189,7 +189,9 @@ int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg) {
 int tsar_reg_mem_desc(tsar_region* region, void* host, const tsar_mem_desc* desc) {
   TSAR_REQUIRE(region, "tsar_reg_mem");
   TSAR_REQUIRE(desc, "tsar_reg_mem");
-  return guarded("tsar_reg_mem", [&] { region->impl->memory().add(host, *desc); });
+  return guarded("tsar_reg_mem", [&] {
+    region->impl->memory().add(host, *desc, &region->impl->registered_reductions());
+  });
 }
 
 int tsar_reg_mem(tsar_region* region, void* host, size_t elem_size, size_t count, size_t halo,
@@ -267,8 +269,10 @@ int tsar_mem_sync(tsar_region* region, const void* host) {
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
                        tsar_combine_fn combine, void* ctx) {
   TSAR_REQUIRE(region, "tsar_reg_reduction");
-  return guarded("tsar_reg_reduction",
-                 [&] { region->impl->reductions().add(result, identity, size, combine, ctx); });
+  return guarded("tsar_reg_reduction", [&] {
+    region->impl->reductions().add(result, identity, size, combine, ctx,
+                                   &region->impl->registered_memory());
+  });
 }
 
 void* tsar_reduction(const tsar_region* region, const void* result) {

@@ -4,17 +4,25 @@
 // 5.3.3, 5.4.2): validation of each association descriptor, detection of double and
 // overlapping registrations, retargeting, and each worker's view of a buffer.
 //
+// A registration is one loop's access to a buffer (association, halo, direction); the
+// buffer's data -- the host pointer, the shape and every device's copy -- is a BufferData
+// that the registration shares: with no one else for a buffer the region registered alone,
+// with the registrations of every region attached to a data environment that maps it
+// (memory/data_environment.hpp). Device copies are per device, so two loops running on one
+// GPU share what it holds.
+//
 // Devices with host memory (CPU cores, teams, the emulated accelerator) compute on the
 // host buffer itself, so their view is the host pointer with the host layout. Devices with
 // their own memory get the rows/columns their ranges need, packed and padded, through the
 // Device copy interface: MemoryRegistry::needed computes those parts for every association,
-// each registration keeps one DeviceCopy per worker, and memory/copy_engine moves the data.
+// and memory/copy_engine moves the data.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "memory/device_copy.hpp"
@@ -24,6 +32,7 @@
 namespace tsar::core {
 
 class Device;
+class Reductions;
 
 /// The page-locking of a registered host buffer, done once by the first device that wants
 /// it (Device::pin_host) and undone when the registration ends or moves to another buffer.
@@ -32,20 +41,51 @@ struct HostPin {
   std::shared_ptr<void> handle;
 };
 
-/// A validated registration.
-struct Registration {
+/// One host buffer's data: its shape and each device's copy of it.
+struct BufferData {
   void* host = nullptr;
-  tsar_mem_desc desc{};              ///< row_stride filled in (never 0)
-  std::size_t extent = 0;            ///< bytes from host to one past the last element
-  std::vector<DeviceCopy> copies{};  ///< per worker, sized by the copy engine on first use
+  /// elem_size, rows, cols, row_stride (never 0) and TSAR_MEM_PAD; the association fields
+  /// belong to the registrations.
+  tsar_mem_desc shape{};
+  std::size_t extent = 0;  ///< bytes from host to one past the last element
+  /// Mapped in a data environment: its copies outlive any region's registration and only
+  /// the environment (or the last region holding it) writes them back.
+  bool shared = false;
+  std::vector<std::unique_ptr<DeviceCopy>> copies;             ///< one per device that used it
   std::shared_ptr<HostPin> pin = std::make_shared<HostPin>();  ///< follows `host`
+
+  /// The copy on `device`, or nullptr.
+  DeviceCopy* copy_on(const Device& device) const;
+  /// The copy on `device`, made (empty) when there is none. Only while no worker runs.
+  DeviceCopy& ensure_copy(const std::shared_ptr<Device>& device);
+};
+
+/// What one worker wrote of a registered buffer in the current pass: rows (ROWS, FULL,
+/// ROWS_COLS) or columns (COLS). Settled into the other copies at the end of the pass.
+struct alignas(64) PassWrites {
+  IntervalSet items;
+  bool any = false;  ///< anything written (ROWS_COLS outputs invalidate whole copies)
+};
+
+/// A validated registration: one region's access to a buffer.
+struct Registration {
+  tsar_mem_desc desc{};  ///< the access: shape as data->shape, association, halo, flags
+  std::shared_ptr<BufferData> data;
+  /// Per worker: its device's copy in the current pass; nullptr on host-memory devices
+  /// (set by CopyEngine::begin_pass, cleared when the worker leaves its device).
+  std::vector<DeviceCopy*> on;
+  std::vector<PassWrites> writes;  ///< per worker, in the current pass
+
+  void* host() const { return data->host; }
+  std::size_t extent() const { return data->extent; }
 };
 
 class MemoryRegistry {
  public:
   /// Validates and adds a registration. Throws Error: TSAR_ERR_NULL, TSAR_ERR_INVALID
-  /// (naming the bad field), TSAR_ERR_REGISTERED (same or overlapping buffer).
-  void add(void* host, const tsar_mem_desc& desc);
+  /// (naming the bad field), TSAR_ERR_REGISTERED (same or overlapping buffer, or a buffer
+  /// holding the result of one of `reductions`).
+  void add(void* host, const tsar_mem_desc& desc, const Reductions* reductions = nullptr);
   /// Throws Error(TSAR_ERR_UNKNOWN) when `host` is not registered.
   void remove(const void* host);
   /// Moves a registration to a new host buffer of the same shape. Device copies keep their
@@ -60,6 +100,8 @@ class MemoryRegistry {
   void invalidate(const void* host);
   /// The registration of `host`, or nullptr.
   const Registration* find(const void* host) const;
+  /// A registration sharing a byte with [p, p + bytes), or nullptr.
+  const Registration* overlapping(const void* p, std::size_t bytes) const;
   /// Checks that a pass of n iterations stays inside every partial buffer.
   void check_pass(std::int64_t n) const;
   std::size_t size() const { return entries_.size(); }
@@ -73,12 +115,13 @@ class MemoryRegistry {
 
   /// Rows (ROWS, ROWS_COLS) or columns (COLS) a device needs for `range`, halo included,
   /// clipped to the buffer. Empty for FULL buffers (they need everything).
-  static Range needed(const Registration& reg, Range range);
+  static Range needed(const tsar_mem_desc& desc, Range range);
   /// The same range of columns for a ROWS_COLS buffer (iteration i also uses column i).
-  static Range needed_cols(const Registration& reg, Range range);
+  static Range needed_cols(const tsar_mem_desc& desc, Range range);
 
  private:
   void check_overlap(const void* host, std::size_t extent, const void* ignore) const;
+  Registration* entry(const void* host);
   std::vector<Registration> entries_;
 };
 

@@ -82,10 +82,10 @@ Region::~Region() {
   if (device_memory_)
     for (Registration& reg : memory_.registrations()) {
       try {
-        engine_.write_back(reg);
+        CopyEngine::write_back(*reg.data);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "tsar: region '%s': writing back buffer %p: %s\n", name_.c_str(),
-                     reg.host, e.what());
+                     reg.host(), e.what());
       }
     }
   if (trace_ != nullptr) trace_->flush();

@@ -326,6 +326,7 @@ void Region::finish_sub_pass() {
     return;
   }
   decision_ = kDone;
+  if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
   if (learn) reductions_.merge();
   outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
              : canceled                                     ? TSAR_ERR_CANCELED

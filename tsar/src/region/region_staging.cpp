@@ -31,7 +31,7 @@ std::int64_t Region::write_back(const void* host) {
   if (in_pass())
     throw Error(TSAR_ERR_STATE, "registered memory cannot be synchronised during a pass");
   for (Registration& reg : memory_.registrations())
-    if (reg.host == host) return device_memory_ ? engine_.write_back(reg) : 0;
+    if (reg.host() == host) return device_memory_ ? CopyEngine::write_back(*reg.data) : 0;
   return 0;
 }
 
