@@ -20,11 +20,12 @@
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
 #include "memory/copy_engine.hpp"
+#include "memory/data_environment.hpp"
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
-#include "schedule/straggle.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
+#include "schedule/straggle.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -588,6 +589,32 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   reductions.merge();
   EXPECT_EQ(result, 2.0);
   EXPECT_EQ(device->waits, 5);
+}
+
+TEST(DataEnvironmentPasses, OneRegionAtATime) {
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> a(64);
+  env->map(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry first, second;
+  first.attach(env);
+  second.attach(env);
+  first.add(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  second.add(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  first.enter_pass(64, "first");
+  try {
+    second.enter_pass(64, "second");
+    ADD_FAILURE() << "two passes held the environment";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_STATE);
+    EXPECT_THAT(e.what(), HasSubstr("in a pass of region 'first'"));
+  }
+  EXPECT_THROW(env->update_host(nullptr, 0, DataEnvironment::kAllRows), Error);
+  second.leave_pass();  // took nothing: gives nothing back
+  EXPECT_THROW(env->update_device(a.data(), 0, 1), Error);
+  first.leave_pass();
+  second.enter_pass(64, "second");
+  second.leave_pass();
+  EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

@@ -183,11 +183,10 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
   }
 }
 
-std::int64_t CopyEngine::write_back(BufferData& data) {
+std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
   std::int64_t moved = 0;
-  const auto rows = static_cast<std::int64_t>(data.shape.rows);
   try {
-    for (auto& c : data.copies) moved += queue_rows_back(data, *c, {0, rows});
+    for (auto& c : data.copies) moved += queue_rows_back(data, *c, rows);
   } catch (...) {
     all_rows_arrived(data);
     throw;
@@ -220,6 +219,7 @@ std::int64_t CopyEngine::queue_rows_back(const BufferData& data, DeviceCopy& c, 
     moved += rows_to_host(data, c, *c.device, r);
     c.leaving.add(r);
   }
+  c.moved_out += moved;
   return moved;
 }
 
@@ -384,6 +384,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   me.bytes.to_device += moved;
+  c.moved_in += moved;
 }
 
 void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me,
@@ -419,7 +420,9 @@ void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState
   }
   c.valid.add(rows_needed);
   c.valid_cols.add(cols_needed);
-  me.bytes.to_device += static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+  const auto moved = static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+  me.bytes.to_device += moved;
+  c.moved_in += moved;
 }
 
 void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Device& device,
@@ -485,6 +488,7 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
   }
   wrote.any = true;
   me.bytes.from_device += moved;
+  c.moved_out += moved;
 }
 
 namespace {
