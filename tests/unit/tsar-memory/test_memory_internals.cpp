@@ -25,7 +25,6 @@
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
-#include "schedule/straggle.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -283,22 +282,6 @@ TEST(RegionDevices, TakesOneDeviceOfEachGpu) {
   const ScheduleSpec spec = resolve_schedule("static", 0);
   tsar::core::Region region(runtime, "dedupe", spec, TSAR_DEVICE_ALL, nullptr, 0);
   EXPECT_EQ(region.workers(), 2);
-}
-
-TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{1, 1, 3}), 3.0 / (5.0 / 3.0));
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{2, 2}), 1.0);
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{5}), 1.0);  // one core: nothing to wait for
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{0, 0}), 1.0);
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 1.8);                    // up at once
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);                   // bounded
-  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 1.5), 0.9 * 2.0 + 0.1 * 1.5);  // down slowly
-  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.9 * 2.0 + 0.1 * 1.0);
-  // A region's first pass (start-up spread) is not learned; later ones are.
-  const std::vector<double> cold{338.0, 0.0, 0.0};  // one core ran everything
-  EXPECT_DOUBLE_EQ(straggle_after_pass(1.0, cold, 0), 1.0);
-  EXPECT_DOUBLE_EQ(straggle_after_pass(1.0, cold, 1), 3.0);
-  EXPECT_DOUBLE_EQ(straggle_after_pass(2.0, std::vector<double>{2, 2}, 5), 0.9 * 2.0 + 0.1);
 }
 
 // ---------------------------------------------------------------------------------------
