@@ -34,10 +34,10 @@ bool GuardedRankControl::may_act_on(int pid) const {
   return false;
 }
 
-bool GuardedRankControl::force_bind(int local_rank, int core) {
+bool GuardedRankControl::force_bind(int local_rank, std::span<const int> cores) {
   const auto it = who_.find(local_rank);
   if (it == who_.end() || !may_act_on(it->second.first)) return false;
-  return inner_.force_bind(local_rank, core);
+  return inner_.force_bind(local_rank, cores);
 }
 
 }  // namespace symmer::daemon

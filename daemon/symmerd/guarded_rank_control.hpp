@@ -21,12 +21,12 @@ class GuardedRankControl final : public analysis::RankControl {
   /// Records each slot's process (call with every new snapshot).
   void update(const segment::SegmentSnapshot& snapshot);
 
-  std::uint64_t command(int local_rank, int core) override {
-    return inner_.command(local_rank, core);
+  std::uint64_t command(int local_rank, std::span<const int> cores) override {
+    return inner_.command(local_rank, cores);
   }
   analysis::Ack ack(int local_rank) const override { return inner_.ack(local_rank); }
   bool alive(int local_rank) const override { return inner_.alive(local_rank); }
-  bool force_bind(int local_rank, int core) override;
+  bool force_bind(int local_rank, std::span<const int> cores) override;
 
   /// Whether symmerd may act on process `pid` from outside (any pid of this job's slots).
   bool may_act_on(int pid) const;

@@ -14,6 +14,7 @@
 #include "symmer/analysis/page_migration.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/report.hpp"
+#include "symmer/topology/cpu_list.hpp"
 
 namespace symmer::daemon {
 namespace {
@@ -27,23 +28,6 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::vector<int> parse_cpu_list(const std::string& text) {
-  std::vector<int> out;
-  std::stringstream s(text);
-  for (std::string item; std::getline(s, item, ',');) {
-    const auto dash = item.find('-');
-    int lo = 0, hi = 0;
-    const std::string a = item.substr(0, dash);
-    const std::string b = dash == std::string::npos ? a : item.substr(dash + 1);
-    if (std::from_chars(a.data(), a.data() + a.size(), lo).ec != std::errc() ||
-        std::from_chars(b.data(), b.data() + b.size(), hi).ec != std::errc() || hi < lo ||
-        hi - lo > 65536)
-      return {};
-    for (int c = lo; c <= hi; ++c) out.push_back(c);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<int> cpus_allowed(int pid) {
@@ -54,7 +38,7 @@ std::vector<int> cpus_allowed(int pid) {
     list.erase(
         std::remove_if(list.begin(), list.end(), [](char c) { return c == ' ' || c == '\t'; }),
         list.end());
-    return parse_cpu_list(list);
+    return topology::parse_cpu_list(list).value_or(std::vector<int>{});
   }
   return {};
 }
@@ -176,7 +160,8 @@ ManagedJob::SampleOutcome ManagedJob::sample(const topology::ProcReader& proc, T
   if (segment::job_liveness(next->segment) == segment::Liveness::kDead) return SampleOutcome::kDead;
   ranks_control_.update(next->segment);
   std::vector<std::string> notes;
-  auto window = analysis::window_between(previous_, *next, node_, &notes);
+  auto window =
+      analysis::window_between(previous_, *next, node_, &notes, settings_.analyzer.domain);
   previous_ = std::move(*next);
   for (const auto& n : notes) spdlog::debug("symmerd: job {}: {}", key_, n);
   if (window)
@@ -308,9 +293,9 @@ bool ManagedJob::coschedule(const std::vector<analysis::Move>& moves,
       placement[r.local_rank] = r.bound_core;
       used.push_back(r.bound_core);
     }
-  std::vector<int> free;
+  std::map<int, std::vector<int>> free;  // one-core places: the coscheduler moves bound ranks
   for (const auto& m : moves)
-    if (std::find(used.begin(), used.end(), m.to_core) == used.end()) free.push_back(m.to_core);
+    if (std::find(used.begin(), used.end(), m.to_core) == used.end()) free[m.to_core] = {m.to_core};
   if (!coschedule_actuator_->start(plan, placement, free, now)) {
     const std::string message = "coschedule plan " + std::to_string(plan.id) +
                                 " not started: " + coschedule_actuator_->refusal();
@@ -398,8 +383,8 @@ nlohmann::json ManagedJob::ranks_json() const {
     if (r.window && window_) {
       const double span = std::max(1e-9, window_->duration_s());
       j["window_s"] = window_->duration_s();
-      j["compute_share"] = static_cast<double>(r.window->compute_ns) * 1e-9 / span;
-      j["idle_share"] = static_cast<double>(r.window->idle_ns) * 1e-9 / span;
+      j["compute_share"] = segment::compute_share(r.window->idle_ns, r.window->compute_ns);
+      j["idle_share"] = segment::idle_share(r.window->idle_ns, r.window->compute_ns);
       j["calls_per_s"] = static_cast<double>(r.window->calls) / span;
     }
     out.push_back(std::move(j));

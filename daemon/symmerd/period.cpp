@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "daemon.hpp"
+#include "symmer/analysis/placement.hpp"
 #include "symmer/segment/process_identity.hpp"
 #include "symmer/topology/core_load.hpp"
 #include "symmer/topology/device_interrupts.hpp"
@@ -79,6 +80,17 @@ void Daemon::sample_node(TimePoint now) {
     for (const auto& c : node.cores()) node_state.usable.push_back(c.index);
   node_state.reservations.clear();
   for (const auto& [pid, r] : state_.reservations) node_state.reservations.push_back(r.reservation);
+  // GPU control cores a runtime inside a rank (TSAR) published: no other rank goes there.
+  for (const auto& [key, job] : state_.jobs)
+    for (const auto& slot : job->snapshot().slots) {
+      if (slot.state() != segment::SlotState::kActive) continue;
+      const auto control = analysis::cores_of_cpus(
+          segment::mask_cpus(slot.placement.runtime_control), node);
+      if (!control.empty())
+        node_state.reservations.push_back({control, static_cast<pid_t>(slot.identity.pid),
+                                           job->owner_uid(), true,
+                                           "GPU control core of " + key});
+    }
 
   auto now_proc = proc_.read();
   std::map<int, double> cpu_now;

@@ -19,8 +19,13 @@ nlohmann::json ActuationResult::to_json() const {
 Actuator::Actuator(RankControl& control, ActuatorOptions options)
     : control_(control), options_(options) {}
 
+std::vector<int> Actuator::cores(int key) const {
+  const auto it = cores_of_.find(key);
+  return it != cores_of_.end() ? it->second : std::vector<int>{key};
+}
+
 bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
-                     const std::vector<int>& free_cores, TimePoint now) {
+                     const std::map<int, std::vector<int>>& free_places, TimePoint now) {
   refusal_.clear();
   if (running_) {
     refusal_ = "plan " + std::to_string(plan_.id) + " is still running";
@@ -30,10 +35,10 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
   for (const auto& m : plan.moves) {
     const auto it = placement.find(m.local_rank);
     if (it == placement.end() || it->second != m.from_core)
-      refusal_ = "local rank " + std::to_string(m.local_rank) + " is not on core " +
+      refusal_ = "local rank " + std::to_string(m.local_rank) + " is not on place L:" +
                  std::to_string(m.from_core);
     else if (!targets.insert(m.to_core).second)
-      refusal_ = "two moves target core " + std::to_string(m.to_core);
+      refusal_ = "two moves target place L:" + std::to_string(m.to_core);
     if (!refusal_.empty()) return false;
   }
   // A target held by a rank outside the plan would end up shared.
@@ -41,8 +46,8 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
     const bool in_plan = std::any_of(plan.moves.begin(), plan.moves.end(),
                                      [&](const Move& m) { return m.local_rank == rank; });
     if (!in_plan && targets.count(core) != 0) {
-      refusal_ = "core " + std::to_string(core) + " is held by local rank " + std::to_string(rank) +
-                 ", which the plan does not move";
+      refusal_ = "place L:" + std::to_string(core) + " is held by local rank " +
+                 std::to_string(rank) + ", which the plan does not move";
       return false;
     }
   }
@@ -56,22 +61,33 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
   excluded_.clear();
   failed_.clear();
   sharing_since_.clear();
-  free_cores_ = free_cores;
+  free_places_ = free_places;
+  cores_of_ = free_places;
   result_ = ActuationResult{};
   result_.plan_id = plan.id;
   for (const auto& m : plan.moves) {
     origin_[m.local_rank] = m.from_core;
     target_[m.local_rank] = m.to_core;
+    cores_of_[m.to_core] = target_cores(m);
+    cores_of_.try_emplace(m.from_core, origin_cores(m));
   }
   issue_ready(now);
   return true;
 }
 
 bool Actuator::issue(int rank, int core, TimePoint now) {
-  const std::uint64_t generation = control_.command(rank, core);
+  // Back to where a rank came from restores its whole set (a floating rank's launch set).
+  const auto origin = origin_.find(rank);
+  const std::vector<int> target = [&] {
+    for (const auto& m : plan_.moves)
+      if (m.local_rank == rank && origin != origin_.end() && core == origin->second)
+        return origin_cores(m);
+    return cores(core);
+  }();
+  const std::uint64_t generation = control_.command(rank, target);
   if (generation == 0) {
     failed_.insert({rank, core});
-    fault("cannot post a command moving local rank " + std::to_string(rank) + " to core " +
+    fault("cannot post a command moving local rank " + std::to_string(rank) + " to place L:" +
               std::to_string(core),
           now);
     return false;
@@ -127,11 +143,12 @@ void Actuator::issue_ready(TimePoint now) {
       rank = occupant;
     }
     if (!closed) continue;
-    // A free allowed core nobody is heading for breaks the cycle without any sharing.
-    for (int s : free_cores_) {
+    // A free place of the same size nobody is heading for breaks the cycle without sharing.
+    const std::size_t size = cores(target_.at(start)).size();
+    for (const auto& [s, s_cores] : free_places_) {
       bool targeted = false;
       for (const auto& [r, c] : target_) targeted = targeted || c == s;
-      if (!targeted && !core_taken(s, -1)) {
+      if (!targeted && !core_taken(s, -1) && s_cores.size() == size) {
         issue(start, s, now);
         return;
       }
@@ -145,8 +162,9 @@ void Actuator::issue_ready(TimePoint now) {
   for (const auto& [rank, core] : placement_) ++count[core];
   for (const auto& [rank, core] : placement_) {
     if (count[core] < 2 || target_.count(rank) == 0 || excluded_.count(rank) != 0) continue;
-    for (int f : free_cores_)
-      if (!core_taken(f, -1) && failed_.count({rank, f}) == 0) {
+    for (const auto& [f, f_cores] : free_places_)
+      if (!core_taken(f, -1) && failed_.count({rank, f}) == 0 &&
+          f_cores.size() == cores(target_.at(rank)).size()) {
         target_[rank] = f;
         issue(rank, f, now);
         return;
@@ -193,19 +211,19 @@ std::optional<ActuationResult> Actuator::poll(TimePoint now) {
     } else if (a.generation == f.generation) {
       it = in_flight_.erase(it);
       failed_.insert({rank, f.core});
-      fault("local rank " + std::to_string(rank) + " could not bind to core " +
+      fault("local rank " + std::to_string(rank) + " could not bind to place L:" +
                 std::to_string(f.core) + " (not in its allowed cpuset?)",
             now);
     } else if (now - f.issued >= options_.ack_timeout) {
       it = in_flight_.erase(it);
       excluded_.insert(rank);
       // Supersede the unanswered command: if the rank wakes up, it stays where it is.
-      control_.command(rank, placement_[rank]);
+      control_.command(rank, cores(placement_[rank]));
       fault("local rank " + std::to_string(rank) + " did not answer within " +
                 std::to_string(
                     std::chrono::duration_cast<std::chrono::milliseconds>(options_.ack_timeout)
                         .count()) +
-                " ms; told to stay on core " + std::to_string(placement_[rank]),
+                " ms; told to stay on place L:" + std::to_string(placement_[rank]),
             now);
     } else {
       ++it;
@@ -229,10 +247,15 @@ ActuationResult Actuator::finish(TimePoint now) {
       const int home = origin_[rank];
       const bool home_free = std::none_of(placement_.begin(), placement_.end(),
                                           [&](const auto& p) { return p.second == home; });
-      if (home_free && control_.force_bind(rank, home)) {
+      const auto back = [&] {
+        for (const auto& m : plan_.moves)
+          if (m.local_rank == rank) return origin_cores(m);
+        return cores(home);
+      }();
+      if (home_free && control_.force_bind(rank, back)) {
         placement_[rank] = home;
-        control_.command(rank, home);  // so a late wake-up keeps it there
-        result_.faults.push_back("local rank " + std::to_string(rank) + " bound back to core " +
+        control_.command(rank, back);  // so a late wake-up keeps it there
+        result_.faults.push_back("local rank " + std::to_string(rank) + " bound back to place L:" +
                                  std::to_string(home) + " from outside");
         resolved = true;
         break;
@@ -240,7 +263,7 @@ ActuationResult Actuator::finish(TimePoint now) {
     }
     if (!resolved) {
       result_.shared_cores.push_back(core);
-      result_.faults.push_back("core " + std::to_string(core) + " is left shared by " +
+      result_.faults.push_back("place L:" + std::to_string(core) + " is left shared by " +
                                std::to_string(ranks.size()) + " ranks");
     }
   }
@@ -251,7 +274,8 @@ ActuationResult Actuator::finish(TimePoint now) {
   for (const auto& m : plan_.moves) {
     const auto it = placement_.find(m.local_rank);
     if (it != placement_.end() && it->second != m.from_core)
-      result_.done.push_back({m.local_rank, m.from_core, it->second, m.migrate_pages});
+      result_.done.push_back({m.local_rank, m.from_core, it->second, m.migrate_pages,
+                              origin_cores(m), cores(it->second)});
   }
   result_.completed = result_.faults.empty();
   result_.finished = now;

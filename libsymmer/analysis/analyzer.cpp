@@ -49,14 +49,36 @@ void Analyzer::log(nlohmann::json event, TimePoint now) {
   report_.add(event);
 }
 
-std::vector<int> Analyzer::free_cores(const WindowSample& window) const {
+std::vector<int> Analyzer::allowed_in(const WindowSample& window) const {
+  if (window.domain.empty()) return allowed_;
   std::vector<int> out;
-  for (int c : allowed_) {
-    const bool used = std::any_of(window.ranks.begin(), window.ranks.end(),
-                                  [&](const RankWindow& r) { return r.core == c; });
-    if (!used) out.push_back(c);
+  for (int c : allowed_)
+    if (std::binary_search(window.domain.begin(), window.domain.end(), c)) out.push_back(c);
+  return out;
+}
+
+std::map<int, std::vector<int>> Analyzer::free_places(const WindowSample& window) const {
+  const std::vector<int> allowed = allowed_in(window);
+  const auto ok = [&](int c) { return std::find(allowed.begin(), allowed.end(), c) != allowed.end(); };
+  std::map<int, std::vector<int>> out;
+  if (window.places.empty()) {  // a window without placement: every allowed core is a place
+    for (int c : allowed)
+      if (std::none_of(window.ranks.begin(), window.ranks.end(),
+                       [&](const RankWindow& r) { return r.core == c; }))
+        out[c] = {c};
+    return out;
+  }
+  for (int key : window.free_places()) {
+    const auto cores = window.place_cores(key);
+    if (std::all_of(cores.begin(), cores.end(), ok)) out[key] = cores;
   }
   return out;
+}
+
+std::vector<int> Analyzer::free_keys(const WindowSample& window) const {
+  std::vector<int> keys;
+  for (const auto& [key, cores] : free_places(window)) keys.push_back(key);
+  return keys;
 }
 
 void Analyzer::on_window(const WindowSample& window, TimePoint now) {
@@ -80,8 +102,10 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
   if (!history_.empty() && mapping_changed(history_.back(), window)) history_.clear();
   history_.push_back(window);
   while (static_cast<int>(history_.size()) > config_.evidence_windows) history_.pop_front();
+  account_progress(window);
 
   if (planner_->evaluating()) {
+    if (history_.size() >= 2) account_symptoms(planner_->symptoms(context()), now);
     if (auto e = planner_->observe(window, now)) {
       log({{"event", "evaluation"},
            {"plan", e->plan_id},
@@ -101,16 +125,92 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
   if (history_.size() >= 2) plan(now);
 }
 
-void Analyzer::plan(TimePoint now) {
-  const std::vector<WindowSample> span(history_.begin(), history_.end());
+Analyzer::Evidence::Evidence(const std::deque<WindowSample>& history) {
+  const std::vector<WindowSample> span(history.begin(), history.end());
   const auto half = static_cast<std::ptrdiff_t>(span.size() / 2);
-  const WindowSample evidence = aggregate(span);
-  const WindowSample first = aggregate(std::span(span.begin(), span.begin() + half));
-  const WindowSample second = aggregate(std::span(span.begin() + half, span.end()));
-  MetricContext context{node_, evidence, &first, &second, free_cores(evidence)};
-  const PlanningRound round = planner_->plan(context, allowed_, now);
+  all = aggregate(span);
+  first = aggregate(std::span(span.begin(), span.begin() + half));
+  second = aggregate(std::span(span.begin() + half, span.end()));
+}
+
+MetricContext Analyzer::context() {
+  evidence_ = Evidence(history_);
+  return MetricContext{node_, evidence_.all, &evidence_.first, &evidence_.second,
+                       free_keys(evidence_.all)};
+}
+
+void Analyzer::plan(TimePoint now) {
+  const MetricContext ctx = context();
+  const PlanningRound round = planner_->plan(ctx, allowed_in(evidence_.all), now);
+  account_symptoms(round.symptoms, now);
   log_round(round, now);
   if (round.plan) start(*round.plan, now);
+}
+
+void Analyzer::account_symptoms(const std::map<std::string, Symptom>& symptoms, TimePoint now) {
+  const double t = seconds(now - start_);
+  const auto idle_s = [](const WindowSample& w) {
+    double sum = 0.0;
+    for (const auto& r : w.ranks) sum += static_cast<double>(r.idle_ns) * 1e-9;
+    return sum;
+  };
+  for (const auto& [metric, symptom] : symptoms) {
+    SymptomTotal& s = symptom_totals_[metric];
+    if (!symptom.present) {
+      s.active = false;
+      continue;
+    }
+    s.max_severity = std::max(s.max_severity, symptom.severity);
+    if (!s.active) {
+      // It shows over the whole evidence span: it began at least that long ago.
+      double span_s = 0.0;
+      for (const auto& w : history_) {
+        span_s += w.duration_s();
+        s.wait_s += idle_s(w);
+      }
+      s.duration_s += span_s;
+      if (s.onset_s < 0) s.onset_s = std::max(0.0, t - span_s);
+      s.active = true;
+    } else {
+      s.duration_s += history_.back().duration_s();
+      s.wait_s += idle_s(history_.back());
+    }
+    s.last_s = t;
+  }
+}
+
+void Analyzer::account_progress(const WindowSample& window) {
+  if (!recovering_) return;
+  std::uint64_t least = window.ranks.empty() ? 0 : window.ranks.front().calls;
+  for (const auto& r : window.ranks) least = std::min(least, r.calls);
+  recovering_->calls_after += static_cast<double>(least);
+  recovering_->seconds_after += window.duration_s();
+}
+
+nlohmann::json Analyzer::totals_json() const {
+  nlohmann::json symptoms = nlohmann::json::object();
+  for (const auto& [metric, s] : symptom_totals_)
+    if (s.onset_s >= 0)
+      symptoms[metric] = {{"onset_s", s.onset_s},
+                          {"last_s", s.last_s},
+                          {"duration_s", s.duration_s},
+                          {"wait_s", s.wait_s},
+                          {"max_severity", s.max_severity}};
+  nlohmann::json plans = nlohmann::json::array();
+  double estimate = 0.0;
+  for (const auto& r : recoveries_) {
+    if (r.rate_before <= 0.0 || r.seconds_after <= 0.0) continue;
+    // The work done after the plan, at the pace before it, against the time it took.
+    const double would_take = r.calls_after / r.rate_before;
+    plans.push_back({{"plan", r.plan},
+                     {"calls_after", r.calls_after},
+                     {"seconds_after", r.seconds_after},
+                     {"rate_before", r.rate_before},
+                     {"estimate_s", would_take - r.seconds_after}});
+    estimate += would_take - r.seconds_after;
+  }
+  return {{"symptoms", symptoms},
+          {"recovered", {{"estimate_s", estimate}, {"plans", plans}}}};
 }
 
 void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
@@ -142,17 +242,34 @@ void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
            {"evidence", symptom.evidence}},
           now);
   }
+  // A symptom without any remedy to weigh: say so once (the report names it).
+  for (const auto& [metric, symptom] : round.symptoms) {
+    if (!symptom.present) continue;
+    const bool proposed = std::any_of(round.decisions.begin(), round.decisions.end(),
+                                      [&](const Decision& d) { return d.proposal.metric == metric; });
+    if (!proposed && changed("decision:" + metric, "no_better_core"))
+      log({{"event", "decision"},
+           {"metric", metric},
+           {"moves", nlohmann::json::array()},
+           {"verdict", "no_better_core"},
+           {"gain", 0.0},
+           {"confidence", 0.0},
+           {"evidence", {{"symptom", symptom.evidence},
+                         {"free_places", free_keys(history_.back()).size()}}}},
+          now);
+  }
   // The best proposal of each source, and every accepted one.
   std::set<std::string> seen;
   for (const auto& d : round.decisions) {
     const bool first = seen.insert(d.proposal.metric).second;
     if (!first && d.verdict != Verdict::kAccepted) continue;
-    const std::string value = std::string(to_string(d.verdict)) + " " + to_string(d.proposal.moves);
+    const std::string value =
+        std::string(to_string(d.verdict)) + " " + to_string(d.proposal.moves, &node_);
     if (d.verdict != Verdict::kAccepted && !changed("decision:" + d.proposal.metric, value))
       continue;
     log({{"event", "decision"},
          {"metric", d.proposal.metric},
-         {"moves", to_json(d.proposal.moves)},
+         {"moves", to_json(d.proposal.moves, &node_)},
          {"verdict", to_string(d.verdict)},
          {"gain", d.proposal.gain},
          {"gain_s", d.proposal.gain_s},
@@ -167,7 +284,7 @@ void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
 void Analyzer::start(const Plan& plan, TimePoint now) {
   nlohmann::json event = {{"event", "plan"},
                           {"plan", plan.id},
-                          {"moves", to_json(plan.moves)},
+                          {"moves", to_json(plan.moves, &node_)},
                           {"metrics", plan.metrics},
                           {"predicted_gain", plan.predicted_gain},
                           {"rollback", plan.rollback}};
@@ -176,7 +293,7 @@ void Analyzer::start(const Plan& plan, TimePoint now) {
     event["event"] = "advice";
     std::string from;
     for (const auto& m : plan.metrics) from += (from.empty() ? "" : ", ") + m;
-    spdlog::info("symmer advice: {} (predicted gain {:.1f}%, from {})", to_string(plan.moves),
+    spdlog::info("symmer advice: {} (predicted gain {:.1f}%, from {})", to_string(plan.moves, &node_),
                  100.0 * plan.predicted_gain, from);
     log(event, now);
     planner_->abandoned(plan, now);  // the hold-off keeps the advice from repeating
@@ -186,7 +303,7 @@ void Analyzer::start(const Plan& plan, TimePoint now) {
   std::map<int, int> placement;
   for (const auto& r : latest.ranks)
     if (r.core >= 0) placement[r.local_rank] = r.core;
-  if (!actuator_->start(plan, placement, free_cores(latest), now)) {
+  if (!actuator_->start(plan, placement, free_places(latest), now)) {
     const std::string message =
         "plan " + std::to_string(plan.id) + " not started: " + actuator_->refusal();
     spdlog::warn("symmer: {}", message);
@@ -202,6 +319,7 @@ void Analyzer::finished(const ActuationResult& result, TimePoint now) {
   const Plan plan = *running_;
   running_.reset();
   nlohmann::json event = result.to_json();
+  event["moves_in_effect"] = to_json(result.done, &node_);
   event["event"] = "actuation";
   event["rollback"] = plan.rollback;
   if (plan.rollback) event["undoes"] = plan.undoes;
@@ -218,6 +336,12 @@ void Analyzer::finished(const ActuationResult& result, TimePoint now) {
     planner_->applied(plan, now);
   else
     planner_->abandoned(plan, now);
+  // What each kept plan recovers is measured from here to the next plan (or the end).
+  if (recovering_) recoveries_.push_back(*recovering_);
+  recovering_.reset();
+  // (A plan rolled back keeps what it cost until the rollback.)
+  if (!plan.rollback && result.completed)
+    recovering_ = Recovery{plan.id, plan.progress_before, 0.0, 0.0};
   // Memory follows ranks that crossed NUMA nodes.
   const WindowSample* latest = history_.empty() ? nullptr : &history_.back();
   for (const auto& m : result.done) {
@@ -270,6 +394,9 @@ bool Analyzer::tick(TimePoint now) {
 const Report& Analyzer::finish(TimePoint now, const nlohmann::json& details) {
   if (!config_.enabled) return report_;
   nlohmann::json event = {{"event", "summary"}};
+  if (recovering_) recoveries_.push_back(*recovering_);
+  recovering_.reset();
+  event.update(totals_json());
   if (details.is_object()) event.update(details);
   log(std::move(event), now);
   return report_;

@@ -21,18 +21,21 @@ std::vector<std::vector<Move>> candidate_moves(const MetricContext& context,
   const auto wanted = [&](int local) {
     return involves.empty() || std::find(involves.begin(), involves.end(), local) != involves.end();
   };
+  // Ranks exchange places of equal size, or move to a free place of their size.
+  const auto size = [&](int key) { return context.evidence.place_cores(key).size(); };
   std::vector<std::vector<Move>> out;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const auto& a = ranks[i];
     if (a.core < 0) continue;
     for (std::size_t j = i + 1; j < ranks.size(); ++j) {
       const auto& b = ranks[j];
-      if (b.core < 0 || b.core == a.core) continue;
+      if (b.core < 0 || b.core == a.core || size(a.core) != size(b.core)) continue;
       if (!wanted(a.local_rank) && !wanted(b.local_rank)) continue;
       out.push_back({{a.local_rank, a.core, b.core}, {b.local_rank, b.core, a.core}});
     }
     if (!wanted(a.local_rank)) continue;
-    for (int f : context.free_cores) out.push_back({{a.local_rank, a.core, f}});
+    for (int f : context.free_cores)
+      if (size(f) == size(a.core)) out.push_back({{a.local_rank, a.core, f}});
   }
   return out;
 }

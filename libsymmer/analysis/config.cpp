@@ -162,6 +162,13 @@ const std::vector<Key>& keys() {
               [](AnalyzerConfig& c, long v) {
                 c.migration.call_budget = std::chrono::milliseconds(v);
               }),
+      {"domain",
+       [](AnalyzerConfig& c, std::string_view t) -> std::string {
+         const auto d = parse_domain(trim(t));
+         if (!d) return "expected \"job\" (the ranks' launch sets) or \"node\"";
+         c.domain = *d;
+         return "";
+       }},
       {"advice_only",
        [](AnalyzerConfig& c, std::string_view t) { return parse_bool(t, c.advice_only); }},
       {"decision_log",
@@ -322,6 +329,7 @@ nlohmann::json to_json(const AnalyzerConfig& c) {
            std::chrono::duration_cast<std::chrono::milliseconds>(c.actuator.ack_timeout).count()},
           {"migrate_call_ms",
            std::chrono::duration_cast<std::chrono::milliseconds>(c.migration.call_budget).count()},
+          {"domain", to_string(c.domain)},
           {"advice_only", c.advice_only},
           {"decision_log", c.decision_log}};
 }

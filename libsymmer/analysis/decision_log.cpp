@@ -2,27 +2,84 @@
 // JSON-lines decision log (see decision_log.hpp).
 #include "symmer/analysis/decision_log.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
 namespace symmer::analysis {
+namespace {
 
-DecisionLog::DecisionLog(const std::string& path, std::size_t keep_in_memory)
-    : path_(path), keep_(keep_in_memory) {
+constexpr std::size_t kPublishedBytes = 256 * 1024;
+constexpr const char* kSegmentPrefix = "symmer-";
+
+// Invalid UTF-8 in evidence (paths, messages) must not lose the event.
+std::string line_of(const nlohmann::json& event) {
+  return event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+}
+
+bool write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string published_log_path(const std::string& segment_path) {
+  const auto slash = segment_path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : segment_path.substr(0, slash);
+  std::string name = slash == std::string::npos ? segment_path : segment_path.substr(slash + 1);
+  if (name.rfind(kSegmentPrefix, 0) == 0) name = name.substr(std::strlen(kSegmentPrefix));
+  return dir + "/symmerlog-" + name + ".jsonl";
+}
+
+DecisionLog::DecisionLog(const std::string& path, std::size_t keep_in_memory,
+                         const std::string& published)
+    : path_(path), keep_(keep_in_memory), published_(published) {
+  if (!published_.empty())
+    published_fd_ =
+        ::open(published_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (path.empty()) return;
   file_.open(path, std::ios::app);
   if (!file_) error_ = "cannot open decision log " + path + ": " + std::strerror(errno);
 }
 
+DecisionLog::~DecisionLog() {
+  if (published_fd_ < 0) return;
+  ::close(published_fd_);
+  ::unlink(published_.c_str());
+}
+
 void DecisionLog::write(const nlohmann::json& event) {
+  const std::string line = line_of(event);
   if (file_) {
-    // Invalid UTF-8 in evidence (paths, messages) must not lose the event.
-    file_ << event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    file_ << line;
     file_.flush();
   }
-  if (keep_ == 0) return;
-  recent_.push_back(event);
-  while (recent_.size() > keep_) recent_.pop_front();
+  if (keep_ > 0) {
+    recent_.push_back(event);
+    while (recent_.size() > keep_) recent_.pop_front();
+  }
+  if (published_fd_ < 0) return;
+  if (published_bytes_ + line.size() > kPublishedBytes) {
+    // Full: start again with the recent events (this one among them); readers take whole lines.
+    std::string text;
+    for (const auto& e : recent_) text += line_of(e);
+    if (::ftruncate(published_fd_, 0) == 0 && ::lseek(published_fd_, 0, SEEK_SET) == 0 &&
+        write_all(published_fd_, text))
+      published_bytes_ = text.size();
+    return;
+  }
+  if (write_all(published_fd_, line)) published_bytes_ += line.size();
 }
 
 }  // namespace symmer::analysis

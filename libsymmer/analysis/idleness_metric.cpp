@@ -6,6 +6,7 @@
 
 #include "candidates.hpp"
 #include "symmer/analysis/compute_model.hpp"
+#include "symmer/segment/report.hpp"
 
 namespace symmer::analysis {
 namespace {
@@ -18,13 +19,13 @@ double model_gain(const WindowSample& w, std::span<const Move> moves) {
 nlohmann::json rank_figures(const WindowSample& w) {
   const ComputeModel model(w);
   nlohmann::json ranks = nlohmann::json::array();
-  const double d = std::max(w.duration_s(), 1e-9);
   for (const auto& r : w.ranks)
     ranks.push_back({{"rank", r.local_rank},
                      {"core", r.core},
                      {"capability", w.capability(r.core)},
-                     {"compute_share", static_cast<double>(r.compute_ns) * 1e-9 / d},
-                     {"idle_share", static_cast<double>(r.idle_ns) * 1e-9 / d},
+                     {"compute_share", segment::compute_share(r.idle_ns, r.compute_ns)},
+                     {"idle_share", segment::idle_share(r.idle_ns, r.compute_ns)},
+                     {"compute_s", static_cast<double>(r.compute_ns) * 1e-9},
                      {"demand_s", model.demand(r.local_rank)}});
   return ranks;
 }

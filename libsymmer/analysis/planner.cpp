@@ -55,14 +55,22 @@ bool Planner::held(int local_rank, TimePoint now) const {
 std::optional<Verdict> Planner::precheck(Proposal& p, const MetricContext& context,
                                          const std::vector<int>& allowed, TimePoint now) const {
   const auto& cores = context.node.cores();
+  const auto numa = [&](int core) { return cores[static_cast<std::size_t>(core)].numa_node; };
   for (auto& m : p.moves) {
     if (held(m.local_rank, now)) return Verdict::kHeld;
     const auto ban = banned_.find({m.local_rank, m.to_core});
     if (ban != banned_.end() && now < ban->second) return Verdict::kBanned;
-    if (std::find(allowed.begin(), allowed.end(), m.to_core) == allowed.end())
-      return Verdict::kNotAllowed;
-    if (m.from_core >= 0 && cores[static_cast<std::size_t>(m.from_core)].numa_node !=
-                                cores[static_cast<std::size_t>(m.to_core)].numa_node) {
+    // The whole sets the move exchanges, from the window: the rank's now, its target's.
+    if (m.from_cores.empty())
+      if (const RankWindow* r = context.evidence.find_local(m.local_rank); r && !r->cores.empty())
+        m.from_cores = r->core >= 0 && r->cores.size() == context.evidence.place_cores(r->core).size()
+                           ? context.evidence.place_cores(r->core)
+                           : r->cores;
+    if (m.to_cores.empty()) m.to_cores = context.evidence.place_cores(m.to_core);
+    for (int c : m.to_cores)
+      if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+        return Verdict::kNotAllowed;
+    if (m.from_core >= 0 && numa(m.from_core) != numa(m.to_core)) {
       if (options_.numa_policy == NumaPolicy::kRefuse) return Verdict::kNumaRefused;
       m.migrate_pages = true;
     }
@@ -171,6 +179,13 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
   return round;
 }
 
+std::map<std::string, Symptom> Planner::symptoms(const MetricContext& context) const {
+  std::map<std::string, Symptom> out;
+  for (const auto& metric : metrics_)
+    out[std::string(metric->name())] = metric->evaluate(context).symptom;
+  return out;
+}
+
 void Planner::hold(const Plan& plan, TimePoint now) {
   for (const auto& m : plan.moves) moved_at_[m.local_rank] = now;
 }
@@ -211,7 +226,8 @@ std::optional<PlanEvaluation> Planner::observe(const WindowSample& window, TimeP
     back.undoes = plan.id;
     back.metrics = plan.metrics;
     for (const auto& m : plan.moves) {
-      back.moves.push_back({m.local_rank, m.to_core, m.from_core, m.migrate_pages});
+      back.moves.push_back({m.local_rank, m.to_core, m.from_core, m.migrate_pages, m.to_cores,
+                            m.from_cores});
       banned_[{m.local_rank, m.to_core}] = now + options_.rollback_ban;
     }
     e.rollback = std::move(back);

@@ -9,14 +9,20 @@
 namespace symmer::analysis {
 namespace {
 
+// "r0: CPUs 0 -> 2" with the Linux CPUs the analyzer logged, else logical "r0: L:0 -> L:2".
 std::string moves_text(const nlohmann::json& moves) {
   std::string out;
   if (!moves.is_array()) return out;
   for (const auto& m : moves) {
     if (!m.is_object()) continue;
     if (!out.empty()) out += ", ";
-    out += "r" + std::to_string(m.value("rank", -1)) + ":c" + std::to_string(m.value("from", -1)) +
-           "->c" + std::to_string(m.value("to", -1));
+    out += "r" + std::to_string(m.value("rank", -1)) + ": ";
+    if (m.contains("from_cpus") && m.contains("to_cpus"))
+      out += "CPUs " + m.value("from_cpus", std::string("?")) + " -> " +
+             m.value("to_cpus", std::string("?"));
+    else
+      out += "L:" + std::to_string(m.value("from", -1)) + " -> L:" +
+             std::to_string(m.value("to", -1));
   }
   return out;
 }
@@ -33,6 +39,18 @@ Report::PlanLine plan_line(const nlohmann::json& e) {
   return l;
 }
 
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * share);
+  return buf;
+}
+
+std::string fixed(double v, const char* format) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 }  // namespace
 
 Report::PlanLine* Report::line_of(std::uint64_t id) {
@@ -41,16 +59,74 @@ Report::PlanLine* Report::line_of(std::uint64_t id) {
   return nullptr;
 }
 
+void Report::note_symptom(const std::string& metric, bool present, double t, double severity) {
+  if (totals_from_summary_) return;
+  if (present) {
+    auto& s = symptoms_[metric];
+    if (s.first_seen_s < 0) s.first_seen_s = t;
+    s.last_seen_s = t;
+    s.max_severity = std::max(s.max_severity, severity);
+    episode_start_.try_emplace(metric, t);
+  } else if (const auto it = episode_start_.find(metric); it != episode_start_.end()) {
+    symptoms_[metric].duration_s += t - it->second;
+    symptoms_[metric].last_seen_s = t;
+    episode_start_.erase(it);
+  }
+}
+
+void Report::note_rejection(const nlohmann::json& e, double t) {
+  const std::string verdict = e.value("verdict", "");
+  const std::string metric = e.value("metric", "?");
+  const std::string moves = moves_text(e.value("moves", nlohmann::json::array()));
+  std::string reason;
+  const double gain = e.value("gain", 0.0);
+  if (verdict == "below_threshold")
+    reason = "predicted gain " + percent(gain) + " under min_gain " +
+             (min_gain_ >= 0 ? percent(min_gain_) : std::string("?"));
+  else if (verdict == "low_confidence")
+    reason = "confidence " + fixed(e.value("confidence", 0.0), "%.2f") + " under min_confidence " +
+             (min_confidence_ >= 0 ? fixed(min_confidence_, "%.2f") : std::string("?"));
+  else if (verdict == "conflict")
+    reason = "other metrics predict a loss: net gain " + percent(e.value("net_gain", 0.0)) +
+             " of " + percent(gain);
+  else if (verdict == "held")
+    reason = "a rank of it moved within the hold-off";
+  else if (verdict == "banned")
+    reason = "the same move was rolled back recently";
+  else if (verdict == "numa_refused")
+    reason = "it crosses NUMA nodes (numa_moves = refuse)";
+  else if (verdict == "not_allowed")
+    reason = "outside the domain";
+  else if (verdict == "overlap")
+    reason = "a plan of a higher-priority metric moves the same rank or place";
+  else if (verdict == "reversal")
+    reason = "it would undo a move that helped, for less than that move gained";
+  else if (verdict == "no_better_core")
+    reason = "no better core: no free place of the rank's size in the domain offers more";
+  else
+    reason = verdict;
+  for (auto& r : rejections_)
+    if (r.metric == metric && r.moves == moves && r.verdict == verdict) {
+      ++r.times;
+      r.reason = reason;  // the latest figures
+      return;
+    }
+  rejections_.push_back({metric, moves, verdict, reason, 1, t});
+}
+
 void Report::add(const nlohmann::json& e) {
   if (!e.is_object() || !e.contains("event")) return;
   const std::string kind = e.value("event", "");
   const double t = e.value("t_s", 0.0);
   end_s_ = std::max(end_s_, t);
-  if (kind == "symptom" && e.value("present", false)) {
-    auto& s = symptoms_[e.value("metric", "?")];
-    if (s.first_seen_s < 0) s.first_seen_s = t;
-    s.last_seen_s = t;
-    s.max_severity = std::max(s.max_severity, e.value("severity", 0.0));
+  if (kind == "config") {
+    const auto& c = e.value("config", nlohmann::json::object());
+    min_gain_ = c.value("min_gain", -1.0);
+    min_confidence_ = c.value("min_confidence", -1.0);
+  } else if (kind == "symptom") {
+    note_symptom(e.value("metric", "?"), e.value("present", false), t, e.value("severity", 0.0));
+  } else if (kind == "decision") {
+    if (e.value("verdict", "") != "accepted") note_rejection(e, t);
   } else if (kind == "plan") {
     const PlanLine l = plan_line(e);
     proposed_[l.id] = l;
@@ -73,57 +149,73 @@ void Report::add(const nlohmann::json& e) {
     proposed_.erase(id);
     if (e.value("rollback", false)) {
       ++rollbacks_;
-      const auto undoes = e.value("undoes", std::uint64_t{0});
-      plan_records_[undoes].undone_s = t;
-      if (PlanLine* undone = line_of(undoes)) undone->rolled_back = true;
+      if (PlanLine* undone = line_of(e.value("undoes", std::uint64_t{0}))) undone->rolled_back = true;
       return;
     }
     ++plans_;
     moves_ += static_cast<int>(e.value("moves_in_effect", nlohmann::json::array()).size());
-    plan_records_[id].applied_s = t;
     if (!reaction_s_ && e.contains("reaction_s")) reaction_s_ = e["reaction_s"].get<double>();
   } else if (kind == "evaluation") {
-    auto& p = plan_records_[e.value("plan", std::uint64_t{0})];
-    const double before = e.value("progress_before", 0.0);
-    const double after = e.value("progress_after", 0.0);
-    if (before > 0.0) {
-      p.ratio = after / before;
-      p.evaluated = true;
-    }
     if (PlanLine* l = line_of(e.value("plan", std::uint64_t{0})))
       l->observed_gain = e.value("observed_gain", 0.0);
   } else if (kind == "fault") {
     faults_.push_back(e.value("message", "?"));
-  } else if (kind == "summary" && e.contains("cpu_s")) {
-    cost_ = AnalyzerCost{e.value("cpu_s", 0.0), e.value("startup_cpu_s", 0.0),
-                         e.value("windows", 0)};
+  } else if (kind == "summary") {
+    if (e.contains("cpu_s"))
+      cost_ = AnalyzerCost{e.value("cpu_s", 0.0), e.value("startup_cpu_s", 0.0),
+                           e.value("windows", 0)};
+    // The analyzer's own totals are exact: they replace what the events suggested.
+    if (const auto& s = e.value("symptoms", nlohmann::json()); s.is_object()) {
+      totals_from_summary_ = true;
+      symptoms_.clear();
+      episode_start_.clear();
+      for (const auto& [metric, v] : s.items())
+        symptoms_[metric] = {v.value("onset_s", -1.0), v.value("last_s", -1.0),
+                             v.value("duration_s", 0.0), v.value("wait_s", 0.0),
+                             v.value("max_severity", 0.0)};
+    }
+    if (const auto& r = e.value("recovered", nlohmann::json()); r.is_object()) {
+      Recovered rec;
+      rec.estimate_s = r.value("estimate_s", 0.0);
+      for (const auto& p : r.value("plans", nlohmann::json::array()))
+        rec.plans.push_back({p.value("plan", std::uint64_t{0}), p.value("calls_after", 0.0),
+                             p.value("seconds_after", 0.0), p.value("rate_before", 0.0),
+                             p.value("estimate_s", 0.0)});
+      recovered_ = rec;
+    }
   }
-}
-
-double Report::time_recovered_s() const {
-  double saved = 0.0;
-  for (const auto& [id, p] : plan_records_) {
-    if (!p.evaluated || p.applied_s < 0) continue;
-    const double end = p.undone_s >= 0 ? p.undone_s : end_s_;
-    saved += std::max(0.0, end - p.applied_s) * (p.ratio - 1.0);
+  // Episodes still open last until the latest event.
+  for (const auto& [metric, start] : episode_start_) {
+    auto& s = symptoms_[metric];
+    s.last_seen_s = std::max(s.last_seen_s, t);
   }
-  return saved;
 }
 
 nlohmann::json Report::to_json() const {
   nlohmann::json symptoms = nlohmann::json::object();
-  for (const auto& [name, s] : symptoms_)
+  for (const auto& [name, s] : symptoms_) {
+    double duration = s.duration_s;
+    if (const auto it = episode_start_.find(name); it != episode_start_.end())
+      duration += end_s_ - it->second;
     symptoms[name] = {{"first_seen_s", s.first_seen_s},
                       {"last_seen_s", s.last_seen_s},
+                      {"duration_s", duration},
+                      {"wait_s", s.wait_s ? nlohmann::json(*s.wait_s) : nlohmann::json(nullptr)},
                       {"max_severity", s.max_severity}};
-  nlohmann::json j = {{"symptoms", symptoms},
-                      {"plans", plans_},
-                      {"moves", moves_},
-                      {"advised", advised_},
-                      {"rollbacks", rollbacks_},
-                      {"faults", faults_},
-                      {"time_recovered_s", time_recovered_s()},
-                      {"end_s", end_s_}};
+  }
+  nlohmann::json rejected = nlohmann::json::array();
+  for (const auto& r : rejections_)
+    rejected.push_back({{"metric", r.metric},
+                        {"moves", r.moves},
+                        {"verdict", r.verdict},
+                        {"reason", r.reason},
+                        {"times", r.times},
+                        {"first_s", r.first_s}});
+  nlohmann::json j = {{"symptoms", symptoms},      {"plans", plans_},
+                      {"moves", moves_},           {"advised", advised_},
+                      {"rollbacks", rollbacks_},   {"faults", faults_},
+                      {"not_done", rejected},      {"end_s", end_s_}};
+  j["time_recovered_s"] = recovered_ ? nlohmann::json(recovered_->estimate_s) : nlohmann::json(nullptr);
   j["reaction_s"] = reaction_s_ ? nlohmann::json(*reaction_s_) : nlohmann::json(nullptr);
   if (cost_)
     j["analyzer"] = {{"cpu_s", cost_->cpu_s},
@@ -134,12 +226,21 @@ nlohmann::json Report::to_json() const {
 
 std::string Report::to_text() const {
   std::ostringstream o;
-  char buf[160];
-  o << "symmer report (" << end_s_ << " s observed)\n";
+  char buf[256];
+  const nlohmann::json j = to_json();
+  o << "symmer report (" << end_s_ << " s observed; CPUs are Linux CPU numbers)\n";
   if (symptoms_.empty()) o << "  symptoms: none seen\n";
-  for (const auto& [name, s] : symptoms_) {
-    std::snprintf(buf, sizeof buf, "  symptom %-10s seen %.1f-%.1f s, worst %.0f%% of run time\n",
-                  name.c_str(), s.first_seen_s, s.last_seen_s, 100.0 * s.max_severity);
+  for (const auto& [name, s] : j["symptoms"].items()) {
+    std::snprintf(buf, sizeof buf, "  symptom %-10s lasted %.1f s (from %.1f s)", name.c_str(),
+                  s["duration_s"].get<double>(), s["first_seen_s"].get<double>());
+    o << buf;
+    if (!s["wait_s"].is_null()) {
+      std::snprintf(buf, sizeof buf, ", ranks waited %.2f s in MPI meanwhile",
+                    s["wait_s"].get<double>());
+      o << buf;
+    }
+    std::snprintf(buf, sizeof buf, ", worst %.0f%% of run time\n",
+                  100.0 * s["max_severity"].get<double>());
     o << buf;
   }
   o << "  moves made: " << moves_ << " in " << plans_ << " plan(s)";
@@ -164,13 +265,32 @@ std::string Report::to_text() const {
     }
     o << buf;
   }
+  if (!rejections_.empty()) o << "  not done:\n";
+  for (const auto& r : rejections_) {
+    o << "    " << r.metric << ": " << (r.moves.empty() ? "" : r.moves + ": ") << r.reason;
+    if (r.times > 1) o << " (" << r.times << " times from " << fixed(r.first_s, "%.1f") << " s)";
+    o << "\n";
+  }
   if (reaction_s_) {
     std::snprintf(buf, sizeof buf, "  reaction: %.2f s from first symptom to first move\n",
                   *reaction_s_);
     o << buf;
   }
-  std::snprintf(buf, sizeof buf, "  time recovered: %.2f s\n", time_recovered_s());
-  o << buf;
+  if (recovered_ && !recovered_->plans.empty()) {
+    std::snprintf(buf, sizeof buf, "  time recovered (estimate): %.2f s\n", recovered_->estimate_s);
+    o << buf;
+    for (const auto& p : recovered_->plans) {
+      std::snprintf(buf, sizeof buf,
+                    "    plan %llu: the slowest rank made %.0f calls in %.2f s after it; at "
+                    "%.1f calls/s, its rate before, they would have taken %.2f s\n",
+                    static_cast<unsigned long long>(p.plan), p.calls_after, p.seconds_after,
+                    p.rate_before, p.seconds_after + p.estimate_s);
+      o << buf;
+    }
+  } else {
+    o << "  time recovered: none estimated (" << (plans_ == 0 ? "no move made" : "no kept move measured")
+      << ")\n";
+  }
   if (cost_) {
     std::snprintf(buf, sizeof buf,
                   "  analysis cost: %.3f s CPU (%.3f s start-up, %d windows, %.2f ms each)\n",

@@ -27,7 +27,7 @@ SegmentAnalysis::SegmentAnalysis(std::string path, AnalyzerConfig config, topolo
       node_(node),
       proc_("/proc"),
       control_(std::move(control), node),
-      log_(config.decision_log),
+      log_(config.decision_log, 256, published_log_path(path_)),
       previous_(std::move(first)) {
   control_.update(previous_.segment);
   RankControl* actuate = config.advice_only ? nullptr : &control_;
@@ -47,7 +47,7 @@ void SegmentAnalysis::sample(TimePoint now) {
   control_.update(next->segment);
   note_rank_cores(next->segment);
   std::vector<std::string> notes;
-  auto window = window_between(previous_, *next, node_, &notes);
+  auto window = window_between(previous_, *next, node_, &notes, analyzer_->config().domain);
   previous_ = std::move(*next);
   for (const auto& n : notes) spdlog::debug("symmer: {}", n);
   if (!window) {

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <string>
 
+#include "symmer/analysis/placement.hpp"
+
 namespace symmer::analysis {
 
 SegmentRankControl::SegmentRankControl(segment::SegmentControl control, topology::NodeModel node)
@@ -19,16 +21,20 @@ void SegmentRankControl::update(const segment::SegmentSnapshot& snapshot) {
     if (snapshot.slots[i].state() == segment::SlotState::kFree) continue;
     who_[static_cast<int>(i)] = {static_cast<pid_t>(id.pid), id.start_ticks,
                                  snapshot.header.pid_namespace};
+    current_[static_cast<int>(i)] = segment::mask_cpus(snapshot.slots[i].placement.current);
   }
 }
 
-std::uint64_t SegmentRankControl::command(int local_rank, int core) {
-  if (local_rank < 0 || core < 0 || static_cast<std::size_t>(core) >= node_.cores().size())
-    return 0;
-  const auto& pus = node_.cores()[static_cast<std::size_t>(core)].pus;
-  if (pus.empty()) return 0;
-  const auto generation =
-      control_.post_command(static_cast<std::uint64_t>(local_rank), std::span(pus.data(), 1));
+std::vector<int> SegmentRankControl::cpus_for(int local_rank, std::span<const int> cores) const {
+  const auto it = current_.find(local_rank);
+  return target_cpus(it == current_.end() ? std::vector<int>{} : it->second, cores, node_);
+}
+
+std::uint64_t SegmentRankControl::command(int local_rank, std::span<const int> cores) {
+  if (local_rank < 0) return 0;
+  const std::vector<int> cpus = cpus_for(local_rank, cores);
+  if (cpus.empty()) return 0;
+  const auto generation = control_.post_command(static_cast<std::uint64_t>(local_rank), cpus);
   return generation ? *generation : 0;
 }
 
@@ -50,12 +56,11 @@ bool SegmentRankControl::alive(int local_rank) const {
   return segment::liveness(it->second) != segment::Liveness::kDead;
 }
 
-bool SegmentRankControl::force_bind(int local_rank, int core) {
+bool SegmentRankControl::force_bind(int local_rank, std::span<const int> cores) {
   const auto it = who_.find(local_rank);
-  if (it == who_.end() || !alive(local_rank) || core < 0 ||
-      static_cast<std::size_t>(core) >= node_.cores().size())
-    return false;
-  return bind_process_threads(it->second.pid, node_.cores()[static_cast<std::size_t>(core)].pus);
+  const std::vector<int> cpus = cpus_for(local_rank, cores);
+  if (it == who_.end() || !alive(local_rank) || cpus.empty()) return false;
+  return bind_process_threads(it->second.pid, cpus);
 }
 
 bool bind_process_threads(int pid, const std::vector<int>& cpus) {

@@ -64,9 +64,26 @@ Expected<SegmentSample> read_segment_sample(const std::string& path,
   return sample;
 }
 
+std::vector<RankCpus> rank_cpus(const segment::SegmentSnapshot& snapshot) {
+  std::vector<RankCpus> out;
+  for (std::size_t i = 0; i < snapshot.slots.size(); ++i) {
+    const auto& slot = snapshot.slots[i];
+    if (slot.state() != SlotState::kActive) continue;
+    RankCpus r;
+    r.local_rank = static_cast<int>(i);
+    r.current = segment::mask_cpus(slot.placement.current);
+    r.launch = segment::mask_cpus(slot.placement.launch);
+    r.runtime_control = segment::mask_cpus(slot.placement.runtime_control);
+    r.last_cpu = static_cast<int>(slot.identity.cpu);
+    r.compute_threads = static_cast<int>(slot.placement.compute_threads);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 Expected<WindowSample> window_between(const SegmentSample& before, const SegmentSample& after,
                                       const topology::NodeModel& node,
-                                      std::vector<std::string>* notes) {
+                                      std::vector<std::string>* notes, Domain domain) {
   const auto& hb = before.segment.header;
   const auto& ha = after.segment.header;
   if (hb.job_id != ha.job_id || hb.node_id != ha.node_id || hb.local_ranks != ha.local_ranks)
@@ -78,7 +95,10 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     if (notes != nullptr) notes->push_back(what);
   };
 
+  const JobPlacement placement = job_placement(rank_cpus(after.segment), node, domain);
   WindowSample w;
+  w.places = placement.places;
+  w.domain = placement.domain;
   w.start_ns = before.segment.read_monotonic_ns;
   w.duration_ns = after.segment.read_monotonic_ns - before.segment.read_monotonic_ns;
   std::vector<double> job_seconds(node.cores().size(), 0.0);
@@ -104,7 +124,9 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     r.local_rank = static_cast<int>(i);
     r.global_rank = static_cast<int>(a.identity.global_rank);
     r.pid = static_cast<int>(a.identity.pid);
-    r.core = a.identity.cpu >= 0 ? node.core_of_pu(static_cast<int>(a.identity.cpu)) : -1;
+    const auto place = placement.rank_place.find(r.local_rank);
+    r.core = place == placement.rank_place.end() ? -1 : place->second;
+    r.cores = cores_of_cpus(segment::mask_cpus(a.placement.current), node);
     r.span_ns = delta(ca.last_publish_ns, cb.last_publish_ns).value_or(0);
     r.idle_ns = d(ca.idle_ns, cb.idle_ns);
     r.compute_ns = d(ca.compute_ns, cb.compute_ns);
@@ -137,9 +159,14 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     }
     const auto cpu_a = after.cpu_seconds.find(r.pid);
     const auto cpu_b = before.cpu_seconds.find(r.pid);
-    if (r.core >= 0 && cpu_a != after.cpu_seconds.end() && cpu_b != before.cpu_seconds.end() &&
+    // The job's own time is not lost capability: spread over the cores its threads run on
+    // (its place; a floating hybrid rank's whole set).
+    const std::vector<int> busy = r.core >= 0 ? w.place_cores(r.core) : r.cores;
+    if (!busy.empty() && cpu_a != after.cpu_seconds.end() && cpu_b != before.cpu_seconds.end() &&
         cpu_a->second >= cpu_b->second)
-      job_seconds[static_cast<std::size_t>(r.core)] += cpu_a->second - cpu_b->second;
+      for (int c : busy)
+        job_seconds[static_cast<std::size_t>(c)] +=
+            (cpu_a->second - cpu_b->second) / static_cast<double>(busy.size());
     w.ranks.push_back(std::move(r));
   }
 

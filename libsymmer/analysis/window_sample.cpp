@@ -3,6 +3,7 @@
 #include "symmer/analysis/window_sample.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "symmer/topology/node_model.hpp"
@@ -15,9 +16,32 @@ const RankWindow* WindowSample::find_local(int local_rank) const {
   return nullptr;
 }
 
-double WindowSample::capability(int core) const {
-  if (core < 0 || static_cast<std::size_t>(core) >= core_capability.size()) return 1.0;
-  return core_capability[static_cast<std::size_t>(core)];
+double WindowSample::capability(int key) const {
+  const auto core_capability_of = [this](int core) {
+    if (core < 0 || static_cast<std::size_t>(core) >= core_capability.size()) return 1.0;
+    return core_capability[static_cast<std::size_t>(core)];
+  };
+  const auto it = places.find(key);
+  if (it == places.end() || it->second.cores.size() <= 1) return core_capability_of(key);
+  std::vector<double> caps;
+  for (int c : it->second.cores) caps.push_back(core_capability_of(c));
+  std::sort(caps.begin(), caps.end(), std::greater<>());
+  const auto threads = static_cast<std::size_t>(std::max(1, it->second.threads));
+  return caps[std::min(threads, caps.size()) - 1];
+}
+
+std::vector<int> WindowSample::place_cores(int key) const {
+  if (key < 0) return {};
+  const auto it = places.find(key);
+  return it == places.end() ? std::vector<int>{key} : it->second.cores;
+}
+
+std::vector<int> WindowSample::free_places() const {
+  std::vector<int> out;
+  for (const auto& [key, place] : places)
+    if (std::none_of(ranks.begin(), ranks.end(), [&](const RankWindow& r) { return r.core == key; }))
+      out.push_back(key);
+  return out;
 }
 
 std::vector<std::string> validate(const WindowSample& w, const topology::NodeModel& node) {
@@ -39,6 +63,14 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
     if (!(w.core_irq_share[c] >= 0.0 && w.core_irq_share[c] <= 1.0))
       bad("core_irq_share[" + std::to_string(c) + "] is outside [0, 1]");
 
+  for (const auto& [key, place] : w.places) {
+    const auto& cs = place.cores;
+    if (cs.empty() || cs.front() != key || !std::is_sorted(cs.begin(), cs.end()) ||
+        cs.back() >= ncores || cs.front() < 0)
+      bad("place " + std::to_string(key) + " is not an ascending list of this node's cores "
+          "starting with its key");
+  }
+
   std::set<int> locals;
   std::set<int> globals;
   for (const auto& r : w.ranks) {
@@ -57,6 +89,10 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
     if (r.core < -1 || r.core >= ncores)
       bad(who + ": core " + std::to_string(r.core) + " is not a core of this node (0.." +
           std::to_string(ncores - 1) + ")");
+    if (r.core >= 0 && !w.places.empty() && w.places.count(r.core) == 0)
+      bad(who + ": place " + std::to_string(r.core) + " is not among the window's places");
+    for (int c : r.cores)
+      if (c < 0 || c >= ncores) bad(who + ": its set holds core " + std::to_string(c));
     if (static_cast<double>(r.idle_ns) + static_cast<double>(r.compute_ns) > limit)
       bad(who + ": idle + compute time exceeds the window");
     if (static_cast<double>(r.outofsync_compute_ns) > limit)
@@ -114,6 +150,7 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
       s.global_rank = r.global_rank;
       s.pid = r.pid;
       s.core = r.core;
+      s.cores = r.cores;
       s.idle_ns += r.idle_ns;
       s.compute_ns += r.compute_ns;
       s.outofsync_compute_ns += r.outofsync_compute_ns;
@@ -135,6 +172,8 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
   const double total = static_cast<double>(out.duration_ns);
   for (auto& s : out.core_irq_share) s = total > 0 ? s / total : 0.0;
   for (auto& [local, r] : by_local) out.ranks.push_back(std::move(r));
+  out.places = windows.back().places;  // where the ranks are now
+  out.domain = windows.back().domain;
   return out;
 }
 
@@ -142,7 +181,7 @@ bool mapping_changed(const WindowSample& before, const WindowSample& after) {
   if (before.ranks.size() != after.ranks.size()) return true;
   for (const auto& r : after.ranks) {
     const RankWindow* b = before.find_local(r.local_rank);
-    if (b == nullptr || b->pid != r.pid || b->core != r.core) return true;
+    if (b == nullptr || b->pid != r.pid || b->core != r.core || b->cores != r.cores) return true;
   }
   return false;
 }

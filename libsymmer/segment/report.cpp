@@ -100,11 +100,7 @@ json figures_json(const SlotCounters& k, const SlotCounters* base) {
             {"bytes_recv", d(&SlotCounters::bytes_recv)},
             {"msgs_sent", d(&SlotCounters::msgs_sent)},
             {"msgs_recv", d(&SlotCounters::msgs_recv)}};
-  const std::uint64_t busy =
-      j["idle_ns"].get<std::uint64_t>() + j["compute_ns"].get<std::uint64_t>();
-  j["idle_share"] =
-      busy ? static_cast<double>(j["idle_ns"].get<std::uint64_t>()) / static_cast<double>(busy)
-           : 0.0;
+  j["idle_share"] = idle_share(j["idle_ns"].get<std::uint64_t>(), j["compute_ns"].get<std::uint64_t>());
   json calls = json::object();
   for (std::size_t c = 0; c < kCallClassCount; ++c) {
     const std::uint64_t then = base ? base->calls[c] : 0;
@@ -144,6 +140,16 @@ std::string seconds(std::uint64_t ns) {
 }
 
 }  // namespace
+
+double idle_share(std::uint64_t idle_ns, std::uint64_t compute_ns) {
+  const std::uint64_t busy = idle_ns + compute_ns;
+  return busy ? static_cast<double>(idle_ns) / static_cast<double>(busy) : 0.0;
+}
+
+double compute_share(std::uint64_t idle_ns, std::uint64_t compute_ns) {
+  const std::uint64_t busy = idle_ns + compute_ns;
+  return busy ? static_cast<double>(compute_ns) / static_cast<double>(busy) : 0.0;
+}
 
 json to_json(const SegmentSnapshot& s, const SegmentSnapshot* previous) {
   const SegmentHeader& h = s.header;
@@ -288,9 +294,7 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
           k.counters_status == static_cast<std::uint64_t>(CountersStatus::kAvailable)
               ? std::to_string(k.cache_misses)
               : counters_name(k.counters_status);
-      const std::uint64_t busy = k.idle_ns + k.compute_ns;
-      const double idle =
-          busy ? 100.0 * static_cast<double>(k.idle_ns) / static_cast<double>(busy) : 0.0;
+      const double idle = 100.0 * idle_share(k.idle_ns, k.compute_ns);
       std::snprintf(line, sizeof line,
                     "%-16s %5" PRIu64 " %5" PRIu64 " %5zu %8" PRIu64 " %4" PRId64
                     " %6.1f %10s %10s %10s %9s %9s %11s %s%s\n",

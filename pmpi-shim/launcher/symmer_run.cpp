@@ -9,7 +9,9 @@
 // libsymmer-pmpi-ompi.so), appends it to LD_PRELOAD, sets SYMMER_* variables from the options
 // and execs the command. Without a recognisable MPI application the command runs unmonitored.
 // With --report it runs the command as a child instead, and once it ends prints the analyzer's
-// end-of-job report (symptoms seen, moves made, time recovered) from the decision log.
+// end-of-job report (symptoms seen, moves made, time recovered) from the decision log -- or,
+// when symmerd analysed the job, from the daemon's decisions for it (asked through symmerctl,
+// found beside symmer-run).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,7 +26,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -59,6 +63,7 @@ struct RunOptions {
   std::string analyzer;
   std::string shim;
   std::string decision_log;
+  std::string domain;
   bool report = false;
   bool dry_run = false;
 };
@@ -76,6 +81,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--decision-log", o.decision_log,
                  "append the analyzer's decisions as JSON lines to this file "
                  "(SYMMER_DECISION_LOG)");
+  app.add_option("--domain", o.domain,
+                 "where symmer may place ranks: job (the CPUs the ranks were launched on, the "
+                 "default) or node (every CPU the job's cpuset allows) (SYMMER_DOMAIN)")
+      ->check(CLI::IsMember({"job", "node"}));
   app.add_flag("--report", o.report,
                "print the end-of-job report (symptoms seen, moves made, time recovered) to "
                "stderr when the job ends");
@@ -105,8 +114,39 @@ int run_child(std::vector<char*>& args) {
   return 1;
 }
 
-/// Prints the report of the events appended to `log` after byte `from`.
-void print_report(const fs::path& log, std::uintmax_t from) {
+/// symmerd's decisions for job `job_id` of this user (symmerctl beside this launcher asks the
+/// daemon); empty when no daemon answers or it made none.
+std::vector<nlohmann::json> daemon_decisions(std::uint64_t job_id) {
+  std::error_code ec;
+  const fs::path ctl = fs::read_symlink("/proc/self/exe", ec).parent_path() / "symmerctl";
+  if (ec || !fs::exists(ctl, ec)) return {};
+  const std::string cmd = "'" + ctl.string() + "' decisions --json --limit 100000 2>/dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return {};
+  std::string text;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
+  ::pclose(pipe);
+  const auto reply = nlohmann::json::parse(text, nullptr, false);
+  if (!reply.is_object() || reply.value("mode", "") == "embedded") return {};
+  char prefix[64];
+  std::snprintf(prefix, sizeof prefix, "symmer-%u-%016llx-", static_cast<unsigned>(::geteuid()),
+                static_cast<unsigned long long>(job_id));
+  std::vector<nlohmann::json> out;
+  for (const auto& e : reply.value("decisions", nlohmann::json::array()))
+    if (e.is_object() && e.value("job", "").rfind(prefix, 0) == 0) out.push_back(e);
+  return out;
+}
+
+/// Prints the report of the events appended to `log` after byte `from`, or of symmerd's
+/// decisions for the job when the daemon analysed it.
+void print_report(const fs::path& log, std::uintmax_t from, std::uint64_t job_id) {
+  if (const auto events = daemon_decisions(job_id); !events.empty()) {
+    symmer::analysis::Report report;
+    for (const auto& e : events) report.add(e);
+    std::cerr << "symmerd analysed this job; its decisions for it:\n" << report.to_text() << std::flush;
+    return;
+  }
   std::ifstream in(log);
   if (!in) {
     std::cerr << "symmer-run: no report: the analyzer wrote no decision log (" << log.string()
@@ -116,6 +156,19 @@ void print_report(const fs::path& log, std::uintmax_t from) {
   in.seekg(static_cast<std::streamoff>(from));
   const symmer::analysis::Report report = symmer::analysis::summarize(in);
   std::cerr << report.to_text() << std::flush;
+}
+
+/// The job id the shim will use: SYMMER_JOB_ID, else a new random one set there (so the
+/// report can find the job among symmerd's). 0 when SYMMER_JOB_ID is not a number.
+std::uint64_t job_id_for_report() {
+  if (const char* v = std::getenv("SYMMER_JOB_ID")) return std::strtoull(v, nullptr, 0);
+  std::random_device rd;
+  std::uint64_t id = 0;
+  while (id == 0) id = (std::uint64_t{rd()} << 32) ^ rd();
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(id));
+  ::setenv("SYMMER_JOB_ID", text, 1);
+  return id;
 }
 
 /// `name` as execvp would find it.
@@ -236,7 +289,9 @@ int main(int argc, char** argv) {
     ::setenv("LD_PRELOAD", preload.c_str(), 1);
     if (!opts.dump.empty()) ::setenv("SYMMER_DUMP", opts.dump.c_str(), 1);
     if (!opts.analyzer.empty()) ::setenv("SYMMER_ANALYZER", opts.analyzer.c_str(), 1);
+    if (!opts.domain.empty()) ::setenv("SYMMER_DOMAIN", opts.domain.c_str(), 1);
   }
+  const std::uint64_t job_id = shim && opts.report && !opts.dry_run ? job_id_for_report() : 0;
   // The report reads the decision log: the one asked for, else a temporary file.
   fs::path log_path = opts.decision_log;
   bool temporary_log = false;
@@ -274,7 +329,7 @@ int main(int argc, char** argv) {
     if (!shim)
       std::cerr << "symmer-run: no report: the job ran unmonitored\n";
     else if (!log_path.empty())
-      print_report(log_path, log_start);
+      print_report(log_path, log_start, job_id);
     if (temporary_log) ::unlink(log_path.c_str());
     return status;
   }

@@ -365,7 +365,7 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.eager_remote = h.eager_limit_remote;
   g.launch_cpus = launch_cpus();
   g.current_cpus = g.launch_cpus;
-  g.compute_threads = omp_num_threads();
+  g.compute_threads = compute_threads();
   g.segment->attach_slot(g.local_rank, g.world_rank, segment::mask_of(g.launch_cpus),
                          g.compute_threads);
   g.command_word = &g.segment->control(g.local_rank).command;

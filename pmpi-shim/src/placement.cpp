@@ -80,7 +80,13 @@ std::vector<int> launch_cpus() {
   return {cpus.begin(), cpus.end()};
 }
 
-std::uint64_t omp_num_threads() {
+std::uint64_t compute_threads() {
+  using MaxThreads = int (*)();
+  if (const auto max_threads =
+          reinterpret_cast<MaxThreads>(::dlsym(RTLD_DEFAULT, "omp_get_max_threads"))) {
+    const int n = max_threads();
+    if (n > 0 && n <= 65536) return static_cast<std::uint64_t>(n);
+  }
   const char* v = std::getenv("OMP_NUM_THREADS");
   if (v == nullptr) return 0;
   const std::string_view text(v);

@@ -15,8 +15,10 @@ namespace symmer::shim {
 /// (it binds the initial thread to the first place before main). Sorted; empty when unknown.
 std::vector<int> launch_cpus();
 
-/// The first level of OMP_NUM_THREADS ("4" or "4,2" -> 4); 0 when unset or malformed.
-std::uint64_t omp_num_threads();
+/// The threads the rank computes with: its OpenMP runtime's omp_get_max_threads() when the
+/// application has one (it honours OMP_NUM_THREADS and the affinity mask), else the first
+/// level of OMP_NUM_THREADS ("4" or "4,2" -> 4); 0 when neither says.
+std::uint64_t compute_threads();
 
 /// Moves every thread of the process (but `skip_tid`, the embedded analyzer) from set `from`
 /// to set `to` (both sorted), each to its relative place (topology::map_relative). All or

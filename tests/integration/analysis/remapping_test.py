@@ -106,7 +106,7 @@ def noisy_core_is_left(env):
     r0 = result['per_rank'][0]
     check(r0['moved_at_s'] is not None, f'rank 0 never ran elsewhere: {r0}')
     no_shared_core(result)
-    check('symmer report' in p.stderr and 'moved r0:c0->c1' in p.stderr
+    check('symmer report' in p.stderr and 'moved r0: CPUs 0 -> 1' in p.stderr
           and 'time recovered' in p.stderr, f'--report output missing:\n{p.stderr}')
 
 
@@ -177,7 +177,7 @@ def advice_only_moves_nothing(env):
     check(not env.kinds(events, 'actuation'), 'advice-only mode moved ranks')
     check(all(r['moved_at_s'] is None for r in result['per_rank']),
           f'a rank moved in advice-only mode: {result["per_rank"]}')
-    check('symmer advice:' in p.stderr and 'r0:c0->c1' in p.stderr,
+    check('symmer advice:' in p.stderr and 'r0: CPUs 0 -> 1' in p.stderr,
           f'the advice was not printed:\n{p.stderr}')
     check('advised only' in p.stderr, f'report does not mention the advice:\n{p.stderr}')
 

@@ -25,6 +25,13 @@ Plan plan_of(std::vector<Move> moves) {
 
 const std::vector<Move> kSwap = {{0, 0, 1}, {1, 1, 0}};
 
+// Free one-core places (staging points) on `cores`.
+std::map<int, std::vector<int>> places(std::initializer_list<int> cores) {
+  std::map<int, std::vector<int>> out;
+  for (int c : cores) out[c] = {c};
+  return out;
+}
+
 // Polls until the actuator finishes, letting `step` act between polls (ranks entering MPI).
 template <typename Step>
 ActuationResult run(Actuator& a, TimePoint& now, Step step, int limit = 100) {
@@ -59,7 +66,7 @@ TEST(Actuator, SwapThroughAFreeCoreNeverShares) {
   FakeRankControl ranks({{0, 0}, {1, 1}});
   Actuator a(ranks, {});
   TimePoint now{};
-  ASSERT_TRUE(a.start(plan_of(kSwap), ranks.placement(), {2}, now));
+  ASSERT_TRUE(a.start(plan_of(kSwap), ranks.placement(), places({2}), now));
   const auto r = run(a, now, [&](int) {
     ranks.everyone_enters_mpi();
     EXPECT_THAT(ranks.shared_cores(), IsEmpty());
@@ -76,7 +83,8 @@ TEST(Actuator, MoveToAFreeCoreAndChainsGoInOrder) {
   FakeRankControl ranks({{0, 0}, {1, 1}, {2, 2}});
   Actuator a(ranks, {});
   TimePoint now{};
-  ASSERT_TRUE(a.start(plan_of({{0, 0, 1}, {1, 1, 2}, {2, 2, 3}}), ranks.placement(), {3}, now));
+  ASSERT_TRUE(
+      a.start(plan_of({{0, 0, 1}, {1, 1, 2}, {2, 2, 3}}), ranks.placement(), places({3}), now));
   EXPECT_THAT(ranks.log, ElementsAre(std::pair{2, 3}));
   const auto r = run(a, now, [&](int) {
     ranks.everyone_enters_mpi();
@@ -139,10 +147,10 @@ TEST(Actuator, TargetThatLeftTheCpusetChangesNothing) {
   ranks.forbidden_cores = {3};  // the free core the plan chose left the job's cpuset
   Actuator a(ranks, {});
   TimePoint now{};
-  ASSERT_TRUE(a.start(plan_of({{0, 0, 3}}), ranks.placement(), {2, 3}, now));
+  ASSERT_TRUE(a.start(plan_of({{0, 0, 3}}), ranks.placement(), places({2, 3}), now));
   const auto r = run(a, now, [&](int) { ranks.everyone_enters_mpi(); });
   EXPECT_FALSE(r.completed);
-  EXPECT_THAT(r.faults[0], HasSubstr("local rank 0 could not bind to core 3"));
+  EXPECT_THAT(r.faults[0], HasSubstr("local rank 0 could not bind to place L:3"));
   EXPECT_THAT(ranks.shared_cores(), IsEmpty());
   EXPECT_EQ(ranks.placement(), (std::map<int, int>{{0, 0}, {1, 1}}));
   EXPECT_THAT(r.done, IsEmpty());
@@ -154,7 +162,7 @@ TEST(Actuator, RankThatCannotGoHomeGoesToAFreeCore) {
   ranks.forbidden_cores = {0};
   Actuator a(ranks, {});
   TimePoint now{};
-  ASSERT_TRUE(a.start(plan_of({{0, 0, 1}, {1, 1, 0}}), ranks.placement(), {3}, now));
+  ASSERT_TRUE(a.start(plan_of({{0, 0, 1}, {1, 1, 0}}), ranks.placement(), places({3}), now));
   const auto r = run(a, now, [&](int) {
     ranks.everyone_enters_mpi();
     EXPECT_THAT(ranks.shared_cores(), IsEmpty());
@@ -210,18 +218,18 @@ TEST(Actuator, ReportsACoreLeftSharedWhenNothingElseWorks) {
     if (i == 1) ranks.slots[0].silent = true;
   });
   EXPECT_THAT(r.shared_cores, ElementsAre(1));
-  EXPECT_THAT(r.faults.back(), HasSubstr("core 1 is left shared by 2 ranks"));
+  EXPECT_THAT(r.faults.back(), HasSubstr("place L:1 is left shared by 2 ranks"));
 }
 
 TEST(Actuator, RefusesPlansThatDoNotStartFromThePlacement) {
   FakeRankControl ranks({{0, 0}, {1, 1}, {2, 2}});
   Actuator a(ranks, {});
   EXPECT_FALSE(a.start(plan_of({{0, 3, 1}}), ranks.placement(), {}, TimePoint{}));
-  EXPECT_THAT(a.refusal(), HasSubstr("local rank 0 is not on core 3"));
+  EXPECT_THAT(a.refusal(), HasSubstr("local rank 0 is not on place L:3"));
   EXPECT_FALSE(a.start(plan_of({{0, 0, 2}}), ranks.placement(), {}, TimePoint{}));
-  EXPECT_THAT(a.refusal(), HasSubstr("core 2 is held by local rank 2"));
+  EXPECT_THAT(a.refusal(), HasSubstr("place L:2 is held by local rank 2"));
   EXPECT_FALSE(a.start(plan_of({{0, 0, 3}, {1, 1, 3}}), ranks.placement(), {}, TimePoint{}));
-  EXPECT_THAT(a.refusal(), HasSubstr("two moves target core 3"));
+  EXPECT_THAT(a.refusal(), HasSubstr("two moves target place L:3"));
   EXPECT_TRUE(ranks.log.empty());
   EXPECT_FALSE(a.busy());
 }
@@ -233,7 +241,7 @@ TEST(Actuator, CommandThatCannotBePostedIsAFault) {
   ASSERT_TRUE(a.start(plan_of({{0, 0, -5}}), ranks.placement(), {}, now));
   const auto r = run(a, now, [&](int) { ranks.everyone_enters_mpi(); });
   EXPECT_FALSE(r.completed);
-  EXPECT_THAT(r.faults[0], HasSubstr("cannot post a command moving local rank 0 to core -5"));
+  EXPECT_THAT(r.faults[0], HasSubstr("cannot post a command moving local rank 0 to place L:-5"));
   EXPECT_EQ(ranks.placement(), (std::map<int, int>{{0, 0}, {1, 1}}));
 }
 

@@ -152,7 +152,89 @@ TEST(Analyzer, RollsBackAMoveThatHurt) {
   EXPECT_EQ(h.job.core, (std::vector<int>{0, 1}));  // back where it started
   EXPECT_EQ(h.analyzer->report().rollbacks(), 1);
   EXPECT_EQ(h.count("plan"), 2);  // the move and its rollback; the move is banned after
-  EXPECT_LT(h.analyzer->report().time_recovered_s(), 0.0);
+  EXPECT_LT(h.analyzer->finish(h.now).time_recovered_s(), 0.0);  // it cost time until undone
+}
+
+// Two hybrid ranks of two cores each (every thread busy), a free place of two cores, one
+// core of rank 0's set half taken: rank 0 moves as a whole set, never squeezed onto one core;
+// when the move hurts, the rollback restores the whole set.
+TEST(Analyzer, HybridRanksMoveAsWholeSetsAndRollBackWhole) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:6 pu:1");
+  auto job = testing::paired_job({0.040, 0.010}, {0.5, 1.0, 1.0, 1.0, 1.0, 1.0});
+  job.places = {{0, {0, 1}}, {2, {2, 3}}, {4, {4, 5}}};
+  job.core = {0, 2};
+  job.domain = {0, 1, 2, 3, 4, 5};
+  Harness good(job, node, quiet());
+  good.run(10);
+  EXPECT_EQ(good.job.core, (std::vector<int>{4, 2}));
+  ASSERT_FALSE(good.ranks->sets.empty());
+  for (const auto& [rank, set] : good.ranks->sets) EXPECT_EQ(set.size(), 2u) << "rank " << rank;
+  EXPECT_EQ(good.ranks->sets.front(), (std::pair<int, std::vector<int>>{0, {4, 5}}));
+
+  job.hidden_slowdown[4] = 3.0;  // the free place is worse than it looks
+  Harness bad(job, node, quiet());
+  bad.run(60);
+  EXPECT_EQ(bad.analyzer->report().rollbacks(), 1);
+  // Rank 0's commands: to the free place, then back to its whole launch set.
+  std::vector<std::vector<int>> rank0;
+  for (const auto& [rank, set] : bad.ranks->sets)
+    if (rank == 0) rank0.push_back(set);
+  ASSERT_GE(rank0.size(), 2u);
+  EXPECT_EQ(rank0[0], (std::vector<int>{4, 5}));
+  EXPECT_EQ(rank0[1], (std::vector<int>{0, 1}));
+  for (const auto& [rank, set] : bad.ranks->sets) EXPECT_EQ(set.size(), 2u) << "rank " << rank;
+}
+
+// One rank, nobody waits for it: on a degraded core it moves to the free clean core of its
+// domain (the capability symptom); with no such core in the domain it stays, and the report
+// says why.
+TEST(Analyzer, AComputeBoundRankLeavesADegradedCoreEvenWhenNobodyWaits) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:3 pu:1");
+  auto job = testing::paired_job({0.040}, {0.5, 1.0, 1.0});
+  job.domain = {0, 1};
+  Harness h(job, node, quiet());
+  h.run(10);
+  EXPECT_EQ(h.job.core, std::vector<int>{1});
+  EXPECT_EQ(h.analyzer->report().moves(), 1);
+  EXPECT_THAT(h.analyzer->report().plan_lines().front().metrics,
+              ::testing::ElementsAre("capability"));
+
+  job.domain = {0};  // launched on core 0 alone (taskset -c 0): nowhere to go
+  Harness alone(job, node, quiet());
+  alone.run(20);
+  EXPECT_EQ(alone.job.core, std::vector<int>{0});
+  EXPECT_TRUE(alone.ranks->log.empty());
+  EXPECT_THAT(alone.analyzer->finish(alone.now).to_text(), ::testing::HasSubstr("no better core"));
+}
+
+// Nothing is placed outside the job's domain, however clean the cores there are.
+TEST(Analyzer, PlacementsStayInsideTheDomain) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:4 pu:1");
+  auto job = testing::paired_job({0.040, 0.010}, {0.5, 0.9, 1.0, 1.0});
+  job.domain = {0, 1};
+  Harness h(job, node, quiet());
+  h.run(50);
+  for (const auto& [rank, core] : h.ranks->log) EXPECT_LT(core, 2) << "rank " << rank;
+  for (int c : h.job.core) EXPECT_LT(c, 2);
+}
+
+// The report's symptom time is how long the symptom lasted, and the waiting it shows is what
+// the ranks really waited (the synthetic job's own idle time).
+TEST(Analyzer, SymptomTimeIsHowLongItLastedAndWhatTheRanksWaited) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  auto config = quiet();
+  config.advice_only = true;  // nothing cures it: it lasts the whole run
+  auto job = testing::paired_job({0.040, 0.010}, {0.5, 1.0});
+  Harness h(job, node, config);
+  h.run(100);  // 10 s
+  const Report& r = h.analyzer->finish(h.now);
+  const auto& s = r.symptoms().at("idleness");
+  EXPECT_NEAR(s.duration_s, 10.0, 0.2);
+  double waited = 0.0;  // every rank's idle time over the run, from the job model
+  for (int rank = 0; rank < 2; ++rank)
+    waited += 10.0 * (1.0 - job.compute_time(rank) / job.iteration(rank));
+  ASSERT_TRUE(s.wait_s);
+  EXPECT_NEAR(*s.wait_s, waited, 0.02 * waited);
 }
 
 TEST(Analyzer, CorruptWindowsAreRejectedOnceAndChangeNothing) {

@@ -36,8 +36,19 @@ TEST(Config, DefaultsWithNothingSet) {
   EXPECT_TRUE(l.config.enabled);
   EXPECT_EQ(l.config.period, 100ms);
   EXPECT_EQ(l.config.evidence_windows, 6);
-  EXPECT_EQ(l.config.metrics, (std::vector<std::string>{"idleness", "outofsync", "locality"}));
+  EXPECT_EQ(l.config.metrics,
+            (std::vector<std::string>{"idleness", "outofsync", "locality", "capability"}));
+  EXPECT_EQ(l.config.domain, Domain::kJob);
   EXPECT_FALSE(l.config.advice_only);
+}
+
+TEST(Config, DomainIsTheJobsOrTheNodes) {
+  EXPECT_EQ(load_config(env({{"SYMMER_CONFIG", ""}, {"SYMMER_DOMAIN", "node"}})).config.domain,
+            Domain::kNode);
+  const auto bad = load_config(env({{"SYMMER_CONFIG", ""}, {"SYMMER_DOMAIN", "socket"}}));
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_THAT(bad.errors[0], HasSubstr("SYMMER_DOMAIN"));
+  EXPECT_FALSE(bad.config.enabled);
 }
 
 TEST(Config, TheShippedFileIsValid) {

@@ -27,20 +27,22 @@ class FakeRankControl final : public RankControl {
     for (const auto& [rank, core] : placement) slots[rank].core = core;
   }
 
-  std::uint64_t command(int local_rank, int core) override {
+  // A rank's place is named by its lowest core (placement.hpp).
+  std::uint64_t command(int local_rank, std::span<const int> cores) override {
     auto& s = slots.at(local_rank);
-    if (core < 0) return 0;
-    s.command_core = core;
+    if (cores.empty() || cores.front() < 0) return 0;
+    s.command_core = cores.front();
     s.command_generation = ++generation;
-    log.push_back({local_rank, core});
+    log.push_back({local_rank, cores.front()});
+    sets.push_back({local_rank, {cores.begin(), cores.end()}});
     return generation;
   }
   Ack ack(int local_rank) const override { return slots.at(local_rank).ack; }
   bool alive(int local_rank) const override { return slots.at(local_rank).alive; }
-  bool force_bind(int local_rank, int core) override {
-    if (!allow_force_bind || !slots.at(local_rank).alive) return false;
-    slots.at(local_rank).core = core;
-    forced.push_back({local_rank, core});
+  bool force_bind(int local_rank, std::span<const int> cores) override {
+    if (!allow_force_bind || !slots.at(local_rank).alive || cores.empty()) return false;
+    slots.at(local_rank).core = cores.front();
+    forced.push_back({local_rank, cores.front()});
     return true;
   }
 
@@ -78,7 +80,8 @@ class FakeRankControl final : public RankControl {
   std::set<int> forbidden_cores;  // binding there fails (left the allowed cpuset)
   bool allow_force_bind = false;
   std::uint64_t generation = 0;             // last one handed out
-  std::vector<std::pair<int, int>> log;     // every command (rank, core)
+  std::vector<std::pair<int, int>> log;     // every command (rank, place key)
+  std::vector<std::pair<int, std::vector<int>>> sets;  // every command (rank, its whole set)
   std::vector<std::pair<int, int>> forced;  // force_bind calls that succeeded
 };
 

@@ -193,7 +193,8 @@ TEST(SegmentRankControl, CommandsAcksAndLiveness) {
   const auto a = f.sample(1);
   ranks.update(a.segment);
   const int core = f.last_core();
-  const std::uint64_t g = ranks.command(0, core);
+  // Rank 0 runs on CPU 0 alone: its one thread goes to the same hardware thread of `core`.
+  const std::uint64_t g = ranks.command(0, std::vector<int>{core});
   ASSERT_NE(g, 0u);
   const auto word = segment::decode_command(segment::load_word(f.writer.control(0).command));
   EXPECT_EQ(word.generation, g);
@@ -210,8 +211,8 @@ TEST(SegmentRankControl, CommandsAcksAndLiveness) {
   store_word(f.writer.control(0).ack, segment::encode_ack({static_cast<std::uint32_t>(g),
                                                            segment::AckStatus::kNotAllowed, 0}));
   EXPECT_EQ(ranks.ack(0).status, AckStatus::kFailed);
-  EXPECT_EQ(ranks.command(0, 100000), 0u);  // no such core
-  EXPECT_EQ(ranks.command(7, 0), 0u);       // no such rank
+  EXPECT_EQ(ranks.command(0, std::vector<int>{100000}), 0u);  // no such core
+  EXPECT_EQ(ranks.command(7, std::vector<int>{0}), 0u);       // no such rank
   EXPECT_TRUE(ranks.alive(0));
   EXPECT_FALSE(ranks.alive(5));
   auto gone = a.segment;

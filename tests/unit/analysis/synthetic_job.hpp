@@ -19,8 +19,13 @@ namespace symmer::analysis::testing {
 struct SyntheticJob {
   std::vector<double> demand;      ///< compute per iteration (s on a full core), per local rank
   std::vector<int> partner;        ///< local rank it exchanges with, per local rank
-  std::vector<int> core;           ///< current logical core, per local rank
+  std::vector<int> core;           ///< current logical core (place key), per local rank
   std::vector<double> capability;  ///< per logical core
+  /// Places of several cores (hybrid ranks: key -> logical cores, every thread busy); empty:
+  /// each rank on one core. Every place is listed, free ones too.
+  std::map<int, std::vector<int>> places;
+  /// The job's domain (logical cores); empty: the window does not say (every core).
+  std::vector<int> domain;
   /// Slowdown per core that capability does not show (cache thrash, SMT sibling): a rank
   /// there computes this many times slower. Used to make a move hurt.
   std::map<int, double> hidden_slowdown;
@@ -33,11 +38,20 @@ struct SyntheticJob {
 
   int ranks() const { return static_cast<int>(demand.size()); }
 
+  /// A place's pace: its slowest core's capability (every thread of the rank busy).
+  double place_capability(int key) const {
+    const auto p = places.find(key);
+    if (p == places.end()) return capability[key];
+    double cap = 1.0;
+    for (int c : p->second) cap = std::min(cap, capability[c]);
+    return cap;
+  }
+
   double compute_time(int r) const {
     const int c = core[r];
     int sharers = 0;
     for (int x : core) sharers += x == c ? 1 : 0;
-    const double cap = std::max(0.05, capability[c] / sharers);
+    const double cap = std::max(0.05, place_capability(c) / sharers);
     const auto h = hidden_slowdown.find(c);
     return demand[r] / cap * (h == hidden_slowdown.end() ? 1.0 : h->second);
   }
@@ -57,7 +71,8 @@ struct SyntheticJob {
 
   bool desynchronised(int r) const {
     const int p = partner[r];
-    return outofsync && p >= 0 && std::abs(capability[core[r]] - capability[core[p]]) > 0.05;
+    return outofsync && p >= 0 &&
+           std::abs(place_capability(core[r]) - place_capability(core[p])) > 0.05;
   }
 
   /// Seconds the job needs for `iterations` iterations (its slowest pair).
@@ -72,6 +87,9 @@ struct SyntheticJob {
     w.start_ns = start_ns;
     w.duration_ns = static_cast<std::uint64_t>(seconds * 1e9);
     w.core_capability = capability;
+    for (const auto& [key, cores] : places)
+      w.places[key] = Place{cores, static_cast<int>(cores.size())};
+    w.domain = domain;
     const auto ns = [](double s) { return static_cast<std::uint64_t>(std::llround(s * 1e9)); };
     for (int r = 0; r < ranks(); ++r) {
       RankWindow rw;
@@ -79,6 +97,7 @@ struct SyntheticJob {
       rw.local_rank = r;
       rw.pid = 1000 + r;
       rw.core = core[r];
+      rw.cores = places.count(core[r]) != 0 ? places.at(core[r]) : std::vector<int>{core[r]};
       const double t = iteration(r);
       const double n = seconds / t;  // iterations in the window
       const double c = compute_time(r);

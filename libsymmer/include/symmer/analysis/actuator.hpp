@@ -3,11 +3,12 @@
 // The actuator carries out a plan through RankControl without blocking: start() it, then
 // poll() it until it returns a result.
 //
-// Ordering keeps two ranks from sharing a core (thesis 3.3, the swap handshake): a rank is
-// commanded onto a core only after the rank on it acknowledged leaving. A cycle of moves (a
-// swap) goes through a free allowed core when there is one (A -> free, B -> A's core,
-// A -> B's core: no sharing at all); without one, both ranks of the cycle are commanded at
-// once, so they share a core only between their two next MPI calls.
+// Ranks move between places (placement.hpp: a rank's whole CPU set, named by its lowest
+// logical core). Ordering keeps two ranks from sharing a place (thesis 3.3, the swap
+// handshake): a rank is commanded onto a place only after the rank on it acknowledged
+// leaving. A cycle of moves (a swap) goes through a free place of the same size when there is
+// one (A -> free, B -> A's place, A -> B's place: no sharing at all); without one, both ranks
+// of the cycle are commanded at once, so they share only between their two next MPI calls.
 //
 // Faults: a rank that dies, answers kFailed (its target left the allowed cpuset) or does not
 // answer within ack_timeout stops the plan. The silent rank's command is superseded by one
@@ -51,12 +52,12 @@ class Actuator {
  public:
   Actuator(RankControl& control, ActuatorOptions options);
 
-  /// Starts carrying out `plan`. `placement` is the core of every live local rank of the job
-  /// (moves must start from it); `free_cores` are allowed cores no rank uses (staging
-  /// points). False, changing nothing, when a plan is already running or the plan does not
-  /// start from `placement` (refusal() says why).
+  /// Starts carrying out `plan`. `placement` is the place of every live local rank of the job
+  /// (moves must start from it); `free_places` are allowed places no rank uses, with their
+  /// logical cores (staging points). False, changing nothing, when a plan is already running
+  /// or the plan does not start from `placement` (refusal() says why).
   bool start(const Plan& plan, const std::map<int, int>& placement,
-             const std::vector<int>& free_cores, TimePoint now);
+             const std::map<int, std::vector<int>>& free_places, TimePoint now);
   /// Advances the running plan; returns its result once it is finished.
   std::optional<ActuationResult> poll(TimePoint now);
   bool busy() const { return running_; }
@@ -86,8 +87,10 @@ class Actuator {
   std::map<int, int> target_;     // plan rank -> core it should end on (now)
   std::map<int, InFlight> in_flight_;
   std::set<int> excluded_;                // dead or silent ranks: no more commands
-  std::set<std::pair<int, int>> failed_;  // (rank, core) binds the rank reported failing
-  std::vector<int> free_cores_;
+  std::set<std::pair<int, int>> failed_;  // (rank, place) binds the rank reported failing
+  std::map<int, std::vector<int>> free_places_;  // staging places: key -> logical cores
+  std::map<int, std::vector<int>> cores_of_;     // every place the plan names: key -> cores
+  std::vector<int> cores(int key) const;
   std::map<int, TimePoint> sharing_since_;
   ActuationResult result_;
   std::string refusal_;

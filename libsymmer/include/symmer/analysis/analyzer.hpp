@@ -46,21 +46,51 @@ class Analyzer {
   void on_window(const WindowSample& window, TimePoint now);
   /// Advances the actuator and page migration; true while work is in flight.
   bool tick(TimePoint now);
-  /// Cores the job may use (logical); by default every core of the model.
+  /// Cores the job may use (logical); by default every core of the model. Placements stay
+  /// inside these and inside each window's domain.
   void set_allowed_cores(std::vector<int> cores);
 
-  /// Writes the summary event, with `details` merged in (e.g. what the analysis itself cost:
-  /// "cpu_s", "windows"), and returns the report.
+  /// Writes the summary event -- how long each symptom lasted and what the ranks waited
+  /// meanwhile ("symptoms"), the time the kept plans recovered, estimated from the measured
+  /// progress before and after each ("recovered") -- with `details` merged in (e.g. what the
+  /// analysis itself cost: "cpu_s", "windows"), and returns the report.
   const Report& finish(TimePoint now, const nlohmann::json& details = nlohmann::json::object());
   const Report& report() const { return report_; }
 
  private:
+  // The evidence span of the history, as one window and as its two halves.
+  struct Evidence {
+    Evidence() = default;
+    explicit Evidence(const std::deque<WindowSample>& history);
+    WindowSample all, first, second;
+  };
+  // How long a symptom lasted and the waiting time of the job's ranks while it did.
+  struct SymptomTotal {
+    bool active = false;
+    double onset_s = -1.0, last_s = -1.0, duration_s = 0.0, wait_s = 0.0, max_severity = 0.0;
+  };
+  // Progress after a completed plan: the slowest rank's calls and the seconds they took.
+  struct Recovery {
+    std::uint64_t plan = 0;
+    double rate_before = 0.0;  // calls/s over the evidence span that justified the plan
+    double calls_after = 0.0;
+    double seconds_after = 0.0;
+  };
+
   void log(nlohmann::json event, TimePoint now);
+  MetricContext context();  // of the current history (kept alive in evidence_)
   void plan(TimePoint now);
   void log_round(const PlanningRound& round, TimePoint now);
+  void account_symptoms(const std::map<std::string, Symptom>& symptoms, TimePoint now);
+  void account_progress(const WindowSample& window);
+  nlohmann::json totals_json() const;
   void start(const Plan& plan, TimePoint now);
   void finished(const ActuationResult& result, TimePoint now);
-  std::vector<int> free_cores(const WindowSample& window) const;
+  // The allowed cores inside the window's domain.
+  std::vector<int> allowed_in(const WindowSample& window) const;
+  // Free places of the window whose cores are all allowed: key -> logical cores.
+  std::map<int, std::vector<int>> free_places(const WindowSample& window) const;
+  std::vector<int> free_keys(const WindowSample& window) const;
 
   AnalyzerConfig config_;
   topology::NodeModel node_;
@@ -78,6 +108,10 @@ class Analyzer {
   std::map<std::string, std::pair<std::string, TimePoint>> last_logged_;  // dedup key, time
   std::vector<PageMigration> migrations_;
   std::string last_window_error_;
+  Evidence evidence_;
+  std::map<std::string, SymptomTotal> symptom_totals_;
+  std::optional<Recovery> recovering_;
+  std::vector<Recovery> recoveries_;
   Report report_;
 };
 

@@ -19,6 +19,7 @@
 
 #include "symmer/analysis/actuator.hpp"
 #include "symmer/analysis/page_migration.hpp"
+#include "symmer/analysis/placement.hpp"
 #include "symmer/analysis/planner.hpp"
 
 namespace symmer::analysis {
@@ -31,7 +32,11 @@ struct AnalyzerConfig {
   /// 0.2-0.5 s; a longer span keeps later decisions steady.
   std::chrono::milliseconds period{100};
   int evidence_windows = 6;  ///< windows a decision looks at (at least 2)
-  std::vector<std::string> metrics = {"idleness", "outofsync", "locality"};  ///< priority
+  std::vector<std::string> metrics = {"idleness", "outofsync", "locality",
+                                      "capability"};  ///< priority order
+  /// Where placements may go: the ranks' launch sets (kJob), or every core the job's cgroup
+  /// allows (kNode: the user widened it, symmer-run --domain node).
+  Domain domain = Domain::kJob;
   bool advice_only = false;  ///< log the moves, do not make them
   std::string decision_log;  ///< JSON-lines file; empty: none
   PlannerOptions planner;

@@ -13,10 +13,21 @@
 
 namespace symmer::analysis {
 
+/// Where the embedded analyzer of the job whose node segment is `segment_path` publishes its
+/// recent decisions for `symmerctl decisions`: beside the segment, named
+/// symmerlog-<uid>-<job id>-<node id>.jsonl (not symmer-*: that prefix is the segments').
+std::string published_log_path(const std::string& segment_path);
+
 class DecisionLog {
  public:
-  /// Appends to `path` (created if needed); an empty path keeps events in memory only.
-  explicit DecisionLog(const std::string& path = {}, std::size_t keep_in_memory = 256);
+  /// Appends to `path` (created if needed); an empty path keeps events in memory only. With
+  /// `published`, also keeps that file (mode 0600, never through a symlink) holding the recent
+  /// events, at most about 256 KiB; it is removed when the log is destroyed.
+  explicit DecisionLog(const std::string& path = {}, std::size_t keep_in_memory = 256,
+                       const std::string& published = {});
+  ~DecisionLog();
+  DecisionLog(const DecisionLog&) = delete;
+  DecisionLog& operator=(const DecisionLog&) = delete;
 
   /// Records one event (written and flushed at once: the job may end any time).
   void write(const nlohmann::json& event);
@@ -32,6 +43,9 @@ class DecisionLog {
   std::size_t keep_;
   std::deque<nlohmann::json> recent_;
   std::string error_;
+  std::string published_;
+  int published_fd_ = -1;
+  std::size_t published_bytes_ = 0;
 };
 
 }  // namespace symmer::analysis

@@ -32,7 +32,7 @@ struct MetricContext {
   /// a gain that shows in both halves alike is one to trust.
   const WindowSample* first_half = nullptr;
   const WindowSample* second_half = nullptr;
-  /// Allowed cores no live rank of the job is bound to (targets for plain moves).
+  /// Free places (keys) of the job's domain inside the allowed cores: targets for plain moves.
   std::vector<int> free_cores;
 };
 

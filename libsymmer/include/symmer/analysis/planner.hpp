@@ -136,6 +136,10 @@ class Planner {
   PlanningRound plan(const MetricContext& context, const std::vector<int>& allowed_cores,
                      TimePoint now);
 
+  /// Each metric's symptom on `context`, without deciding anything (for accounting while a
+  /// plan is being evaluated).
+  std::map<std::string, Symptom> symptoms(const MetricContext& context) const;
+
   /// The plan's moves were carried out at `now` (all acknowledged): its ranks are held and
   /// its effect is measured on the next windows (unless it is itself a rollback).
   void applied(const Plan& plan, TimePoint now);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// RankControl on the node segment's control words (segment/control.hpp): commands name a
-// Linux CPU of the target core, acknowledgements are translated back to logical cores, and
+// RankControl on the node segment's control words (segment/control.hpp): a command names the
+// Linux CPUs of the target cores that keep the rank's threads at their places
+// (placement.hpp target_cpus), acknowledgements are translated back to logical cores, and
 // liveness uses each slot's recorded process identity (pid + start time), so a reused pid
 // does not pass for the rank.
 
@@ -19,19 +20,23 @@ class SegmentRankControl final : public RankControl {
  public:
   SegmentRankControl(segment::SegmentControl control, topology::NodeModel node);
 
-  /// Records who each slot's process is (call with every new snapshot).
+  /// Records who each slot's process is and its CPU set (call with every new snapshot).
   void update(const segment::SegmentSnapshot& snapshot);
 
-  std::uint64_t command(int local_rank, int core) override;
+  std::uint64_t command(int local_rank, std::span<const int> cores) override;
   Ack ack(int local_rank) const override;
   bool alive(int local_rank) const override;
   /// sched_setaffinity on every thread of the rank's process (/proc/<pid>/task).
-  bool force_bind(int local_rank, int core) override;
+  bool force_bind(int local_rank, std::span<const int> cores) override;
 
  private:
+  // The Linux CPUs of `cores` for `local_rank` (its threads' places kept).
+  std::vector<int> cpus_for(int local_rank, std::span<const int> cores) const;
+
   segment::SegmentControl control_;
   topology::NodeModel node_;
   std::map<int, segment::ProcessIdentity> who_;
+  std::map<int, std::vector<int>> current_;  // local rank -> its CPU set at the last update
 };
 
 /// Binds every thread of process `pid` to the Linux CPUs `cpus`. False when the process is

@@ -36,13 +36,18 @@ Expected<SegmentSample> read_segment_sample(const std::string& path,
 /// nullopt when the process is gone or the file is unreadable.
 std::optional<double> process_cpu_seconds(int pid);
 
+/// The CPU sets of every active rank of `snapshot` (its slots' placement).
+std::vector<RankCpus> rank_cpus(const segment::SegmentSnapshot& snapshot);
+
 /// The window between two samples of one segment. Ranks active at both ends with the same
 /// process are included; a rank that finished, restarted or whose counters went backwards is
 /// left out and `notes` (if given) says why. `calls` counts every intercepted call except
-/// Test and Iprobe (polling would pass for progress). Errors: samples of different jobs or
-/// nodes, time not advancing.
+/// Test and Iprobe (polling would pass for progress). The window's places and domain come
+/// from `after` (job_placement with `domain`). Errors: samples of different jobs or nodes,
+/// time not advancing.
 Expected<WindowSample> window_between(const SegmentSample& before, const SegmentSample& after,
                                       const topology::NodeModel& node,
-                                      std::vector<std::string>* notes = nullptr);
+                                      std::vector<std::string>* notes = nullptr,
+                                      Domain domain = Domain::kJob);
 
 }  // namespace symmer::analysis

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "symmer/analysis/placement.hpp"
+
 namespace symmer::topology {
 class NodeModel;
 }
@@ -25,7 +27,11 @@ struct RankWindow {
   int global_rank = -1;  ///< rank in MPI_COMM_WORLD
   int local_rank = -1;   ///< index of the rank's slot on this node, 0..ranks-1
   int pid = 0;           ///< process id (liveness checks, page migration)
-  int core = -1;         ///< logical core (NodeModel index) it is bound to; -1 unknown/unbound
+  /// Its place (placement.hpp): the lowest logical core of the set it is bound to, which is
+  /// its core when the set is one core; -1 when unknown or not placed (a floating hybrid rank).
+  int core = -1;
+  /// Logical cores of its whole CPU set now (a floating rank's whole launch set), ascending.
+  std::vector<int> cores;
 
   std::uint64_t idle_ns = 0;     ///< inside blocking MPI calls (waiting)
   std::uint64_t compute_ns = 0;  ///< between MPI calls
@@ -59,12 +65,23 @@ struct WindowSample {
   /// Optional, per logical core: share taken by interrupt and soft-irq processing, in [0, 1]
   /// (locates the protocol-processing core). Empty when unknown.
   std::vector<double> core_irq_share;
+  /// The job's places by key: every rank's, and free ones of the ranks' sizes in its domain.
+  /// A key missing here is a one-core place (windows built without placement, tests).
+  std::map<int, Place> places;
+  /// Logical cores placements may use (the job's domain); empty: every core of the node.
+  std::vector<int> domain;
 
   double duration_s() const { return static_cast<double>(duration_ns) * 1e-9; }
   /// The entry of local rank `local_rank`, or nullptr.
   const RankWindow* find_local(int local_rank) const;
-  /// Capability of logical core `core`; 1.0 when the core is unknown (-1) or not covered.
-  double capability(int core) const;
+  /// Capability of place `key`: for a one-core place its core's; for a wider place the
+  /// capability of its `threads`-th best core (the slowest thread of a parallel region sets
+  /// the pace). 1.0 when unknown (-1) or not covered.
+  double capability(int key) const;
+  /// The logical cores of place `key` ({key} when it is not in `places`; empty for -1).
+  std::vector<int> place_cores(int key) const;
+  /// Places no rank is on, ascending by key.
+  std::vector<int> free_places() const;
 };
 
 /// Problems that make a window unusable, each naming the field and rank at fault (duplicate
@@ -78,8 +95,8 @@ std::vector<std::string> validate(const WindowSample& window, const topology::No
 /// gives an empty window.
 WindowSample aggregate(std::span<const WindowSample> windows);
 
-/// True when ranks, pids or cores differ between the two windows (the mapping changed, so
-/// evidence from before no longer describes the job).
+/// True when ranks, pids or CPU sets differ between the two windows (the mapping changed,
+/// so evidence from before no longer describes the job).
 bool mapping_changed(const WindowSample& before, const WindowSample& after);
 
 }  // namespace symmer::analysis

@@ -207,8 +207,9 @@ static_assert(sizeof(SlotTarget) == 2 * kCacheLine);
 
 /// Where the rank runs, as CPU sets. Written by the rank under the slot's seqlock.
 struct SlotPlacement {
-  /// Threads the rank computes with: the first level of OMP_NUM_THREADS, 0 when not set (the
-  /// analysis then takes one per CPU of the set).
+  /// Threads the rank computes with: its OpenMP runtime's omp_get_max_threads(), else the first
+  /// level of OMP_NUM_THREADS; 0 when neither says (the analysis then takes one per core of
+  /// the set).
   std::uint64_t compute_threads;
   /// Sets the rank has been bound to by commands since launch (0: still its launch set).
   std::uint64_t set_generation;

@@ -11,6 +11,13 @@
 
 namespace symmer::segment {
 
+/// `idle_share` wherever symmer prints one (reports, symmerctl, symmerd, decision evidence):
+/// the share of a rank's measured time it spent waiting inside MPI, idle / (idle + compute),
+/// in [0, 1]; 0 when nothing was measured. `compute_share` is 1 - idle_share (0 likewise).
+/// Time inside nonblocking posts counts in neither (pmpi-shim/README.md).
+double idle_share(std::uint64_t idle_ns, std::uint64_t compute_ns);
+double compute_share(std::uint64_t idle_ns, std::uint64_t compute_ns);
+
 /// The whole snapshot: header, node summaries, and every slot with its cumulative counters.
 /// When `previous` is a snapshot of the same segment taken earlier, each rank also gets a
 /// "window" object with the deltas between the two.

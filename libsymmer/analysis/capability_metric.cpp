@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Capability metric (see capability_metric.hpp).
+#include "symmer/analysis/capability_metric.hpp"
+
+#include <algorithm>
+
+#include "candidates.hpp"
+#include "symmer/analysis/compute_model.hpp"
+#include "symmer/segment/report.hpp"
+
+namespace symmer::analysis {
+namespace {
+
+// Share of the window the rank computed (what a faster core would shorten).
+double busy_of_window(const WindowSample& w, const RankWindow& r) {
+  return w.duration_ns == 0
+             ? 0.0
+             : std::min(1.0, static_cast<double>(r.compute_ns) / static_cast<double>(w.duration_ns));
+}
+
+double effective(const WindowSample& w, int place) {
+  return std::max(ComputeModel::kMinCapability, w.capability(place));
+}
+
+double model_gain(const WindowSample& w, std::span<const Move> moves) {
+  double best = 0.0, worst = 0.0;
+  for (const auto& m : moves) {
+    const RankWindow* r = w.find_local(m.local_rank);
+    if (r == nullptr || m.from_core < 0 || m.to_core < 0) continue;
+    const double saved =
+        busy_of_window(w, *r) * (1.0 - effective(w, m.from_core) / effective(w, m.to_core));
+    best = std::max(best, saved);
+    worst = std::min(worst, saved);
+  }
+  return best + worst;
+}
+
+}  // namespace
+
+MetricResult CapabilityMetric::evaluate(const MetricContext& context) const {
+  const WindowSample& w = context.evidence;
+  MetricResult result;
+  if (w.core_capability.empty() || w.duration_ns == 0) return result;  // capability unknown
+  std::vector<int> degraded;
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const auto& r : w.ranks) {
+    if (r.core < 0) continue;
+    const double share = busy_of_window(w, r);
+    const double capability = w.capability(r.core);
+    if (share < kComputeBound || capability >= kDegraded) continue;
+    degraded.push_back(r.local_rank);
+    result.symptom.severity = std::max(result.symptom.severity, share * (1.0 - capability));
+    ranks.push_back({{"rank", r.local_rank},
+                     {"place", r.core},
+                     {"capability", capability},
+                     {"busy_of_window", share},
+                     {"compute_share", segment::compute_share(r.idle_ns, r.compute_ns)}});
+  }
+  result.symptom.present = !degraded.empty();
+  // The best a free place offers, so a "no better core" says what there was.
+  double best_free = -1.0;
+  for (int f : context.free_cores) best_free = std::max(best_free, w.capability(f));
+  result.symptom.evidence = {{"ranks", ranks},
+                             {"best_free_capability",
+                              best_free >= 0 ? nlohmann::json(best_free) : nlohmann::json()}};
+  if (degraded.empty()) return result;
+
+  // Only moves to free places clearly better than the rank's own.
+  std::vector<std::vector<Move>> candidates;
+  for (auto& moves : detail::candidate_moves(context, degraded))
+    if (moves.size() == 1 &&
+        w.capability(moves.front().to_core) >= w.capability(moves.front().from_core) + kBetterBy)
+      candidates.push_back(std::move(moves));
+  result.proposals = detail::price_candidates(
+      context, name(), candidates, model_gain, 1.0, [&](std::span<const Move> moves) {
+        return nlohmann::json{{"ranks", ranks},
+                              {"target_capability", w.capability(moves.front().to_core)}};
+      });
+  return result;
+}
+
+double CapabilityMetric::predict(const MetricContext& context, std::span<const Move> moves) const {
+  return model_gain(context.evidence, moves);
+}
+
+}  // namespace symmer::analysis
