@@ -45,6 +45,30 @@ int run_request(const DaemonOptions& options, const nlohmann::json& request,
   return 0;
 }
 
+void add_segment_dir_option(CLI::App& cmd, DaemonOptions& options) {
+  cmd.add_option("--dir", options.dir,
+                 "without symmerd: where the node segments are (default $SYMMER_SHM_DIR or "
+                 "/dev/shm)");
+}
+
+int run_request_or_local(const DaemonOptions& options, const nlohmann::json& request,
+                         const std::function<nlohmann::json()>& local,
+                         const std::function<void(const nlohmann::json&)>& human) {
+  try {
+    (void)ask(options, {{"request", "status"}});
+  } catch (const std::runtime_error& e) {
+    std::cerr << "symmerctl: no symmerd answers (" << e.what()
+              << "); embedded mode: figures from the jobs' node segments\n";
+    const nlohmann::json reply = local();
+    if (options.json)
+      std::cout << reply.dump(2) << "\n";
+    else
+      human(reply);
+    return 0;
+  }
+  return run_request(options, request, human);
+}
+
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size(), 0);

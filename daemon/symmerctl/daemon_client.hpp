@@ -19,6 +19,7 @@ inline constexpr int kExitDenied = 3;
 struct DaemonOptions {
   std::string socket;  ///< "" = daemon::client_socket_path()
   bool json = false;
+  std::string dir;  ///< node segments without a daemon ("" = $SYMMER_SHM_DIR or /dev/shm)
 };
 
 /// Adds --socket and --json to `cmd`.
@@ -31,6 +32,15 @@ nlohmann::json ask(const DaemonOptions& options, const nlohmann::json& request);
 /// reply is ok) or the daemon's error on stderr. Returns the exit status.
 int run_request(const DaemonOptions& options, const nlohmann::json& request,
                 const std::function<void(const nlohmann::json&)>& human);
+
+/// Adds --dir (where the node segments are, for the embedded mode) to `cmd`.
+void add_segment_dir_option(CLI::App& cmd, DaemonOptions& options);
+
+/// run_request, or when no daemon answers, `local()`'s reply (local_view.hpp) printed the same
+/// way, after a note on stderr that the figures come from the jobs themselves.
+int run_request_or_local(const DaemonOptions& options, const nlohmann::json& request,
+                         const std::function<nlohmann::json()>& local,
+                         const std::function<void(const nlohmann::json&)>& human);
 
 /// Columns padded to their widest cell, two spaces apart.
 std::string format_table(const std::vector<std::string>& header,

@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "daemon_client.hpp"
+#include "local_view.hpp"
 
 namespace {
 
@@ -13,10 +14,13 @@ using symmer::ctl::cell;
 symmer::ctl::CommandRun setup(CLI::App& cmd) {
   auto o = std::make_shared<symmer::ctl::DaemonOptions>();
   symmer::ctl::add_daemon_options(cmd, *o);
+  symmer::ctl::add_segment_dir_option(cmd, *o);
   return [o] {
-    return symmer::ctl::run_request(*o, {{"request", "jobs"}}, [](const nlohmann::json& r) {
+    const auto local = [o] { return symmer::ctl::local_jobs(o->dir); };
+    return symmer::ctl::run_request_or_local(*o, {{"request", "jobs"}}, local, [](const nlohmann::json& r) {
       if (r["jobs"].empty()) {
-        std::cout << "symmerd manages no jobs\n";
+        std::cout << (r.value("mode", "") == "embedded" ? "no symmer jobs on this node\n"
+                                                         : "symmerd manages no jobs\n");
         return;
       }
       std::vector<std::vector<std::string>> rows;
@@ -36,6 +40,6 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
 }
 
 const bool registered =
-    symmer::ctl::register_command({"jobs", "list the jobs symmerd manages", setup});
+    symmer::ctl::register_command({"jobs", "list the jobs on this node (symmerd's, or the segments')", setup});
 
 }  // namespace

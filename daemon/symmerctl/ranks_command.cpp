@@ -60,7 +60,7 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
   cmd.add_option("--socket", o->socket, "symmerd's control socket (with --daemon)");
   return [o] {
     if (o->daemon) {
-      symmer::ctl::DaemonOptions d{o->socket, o->json};
+      symmer::ctl::DaemonOptions d{o->socket, o->json, o->dir};
       return symmer::ctl::run_request(d, {{"request", "ranks"}}, [](const nlohmann::json& r) {
         std::cout << symmer::ctl::ranks_table(r);
       });

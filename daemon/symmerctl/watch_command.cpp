@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "cores_view.hpp"
 #include "daemon_client.hpp"
+#include "local_view.hpp"
 
 namespace {
 
@@ -19,6 +20,7 @@ struct Options : symmer::ctl::DaemonOptions {
 symmer::ctl::CommandRun setup(CLI::App& cmd) {
   auto o = std::make_shared<Options>();
   cmd.add_option("--socket", o->socket, "symmerd's control socket");
+  symmer::ctl::add_segment_dir_option(cmd, *o);
   cmd.add_option("--interval", o->interval, "seconds between refreshes (default 1)")
       ->check(CLI::Range(0.05, 3600.0));
   cmd.add_option("--count", o->count, "stop after this many refreshes (default: until Ctrl-C)")
@@ -27,18 +29,24 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
     for (int i = 0; o->count == 0 || i < o->count; ++i) {
       if (i > 0) std::this_thread::sleep_for(std::chrono::duration<double>(o->interval));
       nlohmann::json status, cores, ranks;
+      std::string head;
       try {
         status = symmer::ctl::ask(*o, {{"request", "status"}});
         cores = symmer::ctl::ask(*o, {{"request", "cores"}});
         ranks = symmer::ctl::ask(*o, {{"request", "ranks"}});
-      } catch (const std::runtime_error& e) {
-        std::cerr << "symmerctl watch: " << e.what() << "\n";
-        return symmer::ctl::kExitNoDaemon;
+        head = "symmerd pid " + status["pid"].dump() + ": " + status["jobs"].dump() + " job(s)" +
+               (status.value("paused", false) ? ", PAUSED" : "") +
+               (status.value("advice_only", false) ? ", advice only" : "");
+      } catch (const std::runtime_error&) {
+        // No daemon: the jobs' own segments, sampled over half the interval each.
+        const auto half = std::chrono::milliseconds(static_cast<long>(o->interval * 250));
+        status = symmer::ctl::local_status(o->dir);
+        cores = symmer::ctl::local_cores(o->dir, half);
+        ranks = symmer::ctl::local_ranks(o->dir, half);
+        head = "no symmerd (embedded mode): " + status["jobs"].dump() + " job(s)";
       }
       std::cout << "\033[H\033[2J"  // home + clear: redraw in place
-                << "symmerd pid " << status["pid"] << ": " << status["jobs"] << " job(s)"
-                << (status.value("paused", false) ? ", PAUSED" : "")
-                << (status.value("advice_only", false) ? ", advice only" : "") << "\n\n"
+                << head << "\n\n"
                 << symmer::ctl::cores_table(cores) << "\n"
                 << symmer::ctl::ranks_table(ranks) << std::flush;
     }
@@ -47,6 +55,7 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
 }
 
 const bool registered = symmer::ctl::register_command(
-    {"watch", "live per-core and per-rank view of symmerd (refreshes in place)", setup});
+    {"watch", "live per-core and per-rank view (symmerd's, or the jobs'; refreshes in place)",
+     setup});
 
 }  // namespace
