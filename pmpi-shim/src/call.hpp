@@ -6,14 +6,15 @@
 //   if (!call.tracked()) return pmpi.X(...);   // monitoring off, or nested inside another call
 //   ... hooks::before_*; rc = pmpi.X(...); call.stop(); hooks::after_*; call.finish();
 //
-// Cost when tracked: two clock reads, a handful of thread-local adds, three relaxed loads of
-// shared words (active flag, command word, publish deadline). Nothing else unless a publish is
-// due or the analyzer posted a new command.
+// Cost when tracked: two clock reads, a handful of thread-local adds, two relaxed loads of
+// process-wide words that only change rarely (active flag, publish deadline). Nothing else
+// unless a publish is due: the analyzer's commands are looked at then (publish_slow), not on
+// every call, so no call reads the node segment.
 //
 // Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status: calls that never block)
-// are what tight loops call millions of times, and a clock read costs 7-15 ns. Only a random
-// one in kPollSample polls is clocked (entry and exit); it updates the running mean duration
-// of polls. The others read no clock at all: the next clocked call splits the time elapsed
+// are what tight loops call millions of times, and a clock read costs 7-15 ns. Only one in
+// kPollSample polls on average, chosen at random, is clocked (entry and exit); it updates the
+// running mean duration of polls. The others read no clock at all: the next clocked call splits the time elapsed
 // since the last clocked exit into idle (the unclocked polls times the mean) and compute (the
 // rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
 
@@ -43,10 +44,6 @@ class Call {
     ts->depth.store(depth + 1, std::memory_order_relaxed);
     if (depth != 0) return;  // the outer call (e.g. a Fortran binding) accounts for this one
     tracked_ = true;
-    if (__builtin_expect(
-            segment::load_word(*g.command_word) != g.seen_command.load(std::memory_order_relaxed),
-            0))
-      apply_command();
     if (is_poll_class(cls) && !sample_poll(*ts)) {
       unclocked_ = true;
       return;
@@ -112,14 +109,18 @@ class Call {
   // Never negative, even if the thread moved to a core whose TSC lags by a few ticks.
   SYMMER_INLINE std::uint64_t elapsed() const noexcept { return t1_ > t0_ ? t1_ - t0_ : 0; }
 
-  // xorshift64: random, so that no periodic pattern of polls aliases with the sampling.
+  // A countdown to the next clocked poll (the first poll is one), drawn uniformly from
+  // 1 .. 2 kPollSample - 1 by xorshift64 when it runs out: random, so that no periodic pattern
+  // of polls aliases with the sampling, and one decrement per unclocked poll.
   SYMMER_INLINE static bool sample_poll(ThreadState& ts) noexcept {
+    if (__builtin_expect(--ts.poll_countdown != 0, 1)) return false;
     std::uint64_t x = ts.poll_rng;
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
     ts.poll_rng = x;
-    return x % kPollSample == 0 || ts.poll_samples == 0;
+    ts.poll_countdown = static_cast<std::uint32_t>(1 + x % (2 * kPollSample - 1));
+    return true;
   }
 
   ThreadState* ts_ = nullptr;

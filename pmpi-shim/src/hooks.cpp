@@ -20,6 +20,22 @@ namespace symmer::shim {
 namespace {
 
 RequestTable requests;
+// Below MPI_THREAD_MULTIPLE no other thread can post a request between a completion and the
+// shim's look at it, so a single request (MPI_Test, MPI_Wait) is looked up in the table only
+// once it completed: most polls do not complete, and then cost no lookup at all.
+bool look_up_after_completion = false;
+constexpr std::int64_t kLookUpLater = -2;  // CompletionEntry::index: key saved, not looked up
+
+// Fills `e` from the table for its key; false when the request is not tracked (or an inactive
+// persistent one, which completes at once).
+bool look_up(CompletionEntry& e) noexcept {
+  e.index = requests.find(e.key);
+  if (e.index < 0) return false;
+  e.info = requests.info(e.index);
+  e.serial = requests.serial(e.index);
+  if (e.info.persistent && !e.info.active) e.index = -1;
+  return e.index >= 0;
+}
 
 Scratch& scratch_of(Call& call) noexcept { return *call.thread().scratch; }
 
@@ -92,6 +108,7 @@ void complete_one(Call& call, int i, const MPI_Status* status) noexcept {
   Scratch& s = scratch_of(call);
   if (i < 0 || i >= s.completing_count) return;
   CompletionEntry& e = s.completing[i];
+  if (e.index == kLookUpLater && !look_up(e)) return;
   if (e.index < 0) return;
   ThreadState& ts = call.thread();
   if (e.info.kind == RequestInfo::kSend) {
@@ -157,6 +174,7 @@ namespace hooks {
 
 void prepare(int thread_level) noexcept {
   requests.set_concurrent(thread_level == MPI_THREAD_MULTIPLE);
+  look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
 }
 
 void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
@@ -296,20 +314,20 @@ bool before_complete(Call& call, int count, void* reqs) noexcept {
     return false;
   if (s.completing.size() < static_cast<std::size_t>(count)) s.completing.resize(count);
   const auto* r = static_cast<const MPI_Request*>(reqs);
+  if (count == 1 && look_up_after_completion) {
+    s.completing[0].key = handle_key(r[0]);
+    s.completing[0].index = kLookUpLater;
+    s.completing_count = 1;
+    s.completing_recv = true;  // it may be a receive: its status is wanted (statuses_arg)
+    return true;
+  }
   bool tracked = false;
   for (int i = 0; i < count; ++i) {
     CompletionEntry& e = s.completing[i];
     e.index = -1;
     if (r[i] == MPI_REQUEST_NULL) continue;
     e.key = handle_key(r[i]);
-    e.index = requests.find(e.key);
-    if (e.index < 0) continue;
-    e.info = requests.info(e.index);
-    e.serial = requests.serial(e.index);
-    if (e.info.persistent && !e.info.active) {  // an inactive persistent request completes at once
-      e.index = -1;
-      continue;
-    }
+    if (!look_up(e)) continue;
     s.completing_recv = s.completing_recv || e.info.kind == RequestInfo::kRecv;
     tracked = true;
   }

@@ -202,6 +202,9 @@ ThreadState* register_thread() noexcept {
 
 void publish_slow(ThreadState& ts, std::uint64_t now) noexcept {
   if (!g.active.load(std::memory_order_relaxed)) return;
+  // A new command from the analyzer is acted on here, at most a publish period after it.
+  if (segment::load_word(*g.command_word) != g.seen_command.load(std::memory_order_relaxed))
+    apply_command();
   if (try_lock_publish()) {
     g.next_publish.store(now + g.publish_period_ticks, std::memory_order_relaxed);
     if (ts.main_thread) papi_sample();

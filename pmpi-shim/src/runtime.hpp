@@ -60,6 +60,7 @@ struct alignas(64) ThreadState {
   std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
   std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
   std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
+  std::uint32_t poll_countdown = 1;  ///< polls until the next clocked one (Call::sample_poll)
   std::atomic<int> depth{0};  ///< nesting of intercepted calls (>0: inside MPI)
   bool main_thread = false;   ///< the thread that called MPI_Init
   int registry_index = -1;
@@ -82,8 +83,10 @@ struct Runtime {
   alignas(64) std::atomic<bool> active{false};  ///< monitoring on: wrappers account calls
   std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
   std::uint64_t publish_period_ticks = 0;
-  const std::uint64_t* command_word = &kNoCommand;  ///< this rank's SlotControl::command
-  std::atomic<std::uint64_t> seen_command{0};       ///< last command word acted upon
+
+  // Read at each publish (publish_slow).
+  alignas(64) const std::uint64_t* command_word = &kNoCommand;  ///< SlotControl::command
+  std::atomic<std::uint64_t> seen_command{0};  ///< last command word acted upon
 
   // Written at every nonblocking send post and completion (hooks.cpp add_pending).
   alignas(64) std::atomic<std::int64_t> pending_sends{0};  ///< nonblocking sends not completed
@@ -144,8 +147,9 @@ class PublishLock {
   PublishLock& operator=(const PublishLock&) = delete;
 };
 
-/// Publishes the rank's figures into its slot when no other thread is; progresses the
-/// inter-node exchange. Called when a call returns at or after next_publish.
+/// Acts on a new command of the analyzer (apply_command), publishes the rank's figures into
+/// its slot when no other thread is, progresses the inter-node exchange. Called when a call
+/// returns at or after next_publish.
 void publish_slow(ThreadState& ts, std::uint64_t now) noexcept;
 
 /// Publishes unconditionally (waits for a concurrent publisher), with the slot's state.
