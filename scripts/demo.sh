@@ -27,7 +27,7 @@ echo "   plain, then under symmer-run --report: the busy rank is moved off the n
 if (($(nproc) >= 2)); then
   mpiexec=$(command -v mpiexec.mpich || echo mpiexec)
   idleness=(build/bin/symmer-idleness --iterations 150 --work-ms 5 --ratio 4)
-  build/bin/symmer-noise --cores 0 --share 0.5 >/dev/null 2>&1 &
+  build/bin/symmer-noise --cpus 0 --share 0.5 >/dev/null 2>&1 &
   noise=$!
   trap 'kill $noise 2>/dev/null || true' EXIT
   sleep 0.3

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// symmer-noise --cores LIST --share F [--seconds S] [--period-us P] [--no-realtime]
-// Occupies fraction F of each listed core (logical indices) until S seconds passed or it gets
-// SIGINT/SIGTERM; then prints one JSON line with the share each core really lost.
+// symmer-noise --cpus LIST --share F [--seconds S] [--period-us P] [--no-realtime]
+// Occupies fraction F of the core of each listed Linux CPU ("L:"-prefixed: logical cores) until
+// S seconds passed or it gets SIGINT/SIGTERM; then prints one JSON line with the share each core
+// really lost.
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
@@ -10,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "core_list.hpp"
 #include "duty_cycle.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -26,7 +27,9 @@ int main(int argc, char** argv) {
   double seconds = 0.0;
   int period_us = 2000;
   bool no_realtime = false;
-  app.add_option("--cores", cores_text, "logical cores, e.g. 1 or 0,2-3")->required();
+  app.add_option("--cpus", cores_text,
+                 "Linux CPUs whose cores to occupy, e.g. 1 or 0,2-3 (L:0-1: logical cores)")
+      ->required();
   app.add_option("--share", share, "fraction of each core to occupy, in (0, 1)")->required();
   app.add_option("--seconds", seconds, "run time; 0 = until SIGINT/SIGTERM")
       ->check(CLI::NonNegativeNumber);
@@ -41,13 +44,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto node = symmer::topology::NodeModel::from_this_node();
-  std::vector<int> cores;
-  try {
-    cores = symmer::noise::parse_core_list(cores_text, static_cast<int>(node.cores().size()));
-  } catch (const std::exception& e) {
-    std::cerr << "symmer-noise: --cores " << cores_text << ": " << e.what() << "\n";
+  const auto selected = symmer::topology::parse_core_selection(cores_text, node);
+  if (!selected) {
+    std::cerr << "symmer-noise: --cpus: " << selected.error().message << "\n";
     return 2;
   }
+  const std::vector<int>& cores = *selected;
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
@@ -59,7 +61,7 @@ int main(int argc, char** argv) {
     threads.emplace_back(
         [&, cycle, k] { results[k] = symmer::noise::run_duty_cycle(cycle, node, stop_requested); });
   }
-  std::fprintf(stderr, "symmer-noise: occupying %.0f%% of core(s) %s, period %d us (pid %d)\n",
+  std::fprintf(stderr, "symmer-noise: occupying %.0f%% of the core(s) of CPUs %s, period %d us (pid %d)\n",
                share * 100.0, cores_text.c_str(), period_us, static_cast<int>(getpid()));
   if (seconds > 0.0) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -75,7 +77,8 @@ int main(int argc, char** argv) {
     const auto& r = results[k];
     all_realtime = all_realtime && r.realtime;
     out["cores"].push_back(
-        {{"core", cores[k]},
+        {{"cpus", symmer::topology::format_cpu_list(node.cores()[static_cast<std::size_t>(cores[k])].pus)},
+         {"core", "L:" + std::to_string(cores[k])},
          {"achieved_share", r.wall_seconds > 0 ? r.cpu_seconds / r.wall_seconds : 0.0},
          {"realtime", r.realtime}});
   }

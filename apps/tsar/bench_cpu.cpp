@@ -14,7 +14,8 @@
 // imbalanced loop's sit under "imbalanced".
 // Usage: tsar-bench-cpu [--cores LIST] [--noise-core C] [--share F] [--no-noise] [--rounds R]
 //                       [--iterations N] [--us-per-iteration U]
-//   --cores LIST  logical cores to use (default: all); TSAR gets one CPU device per core
+//   --cores LIST  Linux CPUs whose cores to use (L:0-3: logical cores; default: all); TSAR gets
+//                 one CPU device per core
 #include <omp.h>
 
 #include <algorithm>
@@ -28,8 +29,8 @@
 #include <thread>
 #include <vector>
 
-#include "core_list.hpp"
 #include "noise_process.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
 #include "tsar/tsar.hpp"
 
@@ -230,7 +231,7 @@ int main(int argc, char** argv) {
     if (opt.cores.empty()) {
       for (int c = 0; c < static_cast<int>(node.cores().size()); ++c) used.push_back(c);
     } else {
-      used = symmer::noise::parse_core_list(opt.cores, static_cast<int>(node.cores().size()));
+      used = symmer::topology::parse_core_selection(opt.cores, node).value();
     }
     const int cores = static_cast<int>(used.size());
     if (opt.noise_core < 0) opt.noise_core = used.back();
@@ -249,7 +250,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<tsar::bench::NoiseProcess> noise;
     if (opt.noise && cores > 1) {
       noise = std::make_unique<tsar::bench::NoiseProcess>(
-          tsar::bench::noise_program_path(), std::to_string(opt.noise_core), opt.share);
+          tsar::bench::noise_program_path(), "L:" + std::to_string(opt.noise_core), opt.share);
       std::printf("symmer-noise takes %.0f%% of core %d\n", opt.share * 100, opt.noise_core);
     } else {
       std::printf("no noise%s\n", cores > 1 ? "" : " (one core only)");

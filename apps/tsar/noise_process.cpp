@@ -31,7 +31,7 @@ NoiseProcess::NoiseProcess(const std::string& program, const std::string& cores,
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   const std::string share_text = std::to_string(share);
-  std::vector<std::string> args = {program, "--cores", cores, "--share", share_text};
+  std::vector<std::string> args = {program, "--cpus", cores, "--share", share_text};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

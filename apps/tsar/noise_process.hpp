@@ -11,7 +11,8 @@ namespace tsar::bench {
 
 class NoiseProcess {
  public:
-  /// Starts `program` --cores `cores` --share `share`. Throws std::runtime_error.
+  /// Starts `program` --cpus `cpus` --share `share` (Linux CPUs, or L:-prefixed logical
+  /// cores). Throws std::runtime_error.
   NoiseProcess(const std::string& program, const std::string& cores, double share);
   ~NoiseProcess();
   NoiseProcess(const NoiseProcess&) = delete;

@@ -33,11 +33,11 @@
 #include <thread>
 #include <vector>
 
-#include "core_list.hpp"
 #include "kernel.hpp"
 #include "peers.hpp"
 #include "suite_report.hpp"
 #include "suite_tsar_runner.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -216,7 +216,7 @@ int run(const Options& opt) {
   if (opt.cores.empty()) {
     for (int c = 0; c < static_cast<int>(node.cores().size()); ++c) cores.push_back(c);
   } else {
-    cores = symmer::noise::parse_core_list(opt.cores, static_cast<int>(node.cores().size()));
+    cores = symmer::topology::parse_core_selection(opt.cores, node).value();
   }
   node.bind_current_thread(cores.front());
 
@@ -371,7 +371,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--kernels", opt.kernels, "comma-separated kernels (default: all)");
   app.add_option("--runtimes", opt.runtimes, "comma-separated runtimes (default: all)");
-  app.add_option("--cores", opt.cores, "logical cores to use, e.g. 0-3 (default: all)");
+  app.add_option("--cores", opt.cores,
+                 "Linux CPUs whose cores to use, e.g. 0-3 (L:0-3: logical cores; default: all)");
   app.add_option("--chunks-per-thread", opt.chunks_per_thread,
                  "chunks per loop of the chunked runtimes, per thread")
       ->capture_default_str()

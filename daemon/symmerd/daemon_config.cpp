@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "symmer/topology/cpu_list.hpp"
+
 #ifndef SYMMER_SYSCONFDIR
 #define SYMMER_SYSCONFDIR "/etc"
 #endif
@@ -36,22 +38,9 @@ std::string shown(const toml::node& node) {
 
 // Parses a Linux CPU list ("0-3,8"); "" on success, else what is wrong.
 std::string parse_cpu_list(std::string_view text, std::set<int>& out) {
-  std::string t(text);
-  std::stringstream s(t);
-  for (std::string item; std::getline(s, item, ',');) {
-    const auto dash = item.find('-');
-    const std::string lo_text = item.substr(0, dash);
-    const std::string hi_text = dash == std::string::npos ? lo_text : item.substr(dash + 1);
-    int lo = 0, hi = 0;
-    const auto a = std::from_chars(lo_text.data(), lo_text.data() + lo_text.size(), lo);
-    const auto b = std::from_chars(hi_text.data(), hi_text.data() + hi_text.size(), hi);
-    if (lo_text.empty() || hi_text.empty() || a.ec != std::errc() ||
-        a.ptr != lo_text.data() + lo_text.size() || b.ec != std::errc() ||
-        b.ptr != hi_text.data() + hi_text.size() || lo < 0 || hi < lo || hi > 1 << 20)
-      return "'" + item + "' is not a CPU number or range";
-    for (int c = lo; c <= hi; ++c) out.insert(c);
-  }
-  if (out.empty()) return "no CPU listed";
+  const auto cpus = topology::parse_cpu_list(text);
+  if (!cpus) return cpus.error().message;
+  out.insert(cpus->begin(), cpus->end());
   return "";
 }
 

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
+
+#include "symmer/topology/node_model.hpp"
 
 namespace symmer::topology {
 namespace {
@@ -50,6 +53,26 @@ Expected<std::vector<int>> parse_cpu_list(std::string_view text) {
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
   return cpus;
+}
+
+Expected<std::vector<int>> parse_core_selection(std::string_view text, const NodeModel& node) {
+  const bool logical = text.substr(0, 2) == "L:";
+  auto list = parse_cpu_list(logical ? text.substr(2) : text);
+  if (!list) return list.error();
+  const int ncores = static_cast<int>(node.cores().size());
+  std::set<int> cores;
+  for (int n : *list) {
+    const int core = logical ? n : node.core_of_pu(n);
+    if (core < 0 || core >= ncores)
+      return Error(Errc::kInvalidArgument,
+                   logical ? "logical core L:" + std::to_string(n) + " does not exist (L:0-" +
+                                 std::to_string(ncores - 1) + " here)"
+                           : "CPU " + std::to_string(n) +
+                                 " is not one this process may use (Linux CPU numbers; logical "
+                                 "cores take the prefix L:)");
+    cores.insert(core);
+  }
+  return std::vector<int>(cores.begin(), cores.end());
 }
 
 std::string format_cpu_list(std::span<const int> cpus) {

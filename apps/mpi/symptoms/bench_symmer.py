@@ -124,7 +124,7 @@ class Runner:
         """Starts symmer-noise on `cores` (None when there is nothing to disturb)."""
         if not cores:
             return None
-        cmd = [os.path.join(self.args.bin, 'symmer-noise'), '--cores',
+        cmd = [os.path.join(self.args.bin, 'symmer-noise'), '--cpus',
                ','.join(map(str, cores)), '--share', str(self.args.noise_share)]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=self.env())

@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "symmer/testing/accelerator.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -53,20 +53,6 @@ TEST(CudaOrdinals, OnlyTheVisibleGpuHasOne) {
   for (size_t i = 1; i < gpus.size(); ++i) EXPECT_EQ(gpus[i].cuda_device, -1);
 }
 
-// Linux CPU numbers of a sysfs cpulist ("0-7,16-23").
-std::vector<int> parse_cpulist(const std::string& text) {
-  std::vector<int> cpus;
-  std::stringstream in(text);
-  std::string range;
-  while (std::getline(in, range, ',')) {
-    int first = 0, last = 0;
-    const int n = std::sscanf(range.c_str(), "%d-%d", &first, &last);
-    if (n == 1) last = first;
-    for (int c = first; n >= 1 && c <= last; ++c) cpus.push_back(c);
-  }
-  return cpus;
-}
-
 TEST(Locality, LocalCoresAndNumaNodeMatchSysfs) {
   symmer::testing::require_cuda_gpus();
   const NodeModel model = NodeModel::from_this_node();
@@ -82,7 +68,9 @@ TEST(Locality, LocalCoresAndNumaNodeMatchSysfs) {
       for (int pu : model.cores()[static_cast<size_t>(core)].pus) from_model.push_back(pu);
     std::sort(from_model.begin(), from_model.end());
     std::vector<int> from_sysfs;
-    for (int cpu : parse_cpulist(cpulist))
+    const auto listed = symmer::topology::parse_cpu_list(cpulist);
+    ASSERT_TRUE(listed) << listed.error().message;
+    for (int cpu : *listed)
       if (model.core_of_pu(cpu) >= 0) from_sysfs.push_back(cpu);
     EXPECT_EQ(from_model, from_sysfs);
     int sysfs_node = -1;

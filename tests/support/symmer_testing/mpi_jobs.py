@@ -140,10 +140,11 @@ def threads_named(pid, name):
 
 
 class Noise:
-    """symmer-noise taking `share` of each of `cores` while the `with` block runs."""
+    """symmer-noise taking `share` of the cores of Linux CPUs `cores` while the `with` block
+    runs."""
 
     def __init__(self, bin_dir, cores, share=0.5, env=None):
-        self.cmd = [os.path.join(bin_dir, 'symmer-noise'), '--cores',
+        self.cmd = [os.path.join(bin_dir, 'symmer-noise'), '--cpus',
                     ','.join(map(str, cores)), '--share', str(share)]
         self.env = env
 

@@ -2,6 +2,8 @@
 // The one CPU-list parser, its inverse, and where a thread goes when its rank's set moves.
 #include "symmer/topology/cpu_list.hpp"
 
+#include "symmer/topology/node_model.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -52,6 +54,19 @@ TEST(CpuList, ThreadsKeepTheirRelativePlacesWhenTheirSetMoves) {
   // Sets of different sizes (an unbound rank pinned): the whole target.
   EXPECT_EQ(map_relative(V{0, 1}, V{0, 1}, V{5}), V{5});
   EXPECT_EQ(map_relative(V{5}, V{5}, V{0, 1}), (V{0, 1}));
+}
+
+TEST(CpuList, SelectionsAreLinuxCpusOrPrefixedLogicalCores) {
+  // 4 cores of 2 hardware threads: core c holds Linux CPUs 2c and 2c+1.
+  const auto node = NodeModel::from_synthetic("pack:1 core:4 pu:2");
+  EXPECT_EQ(parse_core_selection("3", node).value(), V{1});
+  EXPECT_EQ(parse_core_selection("0-1,6", node).value(), (V{0, 3}));
+  EXPECT_EQ(parse_core_selection("L:3", node).value(), V{3});
+  EXPECT_EQ(parse_core_selection("L:0-1", node).value(), (V{0, 1}));
+  EXPECT_THAT(parse_core_selection("8", node).error().message, HasSubstr("CPU 8"));
+  EXPECT_THAT(parse_core_selection("L:4", node).error().message, HasSubstr("L:4"));
+  EXPECT_FALSE(parse_core_selection("L:", node));
+  EXPECT_FALSE(parse_core_selection("l:1", node));
 }
 
 }  // namespace

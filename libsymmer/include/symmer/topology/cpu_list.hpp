@@ -17,12 +17,20 @@
 
 namespace symmer::topology {
 
+class NodeModel;
+
 /// Largest CPU number a list may name (the kernel's NR_CPUS limit is 8192).
 inline constexpr int kMaxCpuNumber = 8191;
 
 /// The CPUs of `text`, sorted, without duplicates. kParse naming the offending item when the
 /// text does not follow the grammar, names a CPU above kMaxCpuNumber or lists none.
 Expected<std::vector<int>> parse_cpu_list(std::string_view text);
+
+/// The logical cores of `node` a user's selection names: Linux CPUs ("1", "0-3,8": the cores
+/// holding them, every CPU must be one `node` has), or logical core indices with the explicit
+/// prefix "L:" ("L:0-3"), as likwid writes them. Ascending, without duplicates. kParse or
+/// kInvalidArgument naming what was wrong.
+Expected<std::vector<int>> parse_core_selection(std::string_view text, const NodeModel& node);
 
 /// `cpus` (any order, duplicates allowed) as a list with ranges: {0,1,2,3,8} -> "0-3,8".
 /// "" for no CPU.
