@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../support'))
 from symmer_testing.cases import Cases, Failure, Skip, check  # noqa: E402
-from symmer_testing.mpi_jobs import JobFolder, run  # noqa: E402
+from symmer_testing.mpi_jobs import JobFolder, cpu_list, run  # noqa: E402
 
 CASES = Cases()
 case = CASES.case
@@ -239,6 +239,48 @@ def rebind(t):
     d = load_dump(dump)
     check(rank_of(d, 1)['rebinds_ok'] == 1 and rank_of(d, 1)['rebinds_failed'] == 1,
           f'rank 1 rebinds ok/failed {rank_of(d, 1)["rebinds_ok"]}/{rank_of(d, 1)["rebinds_failed"]}')
+
+
+def tsar_ranks(t, extra_args, env, mpmd_env=None):
+    """Runs shim_tsar_ranks on 2 ranks (mpiexec -bind-to core); returns each rank's JSON."""
+    if os.cpu_count() < 2:
+        raise Skip('needs 2 CPUs')
+    prefix = os.path.join(t.tmp, 'tsar')
+    rc, out, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_tsar_ranks'), prefix, *extra_args],
+                             env, mpmd_env=mpmd_env)
+    check(rc == 0, f'shim_tsar_ranks exited {rc}: {err}')
+    ranks = []
+    for rank in (0, 1):
+        with open(f'{prefix}.{rank}.json') as f:
+            ranks.append(json.load(f))
+    return ranks
+
+
+@case
+def tsar_one_worker_per_core_of_the_rank(t):
+    """Two ranks bound one core each, each running TSAR on its default devices: one worker per
+    rank, on that rank's core; no CPU oversubscribed."""
+    ranks = tsar_ranks(t, [], t.env(SYMMER_ANALYZER='off'))
+    for r in ranks:
+        check(r['devices'] == 1, f'rank {r["rank"]} runs {r["devices"]} TSAR workers on one core')
+        check(cpu_list(r['workers_before']) <= cpu_list(r['launch']),
+              f'rank {r["rank"]} launched on {r["launch"]} ran TSAR work on {r["workers_before"]}')
+    check(not cpu_list(ranks[0]['workers_before']) & cpu_list(ranks[1]['workers_before']),
+          f'the ranks\' TSAR workers share CPUs: {ranks}')
+
+
+@case
+def tsar_workers_follow_their_rank(t):
+    """TSAR inside each rank (one device, on the rank's core); symmer swaps the two ranks: at
+    their next passes TSAR's workers run on the rank's new CPU, and the slot names them."""
+    env = t.env(SYMMER_ANALYZER='off')
+    ranks = tsar_ranks(t, ['swap'], env, mpmd_env=[{'TSAR_DEVICES': 'cpu:0'}, {'TSAR_DEVICES': 'cpu:1'}])
+    for r in ranks:
+        check(r['moved_to'] != r['launch'], f'rank {r["rank"]} did not move: {r}')
+        check(cpu_list(r['workers_after']) == cpu_list(r['moved_to']),
+              f'rank {r["rank"]} moved to {r["moved_to"]}, its TSAR workers ran on {r["workers_after"]}')
+        check(cpu_list(r['published']) == cpu_list(r['moved_to']),
+              f'rank {r["rank"]} on {r["moved_to"]}: symmer believes its TSAR workers on {r["published"]}')
 
 
 @case

@@ -10,6 +10,7 @@
 #include "region/region.hpp"
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
+#include "runtime/symmer_link.hpp"
 
 namespace tsar::core {
 namespace {
@@ -355,6 +356,7 @@ void Partition::run_place(int w) {
     const Device& first = *s.place.devices.front();
     if (tls_place_device != first.serial()) {
       s.place.devices.front()->attach_worker(node_);
+      SymmerLink::instance().follow_this_thread();  // where symmer moved the rank, if it did
       tls_place_device = first.serial();
     }
     place_data(s);

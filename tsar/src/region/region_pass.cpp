@@ -9,6 +9,7 @@
 
 #include "api/error.hpp"
 #include "region/region.hpp"
+#include "runtime/symmer_link.hpp"
 #include "workers/wait_word.hpp"
 
 namespace tsar::core {
@@ -17,17 +18,22 @@ namespace {
 // The region whose pool job the calling thread runs (tsar_run), and its worker index.
 thread_local const Region* tls_region = nullptr;
 thread_local int tls_worker = -1;
-// The device the calling thread is pinned to (Device::serial), so pinning is one system call
-// per change of device, not per pass.
+// The device the calling thread is pinned to (Device::serial) and symmer's move generation it
+// was pinned at, so pinning is one system call per change of device or move, not per pass.
 thread_local std::uint64_t tls_bound_device = 0;
+thread_local std::uint64_t tls_bound_generation = 0;
 
 }  // namespace
 
 void Region::ensure_bound(Worker& w) const {
-  if (tls_bound_device == w.device->serial()) return;
+  // symmer moved the rank (runtime/symmer_link.hpp): its workers follow at their next pass.
+  const std::uint64_t moved = SymmerLink::instance().generation();
+  if (tls_bound_device == w.device->serial() && tls_bound_generation == moved) return;
   tls_bound_device = w.device->serial();
+  tls_bound_generation = moved;
   try {
     w.device->attach_worker(runtime_->node());
+    SymmerLink::instance().follow_this_thread();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
                  w.device->description().key.c_str(), e.what());

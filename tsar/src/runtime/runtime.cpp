@@ -7,6 +7,7 @@
 #include "api/error.hpp"
 #include "devices/device_list.hpp"
 #include "devices/gpu_discovery.hpp"
+#include "runtime/symmer_link.hpp"
 
 namespace tsar::core {
 namespace {
@@ -63,7 +64,23 @@ Runtime::Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<D
       devices_(std::move(devices)),
       device_spec_(std::move(device_spec)),
       selection_key_(std::move(selection_key)),
-      pool_(static_cast<int>(devices_.size())) {}
+      pool_(static_cast<int>(devices_.size())) {
+  // Inside an MPI rank under symmer: tell it where TSAR's workers and GPU-driving threads run.
+  std::vector<int> workers, control;
+  const auto pus = [this](int core) -> const std::vector<int>& {
+    static const std::vector<int> none;
+    return core >= 0 && static_cast<std::size_t>(core) < node_.cores().size()
+               ? node_.cores()[static_cast<std::size_t>(core)].pus
+               : none;
+  };
+  for (const auto& d : devices_) {
+    const auto& desc = d->description();
+    for (int core : desc.cores) workers.insert(workers.end(), pus(core).begin(), pus(core).end());
+    if (desc.accelerator)
+      control.insert(control.end(), pus(desc.control_core).begin(), pus(desc.control_core).end());
+  }
+  SymmerLink::instance().publish(std::move(workers), std::move(control));
+}
 
 std::shared_ptr<Runtime> Runtime::current() {
   std::lock_guard lock(current_mutex);
