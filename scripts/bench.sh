@@ -10,6 +10,13 @@
 #       one JSON line per benchmark on stdout (plain_s, symmer_s, oracle_s, speedup,
 #       symmer_ratio with its spread, reaction_s, analyzer cost, ...).
 #       Needs N cores (default 2 ranks); apps/mpi/symptoms/bench_symmer.py --help for more.
+#   scripts/bench.sh apps [--apps LIST] [--ranks N] [--configs 8x1,4x2] [--repeat R] [--scale F]
+#       Real MPI applications (vendored LULESH, miniFE, miniAMR; Debian's NWChem and LAMMPS;
+#       HPCC on request) with one and two noisy cores and balanced, each plain, under
+#       symmer-run --domain node and on the best static mapping, interleaved: one JSON line per
+#       run, then per application, configuration and case a summary line (plain_s, symmer_s,
+#       oracle_s, recovered, symmer_over_plain, moves, verified by the application itself).
+#       Needs N cores (default 8 ranks); apps/mpi/bench_apps.py --help for more.
 #   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
 #       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU
 #       dmda/dmdas/lws in the same run: progress on stderr; a JSON line per kernel, the table
@@ -53,6 +60,15 @@ cmd_symmer() {
   bin="$(bin_dir symmer-idleness symmer-outofsync symmer-locality symmer-noise symmer-run \
     symmer-pmpi)"
   exec python3 "$root/apps/mpi/symptoms/bench_symmer.py" --bin "$bin" "$@"
+}
+
+program_apps=symmer-run
+cmd_apps() {
+  local bin targets=(lulesh2.0 miniFE.x miniAMR.x symmer-noise symmer-run symmerctl symmer-pmpi)
+  # The Open MPI shim exists where Open MPI was found at configure time.
+  grep -q 'symmer-pmpi-ompi' "$root/build/build.ninja" 2>/dev/null && targets+=(symmer-pmpi-ompi)
+  bin="$(bin_dir "${targets[@]}")"
+  exec python3 "$root/apps/mpi/bench_apps.py" --bin "$bin" "$@"
 }
 
 program_tsar=tsar-suite

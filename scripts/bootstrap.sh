@@ -20,6 +20,9 @@ packages=(
   gcc-12-offload-nvptx libtbb-dev libstarpu-dev
   # scripts/bundle.sh: relocatable builds for GPU nodes without these packages
   patchelf
+  # scripts/bench.sh apps: real MPI applications (Open MPI's LAMMPS with its OMP package and
+  # HPCC, NWChem's MPICH build) beside the vendored proxy applications
+  lammps hpcc nwchem-mpich
   # pictures of what the runtime did (scripts/plot.py)
   python3-matplotlib
   # tsar-translate: libclang's Python bindings, clang's own headers and omp.h for its parse
