@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <deque>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -17,6 +16,13 @@ class DecisionLog {
  public:
   /// Appends to `path` (created if needed); an empty path keeps events in memory only.
   explicit DecisionLog(const std::string& path = {}, std::size_t keep_in_memory = 256);
+  /// Appends to the file open at `fd` (write, append), which the log then owns and closes;
+  /// `path` names it. The caller opened it as safely as it must (symmerd: O_NOFOLLOW in a
+  /// directory it checked).
+  DecisionLog(int fd, std::string path, std::size_t keep_in_memory = 256);
+  ~DecisionLog();
+  DecisionLog(const DecisionLog&) = delete;
+  DecisionLog& operator=(const DecisionLog&) = delete;
 
   /// Records one event (written and flushed at once: the job may end any time).
   void write(const nlohmann::json& event);
@@ -28,7 +34,7 @@ class DecisionLog {
 
  private:
   std::string path_;
-  std::ofstream file_;
+  int fd_ = -1;
   std::size_t keep_;
   std::deque<nlohmann::json> recent_;
   std::string error_;
