@@ -4,8 +4,13 @@
 // `register` requests), adopts them (claim in the segment header: the job's embedded analyzer
 // stands by), samples every job each period, places ranks across jobs (coscheduler.hpp),
 // runs each job's analyzer on its windows, cleans up after dead jobs, and answers control
-// requests (handle(); protocol in daemon/README.md). Everything runs on one Asio io_context
-// thread, so nothing here locks.
+// requests (request.hpp; protocol in daemon/README.md). Everything runs on one Asio
+// io_context thread, so nothing here locks.
+//
+//   daemon.cpp      start and stop, timers, the configuration, each job's settings
+//   discovery.cpp   the segment directory: inotify, scan, adoption, dropping ended jobs
+//   period.cpp      one period: claims, samples, the node's state, coscheduling, analysis
+//   request.cpp     the request table; one <name>_request.cpp per request
 
 #include <sys/types.h>
 
@@ -13,6 +18,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
@@ -30,6 +36,45 @@
 
 namespace symmer::daemon {
 
+/// A job's own settings, changed over the socket (they live in memory only).
+struct JobOverrides {
+  bool paused = false;
+  bool advice_only = false;
+  nlohmann::json policy = nlohmann::json::object();
+};
+
+/// Cores a process keeps free of ranks (`reserve` requests), until it ends.
+struct Reservation {
+  CoreReservation reservation;
+  std::uint64_t start_ticks = 0;  ///< the process's start time: a reused pid is another one
+};
+
+/// What the daemon knows and the requests read and change.
+struct DaemonState {
+  DaemonState(DaemonConfig c, std::string path, topology::NodeModel n)
+      : config(std::move(c)), config_path(std::move(path)), node(std::move(n)) {}
+
+  DaemonConfig config;
+  std::string config_path;  ///< what SIGHUP re-reads ("" on built-in defaults)
+  topology::NodeModel node;
+  pid_t pid = 0;
+  uid_t uid = 0;
+  double started_realtime_s = 0;
+  analysis::TimePoint started;
+  std::uint64_t periods = 0;  ///< periods run so far (status: lets clients wait for N periods)
+
+  std::map<std::string, std::unique_ptr<ManagedJob>> jobs;  ///< key: segment file name
+  std::map<std::string, std::string> problems;              ///< path -> why it is not adopted
+  std::map<std::string, JobOverrides> overrides;            ///< key -> the job's own settings
+  bool paused = false;                                      ///< every job (global pause)
+  bool advice_only = false;                                 ///< every job (global advice-only)
+  nlohmann::json policy = nlohmann::json::object();  ///< global policy changes over the socket
+  std::map<pid_t, Reservation> reservations;
+  NodeState node_state;
+  std::vector<std::string> coschedule_notes;
+  std::deque<nlohmann::json> decisions;  ///< recent events of every job, oldest first
+};
+
 class Daemon {
  public:
   /// `config_path` is what SIGHUP re-reads ("" when running on built-in defaults).
@@ -44,89 +89,59 @@ class Daemon {
   /// Re-reads the configuration file; on errors keeps the running configuration.
   void reload();
 
-  /// Answers one control request from `peer`.
+  /// Answers one control request from `peer` (request.cpp).
   nlohmann::json handle(const nlohmann::json& request, const PeerCredentials& peer);
 
   /// One period's work (public for tests that drive the daemon without timers).
   void run_period();
-  const DaemonConfig& config() const { return config_; }
+
+  const DaemonConfig& config() const { return state_.config; }
+  const DaemonState& state() const { return state_; }
+  DaemonState& state() { return state_; }
+
+  /// Adopts the job whose segment is at `path`; false with `error` set when it cannot be
+  /// (empty error: nothing to adopt there, e.g. a job that just ended).
+  bool adopt(const std::string& path, analysis::TimePoint now, std::string* error);
+  /// The settings a job runs with: the daemon's plus its own overrides.
+  JobSettings settings_for(const std::string& key) const;
+  /// Hands every job its current settings.
+  void apply_settings(analysis::TimePoint now);
+  /// Every rank of every job, as the coscheduler sees it.
+  std::vector<PlacedRank> placed_ranks(analysis::TimePoint now) const;
+  /// Where segments appear.
+  std::string segment_dir() const;
 
  private:
-  struct Overrides {
-    bool paused = false;
-    bool advice_only = false;
-    nlohmann::json policy = nlohmann::json::object();
-  };
-  struct Reservation {
-    CoreReservation reservation;
-    std::uint64_t start_ticks = 0;
-  };
-
   void schedule_period();
   void schedule_tick();
   void watch_directory();
   void scan(analysis::TimePoint now);
-  bool adopt(const std::string& path, analysis::TimePoint now, std::string* error);
   void drop(const std::string& key, const std::string& why, analysis::TimePoint now);
   void renew_claims(analysis::TimePoint now);
+  void sample_jobs(analysis::TimePoint now);
+  void end_reservations();
   void sample_node(analysis::TimePoint now);
   /// Starts the coscheduler's moves; returns the cores they take.
   std::set<int> place(analysis::TimePoint now);
+  void analyze_jobs(const std::set<int>& promised, analysis::TimePoint now);
   void collect_events();
-  JobSettings settings_for(const std::string& key) const;
-  void apply_settings(analysis::TimePoint now);
-  std::vector<PlacedRank> placed_ranks(analysis::TimePoint now) const;
-  std::string segment_dir() const;
   std::uint64_t lease_ns() const;
 
-  // Request handlers.
-  nlohmann::json status() const;
-  nlohmann::json jobs() const;
-  nlohmann::json ranks(const nlohmann::json& request) const;
-  nlohmann::json cores() const;
-  nlohmann::json decisions(const nlohmann::json& request) const;
-  nlohmann::json set_flag(const nlohmann::json& request, const PeerCredentials& peer,
-                          const std::string& flag, bool on);
-  nlohmann::json policy(const nlohmann::json& request, const PeerCredentials& peer);
-  nlohmann::json reserve(const nlohmann::json& request, const PeerCredentials& peer);
-  nlohmann::json release(const nlohmann::json& request, const PeerCredentials& peer);
-  nlohmann::json register_job(const nlohmann::json& request, const PeerCredentials& peer);
-  /// The job a request names ("job": key, job id in hex, or a unique prefix of either).
-  Expected<ManagedJob*> find_job(const nlohmann::json& request) const;
-
   boost::asio::io_context& io_;
-  DaemonConfig config_;
-  std::string config_path_;
-  topology::NodeModel node_;
-  pid_t pid_;
-  uid_t uid_;
-  double started_realtime_s_ = 0;
-  analysis::TimePoint started_;
+  DaemonState state_;
   boost::asio::steady_timer period_timer_;
   boost::asio::steady_timer tick_timer_;
   std::optional<boost::asio::posix::stream_descriptor> inotify_;
   std::array<char, 4096> inotify_buffer_{};
   bool tick_scheduled_ = false;
-  std::uint64_t periods_ = 0;  // periods run so far (status: lets clients wait for N periods)
   bool stopped_ = false;
-
-  std::map<std::string, std::unique_ptr<ManagedJob>> jobs_;  // key: segment file name
-  std::map<std::string, std::string> problems_;              // path -> why it is not adopted
-  std::map<std::string, Overrides> overrides_;               // key -> the job's own settings
   int next_order_ = 0;
-  bool paused_ = false;                               // every job (global pause)
-  bool advice_only_ = false;                          // every job (global advice-only)
-  nlohmann::json policy_ = nlohmann::json::object();  // global policy changes over the socket
 
-  std::map<pid_t, Reservation> reservations_;
   topology::ProcReader proc_{"/proc"};
   std::optional<topology::ProcSnapshot> proc_previous_;
   std::map<int, double> cpu_previous_;  // pid -> CPU seconds at the previous sample
   std::map<int, double> cpu_share_;     // pid -> share of a core it got since then
   analysis::TimePoint node_sampled_{};
-  NodeState node_state_;
-  std::vector<std::string> coschedule_notes_;
-  std::deque<nlohmann::json> decisions_;  // recent events of every job
 };
 
 }  // namespace symmer::daemon

@@ -7,13 +7,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include "symmer/analysis/config.hpp"
 #include "symmer/analysis/page_migration.hpp"
+#include "symmer/segment/naming.hpp"
 #include "symmer/segment/report.hpp"
 
 namespace symmer::daemon {
@@ -22,12 +21,6 @@ namespace {
 using analysis::TimePoint;
 
 double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
-
-double realtime_s() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 std::string file_name(const std::string& path) {
   const auto slash = path.rfind('/');
@@ -100,7 +93,7 @@ ManagedJob::ManagedJob(std::string path, const std::string& log_dir,
                      }),
       settings_(std::move(settings)),
       order_(order),
-      adopted_realtime_s_(realtime_s()),
+      adopted_realtime_s_(wall_clock_s()),
       start_(now),
       previous_(std::move(first)) {
   ranks_control_.update(previous_.segment);
@@ -352,8 +345,6 @@ std::vector<nlohmann::json> ManagedJob::take_new_events() {
 
 nlohmann::json ManagedJob::to_json(TimePoint now) const {
   const auto& h = snapshot().header;
-  char id[17];
-  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(h.job_id));
   const auto& report = analyzer_->report();
   const auto claim = holder();
   std::string counters = "unknown";
@@ -374,7 +365,7 @@ nlohmann::json ManagedJob::to_json(TimePoint now) const {
     }
   }
   return {{"job", key_},
-          {"job_id", id},
+          {"job_id", segment::job_id_text(h.job_id)},
           {"node_id", h.node_id},
           {"owner_uid", h.owner_uid},
           {"app", std::string(h.app_name)},

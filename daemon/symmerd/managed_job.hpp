@@ -8,6 +8,7 @@
 // and its windows (analyze()), and carries out coscheduling moves (coschedule()); tick()
 // advances moves in flight in between.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +21,11 @@
 #include "symmer/analysis/segment_window.hpp"
 
 namespace symmer::daemon {
+
+/// CLOCK_REALTIME in seconds (times shown to people: started_at, adopted_at, a decision's "at").
+inline double wall_clock_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 /// What a job's analysis runs with; the daemon-wide settings plus the job's own.
 struct JobSettings {
@@ -55,7 +61,6 @@ class ManagedJob {
   std::uint64_t job_id() const { return snapshot().header.job_id; }
   uid_t owner_uid() const { return static_cast<uid_t>(snapshot().header.owner_uid); }
   int order() const { return order_; }
-  double adopted_realtime_s() const { return adopted_realtime_s_; }
 
   /// Claims the job for daemon `pid` (renewing the lease to `lease_until_ns`); false when
   /// another live daemon holds it (`holder()` says which). `holder_dead` lets the caller take

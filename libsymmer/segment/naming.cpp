@@ -20,6 +20,12 @@ std::string segment_file_name(std::uint64_t uid, std::uint64_t job_id, std::uint
   return buf;
 }
 
+std::string job_id_text(std::uint64_t job_id) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(job_id));
+  return buf;
+}
+
 std::optional<SegmentName> parse_segment_file_name(std::string_view name) {
   if (name.substr(0, kSegmentPrefix.size()) != kSegmentPrefix) return std::nullopt;
   name.remove_prefix(kSegmentPrefix.size());

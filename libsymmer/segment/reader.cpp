@@ -16,6 +16,7 @@
 #include <ctime>
 #include <fstream>
 #include <set>
+#include <span>
 #include <thread>
 
 #include "symmer/segment/naming.hpp"
@@ -247,48 +248,49 @@ void back_off(int attempt) {
     std::this_thread::sleep_for(std::chrono::microseconds(50));
 }
 
-// Copies one slot through its seqlock with pread.
-bool read_slot(int fd, const SegmentHeader& h, std::uint64_t index, int max_tries,
-               std::vector<std::byte>& buf, SlotSnapshot& out) {
-  const std::uint64_t offset = h.slots_offset + index * h.slot_size;
-  buf.resize(h.slot_size);
+// Copies `out.size()` bytes at `offset` that a seqlock guards, its sequence word being the
+// first of them (a slot's identity.seq, the summary area's seq): accepted when that word was
+// even and unchanged before, in and after the copy. False when the file shrank or `max_tries`
+// copies all raced with a writer (or the word stays odd: a writer died while publishing).
+bool read_consistent(int fd, std::uint64_t offset, std::span<std::byte> out, int max_tries) {
   for (int attempt = 0; attempt < max_tries; back_off(attempt++)) {
-    std::uint64_t before = 0, after = 0;
+    std::uint64_t before = 0, after = 0, copied = 0;
     if (!pread_all(fd, &before, sizeof before, offset)) return false;
     if (before & 1) continue;
-    if (!pread_all(fd, buf.data(), buf.size(), offset)) return false;
+    if (!pread_all(fd, out.data(), out.size(), offset)) return false;
     if (!pread_all(fd, &after, sizeof after, offset)) return false;
-    std::uint64_t copied = 0;
-    std::memcpy(&copied, buf.data(), sizeof copied);
-    if (before != after || copied != before) continue;
-    std::memcpy(&out.identity, buf.data(), sizeof out.identity);
-    std::memcpy(&out.control, buf.data() + kSlotControlOffset, sizeof out.control);
-    std::memcpy(&out.counters, buf.data() + kSlotCountersOffset, sizeof out.counters);
-    out.local_peers.resize(h.local_ranks);
-    out.remote_nodes.resize(h.node_buckets);
-    const std::byte* peers = buf.data() + kSlotPeersOffset;
-    std::memcpy(out.local_peers.data(), peers, h.local_ranks * sizeof(PeerCounters));
-    std::memcpy(out.remote_nodes.data(), peers + h.local_ranks * sizeof(PeerCounters),
-                h.node_buckets * sizeof(PeerCounters));
-    return true;
+    std::memcpy(&copied, out.data(), sizeof copied);
+    if (before == after && copied == before) return true;
   }
   return false;
 }
 
+// Copies one slot through its seqlock.
+bool read_slot(int fd, const SegmentHeader& h, std::uint64_t index, int max_tries,
+               std::vector<std::byte>& buf, SlotSnapshot& out) {
+  buf.resize(h.slot_size);
+  if (!read_consistent(fd, h.slots_offset + index * h.slot_size, buf, max_tries)) return false;
+  std::memcpy(&out.identity, buf.data(), sizeof out.identity);
+  std::memcpy(&out.control, buf.data() + kSlotControlOffset, sizeof out.control);
+  std::memcpy(&out.counters, buf.data() + kSlotCountersOffset, sizeof out.counters);
+  out.local_peers.resize(h.local_ranks);
+  out.remote_nodes.resize(h.node_buckets);
+  const std::byte* peers = buf.data() + kSlotPeersOffset;
+  std::memcpy(out.local_peers.data(), peers, h.local_ranks * sizeof(PeerCounters));
+  std::memcpy(out.remote_nodes.data(), peers + h.local_ranks * sizeof(PeerCounters),
+              h.node_buckets * sizeof(PeerCounters));
+  return true;
+}
+
+// Copies the summary area and its node summaries through their seqlock.
 bool read_summaries(int fd, const SegmentHeader& h, int max_tries, SegmentSnapshot& out) {
+  std::vector<std::byte> buf(sizeof(SummaryArea) + h.node_buckets * sizeof(NodeSummary));
+  if (!read_consistent(fd, h.summaries_offset, buf, max_tries)) return false;
+  std::memcpy(&out.summary_area, buf.data(), sizeof out.summary_area);
   out.summaries.resize(h.node_buckets);
-  for (int attempt = 0; attempt < max_tries; back_off(attempt++)) {
-    std::uint64_t after = 0;
-    if (!pread_all(fd, &out.summary_area, sizeof out.summary_area, h.summaries_offset))
-      return false;
-    if (out.summary_area.seq & 1) continue;
-    if (!pread_all(fd, out.summaries.data(), out.summaries.size() * sizeof(NodeSummary),
-                   h.summaries_offset + sizeof(SummaryArea)))
-      return false;
-    if (!pread_all(fd, &after, sizeof after, h.summaries_offset)) return false;
-    if (after == out.summary_area.seq) return true;
-  }
-  return false;
+  std::memcpy(out.summaries.data(), buf.data() + sizeof(SummaryArea),
+              h.node_buckets * sizeof(NodeSummary));
+  return true;
 }
 
 }  // namespace

@@ -33,10 +33,13 @@ std::string fixture(const char* name) {
   return std::string(SYMMER_SOURCE_DIR) + "/tests/fixtures/topologies/" + name;
 }
 
-/// A page-aligned buffer of doubles that frees itself.
+/// A page-aligned buffer of doubles that frees itself. aligned_alloc takes a size that is a
+/// multiple of the alignment: the allocation is rounded up to whole pages.
 struct Buffer {
   explicit Buffer(std::size_t count)
-      : data(static_cast<double*>(std::aligned_alloc(kPage, count * sizeof(double)))), n(count) {}
+      : data(static_cast<double*>(
+            std::aligned_alloc(kPage, (count * sizeof(double) + kPage - 1) / kPage * kPage))),
+        n(count) {}
   ~Buffer() { std::free(data); }
   double* data;
   std::size_t n;

@@ -20,11 +20,12 @@
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
 #include "memory/copy_engine.hpp"
+#include "memory/data_environment.hpp"
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
-#include "schedule/straggle.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
+#include "schedule/straggle.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -324,6 +325,7 @@ class Engine : public ::testing::Test {
     body();
     engine.stage_out(memory, reductions, 0, *devices[0], {0, split}, true);
     engine.stage_out(memory, reductions, 1, *devices[1], {split, n}, true);
+    engine.end_pass(memory);
     return engine.traffic(1);
   }
   tsar_mem_layout view(const void* host) {
@@ -367,8 +369,8 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
   EXPECT_EQ(next[40 * kCols], cur[40 * kCols] + 1);
   EXPECT_EQ(next[39 * kCols], 0.0);  // the CPU's row: not copied back
   // The program swaps the buffers; the CPU wrote rows [0, 40) of `next` in place (recorded
-  // by stage_out above). Pass 1: the accelerator's rows of the new `cur` are its own
-  // (valid); only halo row 39, written by the CPU, moves in.
+  // by stage_out above, settled by end_pass). Pass 1: the accelerator's rows of the new `cur` are
+  // its own (valid); only halo row 39, written by the CPU, moves in.
   for (std::size_t k = 0; k < 40 * kCols; ++k) next[k] = cur[k] + 1;
   memory.swap(cur.data(), next.data());
   std::swap(cur, next);  // the names follow the registrations again
@@ -542,6 +544,7 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
               10.0 * w + pass;
     }
     for (int w = 0; w < 3; ++w) eng.stage_out(memory, red, w, *devices[sz(w)], ranges[sz(w)], true);
+    eng.end_pass(memory);
     // The boundary rows 8 and 49 (accelerator 1), 50 (accelerator 2: row 99 borders no range)
     // are on the host; the rows inside the ranges are not.
     EXPECT_EQ(eng.traffic(1).from_device, 2 * static_cast<std::int64_t>(kRowBytes));
@@ -586,6 +589,32 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   reductions.merge();
   EXPECT_EQ(result, 2.0);
   EXPECT_EQ(device->waits, 5);
+}
+
+TEST(DataEnvironmentPasses, OneRegionAtATime) {
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> a(64);
+  env->map(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry first, second;
+  first.attach(env);
+  second.attach(env);
+  first.add(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  second.add(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  first.enter_pass(64, "first");
+  try {
+    second.enter_pass(64, "second");
+    ADD_FAILURE() << "two passes held the environment";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_STATE);
+    EXPECT_THAT(e.what(), HasSubstr("in a pass of region 'first'"));
+  }
+  EXPECT_THROW(env->update_host(nullptr, 0, DataEnvironment::kAllRows), Error);
+  second.leave_pass();  // took nothing: gives nothing back
+  EXPECT_THROW(env->update_device(a.data(), 0, 1), Error);
+  first.leave_pass();
+  second.enter_pass(64, "second");
+  second.leave_pass();
+  EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

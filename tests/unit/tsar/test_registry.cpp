@@ -98,16 +98,15 @@ TEST(MemoryRegistry, PassesMustFitPartialBuffers) {
 }
 
 TEST(MemoryRegistry, NeededPartsFollowTheAssociation) {
-  std::vector<double> a(100);
-  Registration rows{a.data(), desc(100, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN, 1, 2), 800};
+  const tsar_mem_desc rows = desc(100, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN, 1, 2);
   EXPECT_EQ(MemoryRegistry::needed(rows, {10, 20}).begin, 8);  // halo 2 each side
   EXPECT_EQ(MemoryRegistry::needed(rows, {10, 20}).end, 22);
   EXPECT_EQ(MemoryRegistry::needed(rows, {0, 5}).begin, 0);  // clipped
   EXPECT_EQ(MemoryRegistry::needed(rows, {95, 100}).end, 100);
   EXPECT_TRUE(MemoryRegistry::needed(rows, {5, 5}).empty());
-  Registration cols{a.data(), desc(4, 25, TSAR_ASSOC_COLS, TSAR_MEM_IN), 800};
+  const tsar_mem_desc cols = desc(4, 25, TSAR_ASSOC_COLS, TSAR_MEM_IN);
   EXPECT_EQ(MemoryRegistry::needed(cols, {24, 30}).end, 25);
-  Registration full{a.data(), desc(100, 1, TSAR_ASSOC_FULL, TSAR_MEM_IN), 800};
+  const tsar_mem_desc full = desc(100, 1, TSAR_ASSOC_FULL, TSAR_MEM_IN);
   EXPECT_TRUE(MemoryRegistry::needed(full, {0, 10}).empty());
 }
 

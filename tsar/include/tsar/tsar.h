@@ -644,4 +644,6 @@ int tsar_num_numa_nodes(void);
 } /* extern "C" */
 #endif
 
+#include "tsar/data.h"
+
 #endif /* TSAR_TSAR_H */

@@ -12,6 +12,7 @@
 #include "affinity/partition.hpp"
 #include "affinity/places.hpp"
 #include "api/error.hpp"
+#include "memory/address_range.hpp"
 #include "runtime/runtime.hpp"
 #include "tsar/tsar.h"
 
@@ -225,6 +226,10 @@ int tsar_mem_location(const void* addr, size_t bytes, int* nodes, size_t capacit
   TSAR_REQUIRE(pages, "tsar_mem_location");
   if (capacity > 0 && nodes == nullptr)
     return fail(TSAR_ERR_NULL, "tsar_mem_location: nodes is NULL but capacity > 0");
+  if (!tsar::core::in_address_space(addr, bytes))
+    return fail(TSAR_ERR_INVALID, "tsar_mem_location: " + std::to_string(bytes) + " bytes from " +
+                                      tsar::core::address_text(addr) +
+                                      " run past the end of the address space");
   return guarded("tsar_mem_location", [&] {
     const auto located = tsar::core::memory_location(*tsar::core::system_numa_memory(),
                                                      tsar::core::Runtime::current()->node(), addr,

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "api/error.hpp"
+#include "memory/address_range.hpp"
 
 namespace tsar::core {
 namespace {
@@ -154,6 +155,10 @@ Association Association::array(void* host, const tsar_array_desc& d) {
       bad(L, "size overflows the address space");
   }
   if (!bytes_of(last + 1, d.elem_size, &a.bytes_)) bad(L, "size overflows the address space");
+  if (!in_address_space(host, a.bytes_))
+    bad(L, std::to_string(a.bytes_) +
+               " bytes from this address run past the end of the address "
+               "space");
   if (d.part_dim < -1 || d.part_dim >= d.dims)
     bad(L, "part_dim " + std::to_string(d.part_dim) + " is not a dimension (-1 = shared, 0.." +
                std::to_string(d.dims - 1) + ")");

@@ -11,8 +11,10 @@
 
 #include "api/error.hpp"
 #include "devices/gpu_discovery.hpp"
+#include "memory/data_environment.hpp"
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
+#include "tsar/data.h"
 #include "tsar/tsar.h"
 
 struct tsar_region {
@@ -189,7 +191,9 @@ int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg) {
 int tsar_reg_mem_desc(tsar_region* region, void* host, const tsar_mem_desc* desc) {
   TSAR_REQUIRE(region, "tsar_reg_mem");
   TSAR_REQUIRE(desc, "tsar_reg_mem");
-  return guarded("tsar_reg_mem", [&] { region->impl->memory().add(host, *desc); });
+  return guarded("tsar_reg_mem", [&] {
+    region->impl->memory().add(host, *desc, &region->impl->registered_reductions());
+  });
 }
 
 int tsar_reg_mem(tsar_region* region, void* host, size_t elem_size, size_t count, size_t halo,
@@ -264,11 +268,21 @@ int tsar_mem_sync(tsar_region* region, const void* host) {
   });
 }
 
+int tsar_data_attach(tsar_region* region, tsar_data* data) {
+  TSAR_REQUIRE(region, "tsar_data_attach");
+  TSAR_REQUIRE(data, "tsar_data_attach");
+  if (region->impl->in_pass())
+    return fail(TSAR_ERR_STATE, "tsar_data_attach: the region is in a pass");
+  return guarded("tsar_data_attach", [&] { region->impl->memory().attach(data->env); });
+}
+
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
                        tsar_combine_fn combine, void* ctx) {
   TSAR_REQUIRE(region, "tsar_reg_reduction");
-  return guarded("tsar_reg_reduction",
-                 [&] { region->impl->reductions().add(result, identity, size, combine, ctx); });
+  return guarded("tsar_reg_reduction", [&] {
+    region->impl->reductions().add(result, identity, size, combine, ctx,
+                                   &region->impl->registered_memory());
+  });
 }
 
 void* tsar_reduction(const tsar_region* region, const void* result) {

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <utility>
 
 #include "devices/host_device.hpp"
+#include "memory/address_range.hpp"
 
 namespace tsar::core {
 namespace {
@@ -49,10 +51,10 @@ std::size_t span_bytes(std::size_t rows, std::size_t stride, std::size_t last_ro
 
 /// Copies rows `own` of a ROWS copy back into the host buffer (queued on the device; complete
 /// at its next synchronize) and returns the bytes.
-std::int64_t rows_to_host(const Registration& reg, const DeviceCopy& c, Device& device, Range own) {
-  const tsar_mem_desc& d = reg.desc;
+std::int64_t rows_to_host(const BufferData& data, const DeviceCopy& c, Device& device, Range own) {
+  const tsar_mem_desc& d = data.shape;
   const std::size_t e = d.elem_size;
-  auto* host = static_cast<unsigned char*>(reg.host);
+  auto* host = static_cast<unsigned char*>(data.host);
   const auto* dev = static_cast<const unsigned char*>(c.data);
   const std::size_t k = sz(own.size());
   const std::size_t at = sz(own.begin - c.window.begin);
@@ -68,28 +70,32 @@ std::int64_t rows_to_host(const Registration& reg, const DeviceCopy& c, Device& 
   return static_cast<std::int64_t>(k * d.cols * e);
 }
 
-/// What workers wrote in the last pass goes stale in every other copy: their `valid` and
-/// resident rows lose it (ROWS_COLS copies are forgotten whole).
+/// What workers wrote in a pass goes stale in every other copy: their `valid` and resident
+/// rows lose it (ROWS_COLS copies are forgotten whole).
 void settle(Registration& reg) {
-  const std::size_t n = reg.copies.size();
-  for (std::size_t v = 0; v < n; ++v) {
-    DeviceCopy& holder = reg.copies[v];
-    if (holder.data == nullptr) continue;
-    for (std::size_t w = 0; w < n; ++w) {
-      const DeviceCopy& writer = reg.copies[w];
-      if (w == v || !writer.wrote) continue;
+  for (std::size_t w = 0; w < reg.writes.size(); ++w) {
+    PassWrites& wrote = reg.writes[w];
+    if (!wrote.any) continue;
+    const DeviceCopy* writer = w < reg.on.size() ? reg.on[w] : nullptr;  // nullptr: the host
+    for (auto& holder : reg.data->copies) {
+      if (holder.get() == writer) continue;
       if (plus_shaped(reg)) {
-        holder.forget();
+        holder->forget();
       } else {
-        holder.valid.subtract(writer.written);
-        holder.dirty.subtract(writer.written);
+        holder->valid.subtract(wrote.items);
+        holder->dirty.subtract(wrote.items);
       }
     }
+    wrote.items.clear();
+    wrote.any = false;
   }
-  for (DeviceCopy& c : reg.copies) {
-    c.written.clear();
-    c.wrote = false;
-  }
+}
+
+/// The worker whose device holds `c` in this pass, or `otherwise`.
+int worker_holding(const Registration& reg, const DeviceCopy& c, int otherwise) {
+  for (std::size_t w = 0; w < reg.on.size(); ++w)
+    if (reg.on[w] == &c) return static_cast<int>(w);
+  return otherwise;
 }
 
 }  // namespace
@@ -113,68 +119,86 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
   for (int w = 0; w < workers_; ++w)
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
   for (Registration& reg : memory.registrations()) {
-    if (reg.copies.size() < sz(workers_)) reg.copies.resize(sz(workers_));
-    settle(reg);
-    for (int w = 0; w < workers_; ++w) {
-      DeviceCopy& c = reg.copies[sz(w)];
-      const bool left = c.device && c.device != devices[sz(w)];
-      // Rows only this copy holds reach the host before it goes (no worker runs yet).
-      if (left || !persistent(reg))
-        traffic_[sz(w)].bytes.from_device += write_back_rows(reg, c, {0, rows_of(reg)});
-      if (left) {
-        c.release();
-        c.device.reset();
-      } else if (!persistent(reg)) {
-        c.forget();
+    BufferData& data = *reg.data;
+    reg.on.assign(sz(workers_), nullptr);
+    if (reg.writes.size() != sz(workers_)) reg.writes = std::vector<PassWrites>(sz(workers_));
+    if (!data.shared) {
+      // A copy on a device no worker drives any more (back-off, out of memory) goes, and a
+      // non-persistent one forgets its contents -- rows only it holds reach the host first
+      // (no worker runs yet).
+      auto& copies = data.copies;
+      for (std::size_t k = 0; k < copies.size();) {
+        DeviceCopy& c = *copies[k];
+        const bool left = std::find(devices.begin(), devices.end(), c.device) == devices.end();
+        if (left || !persistent(reg))
+          traffic_[sz(c.worker)].bytes.from_device += write_back_rows(data, c, {0, rows_of(reg)});
+        if (left) {
+          copies.erase(copies.begin() + static_cast<std::ptrdiff_t>(k));
+          continue;
+        }
+        if (!persistent(reg)) c.forget();
+        ++k;
       }
     }
+    for (int w = 0; w < workers_; ++w)
+      if (!devices[sz(w)]->description().host_memory) {
+        DeviceCopy& c = data.ensure_copy(devices[sz(w)]);
+        c.worker = w;
+        reg.on[sz(w)] = &c;
+      }
   }
+}
+
+void CopyEngine::end_pass(MemoryRegistry& memory) {
+  for (Registration& reg : memory.registrations()) settle(reg);
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
   for (Registration& reg : memory.registrations()) {
     if (!reads(reg)) continue;  // nobody reads an output during a pass
+    BufferData& data = *reg.data;
     try {
-      for (int w = 0; w < workers_ && sz(w) < reg.copies.size(); ++w) {
-        DeviceCopy& c = reg.copies[sz(w)];
+      // Every copy counts, also of devices outside this region (a data environment's).
+      for (auto& held : data.copies) {
+        DeviceCopy& c = *held;
         if (c.dirty.empty()) continue;
-        std::int64_t moved = 0;
+        const int holder = worker_holding(reg, c, -1);
         if (ranges.empty()) {
-          moved = queue_rows_back(reg, c, {0, rows_of(reg)});
-        } else {
-          for (int v = 0; v < workers_; ++v) {
-            const Range r = ranges[sz(v)];
-            if (v == w || r.empty()) continue;
-            moved += queue_rows_back(reg, c, MemoryRegistry::needed(reg, r));
-          }
+          traffic_[sz(std::max(holder, 0))].bytes.from_device +=
+              queue_rows_back(data, c, {0, rows_of(reg)});
+          continue;
         }
-        traffic_[sz(w)].bytes.from_device += moved;
+        for (int v = 0; v < workers_; ++v) {
+          const Range r = ranges[sz(v)];
+          if (reg.on[sz(v)] == &c || r.empty()) continue;
+          traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
+              queue_rows_back(data, c, MemoryRegistry::needed(reg.desc, r));
+        }
       }
     } catch (...) {
-      all_rows_arrived(reg);
+      all_rows_arrived(data);
       throw;
     }
-    all_rows_arrived(reg);
+    all_rows_arrived(data);
   }
 }
 
-std::int64_t CopyEngine::write_back(Registration& reg) {
-  settle(reg);
+std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
   std::int64_t moved = 0;
   try {
-    for (DeviceCopy& c : reg.copies) moved += queue_rows_back(reg, c, {0, rows_of(reg)});
+    for (auto& c : data.copies) moved += queue_rows_back(data, *c, rows);
   } catch (...) {
-    all_rows_arrived(reg);
+    all_rows_arrived(data);
     throw;
   }
-  all_rows_arrived(reg);
+  all_rows_arrived(data);
   return moved;
 }
 
-std::int64_t CopyEngine::write_back_rows(const Registration& reg, DeviceCopy& c, Range rows) {
+std::int64_t CopyEngine::write_back_rows(const BufferData& data, DeviceCopy& c, Range rows) {
   std::int64_t moved = 0;
   try {
-    moved = queue_rows_back(reg, c, rows);
+    moved = queue_rows_back(data, c, rows);
   } catch (...) {
     c.leaving.clear();  // what was queued stays resident: written back again if needed
     throw;
@@ -183,7 +207,7 @@ std::int64_t CopyEngine::write_back_rows(const Registration& reg, DeviceCopy& c,
   return moved;
 }
 
-std::int64_t CopyEngine::queue_rows_back(const Registration& reg, DeviceCopy& c, Range rows) {
+std::int64_t CopyEngine::queue_rows_back(const BufferData& data, DeviceCopy& c, Range rows) {
   if (c.dirty.empty() || rows.empty()) return 0;
   // The rows of this call not queued before (halos of two neighbours may overlap).
   IntervalSet out = c.dirty;
@@ -192,9 +216,10 @@ std::int64_t CopyEngine::queue_rows_back(const Registration& reg, DeviceCopy& c,
   if (out.empty()) return 0;
   std::int64_t moved = 0;
   for (const Range& r : out.parts()) {
-    moved += rows_to_host(reg, c, *c.device, r);
+    moved += rows_to_host(data, c, *c.device, r);
     c.leaving.add(r);
   }
+  c.moved_out += moved;
   return moved;
 }
 
@@ -205,9 +230,10 @@ void CopyEngine::rows_arrived(DeviceCopy& c) {
   c.leaving.clear();
 }
 
-void CopyEngine::all_rows_arrived(Registration& reg) {
+void CopyEngine::all_rows_arrived(BufferData& data) {
   std::exception_ptr failure;
-  for (DeviceCopy& c : reg.copies) {
+  for (auto& held : data.copies) {
+    DeviceCopy& c = *held;
     try {
       rows_arrived(c);
     } catch (...) {
@@ -218,12 +244,12 @@ void CopyEngine::all_rows_arrived(Registration& reg) {
   if (failure) std::rethrow_exception(failure);
 }
 
-void CopyEngine::grow_keeping_resident(const Registration& reg, DeviceCopy& c, Range target,
+void CopyEngine::grow_keeping_resident(const BufferData& data, DeviceCopy& c, Range target,
                                        std::size_t bytes) {
   // ROWS copies keep their row stride whatever their window, and a persistent window only
   // grows: the old allocation lands whole inside the new one.
   void* fresh = c.device->allocate(bytes);
-  const std::size_t shift = sz(c.window.begin - target.begin) * c.stride * reg.desc.elem_size;
+  const std::size_t shift = sz(c.window.begin - target.begin) * c.stride * data.shape.elem_size;
   try {
     c.device->copy_on_device(static_cast<unsigned char*>(fresh) + shift, c.data, c.bytes);
     c.device->synchronize();
@@ -250,14 +276,14 @@ void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int wo
 
 void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
                               const std::shared_ptr<Device>& device, Range range) {
-  DeviceCopy& c = reg.copies[sz(worker)];
-  if (c.device != device) {
-    c.release();
-    c.device = device;
-  }
+  if (reg.on[sz(worker)] == nullptr)
+    throw Error(TSAR_ERR_STATE, "buffer " + address_text(reg.host()) + " has no copy for " +
+                                    device->description().key + " in this pass");
+  DeviceCopy& c = *reg.on[sz(worker)];
+  BufferData& data = *reg.data;
   if (device->description().pin_host)
-    std::call_once(reg.pin->once,
-                   [&] { reg.pin->handle = device->pin_host(reg.host, reg.extent); });
+    std::call_once(data.pin->once,
+                   [&] { data.pin->handle = device->pin_host(data.host, data.extent); });
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const bool pad = (d.flags & TSAR_MEM_PAD) != 0;
@@ -265,8 +291,8 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
   const std::int64_t items = by_cols(reg) ? cols_of(reg) : rows_of(reg);
   const bool whole = d.assoc == TSAR_ASSOC_FULL || plus_shaped(reg);
   const Range need =
-      d.assoc == TSAR_ASSOC_FULL ? Range{0, items} : MemoryRegistry::needed(reg, range);
-  const Range need_cols = MemoryRegistry::needed_cols(reg, range);
+      d.assoc == TSAR_ASSOC_FULL ? Range{0, items} : MemoryRegistry::needed(d, range);
+  const Range need_cols = MemoryRegistry::needed_cols(d, range);
 
   // The window of items the allocation holds, and the allocation's layout for a window size.
   const auto stride_for = [&](std::size_t window) {
@@ -299,7 +325,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
   if (c.data == nullptr || target.begin != c.window.begin || target.end != c.window.end) {
     if (!c.dirty.empty()) {
       // Rows only the device holds (resident outputs of a persistent copy): carried over.
-      grow_keeping_resident(reg, c, target, bytes_for(sz(target.size())));
+      grow_keeping_resident(data, c, target, bytes_for(sz(target.size())));
     } else if (c.data != nullptr && target.size() == c.window.size()) {
       c.window = target;  // same allocation, other items
       c.forget();
@@ -320,7 +346,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     return;
   }
   if (!reads(reg)) return;
-  const auto* host = static_cast<const unsigned char*>(reg.host);
+  const auto* host = static_cast<const unsigned char*>(reg.host());
   const std::size_t rows = d.rows;
   const std::size_t win = sz(c.window.size());
   std::int64_t moved = 0;
@@ -358,6 +384,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   me.bytes.to_device += moved;
+  c.moved_in += moved;
 }
 
 void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me,
@@ -368,7 +395,7 @@ void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const std::size_t rows = d.rows;
-  const auto* host = static_cast<const unsigned char*>(reg.host);
+  const auto* host = static_cast<const unsigned char*>(reg.host());
   auto* dev = static_cast<unsigned char*>(c.data);
   const std::size_t kr = sz(rows_needed.size()), kc = sz(cols_needed.size());
   c.snap_rows = rows_needed;
@@ -393,16 +420,19 @@ void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState
   }
   c.valid.add(rows_needed);
   c.valid_cols.add(cols_needed);
-  me.bytes.to_device += static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+  const auto moved = static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+  me.bytes.to_device += moved;
+  c.moved_in += moved;
 }
 
 void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Device& device,
                            Range range) {
-  DeviceCopy& c = reg.copies[sz(worker)];
+  DeviceCopy& c = *reg.on[sz(worker)];
+  PassWrites& wrote = reg.writes[sz(worker)];
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const std::size_t rows = d.rows;
-  auto* host = static_cast<unsigned char*>(reg.host);
+  auto* host = static_cast<unsigned char*>(reg.host());
   const auto* dev = static_cast<const unsigned char*>(c.data);
   std::int64_t moved = 0;
   if (plus_shaped(reg)) {
@@ -433,7 +463,7 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
               sz(own.begin - c.window.begin), rows, c.stride));
     moved += static_cast<std::int64_t>(rows * sz(own.size()) * e);
     c.valid.add(own);
-    c.written.add(own);
+    wrote.items.add(own);
   } else {
     const Range own = clip(range, rows_of(reg));
     if (own.empty()) return;
@@ -445,18 +475,20 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
     if (resident(reg)) {
       c.dirty.add(own);
       const auto halo = static_cast<std::int64_t>(d.halo);
-      if (halo > 0 && own.begin > 0) c.leaving.add({own.begin, std::min(own.end, own.begin + halo)});
+      if (halo > 0 && own.begin > 0)
+        c.leaving.add({own.begin, std::min(own.end, own.begin + halo)});
       if (halo > 0 && own.end < rows_of(reg))
         c.leaving.add({std::max(own.begin, own.end - halo), own.end});
-      for (const Range& r : c.leaving.parts()) moved += rows_to_host(reg, c, device, r);
+      for (const Range& r : c.leaving.parts()) moved += rows_to_host(*reg.data, c, device, r);
     } else {
-      moved += rows_to_host(reg, c, device, own);
+      moved += rows_to_host(*reg.data, c, device, own);
     }
     c.valid.add(own);
-    c.written.add(own);
+    wrote.items.add(own);
   }
-  c.wrote = true;
+  wrote.any = true;
   me.bytes.from_device += moved;
+  c.moved_out += moved;
 }
 
 namespace {
@@ -467,7 +499,7 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const std::size_t rows = d.rows;
-  auto* host = static_cast<unsigned char*>(reg.host);
+  auto* host = static_cast<unsigned char*>(reg.host());
   const Range own_rows = clip(range, rows_of(reg));
   const Range own_cols = clip(range, cols_of(reg));
   const unsigned char* got = c.scratch.data();
@@ -499,13 +531,10 @@ void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int w
     if (range.empty()) return;
     for (Registration& reg : memory.registrations()) {
       if (!writes(reg)) continue;
-      DeviceCopy& c = reg.copies[sz(worker)];
-      if (!plus_shaped(reg)) {
-        const Range own = clip(range, by_cols(reg) ? cols_of(reg) : rows_of(reg));
-        c.written.add(own);
-        c.dirty.subtract(own);  // a device this worker drove until now held them resident
-      }
-      c.wrote = true;
+      PassWrites& wrote = reg.writes[sz(worker)];
+      if (!plus_shaped(reg))
+        wrote.items.add(clip(range, by_cols(reg) ? cols_of(reg) : rows_of(reg)));
+      wrote.any = true;
     }
     return;
   }
@@ -523,19 +552,19 @@ void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int w
     device.synchronize();
   } catch (...) {
     for (Registration& reg : memory.registrations())
-      if (writes(reg)) reg.copies[sz(worker)].leaving.clear();  // those rows stay resident
+      if (writes(reg)) reg.on[sz(worker)]->leaving.clear();  // those rows stay resident
     throw;
   }
   for (Registration& reg : memory.registrations()) {
     if (!writes(reg)) continue;
-    DeviceCopy& c = reg.copies[sz(worker)];
+    DeviceCopy& c = *reg.on[sz(worker)];
     c.dirty.subtract(c.leaving);  // boundary rows copied back (copy_back)
     c.leaving.clear();
   }
   me.collected = collect;
   if (!merge) return;
   for (Registration& reg : memory.registrations())
-    if (writes(reg) && plus_shaped(reg)) merge_plus(reg, reg.copies[sz(worker)], range);
+    if (writes(reg) && plus_shaped(reg)) merge_plus(reg, *reg.on[sz(worker)], range);
 }
 
 void CopyEngine::collect_reductions(Reductions& reductions, int worker, Device& device) {
@@ -553,12 +582,10 @@ void CopyEngine::abandon_device(MemoryRegistry& memory, Reductions& reductions, 
     // The device failed as well: its partial results are lost with it.
   }
   for (Registration& reg : memory.registrations()) {
-    DeviceCopy& c = reg.copies[sz(worker)];
-    // Resident rows exist only there: written back at the next pass's start (begin_pass),
-    // when no worker writes the host buffer.
-    if (!c.dirty.empty()) continue;
-    c.release();
-    c.device.reset();
+    DeviceCopy* c = std::exchange(reg.on[sz(worker)], nullptr);  // the worker goes on as a CPU
+    // Resident rows exist only there: written back when another worker reads them, or when
+    // the copy goes at the next pass's start (begin_pass), when no worker writes the host.
+    if (c != nullptr && c->dirty.empty()) c->release();
   }
   reductions.release_device(worker);
   traffic_[sz(worker)].staged = traffic_[sz(worker)].collected = false;

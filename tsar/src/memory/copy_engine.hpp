@@ -30,8 +30,14 @@
 // region), or when the device leaves the region. A double-buffered stencil thus moves its
 // halo rows in and its boundary rows out per pass, nothing else.
 //
-// Threads: stage_in/stage_out/collect touch only the worker's own copies; begin_pass runs
-// on the planner before any worker starts. Bytes moved are counted per worker and pass.
+// Copies belong to the buffer's data (BufferData), one per device; each worker uses its
+// device's. What a worker writes in a pass is recorded per registration and settled into the
+// other copies at the end of the pass (end_pass), so the next loop to use the buffer -- this
+// region's next pass, or another region's sharing a data environment -- sees it stale.
+//
+// Threads: stage_in/stage_out/collect touch only the worker's own copy and write record;
+// begin_pass, exchange and end_pass run on the planner while no worker runs. Bytes moved are
+// counted per worker and pass.
 
 #include <cstdint>
 #include <memory>
@@ -54,19 +60,26 @@ class CopyEngine {
  public:
   explicit CopyEngine(int workers);
 
-  /// Planner, before a pass: makes the previous pass's writes stale in the other workers'
-  /// copies, frees copies of devices a worker no longer drives (back-off, out of memory) and
-  /// forgets the contents of non-persistent copies -- writing back their resident rows
-  /// first -- and zeroes the traffic counters.
+  /// Planner, before a pass: gives each worker on a device with its own memory that device's
+  /// copy of every buffer, frees the region's own copies on devices no worker drives any more
+  /// (back-off, out of memory) and forgets the contents of non-persistent copies -- writing
+  /// back their resident rows first -- and zeroes the traffic counters.
   void begin_pass(MemoryRegistry& memory, Reductions& reductions,
                   std::span<const std::shared_ptr<Device>> devices);
+  /// Leader, at the end of a pass (finished, canceled or failed): what each worker wrote goes
+  /// stale in every other copy of the buffer.
+  void end_pass(MemoryRegistry& memory);
   /// Planner, once a plan is installed and before any worker runs it: writes back the
-  /// resident rows of inputs that another worker's range (halo included) reads. `ranges`:
-  /// each worker's range; empty for chunk plans, where any worker may read any row.
+  /// resident rows of inputs that a worker on another device reads (its range, halo
+  /// included), whichever device holds them. `ranges`: each worker's range; empty for chunk
+  /// plans, where any worker may read any row.
   void exchange(MemoryRegistry& memory, std::span<const Range> ranges);
-  /// Outside passes: brings the host buffer of `reg` up to date (every resident row written
-  /// back, the devices keep their copies). Returns the bytes moved.
-  std::int64_t write_back(Registration& reg);
+  /// Outside passes: brings rows `rows` of the host buffer of `data` up to date (their
+  /// resident rows written back, the devices keep their copies). Returns the bytes moved.
+  static std::int64_t write_back(BufferData& data, Range rows);
+  static std::int64_t write_back(BufferData& data) {
+    return write_back(data, {0, static_cast<std::int64_t>(data.shape.rows)});
+  }
 
   /// Worker `worker`, before running `range` on `device` (its own memory): allocates and
   /// copies in. Throws DeviceOutOfMemory when an allocation fails, Error on a failed copy.
@@ -101,17 +114,17 @@ class CopyEngine {
                          Range rows_needed, Range cols_needed);
   void copy_back(Registration& reg, WorkerState& me, int worker, Device& device, Range range);
   /// Writes back the resident rows of `c` inside `rows` and waits for them; returns bytes.
-  static std::int64_t write_back_rows(const Registration& reg, DeviceCopy& c, Range rows);
+  static std::int64_t write_back_rows(const BufferData& data, DeviceCopy& c, Range rows);
   /// Queues the copies of the resident rows of `c` inside `rows` to the host (c.leaving);
   /// returns bytes. rows_arrived waits for them. Devices queue theirs first and are waited
   /// for afterwards, so their links carry the copies at the same time.
-  static std::int64_t queue_rows_back(const Registration& reg, DeviceCopy& c, Range rows);
+  static std::int64_t queue_rows_back(const BufferData& data, DeviceCopy& c, Range rows);
   static void rows_arrived(DeviceCopy& c);
   /// Waits for every copy of `reg` that queued rows (after a failure too: the rows they
   /// queued are then still resident).
-  static void all_rows_arrived(Registration& reg);
+  static void all_rows_arrived(BufferData& data);
   /// Keeps the resident rows of `c` while it grows to `target` (a new allocation).
-  static void grow_keeping_resident(const Registration& reg, DeviceCopy& c, Range target,
+  static void grow_keeping_resident(const BufferData& data, DeviceCopy& c, Range target,
                                     std::size_t bytes);
   int workers_;
   std::vector<WorkerState> traffic_;

@@ -9,6 +9,7 @@ DeviceCopy& DeviceCopy::operator=(DeviceCopy&& other) noexcept {
   if (this == &other) return *this;
   release();
   device = std::move(other.device);
+  worker = other.worker;
   data = std::exchange(other.data, nullptr);
   bytes = std::exchange(other.bytes, 0);
   window = std::exchange(other.window, Range{});
@@ -17,8 +18,8 @@ DeviceCopy& DeviceCopy::operator=(DeviceCopy&& other) noexcept {
   valid_cols = std::move(other.valid_cols);
   dirty = std::move(other.dirty);
   leaving = std::move(other.leaving);
-  written = std::move(other.written);
-  wrote = other.wrote;
+  moved_in = other.moved_in;
+  moved_out = other.moved_out;
   snap_rows = other.snap_rows;
   snap_cols = other.snap_cols;
   row_snapshot = std::move(other.row_snapshot);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One device's copy of one registered buffer: the allocation, which rows or columns of the
-// buffer it holds (its window) and in which layout, which of them equal the host's contents,
-// and what the device copied back in the current pass. A copy belongs to the buffer's data:
+// buffer it holds (its window) and in which layout, which of them equal the host's contents
+// and which only it holds up to date. A copy belongs to the buffer's data (BufferData):
 // retargeting keeps the allocation but forgets the contents, swapping two registrations moves
 // their copies with the host buffers (tsar_swap_mem).
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct alignas(64) DeviceCopy {
   }
 
   std::shared_ptr<Device> device;  ///< owner of `data`
+  int worker = 0;  ///< the worker of the region that last used it (its write-backs' traffic)
   void* data = nullptr;
   std::size_t bytes = 0;
   Range window;            ///< items held: rows (ROWS, FULL, ROWS_COLS) or columns (COLS)
@@ -48,8 +50,8 @@ struct alignas(64) DeviceCopy {
   /// Items of `dirty` whose copies to the host are queued on the device, not yet waited for
   /// (CopyEngine writes several devices' rows back at once).
   IntervalSet leaving;
-  IntervalSet written;  ///< items this worker wrote (to the host, or resident) in this pass
-  bool wrote = false;   ///< anything written in this pass (ROWS_COLS invalidates whole copies)
+  std::int64_t moved_in = 0;   ///< bytes copied into it since it was made
+  std::int64_t moved_out = 0;  ///< bytes copied from it to the host
   // ROWS_COLS outputs: the host contents of the rows and columns as copied in, so only the
   // elements the device changed are merged back (an element of a row one device owns may
   // lie in a column another device owns).

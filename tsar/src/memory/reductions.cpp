@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "api/error.hpp"
+#include "memory/address_range.hpp"
+#include "memory/registry.hpp"
 
 namespace tsar::core {
 namespace {
@@ -15,17 +17,23 @@ constexpr std::size_t kLine = 64;
 }
 
 void Reductions::add(void* result, const void* identity, std::size_t size, tsar_combine_fn combine,
-                     void* ctx) {
+                     void* ctx, const MemoryRegistry* memory) {
   if (result == nullptr || identity == nullptr || combine == nullptr)
     throw Error(TSAR_ERR_NULL,
                 "registering a reduction: result, identity and combine must not be NULL");
   if (size == 0) throw Error(TSAR_ERR_INVALID, "registering a reduction: size is 0");
-  for (const auto& e : entries_) {
-    const auto lo = static_cast<unsigned char*>(result);
-    const auto elo = static_cast<unsigned char*>(e.result);
-    if (lo < elo + e.size && elo < lo + size)
-      throw Error(TSAR_ERR_REGISTERED, "reduction result is already registered (or overlaps one)");
-  }
+  if (!in_address_space(result, size))
+    throw Error(TSAR_ERR_INVALID, "registering a reduction: " + std::to_string(size) +
+                                      " bytes of result run past the end of the address space");
+  if (overlapping(result, size) != nullptr)
+    throw Error(TSAR_ERR_REGISTERED, "reduction result is already registered (or overlaps one)");
+  if (memory != nullptr)
+    if (const Registration* reg = memory->overlapping(result, size))
+      throw Error(TSAR_ERR_REGISTERED,
+                  "registering a reduction: the result lies inside registered buffer " +
+                      address_text(reg->host()) +
+                      ", whose device copies the pass writes back over it (keep results "
+                      "outside registered buffers)");
   const std::size_t stride = (size + kLine - 1) / kLine * kLine;
   auto* raw = static_cast<unsigned char*>(
       std::aligned_alloc(kLine, stride * static_cast<std::size_t>(workers_)));
@@ -44,6 +52,15 @@ void Reductions::add(void* result, const void* identity, std::size_t size, tsar_
   for (int w = 0; w < workers_; ++w)
     std::memcpy(added.storage.get() + added.stride * static_cast<std::size_t>(w),
                 added.identity.data(), size);
+}
+
+const void* Reductions::overlapping(const void* p, std::size_t bytes) const {
+  const auto lo = reinterpret_cast<std::uintptr_t>(p);
+  for (const auto& e : entries_) {
+    const auto elo = reinterpret_cast<std::uintptr_t>(e.result);
+    if (lo < elo + e.size && elo < lo + bytes) return e.result;
+  }
+  return nullptr;
 }
 
 void Reductions::remove(const void* result) {

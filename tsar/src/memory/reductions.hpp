@@ -16,13 +16,19 @@
 
 namespace tsar::core {
 
+class MemoryRegistry;
+
 class Reductions {
  public:
   explicit Reductions(int workers) : workers_(workers) {}
 
-  /// Throws Error: TSAR_ERR_NULL, TSAR_ERR_INVALID (size 0), TSAR_ERR_REGISTERED.
-  void add(void* result, const void* identity, std::size_t size, tsar_combine_fn combine,
-           void* ctx);
+  /// Throws Error: TSAR_ERR_NULL, TSAR_ERR_INVALID (size 0, or a result past the end of the
+  /// address space), TSAR_ERR_REGISTERED (a result overlapping another, or inside a buffer
+  /// of `memory`: the devices' copies of the buffer would overwrite it).
+  void add(void* result, const void* identity, std::size_t size, tsar_combine_fn combine, void* ctx,
+           const MemoryRegistry* memory = nullptr);
+  /// The result of a registered reduction sharing a byte with [p, p + bytes), or nullptr.
+  const void* overlapping(const void* p, std::size_t bytes) const;
   /// Throws Error(TSAR_ERR_UNKNOWN).
   void remove(const void* result);
   /// Worker `worker`'s accumulator for `result`, or nullptr when not registered.

@@ -78,14 +78,16 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
 Region::~Region() {
   // Pool threads leave a pass's job after its barrier: they may still be reading this region.
   runtime_->pool().wait_idle();
-  // The end of the region: resident rows reach the host buffers.
+  // The end of the region: resident rows reach the host buffers (a data environment's stay
+  // until it writes them back).
   if (device_memory_)
     for (Registration& reg : memory_.registrations()) {
+      if (reg.data->shared) continue;
       try {
-        engine_.write_back(reg);
+        CopyEngine::write_back(*reg.data);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "tsar: region '%s': writing back buffer %p: %s\n", name_.c_str(),
-                     reg.host, e.what());
+                     reg.host(), e.what());
       }
     }
   if (trace_ != nullptr) trace_->flush();
@@ -183,7 +185,7 @@ void Region::record_pass(double last_arrival) {
   auto ds = stats_.device_slots(p);
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];
-    const Traffic moved = device_memory_ ? engine_.traffic(static_cast<int>(w)) : Traffic{};
+    const Traffic moved = engine_.traffic(static_cast<int>(w));
     ds[w] = {x.pass_iterations,
              x.pass_chunks,
              x.pass_busy,

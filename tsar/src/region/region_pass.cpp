@@ -111,7 +111,7 @@ void Region::begin_pass(std::int64_t n, int worker) {
     if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
     if (n > kMaxIterations)
       throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is larger than 2^60");
-    memory_.check_pass(n);
+    memory_.enter_pass(n, name_);
   } catch (const Error& e) {
     pass_error_ = e.status();
     pass_error_message_ = e.what();
@@ -124,10 +124,11 @@ void Region::begin_pass(std::int64_t n, int worker) {
   const CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
   // The planner may retire accelerators that cannot pay before the devices are fixed.
   planner_->plan_pass(n, copies, plan_);
-  if (device_memory_) {
+  // Rows of a data environment's buffers may be on devices outside this region.
+  if (device_memory_ || memory_.shared()) {
     device_failed_.store(false, std::memory_order_relaxed);
     device_failure_.clear();
-    copying_ = false;
+    copying_ = memory_.shared();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
       pass_devices_[w] = workers_[w].device;
       copying_ = copying_ || !workers_[w].device->description().host_memory;
@@ -326,6 +327,8 @@ void Region::finish_sub_pass() {
     return;
   }
   decision_ = kDone;
+  if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
+  memory_.leave_pass();
   if (learn) reductions_.merge();
   outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
              : canceled                                     ? TSAR_ERR_CANCELED

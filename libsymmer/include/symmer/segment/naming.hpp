@@ -21,6 +21,9 @@ std::string segment_directory();
 /// File name (no directory) of the segment of `job_id` on node `node_id` owned by `uid`.
 std::string segment_file_name(std::uint64_t uid, std::uint64_t job_id, std::uint64_t node_id);
 
+/// A job id as its segment name writes it: 16 hex digits.
+std::string job_id_text(std::uint64_t job_id);
+
 /// What a segment file name says.
 struct SegmentName {
   std::uint64_t uid = 0;

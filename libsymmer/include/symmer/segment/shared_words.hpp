@@ -62,19 +62,4 @@ class SeqlockWriter {
   std::atomic_ref<std::uint64_t> seq_;
 };
 
-/// Reader side: copies with `copy()` until the sequence was even and unchanged around it.
-/// Returns false when `max_tries` copies all raced with a writer.
-template <typename Copy>
-bool seqlock_read(const std::uint64_t& seq, Copy&& copy, int max_tries = 1000) {
-  std::atomic_ref<std::uint64_t> s(const_cast<std::uint64_t&>(seq));
-  for (int i = 0; i < max_tries; ++i) {
-    const std::uint64_t before = s.load(std::memory_order_acquire);
-    if (before & 1) continue;
-    copy();
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (s.load(std::memory_order_relaxed) == before) return true;
-  }
-  return false;
-}
-
 }  // namespace symmer::segment
