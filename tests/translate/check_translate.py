@@ -109,6 +109,7 @@ def man(args):
         page = f.read().replace("\\-", "-").replace("\\fB", "").replace("\\fR", "")
     words = set(re.findall(r"(?<![\w-])--?[a-z][a-z-]*", help_text))
     words |= set(re.findall(r"\b(hetero|depersist|part_map|map|persist|if|name)\(", help_text))
+    words |= set(re.findall(r"#pragma tsar (\w+)", help_text))
     missing = sorted(w for w in words if w not in page)
     for w in missing:
         print(f"FAIL {args.page} does not mention '{w}' of --help")
