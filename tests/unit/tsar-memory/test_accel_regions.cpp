@@ -82,7 +82,7 @@ class Accel : public ::testing::Test {
     const unsigned persist = TSAR_MEM_PERSIST;
     auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
     auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                              TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+                              TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist | TSAR_MEM_RESIDENT, 1);
     return {std::move(cur), std::move(next)};
   }
   /// The GPU-averse loop's data: a table t of len values every device needs whole, the output
@@ -151,7 +151,8 @@ TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
   const unsigned persist = TSAR_MEM_PERSIST;
   // Both buffers with the same halo, so each device copy's window fits either role.
   auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | persist, 1);
+  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                            TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist, 1);
   const std::int64_t row_bytes = cols * kDouble;
   for (int pass = 0; pass < 6; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
@@ -233,8 +234,8 @@ TEST_F(Accel, ResidentOutputsUnderChunksAndChangingSplitsMatchTheSerialLoop) {
     const unsigned resident = TSAR_MEM_PERSIST | TSAR_MEM_RESIDENT;
     auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows,
                              TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
-    auto next =
-        region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | resident, 1);
+    auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                              TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | resident, 1);
     for (int pass = 0; pass < 8; ++pass) {  // an even number of swaps: `cur` is a again
       region.parallel_for(rows, [&](const tsar::Chunk& c) {
         accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
@@ -284,8 +285,8 @@ TEST_F(Accel, ColumnsArePackedWithTheirHalo) {
   tsar::Region region("cols", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   auto is = region.map_2d(in.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_IN, 1);
-  auto os =
-      region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_OUT | TSAR_MEM_PAD);
+  auto os = region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols,
+                          TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | TSAR_MEM_PAD);
   for (int pass = 0; pass < 3; ++pass) {
     region.parallel_for(cols, [&](const tsar::Chunk& c) {
       accel_test::scale_cols(c, c.layout(is), c.layout(os), rows);
@@ -333,7 +334,7 @@ TEST_F(Accel, PersistentFullInputIsCopiedOnce) {
   tsar::Region region("full", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN | TSAR_MEM_PERSIST);
-  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int pass = 0; pass < 3; ++pass) {
     region.parallel_for(
         n, [&](const tsar::Chunk& c) { accel_test::gather(c, c.ptr(ts), len, c.ptr(ys)); });
@@ -559,7 +560,7 @@ TEST_F(Accel, AnAcceleratorWhoseCopiesOutlastTheCpuPassIsRetiredUnrun) {
   auto [t, y, ref] = gather_data(n, len);
   tsar::Region region("averse", "adaptive");
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
-  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int pass = 0; pass < 4; ++pass) {
     std::fill(y.begin(), y.end(), 0.0);
     region.parallel_for(
@@ -596,7 +597,7 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   tsar::Region region("averse-team", "adaptive");
   ASSERT_EQ(region.num_devices(), 2);
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
-  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   double core_share = 0.0;
   for (int pass = 0; pass < 6; ++pass) {
     std::fill(y.begin(), y.end(), 0.0);

@@ -331,7 +331,8 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
   std::iota(cur.begin(), cur.end(), 0.0);
   const unsigned persist = TSAR_MEM_PERSIST;
   memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
-  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist});
+  memory.add(next.data(),
+             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist});
   // The accelerator computes rows [40, 100): next = cur + 1 on its copies.
   const auto add_one = [&] {
     const tsar_mem_layout in = view(cur.data());
@@ -504,8 +505,8 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
   std::iota(cur.begin(), cur.end(), 0.0);
   const unsigned persist = TSAR_MEM_PERSIST;
   memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
-  memory.add(next.data(),
-             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT});
+  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS,
+                           TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist | TSAR_MEM_RESIDENT});
   const std::vector<Range> ranges = {{0, 8}, {8, 50}, {50, 100}};
   const auto sz = [](int w) { return static_cast<std::size_t>(w); };
   for (int pass = 0; pass < 3; ++pass) {
@@ -545,7 +546,8 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   auto device = counting_device("counting:0");
   devices[1] = device;
   std::vector<double> out(kRows * kCols, 0.0);
-  memory.add(out.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  memory.add(out.data(),
+             {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE});
   double result = 1.0;
   add_sum(&result);
   // Two chunks (not the last: their accumulators stay on the device), then the last range.
