@@ -60,7 +60,7 @@ static tsar_tr_buffer buffer(const char* name, void* host, unsigned flags) {
  * written. */
 static int64_t execute(tsar_tr_loop* loop, double* in, double* out) {
   const tsar_tr_buffer want[2] = {buffer("in", in, TSAR_MEM_IN | TSAR_MEM_PERSIST),
-                                  buffer("out", out, TSAR_MEM_OUT)};
+                                  buffer("out", out, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)};
   if (!tsar_tr_begin(loop, want)) return -1;
   struct args a = {loop->region, in, out};
   tsar_tr_run(loop, N, twice, &a);
@@ -90,7 +90,7 @@ int main(void) {
   /* in and out exchanged (same shape, flags stay with their buffer) */
   memcpy(z, y, N * sizeof *z);
   const tsar_tr_buffer swapped[2] = {buffer("in", y, TSAR_MEM_IN | TSAR_MEM_PERSIST),
-                                     buffer("out", x, TSAR_MEM_OUT)};
+                                     buffer("out", x, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)};
   CHECK(tsar_tr_begin(&loop, swapped), "begin after a swap");
   struct args a = {loop.region, y, x};
   tsar_tr_run(&loop, N, twice, &a);

@@ -101,7 +101,7 @@ TEST_F(DataEnv, ATimeStepOfThreeLoopsMovesNothingOnceItsDataIsOnTheDevices) {
   for (const tsar::Region* r : {&relax, &sums, &add}) env.attach(*r);
   auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
-  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   auto aa = add.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto as = add.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_IN);
   std::int64_t accel_rows = 0;
@@ -147,7 +147,7 @@ TEST_F(DataEnv, LoopsWithDifferentSplitsMoveOnlyTheRowsBetweenThem) {
   env.attach(sums);
   auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
-  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int step = 0; step < 3; ++step) {
     relax.parallel_for(kRows,
                        [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });

@@ -254,8 +254,10 @@ enum {
   TSAR_MEM_OUT = 2u, /* written by the loop: each device's part copied back */
   TSAR_MEM_INOUT = 3u,
   TSAR_MEM_PERSIST = 4u,  /* device copies stay between passes until unregistered */
-  TSAR_MEM_PAD = 8u,      /* rows may be padded to the device's alignment (see layout) */
-  TSAR_MEM_RESIDENT = 16u /* outputs stay on the device that wrote them (see below) */
+  TSAR_MEM_PAD = 8u,       /* rows may be padded to the device's alignment (see layout) */
+  TSAR_MEM_RESIDENT = 16u, /* outputs stay on the device that wrote them (see below) */
+  TSAR_MEM_OVERWRITE = 32u /* the loop writes every element of an output's rows or columns:
+                              its device copy need not start from the host's values */
 };
 /* On accelerators with their own memory (thesis 5.4.2-5.4.3), a device allocates and moves
  * only what its ranges need, halo included:
@@ -266,7 +268,11 @@ enum {
  *   ROWS_COLS  the whole matrix is allocated (rows and columns make a plus sign); outputs
  *              are merged back element by element where the device changed them
  * IN parts are copied in before a device's range, OUT parts (its own rows or columns, no
- * halo) copied back after it. Each pass copies again, except with TSAR_MEM_PERSIST: then a
+ * halo) copied back after it. An output's copy starts from the host's values of those rows
+ * or columns, so elements the loop does not write (a stencil's fixed boundary, say) come
+ * back unchanged; with TSAR_MEM_OVERWRITE -- the loop writes every element of its rows or
+ * columns, as a matrix product does -- that copy-in is left out and the device's values
+ * start as anything. Each pass copies again, except with TSAR_MEM_PERSIST: then a
  * device keeps its copy and moves in only the rows or columns that other devices (or CPU
  * workers) wrote since it last had them. Host changes between passes to a persistent input
  * must be announced with tsar_mem_invalidate. Bytes moved are in tsar_device_stats.

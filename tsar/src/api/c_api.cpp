@@ -10,6 +10,7 @@
 #include <string>
 
 #include "api/error.hpp"
+#include "api/region_handle.hpp"
 #include "devices/gpu_discovery.hpp"
 #include "memory/data_environment.hpp"
 #include "region/region.hpp"
@@ -20,6 +21,8 @@
 struct tsar_region {
   std::unique_ptr<tsar::core::Region> impl;
 };
+
+tsar::core::Region& tsar::core::region_of(tsar_region* region) { return *region->impl; }
 
 namespace {
 

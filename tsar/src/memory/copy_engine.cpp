@@ -15,6 +15,7 @@ namespace {
 bool reads(const Registration& r) { return (r.desc.flags & TSAR_MEM_IN) != 0; }
 bool writes(const Registration& r) { return (r.desc.flags & TSAR_MEM_OUT) != 0; }
 bool persistent(const Registration& r) { return (r.desc.flags & TSAR_MEM_PERSIST) != 0; }
+bool overwrites(const Registration& r) { return (r.desc.flags & TSAR_MEM_OVERWRITE) != 0; }
 bool resident(const Registration& r) { return (r.desc.flags & TSAR_MEM_RESIDENT) != 0; }
 bool by_cols(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_COLS; }
 bool plus_shaped(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_ROWS_COLS; }
@@ -91,6 +92,15 @@ void settle(Registration& reg) {
   }
 }
 
+/// Rows a worker running `range` reads of `reg` -- its rows and halo, or all of a FULL
+/// input --, or of an output it writes, the rows whose host values its copy starts from.
+Range touched(const Registration& reg, Range range) {
+  if (range.empty()) return {};
+  if (!reads(reg)) return clip(range, rows_of(reg));
+  if (reg.desc.assoc == TSAR_ASSOC_FULL) return {0, rows_of(reg)};
+  return MemoryRegistry::needed(reg.desc, range);
+}
+
 /// The worker whose device holds `c` in this pass, or `otherwise`.
 int worker_holding(const Registration& reg, const DeviceCopy& c, int otherwise) {
   for (std::size_t w = 0; w < reg.on.size(); ++w)
@@ -155,7 +165,7 @@ void CopyEngine::end_pass(MemoryRegistry& memory) {
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
   for (Registration& reg : memory.registrations()) {
-    if (!reads(reg)) continue;  // nobody reads an output during a pass
+    if (!reads(reg) && overwrites(reg)) continue;  // nobody needs the rows' values
     BufferData& data = *reg.data;
     try {
       // Every copy counts, also of devices outside this region (a data environment's).
@@ -172,7 +182,7 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
           const Range r = ranges[sz(v)];
           if (reg.on[sz(v)] == &c || r.empty()) continue;
           traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
-              queue_rows_back(data, c, MemoryRegistry::needed(reg.desc, r));
+              queue_rows_back(data, c, touched(reg, r));
         }
       }
     } catch (...) {
@@ -345,13 +355,17 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     stage_plus_output(reg, c, me, *device, need, need_cols);
     return;
   }
-  if (!reads(reg)) return;
+  // An output's copy starts from the host's values of the range's own rows or columns, so
+  // what the body leaves alone comes back unchanged -- unless the loop writes every element
+  // (TSAR_MEM_OVERWRITE) and the device's values may start as anything.
+  if (!reads(reg) && overwrites(reg)) return;
+  const Range fill = reads(reg) ? need : clip(range, items);
   const auto* host = static_cast<const unsigned char*>(reg.host());
   const std::size_t rows = d.rows;
   const std::size_t win = sz(c.window.size());
   std::int64_t moved = 0;
   if (!by_cols(reg)) {
-    c.valid.missing(need, me.missing);
+    c.valid.missing(fill, me.missing);
     for (const Range& m : me.missing) {
       const std::size_t k = sz(m.size());
       const std::size_t at = sz(m.begin - c.window.begin);
@@ -370,7 +384,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   if (by_cols(reg) || plus_shaped(reg)) {
-    const Range cols_needed = by_cols(reg) ? need : need_cols;
+    const Range cols_needed = by_cols(reg) ? fill : need_cols;
     IntervalSet& valid = by_cols(reg) ? c.valid : c.valid_cols;
     const std::int64_t first = by_cols(reg) ? c.window.begin : 0;
     valid.missing(cols_needed, me.missing);
