@@ -10,6 +10,8 @@
 
 /* The device kinds of hetero(all): CUDA devices cannot run an OpenMP target branch. */
 #define KINDS (TSAR_DEVICE_CPU | TSAR_DEVICE_OMP_TARGET | TSAR_DEVICE_EMULATED)
+/* An output the loop writes whole (the device's copy need not start from the host's). */
+#define OVERWRITE (TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)
 
 static int opened(int status, const char* what) {
   if (status != TSAR_OK) fprintf(stderr, "hand-written %s: %s\n", what, tsar_last_error());
@@ -120,12 +122,12 @@ int hand_atax_open(struct hand_atax* k) {
   const size_t n = (size_t)k->n;
   return opened(tsar_init(&k->ax, "hand:atax.ax", NULL, KINDS, NULL, 0, 0), "atax") &&
          opened(rows(k->ax, k->a, n, n, 0, TSAR_MEM_IN), "atax a") &&
-         opened(rows(k->ax, k->tmp, n, 1, 0, TSAR_MEM_OUT), "atax tmp") &&
+         opened(rows(k->ax, k->tmp, n, 1, 0, OVERWRITE), "atax tmp") &&
          opened(whole(k->ax, k->x, n, TSAR_MEM_IN), "atax x") &&
          opened(tsar_init(&k->aty, "hand:atax.aty", NULL, KINDS, NULL, 0, 0), "atax") &&
          opened(whole(k->aty, k->a, n * n, TSAR_MEM_IN), "atax a") &&
          opened(whole(k->aty, k->tmp, n, TSAR_MEM_IN), "atax tmp") &&
-         opened(rows(k->aty, k->y, n, 1, 0, TSAR_MEM_OUT), "atax y");
+         opened(rows(k->aty, k->y, n, 1, 0, OVERWRITE), "atax y");
 }
 
 int hand_atax_pass(struct hand_atax* k) {
@@ -325,7 +327,7 @@ int hand_stream_open(struct hand_stream* k) {
     if (!opened(tsar_init(&k->regions[l], names[l], "static", KINDS, NULL, 0, 0), "stream") ||
         !opened(rows(k->regions[l], in1[l], n, 1, 0, TSAR_MEM_IN), "stream in") ||
         (in2[l] && !opened(rows(k->regions[l], in2[l], n, 1, 0, TSAR_MEM_IN), "stream in")) ||
-        !opened(rows(k->regions[l], out[l], n, 1, 0, TSAR_MEM_OUT), "stream out"))
+        !opened(rows(k->regions[l], out[l], n, 1, 0, OVERWRITE), "stream out"))
       return 0;
   }
   return 1;
@@ -390,9 +392,9 @@ int hand_kmeans_open(struct hand_kmeans* k) {
          opened(rows(k->region, k->points, blocks, block * d, 0, TSAR_MEM_IN), "points") &&
          opened(whole(k->region, k->centres, kk * d, TSAR_MEM_IN), "centres") &&
          opened(tsar_reg_mem_2d(k->region, k->member, sizeof(int), blocks, block, 0, 0,
-                                TSAR_ASSOC_ROWS, TSAR_MEM_OUT),
+                                TSAR_ASSOC_ROWS, OVERWRITE),
                 "member") &&
-         opened(rows(k->region, k->partial, blocks, kk * (d + 1), 0, TSAR_MEM_OUT), "partial");
+         opened(rows(k->region, k->partial, blocks, kk * (d + 1), 0, OVERWRITE), "partial");
 }
 
 int hand_kmeans_pass(struct hand_kmeans* k) { return tsar_run(k->region, k->blocks, kmeans_body, k); }

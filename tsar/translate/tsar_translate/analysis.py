@@ -504,11 +504,13 @@ class Analyzer:
                            f"('{t.spelling}'); scalars need no map")
             a = Array(item.var, item.offset, decl, part, map_type)
             self._shape(a, item, omp_maps.get(item.var), loop)
-            flags = {"to": "TSAR_MEM_IN", "from": "TSAR_MEM_OUT", "tofrom": "TSAR_MEM_INOUT"}
+            # from: the loop writes its rows whole, as OpenMP's map(from:) assumes (the
+            # device's copy need not start from the host's values) -- except when the loop
+            # starts above row 0: rows below it are no iteration's, and come back unchanged.
+            flags = {"to": "TSAR_MEM_IN", "from": "TSAR_MEM_OUT | TSAR_MEM_OVERWRITE",
+                     "tofrom": "TSAR_MEM_INOUT"}
             if map_type == "from" and not lower_is_zero:
-                # Rows below the loop's lower bound are iterations of no device's range, but
-                # part of some device's rows: copied in, they come back unchanged.
-                flags["from"] = "TSAR_MEM_INOUT"
+                flags["from"] = "TSAR_MEM_OUT"
             a.flags = flags[map_type]
             if self.data is not None:
                 self.data.apply(a)

@@ -35,8 +35,9 @@ clauses:
       the first dimension: of VAR's array type (double a[N][M], double (*a)[M]), or, for a
       pointer indexed a[i * COLS + j], rows of the COLS elements the later sections give.
       How many rows VAR has comes from the construct's map of VAR (or VAR's array type).
-      MAP-TYPE: to (read), from (written), tofrom (read and written; the default). What
-      the loop writes must be [i:1]: each row is written by the device that runs iteration i.
+      MAP-TYPE: to (read), from (written whole, as OpenMP's map(from:) assumes: elements the
+      loop does not write are undefined), tofrom (read and written; the default). What the
+      loop writes must be [i:1]: each row is written by the device that runs iteration i.
   map([to:] VAR[0:LENGTH]...[, ...])
       every iteration may read all of VAR: each device gets a whole copy (inputs only)
   persist(VAR[, VAR]...)
