@@ -277,7 +277,8 @@ class Kmeans final : public GpuKernel {
     pm_ = r.map_2d(points_.data(), static_cast<std::size_t>(n_), static_cast<std::size_t>(d_), 0,
                    tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST);
     cm_ = r.map(centroids_.data(), centroids_.size(), tsar::Assoc::full, TSAR_MEM_IN);
-    mm_ = r.map(member_.data(), member_.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+    mm_ =
+        r.map(member_.data(), member_.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   }
   void detach() override { pm_ = {}, cm_ = {}, mm_ = {}; }
   void pass(tsar::Region& r, Backend) override {
@@ -363,7 +364,7 @@ class Jacobi final : public GpuKernel {
     old_ = r.map_2d(uold_.data(), sz(rows_), sz(cols_), 0, tsar::Assoc::rows, TSAR_MEM_IN | p, 1);
     // The sweep stays on the device that computed it; only boundary rows move between passes.
     new_ = r.map_2d(u_.data(), sz(rows_), sz(cols_), 0, tsar::Assoc::rows,
-                    TSAR_MEM_OUT | p | TSAR_MEM_RESIDENT, 1);
+                    TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | p | TSAR_MEM_RESIDENT, 1);
     fm_ = r.map_2d(f_.data(), sz(rows_), sz(cols_), 0, tsar::Assoc::rows, TSAR_MEM_IN | p);
     red_ = r.reduction(residual_, 0.0, [](double x, double y) { return x + y; });
   }
@@ -439,7 +440,7 @@ class Averse final : public GpuKernel {
   void reset() override { std::fill(y_.begin(), y_.end(), 0.0); }
   void attach(tsar::Region& r) override {
     tm_ = r.map(table_.data(), table_.size(), tsar::Assoc::full, TSAR_MEM_IN);
-    ym_ = r.map(y_.data(), y_.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+    ym_ = r.map(y_.data(), y_.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   }
   void detach() override { tm_ = {}, ym_ = {}; }
   void pass(tsar::Region& r, Backend) override {

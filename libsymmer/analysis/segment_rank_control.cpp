@@ -28,7 +28,7 @@ std::uint64_t SegmentRankControl::command(int local_rank, int core) {
   const auto& pus = node_.cores()[static_cast<std::size_t>(core)].pus;
   if (pus.empty()) return 0;
   const auto generation =
-      control_.post_command(static_cast<std::uint64_t>(local_rank), pus.front());
+      control_.post_command(static_cast<std::uint64_t>(local_rank), std::span(pus.data(), 1));
   return generation ? *generation : 0;
 }
 

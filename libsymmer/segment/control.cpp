@@ -7,12 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <utility>
 
 #include "symmer/segment/reader.hpp"
+#include "symmer/segment/shared_words.hpp"
 
 namespace symmer::segment {
 
@@ -60,23 +62,46 @@ SlotControl& SegmentControl::control(std::uint64_t r) const {
                                          r * slot_size_ + kSlotControlOffset);
 }
 
-Expected<std::uint32_t> SegmentControl::post_command(std::uint64_t local_rank, int cpu) const {
+SlotTarget& SegmentControl::target(std::uint64_t r) const {
+  return *reinterpret_cast<SlotTarget*>(static_cast<std::byte*>(base_) + slots_offset_ +
+                                        r * slot_size_ + kSlotTargetOffset);
+}
+
+Expected<std::uint32_t> SegmentControl::post_command(std::uint64_t local_rank,
+                                                     std::span<const int> cpus) const {
   if (local_rank >= local_ranks_)
     return Error(Errc::kInvalidArgument, "local rank " + std::to_string(local_rank) +
                                              " >= " + std::to_string(local_ranks_));
-  const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
-  if (cpu < 0 || cpu >= cpus)
-    return Error(Errc::kInvalidArgument,
-                 "cpu " + std::to_string(cpu) + " outside 0.." + std::to_string(cpus - 1));
+  if (cpus.empty()) return Error(Errc::kInvalidArgument, "a command needs at least one CPU");
+  const long limit = std::min<long>(::sysconf(_SC_NPROCESSORS_CONF), kMaxSegmentCpus);
+  for (int cpu : cpus)
+    if (cpu < 0 || cpu >= limit)
+      return Error(Errc::kInvalidArgument,
+                   "CPU " + std::to_string(cpu) + " outside 0.." + std::to_string(limit - 1));
+  // The command word is the sequence of a seqlock over SlotTarget: kWriting while the set is
+  // written, then kBind with the same generation.
   std::atomic_ref<std::uint64_t> word(control(local_rank).command);
   std::uint64_t old = word.load(std::memory_order_relaxed);
   Command next;
-  do {
-    next.generation = decode_command(old).generation + 1;
+  for (int spins = 0;; ++spins) {
+    const Command current = decode_command(old);
+    // Another writer is filling the target; one that died half-way is taken over.
+    if (current.kind == CommandKind::kWriting && spins < 4096) {
+      old = word.load(std::memory_order_relaxed);
+      continue;
+    }
+    next.generation = current.generation + 1;
     if (next.generation == 0) next.generation = 1;  // 0 means "no command"
-    next.cpu = cpu;
-  } while (!word.compare_exchange_weak(old, encode_command(next), std::memory_order_release,
-                                       std::memory_order_relaxed));
+    next.kind = CommandKind::kWriting;
+    if (word.compare_exchange_weak(old, encode_command(next), std::memory_order_acq_rel,
+                                   std::memory_order_relaxed))
+      break;
+  }
+  std::atomic_thread_fence(std::memory_order_release);
+  const CpuMask mask = mask_of(cpus);
+  copy_to_shared(&target(local_rank).cpus, &mask, sizeof mask);
+  next.kind = CommandKind::kBind;
+  word.store(encode_command(next), std::memory_order_release);
   return next.generation;
 }
 
@@ -84,6 +109,13 @@ Command SegmentControl::command(std::uint64_t local_rank) const {
   if (local_rank >= local_ranks_) return {};
   return decode_command(
       std::atomic_ref<std::uint64_t>(control(local_rank).command).load(std::memory_order_acquire));
+}
+
+std::vector<int> SegmentControl::command_cpus(std::uint64_t local_rank) const {
+  if (command(local_rank).kind != CommandKind::kBind) return {};
+  CpuMask mask{};
+  copy_from_shared(&mask, &target(local_rank).cpus, sizeof mask);
+  return mask_cpus(mask);
 }
 
 Ack SegmentControl::ack(std::uint64_t local_rank) const {

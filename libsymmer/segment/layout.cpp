@@ -1,8 +1,42 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Names of the layout's enumerations, for reports.
+// Names of the layout's enumerations, for reports, and the CPU mask helpers.
 #include "symmer/segment/layout.hpp"
 
+#include <bit>
+
 namespace symmer::segment {
+
+std::vector<int> mask_cpus(const CpuMask& mask) {
+  std::vector<int> out;
+  for (std::size_t w = 0; w < kCpuMaskWords; ++w)
+    for (std::uint64_t bits = mask.words[w]; bits != 0; bits &= bits - 1)
+      out.push_back(static_cast<int>(64 * w) + std::countr_zero(bits));
+  return out;
+}
+
+CpuMask mask_of(std::span<const int> cpus) {
+  CpuMask m{};
+  for (int c : cpus) mask_add(m, c);
+  return m;
+}
+
+int mask_count(const CpuMask& mask) {
+  int n = 0;
+  for (std::uint64_t w : mask.words) n += std::popcount(w);
+  return n;
+}
+
+const char* command_kind_name(CommandKind k) noexcept {
+  switch (k) {
+    case CommandKind::kNone:
+      return "none";
+    case CommandKind::kWriting:
+      return "writing";
+    case CommandKind::kBind:
+      return "bind";
+  }
+  return "unknown";
+}
 
 const char* call_class_name(CallClass c) noexcept {
   switch (c) {

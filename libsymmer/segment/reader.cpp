@@ -198,6 +198,26 @@ void check_slot(const SegmentHeader& h, std::uint64_t index, const SlotSnapshot&
   check_peers(s.local_peers, "local_peers");
   check_peers(s.remote_nodes, "remote_nodes");
 
+  // CPU sets: only CPUs this node has; a running rank always has a set.
+  const auto& pl = s.placement;
+  const auto check_mask = [&](const CpuMask& m, const char* name, bool required) {
+    const auto cpus_in = mask_cpus(m);
+    if (required && cpus_in.empty()) c.fail(field(name) + " is empty");
+    if (!cpus_in.empty() && cpus_in.back() >= cpus)
+      c.require(false, field(name).c_str(), cpus_in.back(),
+                "CPUs 0.." + std::to_string(cpus - 1) + " only");
+  };
+  check_mask(pl.launch, "placement.launch", true);
+  check_mask(pl.current, "placement.current", true);
+  check_mask(pl.runtime_workers, "placement.runtime_workers", false);
+  check_mask(pl.runtime_control, "placement.runtime_control", false);
+  c.require(pl.compute_threads <= kMaxThreadsPerRank, field("placement.compute_threads").c_str(),
+            pl.compute_threads, "<= 65536");
+  const Command cmd = decode_command(s.control.command);
+  c.require(static_cast<std::uint32_t>(cmd.kind) <= static_cast<std::uint32_t>(CommandKind::kBind),
+            field("command.kind").c_str(), static_cast<std::uint32_t>(cmd.kind), "0..2");
+  // The target set is the rank's to check before it acts (it answers invalid-cpu).
+
   const Ack ack = decode_ack(s.control.ack);
   c.require(
       static_cast<std::uint32_t>(ack.status) <= static_cast<std::uint32_t>(AckStatus::kFailed),
@@ -213,6 +233,8 @@ bool read_slot(const SegmentFile& file, const SegmentHeader& h, std::uint64_t in
   if (!file.read_consistent(h.slots_offset + index * h.slot_size, buf, max_tries)) return false;
   std::memcpy(&out.identity, buf.data(), sizeof out.identity);
   std::memcpy(&out.control, buf.data() + kSlotControlOffset, sizeof out.control);
+  std::memcpy(&out.target, buf.data() + kSlotTargetOffset, sizeof out.target);
+  std::memcpy(&out.placement, buf.data() + kSlotPlacementOffset, sizeof out.placement);
   std::memcpy(&out.counters, buf.data() + kSlotCountersOffset, sizeof out.counters);
   out.local_peers.resize(h.local_ranks);
   out.remote_nodes.resize(h.node_buckets);

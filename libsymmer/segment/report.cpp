@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "symmer/topology/cpu_list.hpp"
+
 namespace symmer::segment {
 namespace {
 
@@ -200,6 +202,15 @@ json to_json(const SegmentSnapshot& s, const SegmentSnapshot* previous) {
     r["pid"] = id.pid;
     r["cpu"] = id.cpu;
     r["threads"] = id.threads;
+    const SlotPlacement& pl = slot.placement;
+    r["cpus"] = topology::format_cpu_list(mask_cpus(pl.current));
+    r["launch_cpus"] = topology::format_cpu_list(mask_cpus(pl.launch));
+    r["compute_threads"] = pl.compute_threads;
+    r["set_generation"] = pl.set_generation;
+    if (pl.runtime_updates != 0)
+      r["runtime"] = {{"updates", pl.runtime_updates},
+                      {"workers", topology::format_cpu_list(mask_cpus(pl.runtime_workers))},
+                      {"control", topology::format_cpu_list(mask_cpus(pl.runtime_control))}};
     r["publish_count"] = k.publish_count;
     r["last_publish_age_ns"] =
         s.read_monotonic_ns > k.last_publish_ns ? s.read_monotonic_ns - k.last_publish_ns : 0;
@@ -210,7 +221,11 @@ json to_json(const SegmentSnapshot& s, const SegmentSnapshot* previous) {
     r["in_mpi_threads"] = k.in_mpi_threads;
     const Command cmd = decode_command(slot.control.command);
     const Ack ack = decode_ack(slot.control.ack);
-    r["command"] = {{"generation", cmd.generation}, {"cpu", cmd.generation ? cmd.cpu : -1}};
+    r["command"] = {{"generation", cmd.generation},
+                    {"kind", command_kind_name(cmd.kind)},
+                    {"cpus", cmd.kind == CommandKind::kBind
+                                 ? topology::format_cpu_list(mask_cpus(slot.target.cpus))
+                                 : ""}};
     r["ack"] = {
         {"generation", ack.generation}, {"status", ack_status_name(ack.status)}, {"cpu", ack.cpu}};
     r["rebinds_ok"] = slot.control.rebinds_ok;

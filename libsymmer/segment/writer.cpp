@@ -187,6 +187,12 @@ SlotIdentity& SegmentWriter::identity(std::uint64_t r) const {
 SlotControl& SegmentWriter::control(std::uint64_t r) const {
   return *reinterpret_cast<SlotControl*>(slot(r) + kSlotControlOffset);
 }
+SlotTarget& SegmentWriter::target(std::uint64_t r) const {
+  return *reinterpret_cast<SlotTarget*>(slot(r) + kSlotTargetOffset);
+}
+SlotPlacement& SegmentWriter::placement(std::uint64_t r) const {
+  return *reinterpret_cast<SlotPlacement*>(slot(r) + kSlotPlacementOffset);
+}
 SlotCounters& SegmentWriter::counters(std::uint64_t r) const {
   return *reinterpret_cast<SlotCounters*>(slot(r) + kSlotCountersOffset);
 }
@@ -201,8 +207,10 @@ NodeSummary* SegmentWriter::summaries() const {
   return reinterpret_cast<NodeSummary*>(&summary_area() + 1);
 }
 
-void SegmentWriter::attach_slot(std::uint64_t local_rank, std::uint64_t global_rank) const {
+void SegmentWriter::attach_slot(std::uint64_t local_rank, std::uint64_t global_rank,
+                                const CpuMask& launch, std::uint64_t compute_threads) const {
   SlotIdentity& id = identity(local_rank);
+  SlotPlacement& p = placement(local_rank);
   const ProcessIdentity me = this_process();
   SeqlockWriter seq(id.seq);
   while (!seq.try_begin()) {
@@ -213,6 +221,14 @@ void SegmentWriter::attach_slot(std::uint64_t local_rank, std::uint64_t global_r
   store_word(id.start_ticks, me.start_ticks);
   store_word(reinterpret_cast<std::uint64_t&>(id.cpu), static_cast<std::uint64_t>(-1));
   store_word(id.threads, 0);
+  store_word(p.compute_threads, compute_threads);
+  store_word(p.set_generation, 0);
+  store_word(p.runtime_updates, 0);
+  copy_to_shared(&p.launch, &launch, sizeof launch);
+  copy_to_shared(&p.current, &launch, sizeof launch);
+  const CpuMask none{};
+  copy_to_shared(&p.runtime_workers, &none, sizeof none);
+  copy_to_shared(&p.runtime_control, &none, sizeof none);
   store_word(id.state, static_cast<std::uint64_t>(SlotState::kActive));
   seq.end();
 }

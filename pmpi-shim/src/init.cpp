@@ -23,6 +23,7 @@
 #include "message_size.hpp"
 #include "mpi.hpp"
 #include "papi_sampler.hpp"
+#include "placement.hpp"
 #include "runtime.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/reader.hpp"
@@ -362,7 +363,11 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   const segment::SegmentHeader& h = g.segment->header();
   g.eager_local = h.eager_limit_local;
   g.eager_remote = h.eager_limit_remote;
-  g.segment->attach_slot(g.local_rank, g.world_rank);
+  g.launch_cpus = launch_cpus();
+  g.current_cpus = g.launch_cpus;
+  g.compute_threads = omp_num_threads();
+  g.segment->attach_slot(g.local_rank, g.world_rank, segment::mask_of(g.launch_cpus),
+                         g.compute_threads);
   g.command_word = &g.segment->control(g.local_rank).command;
   g.seen_command.store(segment::load_word(*g.command_word));
   hooks::prepare(g.thread_level);

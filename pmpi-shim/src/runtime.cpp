@@ -2,16 +2,14 @@
 // Thread registry, publishing into the node segment, and the rank side of re-binding.
 #include "runtime.hpp"
 
-#include <dirent.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
 
 #include "exchange.hpp"
 #include "papi_sampler.hpp"
+#include "placement.hpp"
 #include "symmer/segment/shared_words.hpp"
 
 namespace symmer::shim {
@@ -39,6 +37,10 @@ void lock_publish() noexcept {
   }
 }
 void unlock_publish() noexcept { publish_lock.store(false, std::memory_order_release); }
+
+void store_mask(segment::CpuMask& shared, const segment::CpuMask& mask) noexcept {
+  segment::copy_to_shared(&shared, &mask, sizeof mask);
+}
 
 void add_counters(ThreadCounters& into, const ThreadCounters& from) noexcept {
   Counter ThreadCounters::*fields[] = {&ThreadCounters::idle,
@@ -111,6 +113,7 @@ void write_slot(segment::SlotState state) noexcept {
   const std::uint64_t compute = t.to_ns(sum.compute.get());
 
   segment::SlotIdentity& id = seg.identity(me);
+  segment::SlotPlacement& pl = seg.placement(me);
   segment::SlotCounters& k = seg.counters(me);
   segment::PeerCounters* out = seg.peers(me);
   segment::SeqlockWriter seq(id.seq);
@@ -119,6 +122,11 @@ void write_slot(segment::SlotState state) noexcept {
   store_word(id.state, static_cast<std::uint64_t>(state));
   store_word(reinterpret_cast<std::uint64_t&>(id.cpu), static_cast<std::uint64_t>(sched_getcpu()));
   store_word(id.threads, threads);
+  store_word(pl.set_generation, g.set_generation.load(std::memory_order_relaxed));
+  store_mask(pl.current, segment::mask_of(g.current_cpus));
+  store_word(pl.runtime_updates, g.runtime_updates);
+  store_mask(pl.runtime_workers, g.runtime_workers);
+  store_mask(pl.runtime_control, g.runtime_control);
   store_word(k.publish_count, load_word(k.publish_count) + 1);
   store_word(k.last_publish_ns, monotonic_now_ns());
   store_word(k.idle_ns, t.to_ns(sum.idle.get()));
@@ -150,32 +158,6 @@ void write_slot(segment::SlotState state) noexcept {
     store_word(out[p].send_wait_ns, t.to_ns(peers[p].send_wait.get()));
   }
   seq.end();
-}
-
-// sched_setaffinity for every thread of the process but the embedded analyzer's (it keeps off
-// the ranks' cores by itself); the outcome for the ack.
-segment::AckStatus rebind_all_threads(int cpu) noexcept {
-  const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
-  if (cpu < 0 || cpu >= CPU_SETSIZE || cpu >= cpus) return segment::AckStatus::kInvalidCpu;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  // This thread first: if the CPU is outside the allowed cpuset nothing has changed yet.
-  if (::sched_setaffinity(0, sizeof set, &set) != 0)
-    return errno == EINVAL ? segment::AckStatus::kNotAllowed : segment::AckStatus::kFailed;
-  DIR* dir = ::opendir("/proc/self/task");
-  if (dir == nullptr) return segment::AckStatus::kFailed;
-  segment::AckStatus status = segment::AckStatus::kOk;
-  const long analyzer = g.analyzer ? g.analyzer->thread_id() : 0;
-  while (const dirent* e = ::readdir(dir)) {
-    char* end = nullptr;
-    const long tid = std::strtol(e->d_name, &end, 10);
-    if (tid <= 0 || *end != '\0' || tid == analyzer) continue;
-    if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof set, &set) != 0 && errno != ESRCH)
-      status = segment::AckStatus::kFailed;  // the thread exists but would not move
-  }
-  ::closedir(dir);
-  return status;
 }
 
 }  // namespace
@@ -240,21 +222,46 @@ void publish_final(segment::SlotState state) noexcept {
   unlock_publish();
 }
 
+PublishLock::PublishLock() noexcept { lock_publish(); }
+PublishLock::~PublishLock() { unlock_publish(); }
+
 void apply_command() noexcept {
-  const std::uint64_t word = load_word(*g.command_word);
-  std::uint64_t seen = g.seen_command.load(std::memory_order_relaxed);
-  // One thread applies each new word; the others carry on.
-  if (word == seen || !g.seen_command.compare_exchange_strong(seen, word)) return;
+  const std::uint64_t word = std::atomic_ref<std::uint64_t>(*const_cast<std::uint64_t*>(
+                                                               g.command_word))
+                                 .load(std::memory_order_acquire);
   const segment::Command cmd = segment::decode_command(word);
-  if (cmd.generation == 0) return;
-  const segment::AckStatus status = rebind_all_threads(cmd.cpu);
+  // The analyzer is still writing the target set: act at a later call.
+  if (cmd.kind == segment::CommandKind::kWriting) return;
+  std::uint64_t seen = g.seen_command.load(std::memory_order_relaxed);
+  if (word == seen) return;
   segment::SlotControl& ctl = g.segment->control(g.local_rank);
-  const int cpu_now = status == segment::AckStatus::kOk ? cmd.cpu : sched_getcpu();
+  segment::CpuMask target{};
+  if (cmd.kind == segment::CommandKind::kBind) {
+    segment::copy_from_shared(&target, &g.segment->target(g.local_rank).cpus, sizeof target);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (segment::load_word(*g.command_word) != word) return;  // rewritten meanwhile: later
+  }
+  // One thread applies each new word; the others carry on.
+  if (!g.seen_command.compare_exchange_strong(seen, word)) return;
+  if (cmd.generation == 0 || cmd.kind != segment::CommandKind::kBind) return;
+  const std::vector<int> to = segment::mask_cpus(target);
+  segment::AckStatus status;
+  int lowest = -1;
+  {
+    PublishLock lock;
+    const long analyzer = g.analyzer ? g.analyzer->thread_id() : 0;
+    status = move_all_threads(g.current_cpus, to, analyzer);
+    if (status == segment::AckStatus::kOk) {
+      g.current_cpus = to;
+      g.set_generation.fetch_add(1, std::memory_order_release);
+    }
+    if (!g.current_cpus.empty()) lowest = g.current_cpus.front();
+  }
   std::atomic_ref<std::uint64_t>(status == segment::AckStatus::kOk ? ctl.rebinds_ok
                                                                    : ctl.rebinds_failed)
       .fetch_add(1, std::memory_order_relaxed);
   std::atomic_ref<std::uint64_t>(ctl.ack).store(
-      segment::encode_ack({cmd.generation, status, cpu_now}), std::memory_order_release);
+      segment::encode_ack({cmd.generation, status, lowest}), std::memory_order_release);
 }
 
 }  // namespace symmer::shim

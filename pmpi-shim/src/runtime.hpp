@@ -106,6 +106,14 @@ struct Runtime {
   std::unique_ptr<PeerCounter[]> retired_peers;
   std::unique_ptr<PeerCounter[]> sum_peers;  ///< publishing's work area (publish lock)
 
+  // The rank's CPU sets (placement.hpp), guarded by the publish lock (PublishLock).
+  std::vector<int> launch_cpus;   ///< as launched
+  std::vector<int> current_cpus;  ///< bound now
+  std::uint64_t compute_threads = 0;
+  std::atomic<std::uint64_t> set_generation{0};  ///< sets applied by commands
+  segment::CpuMask runtime_workers{}, runtime_control{};  ///< published by TSAR
+  std::uint64_t runtime_updates = 0;
+
   std::unique_ptr<EmbeddedAnalyzer> analyzer;
 };
 
@@ -126,6 +134,16 @@ ThreadState* thread_state_slow() noexcept;
 /// Creates and registers this thread's state whatever `active` says (MPI_Init's thread).
 ThreadState* register_thread() noexcept;
 
+/// Holds the publish lock, which serialises publishers, thread retirement and the rank's CPU
+/// sets within the process (never taken on the per-call path).
+class PublishLock {
+ public:
+  PublishLock() noexcept;
+  ~PublishLock();
+  PublishLock(const PublishLock&) = delete;
+  PublishLock& operator=(const PublishLock&) = delete;
+};
+
 /// Publishes the rank's figures into its slot when no other thread is; progresses the
 /// inter-node exchange. Called when a call returns at or after next_publish.
 void publish_slow(ThreadState& ts, std::uint64_t now) noexcept;
@@ -133,7 +151,8 @@ void publish_slow(ThreadState& ts, std::uint64_t now) noexcept;
 /// Publishes unconditionally (waits for a concurrent publisher), with the slot's state.
 void publish_final(segment::SlotState state) noexcept;
 
-/// Applies a new command word: re-binds all threads of the process and acknowledges.
+/// Applies a new command word: moves all threads of the process to the commanded CPU set
+/// (placement.hpp) and acknowledges.
 void apply_command() noexcept;
 
 /// The peer entry of world rank `w`: its local rank on this node, or local_ranks + its node

@@ -4,8 +4,8 @@
 // Rank 0 plays the analyzer: it opens the node segment through libsymmer (SegmentControl) and
 // orders the two ranks to swap CPUs (what the analyzer does); each rank has a helper thread
 // that never calls MPI and must move too. The ranks keep calling MPI until the order shows in
-// their affinity. Then rank 0 writes a corrupt command (CPU 9999) straight into
-// the file: rank 1 must refuse it (ack invalid-cpu) and the job must go on. Results go to
+// their affinity. Then rank 0 writes a corrupt command (CPU 1023, which this node lacks)
+// straight into the file: rank 1 must refuse it (ack invalid-cpu) and the job must go on. Results go to
 // <prefix>.<rank>.json.
 #include <fcntl.h>
 #include <mpi.h>
@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "symmer/segment/control.hpp"
 #include "symmer/segment/reader.hpp"
@@ -69,8 +70,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "rebind: %s\n", ctl.error().to_string().c_str());
       MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    gen_ok = static_cast<int>(*ctl->post_command(1, cpus[0]));
-    if (static_cast<int>(*ctl->post_command(0, cpus[1])) != gen_ok) MPI_Abort(MPI_COMM_WORLD, 5);
+    gen_ok = static_cast<int>(*ctl->post_command(1, std::vector<int>{cpus[0]}));
+    if (static_cast<int>(*ctl->post_command(0, std::vector<int>{cpus[1]})) != gen_ok)
+      MPI_Abort(MPI_COMM_WORLD, 5);
   }
   MPI_Bcast(&gen_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);  // each rank applies its order at a next call
 
@@ -95,13 +97,18 @@ int main(int argc, char** argv) {
               : "stale";
       if (r == 0 || ack_ok == "ok") ack_ok = s;
     }
-    // A corrupt order, written behind the library's back.
+    // A corrupt order, written behind the library's back: the set, then the word.
     auto snap = read_segment(find_segment());
-    const std::uint64_t off = snap->header.slots_offset + snap->header.slot_size +
-                              kSlotControlOffset + offsetof(SlotControl, command);
-    const std::uint64_t word = encode_command({static_cast<std::uint32_t>(gen_ok + 1), 9999});
+    const std::uint64_t slot = snap->header.slots_offset + snap->header.slot_size;
+    const std::uint64_t cpu_1023 = std::uint64_t{1} << 63;
+    const std::uint64_t word =
+        encode_command({static_cast<std::uint32_t>(gen_ok + 1), CommandKind::kBind});
     const int fd = ::open(snap->path.c_str(), O_WRONLY);
-    if (fd < 0 || ::pwrite(fd, &word, sizeof word, static_cast<off_t>(off)) != sizeof word)
+    const auto put = [fd](std::uint64_t value, std::uint64_t offset) {
+      return ::pwrite(fd, &value, sizeof value, static_cast<off_t>(offset)) == sizeof value;
+    };
+    if (fd < 0 || !put(cpu_1023, slot + kSlotTargetOffset + 8 * (kCpuMaskWords - 1)) ||
+        !put(word, slot + kSlotControlOffset + offsetof(SlotControl, command)))
       MPI_Abort(MPI_COMM_WORLD, 4);
     ::close(fd);
   }

@@ -218,7 +218,8 @@ def fortran(t):
 @case
 def rebind(t):
     """Command word -> both ranks move all their threads to the ordered CPUs and acknowledge;
-    a corrupt command (CPU 9999) is refused with invalid-cpu and the job goes on."""
+    a corrupt command (CPU 1023, which the node lacks) is refused with invalid-cpu and the job
+    goes on."""
     if os.cpu_count() < 2:
         raise Skip('needs 2 CPUs')
     prefix = os.path.join(t.tmp, 'self')

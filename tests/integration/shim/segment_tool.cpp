@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   }
   // Every rank, and the creator (local rank 0), a distinct process that has exited.
   for (std::uint64_t r = 0; r < p.local_ranks; ++r) {
-    seg->attach_slot(r, r);
+    seg->attach_slot(r, r, mask_of(std::vector<int>{0}), 0);
     store_word(seg->identity(r).pid, static_cast<std::uint64_t>(dead_pid()));
   }
   auto& header = const_cast<SegmentHeader&>(seg->header());

@@ -67,7 +67,7 @@ struct Fixture {
   pid_t other = -1;  // the second rank: a child process (the reader rejects one pid twice)
 
   Fixture() {
-    writer.attach_slot(0, 2);
+    writer.attach_slot(0, 2, segment::mask_of(std::vector<int>{0}), 0);
     other = fork();
     if (other == 0) {
       pause();
@@ -80,6 +80,9 @@ struct Fixture {
     store_word(id.global_rank, 3);
     store_word(id.pid, static_cast<std::uint64_t>(other));
     store_word(id.start_ticks, segment::process_start_ticks(other));
+    const auto launch = segment::mask_of(std::vector<int>{0});
+    copy_to_shared(&writer.placement(1).launch, &launch, sizeof launch);
+    copy_to_shared(&writer.placement(1).current, &launch, sizeof launch);
     store_word(id.state, static_cast<std::uint64_t>(segment::SlotState::kActive));
     seq.end();
   }
@@ -194,7 +197,8 @@ TEST(SegmentRankControl, CommandsAcksAndLiveness) {
   ASSERT_NE(g, 0u);
   const auto word = segment::decode_command(segment::load_word(f.writer.control(0).command));
   EXPECT_EQ(word.generation, g);
-  EXPECT_EQ(word.cpu, f.cpu_of_core(core));
+  EXPECT_EQ(word.kind, segment::CommandKind::kBind);
+  EXPECT_EQ(segment::mask_cpus(f.writer.target(0).cpus), std::vector<int>{f.cpu_of_core(core)});
   EXPECT_EQ(ranks.ack(0).status, AckStatus::kNone);
   // The rank answers as the shim does.
   store_word(f.writer.control(0).ack,

@@ -27,7 +27,7 @@ class DaemonRequests : public ::testing::Test {
     auto w = segment::SegmentWriter::create(params);
     ASSERT_TRUE(w) << w.error().message;
     writer_.emplace(std::move(*w));
-    writer_->attach_slot(0, 0);
+    writer_->attach_slot(0, 0, segment::mask_of(std::vector<int>{0}), 0);
     DaemonConfig config;
     config.segment_dir = dir_.path();
     config.analyzer.period = std::chrono::milliseconds(100);

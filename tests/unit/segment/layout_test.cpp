@@ -22,18 +22,36 @@ TEST(SegmentLayout, SlotsAreCacheLineAlignedAndSizedForTheirPeers) {
       EXPECT_EQ(segment_bytes(ranks, buckets), slots_offset(buckets) + ranks * slot);
     }
   }
-  // The control words never share a cache line with what the rank writes.
+  // The control words and the target set the analyzer writes never share a cache line with
+  // what the rank publishes.
   EXPECT_EQ(kSlotControlOffset % kCacheLine, 0u);
+  EXPECT_EQ(kSlotTargetOffset % kCacheLine, 0u);
+  EXPECT_EQ(kSlotPlacementOffset % kCacheLine, 0u);
   EXPECT_EQ(kSlotCountersOffset % kCacheLine, 0u);
-  EXPECT_EQ(kSlotCountersOffset - kSlotControlOffset, kCacheLine);
+  EXPECT_EQ(kSlotPlacementOffset - kSlotControlOffset, sizeof(SlotControl) + sizeof(SlotTarget));
 }
 
 TEST(SegmentLayout, CommandWordRoundTrips) {
-  for (Command c : {Command{1, 0}, Command{7, 63}, Command{0xffffffffu, 4095}, Command{2, -1}}) {
+  for (Command c : {Command{1, CommandKind::kBind}, Command{7, CommandKind::kWriting},
+                    Command{0xffffffffu, CommandKind::kBind}, Command{0, CommandKind::kNone}}) {
     const Command d = decode_command(encode_command(c));
     EXPECT_EQ(d.generation, c.generation);
-    EXPECT_EQ(d.cpu, c.cpu);
+    EXPECT_EQ(d.kind, c.kind);
   }
+}
+
+TEST(SegmentLayout, CpuMasksHoldLinuxCpuNumbers) {
+  const std::vector<int> cpus = {0, 1, 63, 64, 500, kMaxSegmentCpus - 1};
+  const CpuMask m = mask_of(cpus);
+  EXPECT_EQ(mask_cpus(m), cpus);
+  EXPECT_EQ(mask_count(m), 6);
+  EXPECT_TRUE(mask_has(m, 64));
+  EXPECT_FALSE(mask_has(m, 2));
+  EXPECT_FALSE(mask_has(m, -1));
+  EXPECT_FALSE(mask_has(m, kMaxSegmentCpus));
+  // CPUs a mask cannot hold are left out, not wrapped onto others.
+  EXPECT_EQ(mask_cpus(mask_of(std::vector<int>{-1, 3, kMaxSegmentCpus})), std::vector<int>{3});
+  EXPECT_TRUE(mask_cpus(CpuMask{}).empty());
 }
 
 TEST(SegmentLayout, AckWordRoundTrips) {

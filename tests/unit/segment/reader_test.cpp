@@ -56,7 +56,7 @@ TEST(SegmentReader, ReadsWhatTheWriterPublished) {
   TempSegmentDir dir;
   auto w = SegmentWriter::create(small_params(dir.path()));
   ASSERT_TRUE(w) << w.error().to_string();
-  w->attach_slot(0, 3);
+  w->attach_slot(0, 3, mask_of(std::vector<int>{0}), 2);
   publish(*w, 0, 100);
 
   auto snap = read_segment(w->path());
@@ -77,6 +77,10 @@ TEST(SegmentReader, ReadsWhatTheWriterPublished) {
   EXPECT_EQ(s.counters.bytes_sent, 103u);
   EXPECT_EQ(s.local_peers[1].bytes_sent, 104u);
   EXPECT_EQ(s.remote_nodes[0].late_sender_ns, 105u);
+  EXPECT_EQ(mask_cpus(s.placement.launch), std::vector<int>{0});
+  EXPECT_EQ(mask_cpus(s.placement.current), std::vector<int>{0});
+  EXPECT_EQ(s.placement.compute_threads, 2u);
+  EXPECT_EQ(mask_count(s.placement.runtime_workers), 0);
   EXPECT_EQ(snap->slots[1].state(), SlotState::kFree);
   EXPECT_EQ(job_liveness(*snap), Liveness::kAlive);
 
@@ -85,6 +89,8 @@ TEST(SegmentReader, ReadsWhatTheWriterPublished) {
   EXPECT_EQ(j["ranks"][0]["calls"]["wait"], 5u);
   EXPECT_EQ(j["ranks"][0]["local_peers"][0]["local_rank"], 1u);
   EXPECT_EQ(j["ranks"][0]["cache_misses"], nullptr);
+  EXPECT_EQ(j["ranks"][0]["cpus"], "0");
+  EXPECT_EQ(j["ranks"][0]["launch_cpus"], "0");
   EXPECT_EQ(j["ranks"][1]["state"], "free");
   EXPECT_THAT(to_table({&*snap}), HasSubstr("unit-test"));
 }
@@ -169,6 +175,22 @@ const Corruption kCorruptions[] = {
        return slot_field(w, 0, kSlotControlOffset + offsetof(SlotControl, ack));
      },
      encode_ack({1, AckStatus::kOk, 100000}), "ack.cpu"},
+    {"placement_launch_empty",
+     [](const SegmentWriter& w) {
+       return slot_field(w, 0, kSlotPlacementOffset + offsetof(SlotPlacement, launch));
+     },
+     0, "placement.launch is empty", static_cast<int>(kCpuMaskWords)},
+    {"placement_cpu_this_node_lacks",
+     [](const SegmentWriter& w) {
+       return slot_field(w, 0,
+                         kSlotPlacementOffset + offsetof(SlotPlacement, runtime_control) + 8 * 15);
+     },
+     std::uint64_t{1} << 63, "placement.runtime_control = 1023"},
+    {"command_kind",
+     [](const SegmentWriter& w) {
+       return slot_field(w, 0, kSlotControlOffset + offsetof(SlotControl, command));
+     },
+     encode_command({1, static_cast<CommandKind>(7)}), "command.kind = 7"},
     {"free_slot_with_pid",
      [](const SegmentWriter& w) { return slot_field(w, 1, offsetof(SlotIdentity, pid)); }, 1234,
      "slot 1 pid"},
@@ -181,7 +203,7 @@ TEST_P(SegmentReaderRejects, NamesTheBadField) {
   TempSegmentDir dir;
   auto w = SegmentWriter::create(small_params(dir.path()));
   ASSERT_TRUE(w);
-  w->attach_slot(0, 1);
+  w->attach_slot(0, 1, mask_of(std::vector<int>{0}), 0);
   ASSERT_TRUE(read_segment(w->path()));
   for (int i = 0; i < c.words; ++i) poke(w->path(), c.offset(*w) + 8 * i, c.value);
   auto snap = read_segment(w->path());
@@ -341,7 +363,7 @@ TEST(SegmentReader, SeqlockGivesConsistentCopiesUnderConcurrentPublishing) {
   TempSegmentDir dir;
   auto w = SegmentWriter::create(small_params(dir.path()));
   ASSERT_TRUE(w);
-  w->attach_slot(0, 0);
+  w->attach_slot(0, 0, mask_of(std::vector<int>{0}), 0);
   std::atomic<bool> stop{false};
   std::jthread writer([&] {
     for (std::uint64_t v = 1; !stop.load(); ++v) {
@@ -378,17 +400,22 @@ TEST(SegmentControl, PostsCommandsWithIncreasingGenerations) {
   auto ctl = SegmentControl::open(w->path());
   ASSERT_TRUE(ctl) << ctl.error().to_string();
   EXPECT_EQ(ctl->command(1).generation, 0u);
-  auto g1 = ctl->post_command(1, 0);
+  EXPECT_TRUE(ctl->command_cpus(1).empty());
+  const std::vector<int> cpu0 = {0};
+  auto g1 = ctl->post_command(1, cpu0);
   ASSERT_TRUE(g1);
-  auto g2 = ctl->post_command(1, 0);
+  auto g2 = ctl->post_command(1, cpu0);
   ASSERT_TRUE(g2);
   EXPECT_EQ(*g2, *g1 + 1);
-  EXPECT_EQ(ctl->command(1).cpu, 0);
-  // The rank side sees it in its slot.
+  EXPECT_EQ(ctl->command(1).kind, CommandKind::kBind);
+  EXPECT_EQ(ctl->command_cpus(1), cpu0);
+  // The rank side sees it in its slot: the set first, then the word that publishes it.
   EXPECT_EQ(decode_command(load_word(w->control(1).command)).generation, *g2);
-  EXPECT_FALSE(ctl->post_command(2, 0));
-  EXPECT_FALSE(ctl->post_command(0, 100000));
-  EXPECT_FALSE(ctl->post_command(0, -1));
+  EXPECT_EQ(mask_cpus(w->target(1).cpus), cpu0);
+  EXPECT_FALSE(ctl->post_command(2, cpu0));
+  EXPECT_FALSE(ctl->post_command(0, std::vector<int>{100000}));
+  EXPECT_FALSE(ctl->post_command(0, std::vector<int>{-1}));
+  EXPECT_FALSE(ctl->post_command(0, std::vector<int>{}));
   store_word(w->control(1).ack, encode_ack({*g2, AckStatus::kOk, 0}));
   EXPECT_EQ(ctl->ack(1).status, AckStatus::kOk);
   EXPECT_EQ(ctl->ack(1).generation, *g2);

@@ -4,6 +4,8 @@
 // its range needs -- the bytes are computed here from the association and the split the
 // statistics report. In CI the accelerators are the host's OpenMP device (omphost: separate
 // allocations, real copies, target regions); tests/gpu/tsar runs the same tests on GPUs.
+// What the planner decides on emulated speeds is tested on emulated time in
+// tests/unit/tsar/test_emulated_regions.cpp.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -72,7 +74,6 @@ class Accel : public ::testing::Test {
     return g;
   }
   static double scrambled(std::size_t k) { return static_cast<double>((k * 37) % 101); }
-  static double counting(std::size_t k) { return static_cast<double>(k); }
   /// The double-buffered stencil of the resident tests: a persistent input and a persistent,
   /// resident output, one halo row each.
   static std::pair<tsar::Mapped<double>, tsar::Mapped<double>> map_resident_stencil(
@@ -81,7 +82,7 @@ class Accel : public ::testing::Test {
     const unsigned persist = TSAR_MEM_PERSIST;
     auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
     auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
-                              TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT, 1);
+                              TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist | TSAR_MEM_RESIDENT, 1);
     return {std::move(cur), std::move(next)};
   }
   /// The GPU-averse loop's data: a table t of len values every device needs whole, the output
@@ -115,16 +116,6 @@ class Accel : public ::testing::Test {
     accel_test::jacobi(
         tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), cur.data(),
         next.data(), rows, cols);
-  }
-  /// A stencil sweep of chunk c's rows computed by the calling thread on the pointers the
-  /// chunk maps (a host-as-device accelerator's memory is host memory). For emulated speeds:
-  /// its target regions spread over a team of threads that inherit the worker's one core and
-  /// cost ~5 ms each whatever the rows, a fixed cost per pass beyond the emulating sleeps.
-  static void jacobi_on_host(const tsar::Chunk& c, const double* cur, double* next,
-                             std::int64_t rows, std::int64_t cols) {
-    accel_test::jacobi(tsar::Chunk(nullptr, tsar_chunk{c.begin(), c.end(), c.worker(),
-                                                       TSAR_DEVICE_CPU, 0, -1, nullptr}),
-                       cur, next, rows, cols);
   }
 };
 
@@ -160,7 +151,8 @@ TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
   const unsigned persist = TSAR_MEM_PERSIST;
   // Both buffers with the same halo, so each device copy's window fits either role.
   auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | persist, 1);
+  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                            TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist, 1);
   const std::int64_t row_bytes = cols * kDouble;
   for (int pass = 0; pass < 6; ++pass) {
     region.parallel_for(rows, [&](const tsar::Chunk& c) {
@@ -242,8 +234,8 @@ TEST_F(Accel, ResidentOutputsUnderChunksAndChangingSplitsMatchTheSerialLoop) {
     const unsigned resident = TSAR_MEM_PERSIST | TSAR_MEM_RESIDENT;
     auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows,
                              TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
-    auto next =
-        region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | resident, 1);
+    auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows,
+                              TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | resident, 1);
     for (int pass = 0; pass < 8; ++pass) {  // an even number of swaps: `cur` is a again
       region.parallel_for(rows, [&](const tsar::Chunk& c) {
         accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
@@ -293,8 +285,8 @@ TEST_F(Accel, ColumnsArePackedWithTheirHalo) {
   tsar::Region region("cols", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   auto is = region.map_2d(in.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_IN, 1);
-  auto os =
-      region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols, TSAR_MEM_OUT | TSAR_MEM_PAD);
+  auto os = region.map_2d(out.data(), rows, cols, stride, tsar::Assoc::cols,
+                          TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | TSAR_MEM_PAD);
   for (int pass = 0; pass < 3; ++pass) {
     region.parallel_for(cols, [&](const tsar::Chunk& c) {
       accel_test::scale_cols(c, c.layout(is), c.layout(os), rows);
@@ -342,7 +334,7 @@ TEST_F(Accel, PersistentFullInputIsCopiedOnce) {
   tsar::Region region("full", "adaptive");
   region.set_backoff(0);  // slower accelerators stay accelerators: their bytes are checked
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN | TSAR_MEM_PERSIST);
-  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int pass = 0; pass < 3; ++pass) {
     region.parallel_for(
         n, [&](const tsar::Chunk& c) { accel_test::gather(c, c.ptr(ts), len, c.ptr(ys)); });
@@ -568,7 +560,7 @@ TEST_F(Accel, AnAcceleratorWhoseCopiesOutlastTheCpuPassIsRetiredUnrun) {
   auto [t, y, ref] = gather_data(n, len);
   tsar::Region region("averse", "adaptive");
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
-  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int pass = 0; pass < 4; ++pass) {
     std::fill(y.begin(), y.end(), 0.0);
     region.parallel_for(
@@ -591,86 +583,6 @@ TEST_F(Accel, AnAcceleratorWhoseCopiesOutlastTheCpuPassIsRetiredUnrun) {
   }
 }
 
-TEST_F(Accel, ASampleNotLearnedKeepsTheTimesOfARangeThatMoved) {
-  // A core and a host-as-device accelerator 4x faster per iteration (sleeps, as in
-  // test_adaptation), planned at first 4x slower: it gets 12 of 60 rows, the last ones. Once
-  // measured, the split moves to 40-odd rows -- over three times its range, so its old times
-  // describe other rows -- and, on a link declared at 1 MiB/s, copying the 30-odd rows it
-  // gains outlasts its computing: that sample is not learned. Its times must survive it: forgotten
-  // with the moved range, the accelerator would be back at its prior and the next pass would
-  // hand the rows back. Results equal the serial loop's.
-  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  set_devices_with("TSAR_LINK_BANDWIDTH", "1M", "cpu:0,omphost:1");
-  const std::int64_t rows = 60, cols = 64;  // 512 bytes a row: ~0.5 ms to move one
-  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
-  tsar::RegionOptions options;
-  options.name = "moved";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {1, 4};
-  tsar::Region region(options);
-  region.set_backoff(0);
-  ASSERT_EQ(region.num_devices(), 2);
-  // Resident output: per pass the accelerator moves halo rows only, not its part of the output.
-  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
-  std::vector<std::int64_t> accelerator_rows;
-  for (int pass = 0; pass < 5; ++pass) {
-    region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      sleep_us((c.worker() == 0 ? 2000.0 : 500.0) * static_cast<double>(c.size()));
-      accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
-    });
-    serial_jacobi(ra, rb, rows, cols);
-    cur.swap_buffers(next);
-    std::swap(ra, rb);
-    accelerator_rows.push_back(region.split()[1]);
-  }
-  cur.sync();
-  next.sync();
-  EXPECT_EQ(a, ra);
-  EXPECT_EQ(b, rb);
-  ASSERT_EQ(accelerator_rows.front(), 12);  // the prior's split
-  // Once they moved to the accelerator (40-odd rows: 48 less its halo copies), they stay there.
-  const auto moved = std::find_if(accelerator_rows.begin(), accelerator_rows.end(),
-                                  [](std::int64_t r) { return r >= 30; });
-  const std::string splits = ::testing::PrintToString(accelerator_rows);
-  ASSERT_NE(moved, accelerator_rows.end()) << "never moved to the faster device: " << splits;
-  for (auto r = moved; r != accelerator_rows.end(); ++r)
-    EXPECT_GE(*r, 30) << "pass " << (r - accelerator_rows.begin()) << ": " << splits;
-}
-
-TEST_F(Accel, APassSpentCopyingInItsRowsDoesNotCountTowardsBackOff) {
-  // A core and a host-as-device accelerator 8x faster per iteration. Passes 0 and 1 are slow
-  // on the accelerator (400 ms: more than 1.25x the core's whole pass, and last to finish)
-  // -- back-off's two passes in a row. But pass 0 is mostly the copy of the rows it starts
-  // with (12 rows of 512 bytes over a link declared at 32 KiB/s: ~190 ms of 400 predicted):
-  // not learned, so not judged either. It must not be retired, and results equal the
-  // serial loop's.
-  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  set_devices_with("TSAR_LINK_BANDWIDTH", "32K", "cpu:0,omphost:1");
-  const std::int64_t rows = 60, cols = 64;
-  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
-  tsar::RegionOptions options;
-  options.name = "cold-copies";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {1, 4};  // 12 of 60 rows to the accelerator at first
-  tsar::Region region(options);
-  ASSERT_EQ(region.num_devices(), 2);
-  auto in =
-      region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
-  auto out = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT, 0);
-  for (int pass = 0; pass < 4; ++pass) {
-    region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      const bool slow = c.worker() == 1 && pass < 2;
-      sleep_us(slow ? 400000.0
-                    : (c.worker() == 0 ? 4000.0 : 500.0) * static_cast<double>(c.size()));
-      accel_test::jacobi(c, c.ptr(in), c.ptr(out), rows, cols);
-    });
-    serial_jacobi(ra, rb, rows, cols);
-    EXPECT_EQ(b, rb) << "pass " << pass;
-    EXPECT_FALSE(region.pass_stats().devices[1].retired) << "pass " << pass;
-  }
-  EXPECT_GT(region.split()[1], 12);  // measured 8x faster once the slow passes are over
-}
-
 TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   // The GPU-averse loop beside a team (links declared at 1 MiB/s: the table's copy outlasts
   // the CPU pass, so the accelerator is retired unrun and its worker computes on the core that
@@ -685,7 +597,7 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   tsar::Region region("averse-team", "adaptive");
   ASSERT_EQ(region.num_devices(), 2);
   auto ts = region.map(t.data(), t.size(), tsar::Assoc::full, TSAR_MEM_IN);
-  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   double core_share = 0.0;
   for (int pass = 0; pass < 6; ++pass) {
     std::fill(y.begin(), y.end(), 0.0);
@@ -704,163 +616,6 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
     if (pass >= 4) core_share += static_cast<double>(stats.devices[1].iterations) / (2.0 * n);
   }
   EXPECT_NEAR(core_share, 1.0 / 3.0, 0.15);
-}
-
-TEST_F(Accel, EqualAcceleratorsEndBalancedAfterOneColdSample) {
-  // Two equal accelerators (sleeps of 1 ms a row) and a core 8x slower, on a resident stencil
-  // whose rows (512 bytes, links declared at 42 KiB/s) cost an accelerator 12 ms each to move.
-  // The first pass copies every accelerator's rows in (not learned); in the second,
-  // accelerator 1's sample is cold -- 5x its steady time, as a GPU whose window grew (a
-  // reallocation) or whose first launch lagged. Learned at once, that one sample moved most of
-  // its rows to the other accelerator, and moving them back never paid within the payback
-  // passes: on 2x H200 the two GPUs of a Jacobi sweep stayed 9:1 apart (E 0.43). A split waits
-  // for every accelerator's second sample; the lower median of the two is the warm one, and
-  // both end within 10%. Results equal the serial loop's.
-  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  set_devices_with("TSAR_LINK_BANDWIDTH", "42K", "cpu:0,omphost:1,omphost:1");
-  const std::int64_t rows = 48, cols = 64;
-  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
-  tsar::Region region("equal-cold", "adaptive");
-  ASSERT_EQ(region.num_devices(), 3);
-  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
-  std::vector<std::vector<std::int64_t>> splits;
-  for (int pass = 0; pass < 10; ++pass) {
-    region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      const double per_row =
-          c.worker() == 0 ? 8000.0 : (c.worker() == 1 && pass == 1 ? 5000.0 : 1000.0);
-      sleep_us(per_row * static_cast<double>(c.size()));
-      jacobi_on_host(c, c.ptr(cur), c.ptr(next), rows, cols);
-    });
-    serial_jacobi(ra, rb, rows, cols);
-    cur.swap_buffers(next);
-    std::swap(ra, rb);
-    splits.push_back(region.split());
-  }
-  cur.sync();
-  next.sync();
-  EXPECT_EQ(a, ra);
-  EXPECT_EQ(b, rb);
-  const auto last = splits.back();
-  EXPECT_LE(std::abs(last[1] - last[2]), std::max(last[1], last[2]) / 10)
-      << ::testing::PrintToString(splits);
-}
-
-TEST_F(Accel, AnUnbalancedSplitMovesOnceTheRegionHasRunLongEnoughForTheMoveToPay) {
-  // Two equal accelerators (1 ms a row) planned 3:1 apart (times given by the user) beside a
-  // core 12x slower, rows costing 6 ms each to move (links declared at 84 KiB/s). Balancing
-  // them gains about 13 ms a pass and moves 29 rows: it pays only over some 14 passes. Early
-  // on it does not (the copy-cost guard holds the split); a split that has held 28 passes is
-  // expected to hold 14 more, so then the rows move and the accelerators end within 10% of
-  // each other. Results equal the serial loop's.
-  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  set_devices_with("TSAR_LINK_BANDWIDTH", "84K", "cpu:0,omphost:1,omphost:1");
-  const std::int64_t rows = 60, cols = 64;
-  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
-  tsar::RegionOptions options;
-  options.name = "unbalanced";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {12, 1, 3};
-  tsar::Region region(options);
-  ASSERT_EQ(region.num_devices(), 3);
-  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
-  std::vector<std::vector<std::int64_t>> splits;
-  for (int pass = 0; pass < 44; ++pass) {
-    region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      sleep_us((c.worker() == 0 ? 12000.0 : 1000.0) * static_cast<double>(c.size()));
-      jacobi_on_host(c, c.ptr(cur), c.ptr(next), rows, cols);
-    });
-    serial_jacobi(ra, rb, rows, cols);
-    cur.swap_buffers(next);
-    std::swap(ra, rb);
-    splits.push_back(region.split());
-  }
-  cur.sync();
-  next.sync();
-  EXPECT_EQ(a, ra);
-  EXPECT_EQ(b, rb);
-  const std::string all = ::testing::PrintToString(splits);
-  EXPECT_GE(splits.front()[1], 2 * splits.front()[2]) << all;  // the priors' split
-  EXPECT_EQ(splits[8], splits.front()) << all;                 // not paid within 8 passes
-  const auto last = splits.back();
-  EXPECT_LE(std::abs(last[1] - last[2]), std::max(last[1], last[2]) / 10) << all;
-}
-
-TEST_F(Accel, AnAcceleratorIsNotBackedOffForTheShareItHeldWhileItsTimesSettled) {
-  // Four CPU workers (2 ms a row each: 0.5 ms together) and an accelerator 2x faster per row
-  // than a core, planned 20x faster (times given): it gets 50-odd of 60 rows, 50 ms against
-  // the 30 ms the CPU workers would need for all of them. Its rows wait for its second
-  // sample, so two passes in a row its share outlasts the CPUs' whole pass -- back-off's test
-  // for an accelerator that cannot pay, here only a share no measured time chose (an
-  // OpenMP-offload Jacobi on 2x H200 was retired so). It stays, and ends with about a third of
-  // the rows. Results equal the serial loop's.
-  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  set_devices_with("TSAR_LINK_BANDWIDTH", "512K",
-                   "cpu:0,cpu:1,cpu:0,cpu:1,omphost:1");  // a row: 1 ms to move
-  const std::int64_t rows = 60, cols = 64;
-  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
-  tsar::RegionOptions options;
-  options.name = "settling";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {2, 2, 2, 2, 0.1};
-  tsar::Region region(options);
-  ASSERT_EQ(region.num_devices(), 5);
-  auto [cur, next] = map_resident_stencil(region, a, b, rows, cols);
-  std::vector<std::int64_t> accelerator_rows;
-  for (int pass = 0; pass < 8; ++pass) {
-    region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      sleep_us((c.worker() == 4 ? 1000.0 : 2000.0) * static_cast<double>(c.size()));
-      jacobi_on_host(c, c.ptr(cur), c.ptr(next), rows, cols);
-    });
-    serial_jacobi(ra, rb, rows, cols);
-    cur.swap_buffers(next);
-    std::swap(ra, rb);
-    accelerator_rows.push_back(region.pass_stats().devices[4].iterations);
-    ASSERT_EQ(region.device(4).retired, 0) << "pass " << pass;
-  }
-  cur.sync();
-  next.sync();
-  EXPECT_EQ(a, ra);
-  EXPECT_EQ(b, rb);
-  const std::string splits = ::testing::PrintToString(accelerator_rows);
-  EXPECT_GE(accelerator_rows.front(), 50) << splits;  // the given times' split
-  EXPECT_NEAR(static_cast<double>(accelerator_rows.back()), rows / 3.0, 8.0) << splits;
-}
-
-TEST_F(Accel, AcceleratorsOfDifferentSpeedsShareOneRegion) {
-  // Three host-as-device accelerators and a CPU core, each "speed" a sleep per iteration (as
-  // in test_adaptation), with partial, persistent and reduced data on every device.
-  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
-  tsar::set_devices("cpu:0,omphost:1,omphost:0,omphost:1");
-  const std::vector<double> factor = {2, 1, 3, 6};  // ideal shares 1/2... of 1/2+1+1/3+1/6
-  const std::int64_t rows = 120, cols = 16;
-  auto [a, b, ra, rb] = stencil_grids(rows, cols, counting);
-  tsar::Region region("speeds", "adaptive");
-  // Devices 2 and 3 are slower per iteration than the CPU core: back-off would make them CPU
-  // workers (tested in test_adaptation); here they stay accelerators of their speeds.
-  region.set_backoff(0);
-  ASSERT_EQ(region.num_devices(), 4);
-  const unsigned persist = TSAR_MEM_PERSIST;
-  auto cur = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
-  auto next = region.map_2d(b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT | persist, 1);
-  std::vector<double> mean(4, 0.0);
-  for (int pass = 0; pass < 8; ++pass) {
-    region.parallel_for(rows, [&](const tsar::Chunk& c) {
-      sleep_us(1000.0 * factor[static_cast<std::size_t>(c.worker())] *
-               static_cast<double>(c.size()));
-      accel_test::jacobi(c, c.ptr(cur), c.ptr(next), rows, cols);
-    });
-    serial_jacobi(ra, rb, rows, cols);
-    cur.swap_buffers(next);
-    std::swap(ra, rb);
-    if (pass < 5) continue;
-    const auto split = region.split();
-    for (std::size_t w = 0; w < 4; ++w) mean[w] += static_cast<double>(split[w]) / 3.0;
-  }
-  EXPECT_EQ(a, ra);
-  EXPECT_EQ(b, rb);
-  const std::vector<double> ideal = {30, 60, 20, 10};
-  // The sleeps dominate the copies and target regions; the margin covers a loaded machine.
-  for (std::size_t w = 0; w < 4; ++w) EXPECT_NEAR(mean[w], ideal[w], 0.12 * rows) << "device " << w;
 }
 
 }  // namespace

@@ -20,9 +20,9 @@
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
 #include "memory/copy_engine.hpp"
+#include "memory/data_environment.hpp"
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
-#include "schedule/straggle.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "symmer/topology/node_model.hpp"
@@ -284,22 +284,6 @@ TEST(RegionDevices, TakesOneDeviceOfEachGpu) {
   EXPECT_EQ(region.workers(), 2);
 }
 
-TEST(Straggle, SlowestCoreOverTheMeanSmoothedAndBounded) {
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{1, 1, 3}), 3.0 / (5.0 / 3.0));
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{2, 2}), 1.0);
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{5}), 1.0);  // one core: nothing to wait for
-  EXPECT_DOUBLE_EQ(straggle_ratio(std::vector<double>{0, 0}), 1.0);
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 1.8), 1.8);                    // up at once
-  EXPECT_DOUBLE_EQ(smooth_straggle(1.0, 10.0), 3.0);                   // bounded
-  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 1.5), 0.9 * 2.0 + 0.1 * 1.5);  // down slowly
-  EXPECT_DOUBLE_EQ(smooth_straggle(2.0, 0.5), 0.9 * 2.0 + 0.1 * 1.0);
-  // A region's first pass (start-up spread) is not learned; later ones are.
-  const std::vector<double> cold{338.0, 0.0, 0.0};  // one core ran everything
-  EXPECT_DOUBLE_EQ(straggle_after_pass(1.0, cold, 0), 1.0);
-  EXPECT_DOUBLE_EQ(straggle_after_pass(1.0, cold, 1), 3.0);
-  EXPECT_DOUBLE_EQ(straggle_after_pass(2.0, std::vector<double>{2, 2}, 5), 0.9 * 2.0 + 0.1);
-}
-
 // ---------------------------------------------------------------------------------------
 // The copy engine, range by range. Worker 0 is a CPU core (host memory), worker 1 the host's
 // OpenMP device as an accelerator.
@@ -347,7 +331,8 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
   std::iota(cur.begin(), cur.end(), 0.0);
   const unsigned persist = TSAR_MEM_PERSIST;
   memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
-  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist});
+  memory.add(next.data(),
+             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist});
   // The accelerator computes rows [40, 100): next = cur + 1 on its copies.
   const auto add_one = [&] {
     const tsar_mem_layout in = view(cur.data());
@@ -520,8 +505,8 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
   std::iota(cur.begin(), cur.end(), 0.0);
   const unsigned persist = TSAR_MEM_PERSIST;
   memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
-  memory.add(next.data(),
-             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT});
+  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS,
+                           TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist | TSAR_MEM_RESIDENT});
   const std::vector<Range> ranges = {{0, 8}, {8, 50}, {50, 100}};
   const auto sz = [](int w) { return static_cast<std::size_t>(w); };
   for (int pass = 0; pass < 3; ++pass) {
@@ -561,7 +546,8 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   auto device = counting_device("counting:0");
   devices[1] = device;
   std::vector<double> out(kRows * kCols, 0.0);
-  memory.add(out.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  memory.add(out.data(),
+             {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE});
   double result = 1.0;
   add_sum(&result);
   // Two chunks (not the last: their accumulators stay on the device), then the last range.
@@ -588,6 +574,32 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   reductions.merge();
   EXPECT_EQ(result, 2.0);
   EXPECT_EQ(device->waits, 5);
+}
+
+TEST(DataEnvironmentPasses, OneRegionAtATime) {
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> a(64);
+  env->map(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry first, second;
+  first.attach(env);
+  second.attach(env);
+  first.add(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  second.add(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  first.enter_pass(64, "first");
+  try {
+    second.enter_pass(64, "second");
+    ADD_FAILURE() << "two passes held the environment";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_STATE);
+    EXPECT_THAT(e.what(), HasSubstr("in a pass of region 'first'"));
+  }
+  EXPECT_THROW(env->update_host(nullptr, 0, DataEnvironment::kAllRows), Error);
+  second.leave_pass();  // took nothing: gives nothing back
+  EXPECT_THROW(env->update_device(a.data(), 0, 1), Error);
+  first.leave_pass();
+  second.enter_pass(64, "second");
+  second.leave_pass();
+  EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

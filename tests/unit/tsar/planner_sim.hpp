@@ -6,12 +6,12 @@
 // clock: what is tested is the planner's decisions, the same on any machine under any load,
 // and a seeded run repeats exactly.
 //
-// A pass as the region runs it: the planner plans; every worker starts `start` seconds after
-// the (sub-)pass begins (waking, launching) and then runs its share; CPU workers the planner
-// makes stealing members balance their ranges among themselves and finish together; the pass
-// ends with the last arrival, workers without work included; the planner learns every
-// worker's iterations, busy time and finish time, then plans the next sub-pass or ends the
-// pass.
+// A pass as the region's worker pool runs it: the planner plans; every worker with work
+// starts `start` seconds after the (sub-)pass begins (waking, launching, a fixed cost of its
+// range) and then runs its share; CPU workers the planner makes stealing members balance
+// their ranges among themselves and finish together; workers without work take no part; the
+// pass ends with the last arrival; the planner learns every worker's iterations, busy time
+// and finish time, then plans the next sub-pass or ends the pass.
 
 #include <algorithm>
 #include <cmath>
@@ -192,7 +192,6 @@ class Sim {
     std::size_t last = count;
     for (std::size_t w = 0; w < count; ++w) {
       const Emulated& e = emulated_[w];
-      seconds = std::max(seconds, e.start);  // every worker arrives, with work or without
       if (!pooled[w]) {
         if (counts[w] <= 0) continue;
         const double busy = static_cast<double>(counts[w]) * e.tpi * factor[w];

@@ -3,7 +3,9 @@
 // proportion to its iterations and a per-device factor, so the ideal split is known whatever
 // else the machine runs. One unit is 500 us, so each device's part of a pass takes tens of
 // milliseconds and the wake-up delays of a loaded machine (a few ms) stay small against it.
-// Assertions are on the split (ratios, with margins), never on elapsed time.
+// Assertions are on the split (ratios, with margins), never on elapsed time. These are the
+// cases where CPU workers balance their ranges among themselves (who steals what follows
+// real time); the others run on emulated time in test_emulated_regions.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -166,65 +168,6 @@ TEST_F(Adaptation, OneSpikyPassDoesNotCollapseTheSplit) {
   }
 }
 
-TEST_F(Adaptation, SlowAcceleratorIsRetiredAndItsWorkerComputesOnTheCpu) {
-  tsar::set_devices("cpu:0,emul:1");
-  for (const char* schedule : {"adaptive", "chunk-dynamic"}) {
-    SCOPED_TRACE(schedule);
-    tsar::Region region("backoff", schedule);
-    ASSERT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
-    std::vector<int> seen(60);
-    auto m = region.map(seen.data(), seen.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
-    int retired_at = -1;
-    for (int pass = 0; pass < 8; ++pass) {
-      std::fill(seen.begin(), seen.end(), 0);
-      region.parallel_for(60, [&](const tsar::Chunk& c) {
-        // The emulated accelerator is 8x slower per iteration than the CPU core.
-        sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 8.0 : 1.0);
-        int* p = c.ptr(m);
-        for (auto i = c.begin(); i < c.end(); ++i) p[i]++;
-      });
-      for (int v : seen) ASSERT_EQ(v, 1);
-      if (retired_at < 0 && region.device(1).retired) retired_at = pass;
-    }
-    ASSERT_GE(retired_at, 1) << "never retired";
-    EXPECT_LE(retired_at, 4);
-    const auto info = region.device(1);
-    EXPECT_EQ(info.kind, static_cast<unsigned>(TSAR_DEVICE_CPU));  // its worker became a CPU worker
-    EXPECT_STREQ(info.key, "cpu:1");
-    EXPECT_GE(region.split()[1], 10);  // the converted worker really computes (ideally half)
-  }
-}
-
-TEST_F(Adaptation, BackOffComparesWithOneCoreOfATeam) {
-  // An accelerator slower per iteration than a team of two cores, faster than either core:
-  // it keeps its share (thesis 5.4.1 compares with the slowest CPU core).
-  tsar::set_devices("team:0-1,emul:1");
-  tsar::Region region("team-backoff", "adaptive");
-  ASSERT_EQ(region.device(0).num_cores, 2);
-  for (int pass = 0; pass < 6; ++pass)
-    region.parallel_for(60, [&](const tsar::Chunk& c) {
-      // The team's two cores share its range: half the time of one core.
-      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 0.75 : 0.5);
-    });
-  EXPECT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
-  EXPECT_EQ(region.device(1).retired, 0);
-  EXPECT_GE(region.split()[1], 10);  // 24 ideally (0.5 : 0.75)
-}
-
-TEST_F(Adaptation, BackOffCanBeDisabled) {
-  tsar::set_devices("cpu:0,emul:1");
-  tsar::Region region("no-backoff", "adaptive");
-  region.set_backoff(0);
-  for (int pass = 0; pass < 5; ++pass)
-    region.parallel_for(40, [](const tsar::Chunk& c) {
-      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 8.0 : 1.0);
-    });
-  EXPECT_EQ(region.device(1).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
-  EXPECT_EQ(region.device(1).retired, 0);
-  const auto split = region.split();
-  EXPECT_LT(split[1], split[0] / 3);  // it still gets its (small) share
-}
-
 TEST_F(Adaptation, UserTimesSetTheFirstSplit) {
   tsar::set_devices("cpu:0,cpu:1");
   tsar::RegionOptions options;
@@ -237,36 +180,6 @@ TEST_F(Adaptation, UserTimesSetTheFirstSplit) {
   region.set_time_per_iteration(1, 1e-6);  // static keeps its first split
   region.parallel_for(400, [](const tsar::Chunk&) {});
   EXPECT_EQ(region.split(), (std::vector<std::int64_t>{300, 100}));
-}
-
-TEST_F(Adaptation, AcceleratorWithAFixedCostPerPassIsRetiredAfterKPasses) {
-  // The GPU-averse loop's shape: an accelerator that pays a fixed cost every pass (a large
-  // input copied anew) and is fast per iteration once it has it. Given 2/3 of the first
-  // pass, it is faster per iteration than any core -- the per-iteration rule does not see it
-  // -- but its part alone takes twice as long as the four cores need for the whole pass: after
-  // K = 2 such passes it is retired (by the per-iteration rule alone: a pass later, once
-  // its share has shrunk).
-  tsar::set_devices("cpu:0,cpu:1,cpu:0,cpu:1,emul:1");  // four workers on two cores
-  tsar::RegionOptions options;
-  options.name = "fixed-cost";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {1, 1, 1, 1, 0.125};  // first pass: 2/3 to the accelerator
-  tsar::Region region(options);
-  ASSERT_EQ(region.device(4).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
-  constexpr std::int64_t kN = 80;  // the cores alone: 80 x 500 us / 4 = 10 ms a pass
-  int retired_at = -1;
-  for (int pass = 0; pass < 5; ++pass) {
-    region.parallel_for(kN, [&](const tsar::Chunk& c) {
-      if (c.kind() == tsar::DeviceKind::emulated)
-        sleep_iterations(40 + c.size() / 10, 1.0);  // 20 ms, then 50 us per iteration
-      else
-        sleep_iterations(c.size(), 1.0);
-    });
-    if (retired_at < 0 && region.device(4).retired) retired_at = pass;
-  }
-  EXPECT_EQ(retired_at, 1);  // after passes 0 and 1
-  EXPECT_EQ(region.device(4).kind, static_cast<unsigned>(TSAR_DEVICE_CPU));
-  EXPECT_GE(region.split()[4], kN / 10);  // its worker computes on its core (ideally 16)
 }
 
 TEST_F(Adaptation, RetiredAcceleratorsCoreJoinsATeamAsOneCore) {
@@ -292,52 +205,6 @@ TEST_F(Adaptation, RetiredAcceleratorsCoreJoinsATeamAsOneCore) {
   ASSERT_FALSE(joined.empty());
   EXPECT_LE(joined.front(), 2 * kN / 5);  // 20 ideally; planned as the team: 30
   EXPECT_GE(joined.back(), kN / 6);
-}
-
-TEST_F(Adaptation, UsefulAcceleratorSlowerThanTheCoresTogetherIsKept) {
-  // Per iteration faster than a core, slower than both cores together: co-scheduling pays
-  // (ideal share 40%). A first pass that hands it 91% makes it the straggler once -- its
-  // part takes longer than the cores would need for everything -- but the next split fixes
-  // that, so back-off (two such passes in a row) must not retire it.
-  tsar::set_devices("cpu:0,cpu:1,emul:1");
-  tsar::RegionOptions options;
-  options.name = "useful";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {1, 1, 0.05};
-  tsar::Region region(options);
-  for (int pass = 0; pass < 6; ++pass)
-    region.parallel_for(60, [](const tsar::Chunk& c) {
-      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 0.75 : 1.0);
-    });
-  EXPECT_EQ(region.device(2).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
-  EXPECT_EQ(region.device(2).retired, 0);
-  EXPECT_GE(region.split()[2], 12);  // 24 ideally
-}
-
-TEST_F(Adaptation, DevicesTheirPriorsGiveNothingRunAnIterationAndAreMeasured) {
-  // The priors call the accelerator 10000x faster than a core: its share would be all 60
-  // iterations, the cores' none, and cores never measured would keep none. It really is half
-  // as fast as a core.
-  tsar::set_devices("cpu:0,cpu:1,emul:1");
-  tsar::RegionOptions options;
-  options.name = "unmeasured";
-  options.schedule = "adaptive";
-  options.time_per_iteration = {1, 1, 1e-4};
-  tsar::Region region(options);
-  for (int pass = 0; pass < 5; ++pass) {
-    region.parallel_for(60, [](const tsar::Chunk& c) {
-      sleep_iterations(c.size(), c.kind() == tsar::DeviceKind::emulated ? 2.0 : 1.0);
-    });
-    if (pass == 0) {
-      const auto first = region.pass_stats(0);
-      EXPECT_GE(first.devices[0].iterations, 1);
-      EXPECT_GE(first.devices[1].iterations, 1);
-    }
-  }
-  // The cores run their share (48 of 60 ideally, or all once back-off retires the
-  // accelerator).
-  const auto split = region.split();
-  EXPECT_GE(split[0] + split[1], 36);
 }
 
 TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {

@@ -53,7 +53,7 @@ TEST(WorkerPool, EveryRunStartsEachWorkerOnceAndWaitIdleSeesThemLeave) {
   const std::vector<int> slots{0, 1, 2, 3};
   Job job(4);
   constexpr int kRuns = 2000;
-  for (int r = 0; r < kRuns; ++r) pool.run_ending_in_barrier(slots, &Job::run, &job);
+  for (int r = 0; r < kRuns; ++r) pool.run_ending_in_barrier(slots, slots, &Job::run, &job);
   pool.wait_idle();
   expect_runs(job, kRuns);
 }
@@ -65,12 +65,36 @@ TEST(WorkerPool, SubsetsOfTheSlotsTakeTurnsWithTheWholePool) {
   const std::vector<int> some_slots{0, 2};  // worker 1 runs on slot 2's thread
   constexpr int kRuns = 500;
   for (int r = 0; r < kRuns; ++r) {
-    pool.run_ending_in_barrier(all_slots, &Job::run, &all);
+    pool.run_ending_in_barrier(all_slots, all_slots, &Job::run, &all);
     pool.run(some_slots, &Job::run, &some);
   }
   pool.wait_idle();
   expect_runs(all, kRuns);
   expect_runs(some, kRuns);
+}
+
+TEST(WorkerPool, WorkersLeftOutOfARunSitItOutAndRejoinLater) {
+  // A pass with nothing for workers 1 and 3 starts only 0 and 2, each with its own index;
+  // the barrier waits for those; in the next run all four take part again, and the words
+  // the sitting-out workers left two runs back do not count as their arrivals.
+  WorkerPool pool(4);
+  const std::vector<int> slots{0, 1, 2, 3};
+  const std::vector<int> all{0, 1, 2, 3}, some{0, 2};
+  Job job(4);
+  constexpr int kRounds = 300;
+  for (int r = 0; r < kRounds; ++r) {
+    job.barrier.expect(std::vector<int>{1, 2, 3});
+    pool.run_ending_in_barrier(slots, all, &Job::run, &job);
+    job.barrier.expect(std::vector<int>{2});  // as Region: while the others leave the last
+    pool.run_ending_in_barrier(slots, some, &Job::run, &job);
+  }
+  pool.wait_idle();
+  EXPECT_EQ(job.started[0].load(), 2 * kRounds);
+  EXPECT_EQ(job.started[1].load(), kRounds);
+  EXPECT_EQ(job.started[2].load(), 2 * kRounds);
+  EXPECT_EQ(job.started[3].load(), kRounds);
+  EXPECT_EQ(job.left.load(), 6 * kRounds);
+  EXPECT_EQ(job.wrong_worker.load(), 0);
 }
 
 TEST(WorkerPool, RunWaitsForJobsThatEndInNoBarrier) {
@@ -97,7 +121,7 @@ TEST(WorkerPool, SleepingThreadsWakeForTheNextRun) {
   const std::vector<int> slots{0, 1, 2};
   Job job(3);
   for (int r = 0; r < 5; ++r) {
-    pool.run_ending_in_barrier(slots, &Job::run, &job);
+    pool.run_ending_in_barrier(slots, slots, &Job::run, &job);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   pool.wait_idle();
@@ -112,7 +136,7 @@ TEST(WorkerPool, ConcurrentCallersTakeTurns) {
   std::thread other([&] {
     for (int r = 0; r < kRuns; ++r) pool.run(slots, &Job::run, &b);
   });
-  for (int r = 0; r < kRuns; ++r) pool.run_ending_in_barrier(slots, &Job::run, &a);
+  for (int r = 0; r < kRuns; ++r) pool.run_ending_in_barrier(slots, slots, &Job::run, &a);
   other.join();
   pool.wait_idle();
   expect_runs(a, kRuns);
@@ -123,9 +147,10 @@ TEST(WorkerPool, ABadSlotStartsNothing) {
   WorkerPool pool(2);
   Job job(2);
   const std::vector<int> bad{0, 5};
-  EXPECT_THROW(pool.run_ending_in_barrier(bad, &Job::run, &job), std::out_of_range);
+  const std::vector<int> good_workers{0, 1};
+  EXPECT_THROW(pool.run_ending_in_barrier(bad, good_workers, &Job::run, &job), std::out_of_range);
   const std::vector<int> good{0, 1};
-  pool.run_ending_in_barrier(good, &Job::run, &job);
+  pool.run_ending_in_barrier(good, good_workers, &Job::run, &job);
   pool.wait_idle();
   expect_runs(job, 1);
 }

@@ -40,7 +40,12 @@
  * bytes TSAR allocates on an accelerator: "256M" for all, "cuda:1=2G,omphost:0=1M" per
  * device; K/M/G suffixes; for tests of running out of device memory), TSAR_LINK_BANDWIDTH
  * (bytes per second of accelerators' links in the same syntax, for the cost of moving data
- * when the split changes and of probing an accelerator; default: measured by one copy).
+ * when the split changes and of probing an accelerator; default: measured by one copy),
+ * TSAR_CHECK (1: before each pass, check that the program did not change on the host the
+ * rows of a registered buffer that a device holds -- a change needs tsar_mem_invalidate or
+ * tsar_data_update_device -- and refuse the pass with TSAR_ERR_STATE naming the buffer,
+ * rows and device; read when a region or data environment is made; costs hashing those
+ * rows twice a pass).
  *
  * Accelerators. An OpenMP target device's body offloads its range itself, with pointers
  * from tsar_mem (they are device pointers there):
@@ -254,8 +259,10 @@ enum {
   TSAR_MEM_OUT = 2u, /* written by the loop: each device's part copied back */
   TSAR_MEM_INOUT = 3u,
   TSAR_MEM_PERSIST = 4u,  /* device copies stay between passes until unregistered */
-  TSAR_MEM_PAD = 8u,      /* rows may be padded to the device's alignment (see layout) */
-  TSAR_MEM_RESIDENT = 16u /* outputs stay on the device that wrote them (see below) */
+  TSAR_MEM_PAD = 8u,       /* rows may be padded to the device's alignment (see layout) */
+  TSAR_MEM_RESIDENT = 16u, /* outputs stay on the device that wrote them (see below) */
+  TSAR_MEM_OVERWRITE = 32u /* the loop writes every element of an output's rows or columns:
+                              its device copy need not start from the host's values */
 };
 /* On accelerators with their own memory (thesis 5.4.2-5.4.3), a device allocates and moves
  * only what its ranges need, halo included:
@@ -266,7 +273,11 @@ enum {
  *   ROWS_COLS  the whole matrix is allocated (rows and columns make a plus sign); outputs
  *              are merged back element by element where the device changed them
  * IN parts are copied in before a device's range, OUT parts (its own rows or columns, no
- * halo) copied back after it. Each pass copies again, except with TSAR_MEM_PERSIST: then a
+ * halo) copied back after it. An output's copy starts from the host's values of those rows
+ * or columns, so elements the loop does not write (a stencil's fixed boundary, say) come
+ * back unchanged; with TSAR_MEM_OVERWRITE -- the loop writes every element of its rows or
+ * columns, as a matrix product does -- that copy-in is left out and the device's values
+ * start as anything. Each pass copies again, except with TSAR_MEM_PERSIST: then a
  * device keeps its copy and moves in only the rows or columns that other devices (or CPU
  * workers) wrote since it last had them. Host changes between passes to a persistent input
  * must be announced with tsar_mem_invalidate. Bytes moved are in tsar_device_stats.
@@ -358,7 +369,13 @@ typedef void (*tsar_combine_fn)(void* inout, const void* in, void* ctx);
  * set to *identity at the start of each pass; at the end of a pass that was not canceled,
  * the accumulators are combined into *result in device order. On accelerators the
  * accumulator lives in device memory (the body's kernels combine into it there) and is
- * copied back before the combination. */
+ * copied back before the combination.
+ * Reset rule: TSAR never resets *result. Each pass combines into the value *result holds
+ * when the pass ends, as OpenMP's reduction clause combines into the variable's original
+ * value -- so over many passes *result accumulates every pass's total. For one pass's total,
+ * set *result to the identity before the pass (in C++, `sum = 0;` before parallel_for). A
+ * canceled or refused pass leaves *result as it was. `result` may not lie inside a
+ * registered buffer (TSAR_ERR_REGISTERED). */
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
                        tsar_combine_fn combine, void* ctx);
 /* The calling worker's accumulator for `result` (valid during a pass; a device pointer on
@@ -643,5 +660,7 @@ int tsar_num_numa_nodes(void);
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+#include "tsar/data.h"
 
 #endif /* TSAR_TSAR_H */

@@ -610,4 +610,6 @@ inline std::vector<int> mem_location(const void* addr, std::size_t bytes) {
 
 }  // namespace tsar
 
+#include "tsar/data.hpp"
+
 #endif  // TSAR_TSAR_HPP

@@ -10,14 +10,19 @@
 #include <string>
 
 #include "api/error.hpp"
+#include "api/region_handle.hpp"
 #include "devices/gpu_discovery.hpp"
+#include "memory/data_environment.hpp"
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
+#include "tsar/data.h"
 #include "tsar/tsar.h"
 
 struct tsar_region {
   std::unique_ptr<tsar::core::Region> impl;
 };
+
+tsar::core::Region& tsar::core::region_of(tsar_region* region) { return *region->impl; }
 
 namespace {
 
@@ -264,6 +269,14 @@ int tsar_mem_sync(tsar_region* region, const void* host) {
       throw Error(TSAR_ERR_UNKNOWN, "tsar_mem_sync: the buffer is not registered with this region");
     region->impl->write_back(host);
   });
+}
+
+int tsar_data_attach(tsar_region* region, tsar_data* data) {
+  TSAR_REQUIRE(region, "tsar_data_attach");
+  TSAR_REQUIRE(data, "tsar_data_attach");
+  if (region->impl->in_pass())
+    return fail(TSAR_ERR_STATE, "tsar_data_attach: the region is in a pass");
+  return guarded("tsar_data_attach", [&] { region->impl->memory().attach(data->env); });
 }
 
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,

@@ -15,6 +15,7 @@ namespace {
 bool reads(const Registration& r) { return (r.desc.flags & TSAR_MEM_IN) != 0; }
 bool writes(const Registration& r) { return (r.desc.flags & TSAR_MEM_OUT) != 0; }
 bool persistent(const Registration& r) { return (r.desc.flags & TSAR_MEM_PERSIST) != 0; }
+bool overwrites(const Registration& r) { return (r.desc.flags & TSAR_MEM_OVERWRITE) != 0; }
 bool resident(const Registration& r) { return (r.desc.flags & TSAR_MEM_RESIDENT) != 0; }
 bool by_cols(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_COLS; }
 bool plus_shaped(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_ROWS_COLS; }
@@ -91,6 +92,15 @@ void settle(Registration& reg) {
   }
 }
 
+/// Rows a worker running `range` reads of `reg` -- its rows and halo, or all of a FULL
+/// input --, or of an output it writes, the rows whose host values its copy starts from.
+Range touched(const Registration& reg, Range range) {
+  if (range.empty()) return {};
+  if (!reads(reg)) return clip(range, rows_of(reg));
+  if (reg.desc.assoc == TSAR_ASSOC_FULL) return {0, rows_of(reg)};
+  return MemoryRegistry::needed(reg.desc, range);
+}
+
 /// The worker whose device holds `c` in this pass, or `otherwise`.
 int worker_holding(const Registration& reg, const DeviceCopy& c, int otherwise) {
   for (std::size_t w = 0; w < reg.on.size(); ++w)
@@ -150,12 +160,15 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 }
 
 void CopyEngine::end_pass(MemoryRegistry& memory) {
-  for (Registration& reg : memory.registrations()) settle(reg);
+  for (Registration& reg : memory.registrations()) {
+    settle(reg);
+    if (reg.data->checked) record_held_rows(*reg.data);
+  }
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
   for (Registration& reg : memory.registrations()) {
-    if (!reads(reg)) continue;  // nobody reads an output during a pass
+    if (!reads(reg) && overwrites(reg)) continue;  // nobody needs the rows' values
     BufferData& data = *reg.data;
     try {
       // Every copy counts, also of devices outside this region (a data environment's).
@@ -172,7 +185,7 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
           const Range r = ranges[sz(v)];
           if (reg.on[sz(v)] == &c || r.empty()) continue;
           traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
-              queue_rows_back(data, c, MemoryRegistry::needed(reg.desc, r));
+              queue_rows_back(data, c, touched(reg, r));
         }
       }
     } catch (...) {
@@ -183,16 +196,16 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
   }
 }
 
-std::int64_t CopyEngine::write_back(BufferData& data) {
+std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
   std::int64_t moved = 0;
-  const auto rows = static_cast<std::int64_t>(data.shape.rows);
   try {
-    for (auto& c : data.copies) moved += queue_rows_back(data, *c, {0, rows});
+    for (auto& c : data.copies) moved += queue_rows_back(data, *c, rows);
   } catch (...) {
     all_rows_arrived(data);
     throw;
   }
   all_rows_arrived(data);
+  if (data.checked) record_host_rows(data, rows);  // the host's rows are TSAR's doing
   return moved;
 }
 
@@ -220,6 +233,7 @@ std::int64_t CopyEngine::queue_rows_back(const BufferData& data, DeviceCopy& c, 
     moved += rows_to_host(data, c, *c.device, r);
     c.leaving.add(r);
   }
+  c.moved_out += moved;
   return moved;
 }
 
@@ -345,13 +359,17 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     stage_plus_output(reg, c, me, *device, need, need_cols);
     return;
   }
-  if (!reads(reg)) return;
+  // An output's copy starts from the host's values of the range's own rows or columns, so
+  // what the body leaves alone comes back unchanged -- unless the loop writes every element
+  // (TSAR_MEM_OVERWRITE) and the device's values may start as anything.
+  if (!reads(reg) && overwrites(reg)) return;
+  const Range fill = reads(reg) ? need : clip(range, items);
   const auto* host = static_cast<const unsigned char*>(reg.host());
   const std::size_t rows = d.rows;
   const std::size_t win = sz(c.window.size());
   std::int64_t moved = 0;
   if (!by_cols(reg)) {
-    c.valid.missing(need, me.missing);
+    c.valid.missing(fill, me.missing);
     for (const Range& m : me.missing) {
       const std::size_t k = sz(m.size());
       const std::size_t at = sz(m.begin - c.window.begin);
@@ -370,7 +388,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   if (by_cols(reg) || plus_shaped(reg)) {
-    const Range cols_needed = by_cols(reg) ? need : need_cols;
+    const Range cols_needed = by_cols(reg) ? fill : need_cols;
     IntervalSet& valid = by_cols(reg) ? c.valid : c.valid_cols;
     const std::int64_t first = by_cols(reg) ? c.window.begin : 0;
     valid.missing(cols_needed, me.missing);
@@ -384,6 +402,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   me.bytes.to_device += moved;
+  c.moved_in += moved;
 }
 
 void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me,
@@ -419,7 +438,9 @@ void CopyEngine::stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState
   }
   c.valid.add(rows_needed);
   c.valid_cols.add(cols_needed);
-  me.bytes.to_device += static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+  const auto moved = static_cast<std::int64_t>((kr * d.cols + rows * kc) * e);
+  me.bytes.to_device += moved;
+  c.moved_in += moved;
 }
 
 void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Device& device,
@@ -485,6 +506,7 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
   }
   wrote.any = true;
   me.bytes.from_device += moved;
+  c.moved_out += moved;
 }
 
 namespace {

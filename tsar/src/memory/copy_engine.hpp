@@ -74,9 +74,12 @@ class CopyEngine {
   /// included), whichever device holds them. `ranges`: each worker's range; empty for chunk
   /// plans, where any worker may read any row.
   void exchange(MemoryRegistry& memory, std::span<const Range> ranges);
-  /// Outside passes: brings the host buffer of `data` up to date (every resident row written
-  /// back, the devices keep their copies). Returns the bytes moved.
-  static std::int64_t write_back(BufferData& data);
+  /// Outside passes: brings rows `rows` of the host buffer of `data` up to date (their
+  /// resident rows written back, the devices keep their copies). Returns the bytes moved.
+  static std::int64_t write_back(BufferData& data, Range rows);
+  static std::int64_t write_back(BufferData& data) {
+    return write_back(data, {0, static_cast<std::int64_t>(data.shape.rows)});
+  }
 
   /// Worker `worker`, before running `range` on `device` (its own memory): allocates and
   /// copies in. Throws DeviceOutOfMemory when an allocation fails, Error on a failed copy.

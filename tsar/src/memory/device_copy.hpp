@@ -7,6 +7,7 @@
 // their copies with the host buffers (tsar_swap_mem).
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct alignas(64) DeviceCopy {
   /// Items of `dirty` whose copies to the host are queued on the device, not yet waited for
   /// (CopyEngine writes several devices' rows back at once).
   IntervalSet leaving;
+  std::int64_t moved_in = 0;   ///< bytes copied into it since it was made
+  std::int64_t moved_out = 0;  ///< bytes copied from it to the host
   // ROWS_COLS outputs: the host contents of the rows and columns as copied in, so only the
   // elements the device changed are merged back (an element of a row one device owns may
   // lie in a column another device owns).

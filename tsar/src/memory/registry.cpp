@@ -7,6 +7,8 @@
 #include "api/error.hpp"
 #include "devices/device.hpp"
 #include "memory/address_range.hpp"
+#include "memory/copy_engine.hpp"
+#include "memory/data_environment.hpp"
 #include "memory/reductions.hpp"
 
 namespace tsar::core {
@@ -33,12 +35,18 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
                                       " is smaller than cols " + std::to_string(d.cols));
   if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
     throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
-  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT;
+  constexpr unsigned kKnown =
+      TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT | TSAR_MEM_OVERWRITE;
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
     throw Error(TSAR_ERR_INVALID,
                 what + "flags name no direction (TSAR_MEM_IN and/or TSAR_MEM_OUT)");
+  if ((d.flags & TSAR_MEM_OVERWRITE) != 0 && (d.flags & TSAR_MEM_INOUT) != TSAR_MEM_OUT)
+    throw Error(TSAR_ERR_INVALID,
+                what +
+                    "TSAR_MEM_OVERWRITE is for outputs the loop does not read (TSAR_MEM_OUT "
+                    "alone)");
   if (d.assoc == TSAR_ASSOC_FULL && (d.flags & TSAR_MEM_OUT) != 0)
     throw Error(TSAR_ERR_INVALID,
                 what +
@@ -112,6 +120,58 @@ void MemoryRegistry::check_overlap(const void* host, std::size_t extent, const v
   }
 }
 
+MemoryRegistry::~MemoryRegistry() {
+  if (env_) env_->detach(this);
+}
+
+void MemoryRegistry::attach(std::shared_ptr<DataEnvironment> env) {
+  if (env_) throw Error(TSAR_ERR_STATE, "the region is attached to a data environment already");
+  for (const auto& e : entries_)
+    if (const BufferData* mapped = env->overlapping(e.host(), e.extent()))
+      throw Error(TSAR_ERR_REGISTERED,
+                  "the region registered buffer " + address_text(e.host()) +
+                      " on its own and the data environment maps " + address_text(mapped->host) +
+                      ", which overlaps it: unregister it first (two sets of device copies of "
+                      "one buffer would disagree)");
+  env->attach(this);
+  env_ = std::move(env);
+}
+
+bool MemoryRegistry::shared() const {
+  return std::any_of(entries_.begin(), entries_.end(),
+                     [](const Registration& e) { return e.data->shared; });
+}
+
+namespace {
+
+/// The access of a registration of a mapped buffer: its shape and padding the map's, kept on
+/// the devices between passes, its outputs left with the device that wrote them.
+tsar_mem_desc shared_access(const tsar_mem_desc& d, const BufferData& data) {
+  const tsar_mem_desc& s = data.shape;
+  const std::string what = "buffer " + address_text(data.host) + ": ";
+  if (d.elem_size != s.elem_size || d.rows != s.rows || d.cols != s.cols ||
+      d.row_stride != s.row_stride)
+    throw Error(TSAR_ERR_INVALID,
+                what + "registered as " + std::to_string(d.rows) + " x " + std::to_string(d.cols) +
+                    " elements of " + std::to_string(d.elem_size) + " bytes (row stride " +
+                    std::to_string(d.row_stride) + ") but mapped as " + std::to_string(s.rows) +
+                    " x " + std::to_string(s.cols) + " of " + std::to_string(s.elem_size) +
+                    " (row stride " + std::to_string(s.row_stride) +
+                    "): a region registers a mapped buffer with its shape");
+  if (d.assoc != TSAR_ASSOC_ROWS && d.assoc != TSAR_ASSOC_FULL)
+    throw Error(TSAR_ERR_UNSUPPORTED,
+                what +
+                    "a data environment keeps its buffers coherent by rows: register it by "
+                    "ROWS (or FULL, read whole), or register a buffer it does not map");
+  tsar_mem_desc a = d;
+  a.flags = (a.flags & ~static_cast<unsigned>(TSAR_MEM_PAD)) | (s.flags & TSAR_MEM_PAD) |
+            TSAR_MEM_PERSIST;
+  if (a.assoc == TSAR_ASSOC_ROWS && (a.flags & TSAR_MEM_OUT) != 0) a.flags |= TSAR_MEM_RESIDENT;
+  return a;
+}
+
+}  // namespace
+
 void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions* reductions) {
   std::size_t extent = 0;
   const tsar_mem_desc d = validate_mem_desc(host, desc, &extent);
@@ -123,10 +183,22 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions
                                            address_text(result) +
                                            " of a registered reduction: the pass would write "
                                            "it under the devices' copies");
+  if (env_) {
+    if (std::shared_ptr<BufferData> mapped = env_->find(host)) {
+      entries_.push_back({shared_access(d, *mapped), std::move(mapped), {}, {}});
+      return;
+    }
+    if (const BufferData* other = env_->overlapping(host, extent))
+      throw Error(TSAR_ERR_REGISTERED,
+                  "buffer " + address_text(host) + " (" + std::to_string(extent) +
+                      " bytes) overlaps buffer " + address_text(other->host) +
+                      " of the data environment: register the mapped buffer itself");
+  }
   auto data = std::make_shared<BufferData>();
   data->host = host;
   data->shape = d;
   data->extent = extent;
+  data->checked = check_;
   entries_.push_back({d, std::move(data), {}, {}});
 }
 
@@ -138,6 +210,10 @@ void MemoryRegistry::remove(const void* host) {
 void MemoryRegistry::retarget(const void* old_host, void* new_host) {
   if (new_host == nullptr) throw Error(TSAR_ERR_NULL, "retargeting memory: new pointer is NULL");
   Registration* e = entry(old_host);
+  if (e->data->shared)
+    throw Error(TSAR_ERR_INVALID, "buffer " + address_text(old_host) +
+                                      " is mapped in a data environment: register the new "
+                                      "buffer instead (map it there too to share it)");
   check_overlap(new_host, e->extent(), old_host);
   BufferData& data = *e->data;
   data.host = new_host;
@@ -161,7 +237,18 @@ void MemoryRegistry::swap(const void* a, const void* b) {
 }
 
 void MemoryRegistry::invalidate(const void* host) {
-  for (auto& c : entry(host)->data->copies) c->forget();
+  const BufferData& data = *entry(host)->data;
+  if (data.shared) {
+    env_->update_device(host, 0, DataEnvironment::kAllRows);
+    return;
+  }
+  for (auto& c : data.copies) c->forget();
+}
+
+std::int64_t MemoryRegistry::write_back(const void* host) {
+  BufferData& data = *entry(host)->data;
+  return data.shared ? env_->update_host(host, 0, DataEnvironment::kAllRows)
+                     : CopyEngine::write_back(data);
 }
 
 const Registration* MemoryRegistry::find(const void* host) const {
@@ -205,6 +292,27 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
                                         std::to_string(n) +
                                         " iterations (iteration i uses item i)");
   }
+}
+
+void MemoryRegistry::enter_pass(std::int64_t n, const std::string& who) {
+  check_pass(n);
+  if (env_ && shared()) {
+    env_->enter(who);
+    entered_ = true;
+  }
+  try {
+    for (const auto& e : entries_)
+      if (e.data->checked) verify_held_rows(*e.data);
+  } catch (...) {
+    leave_pass();
+    throw;
+  }
+}
+
+void MemoryRegistry::leave_pass() {
+  if (!entered_) return;
+  entered_ = false;
+  env_->leave();
 }
 
 tsar_mem_layout MemoryRegistry::view(const Registration& reg, const Device& device, int worker) {

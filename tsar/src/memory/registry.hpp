@@ -26,11 +26,13 @@
 #include <vector>
 
 #include "memory/device_copy.hpp"
+#include "memory/host_check.hpp"
 #include "queue/chunk_queue.hpp"
 #include "tsar/tsar.h"
 
 namespace tsar::core {
 
+class DataEnvironment;
 class Device;
 class Reductions;
 
@@ -53,6 +55,10 @@ struct BufferData {
   bool shared = false;
   std::vector<std::unique_ptr<DeviceCopy>> copies;             ///< one per device that used it
   std::shared_ptr<HostPin> pin = std::make_shared<HostPin>();  ///< follows `host`
+  /// TSAR_CHECK: the host rows as TSAR left them (memory/host_check.hpp).
+  HostRowHashes check;
+  /// TSAR_CHECK was set when the registry or environment holding it was made.
+  bool checked = false;
 
   /// The copy on `device`, or nullptr.
   DeviceCopy* copy_on(const Device& device) const;
@@ -82,9 +88,25 @@ struct Registration {
 
 class MemoryRegistry {
  public:
-  /// Validates and adds a registration. Throws Error: TSAR_ERR_NULL, TSAR_ERR_INVALID
-  /// (naming the bad field), TSAR_ERR_REGISTERED (same or overlapping buffer, or a buffer
-  /// holding the result of one of `reductions`).
+  MemoryRegistry() : check_(check_requested()) {}
+  ~MemoryRegistry();
+  MemoryRegistry(const MemoryRegistry&) = delete;
+  MemoryRegistry& operator=(const MemoryRegistry&) = delete;
+
+  /// Registrations from now on of buffers `env` maps use its data (shared device copies).
+  /// Throws Error: TSAR_ERR_STATE (attached already), TSAR_ERR_REGISTERED (a buffer this
+  /// registry holds on its own overlaps a mapped one).
+  void attach(std::shared_ptr<DataEnvironment> env);
+  /// Whether some registration uses a data environment's data: passes then run the copy
+  /// engine even without a device of their own memory (rows devices own may have to move).
+  bool shared() const;
+
+  /// Validates and adds a registration. A buffer the attached environment maps takes its
+  /// data: same shape required, by rows or whole (FULL inputs), persistent, outputs resident.
+  /// Throws Error: TSAR_ERR_NULL, TSAR_ERR_INVALID (naming the bad field, or a shape other
+  /// than the mapped one), TSAR_ERR_UNSUPPORTED (a mapped buffer by columns), TSAR_ERR_REGISTERED
+  /// (same or overlapping buffer, overlapping a mapped buffer, or a buffer holding the result
+  /// of one of `reductions`).
   void add(void* host, const tsar_mem_desc& desc, const Reductions* reductions = nullptr);
   /// Throws Error(TSAR_ERR_UNKNOWN) when `host` is not registered.
   void remove(const void* host);
@@ -96,17 +118,30 @@ class MemoryRegistry {
   /// host buffer, so a double-buffered loop moves only what changed. Throws Error:
   /// TSAR_ERR_UNKNOWN, TSAR_ERR_INVALID (different shapes, or a == b).
   void swap(const void* a, const void* b);
-  /// The host contents of `host` changed outside passes: device copies forget them.
+  /// The host contents of `host` changed outside passes: device copies forget them (through
+  /// the data environment for a mapped buffer: Error(TSAR_ERR_STATE) during its pass).
   void invalidate(const void* host);
+  /// Outside passes: the rows devices own of `host` come back to it; returns the bytes.
+  /// Throws Error: TSAR_ERR_UNKNOWN, TSAR_ERR_STATE (a mapped buffer's environment is in a
+  /// pass), a device's failure.
+  std::int64_t write_back(const void* host);
   /// The registration of `host`, or nullptr.
   const Registration* find(const void* host) const;
   /// A registration sharing a byte with [p, p + bytes), or nullptr.
   const Registration* overlapping(const void* p, std::size_t bytes) const;
   /// Checks that a pass of n iterations stays inside every partial buffer.
   void check_pass(std::int64_t n) const;
+  /// check_pass, then takes the attached data environment for region `who`'s pass; under
+  /// TSAR_CHECK, verifies that the rows devices hold are unchanged on the host. Throws
+  /// Error: TSAR_ERR_INVALID, TSAR_ERR_STATE (another region's pass holds the environment,
+  /// or a host change TSAR_CHECK caught).
+  void enter_pass(std::int64_t n, const std::string& who);
+  /// Gives the environment back (nothing when enter_pass did not take it).
+  void leave_pass();
   std::size_t size() const { return entries_.size(); }
   /// Every registration, for the copy engine (outside passes, or a worker's own copies).
   std::span<Registration> registrations() { return entries_; }
+  std::span<const Registration> registrations() const { return entries_; }
 
   /// The view of `reg` for worker `worker` on `device`: the host layout on host-memory
   /// devices, else the layout of the worker's device copy. Throws Error(TSAR_ERR_STATE) when
@@ -123,6 +158,9 @@ class MemoryRegistry {
   void check_overlap(const void* host, std::size_t extent, const void* ignore) const;
   Registration* entry(const void* host);
   std::vector<Registration> entries_;
+  std::shared_ptr<DataEnvironment> env_;
+  bool entered_ = false;  ///< enter_pass took env_
+  bool check_;            ///< TSAR_CHECK=1 when the registry was made
 };
 
 /// Validates a descriptor and returns it with row_stride filled in.

@@ -65,6 +65,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   samples_.resize(n);
   ranges_.resize(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
+  participants_.reserve(n);
   shares_.resize(workers());
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());
@@ -78,9 +79,11 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
 Region::~Region() {
   // Pool threads leave a pass's job after its barrier: they may still be reading this region.
   runtime_->pool().wait_idle();
-  // The end of the region: resident rows reach the host buffers.
+  // The end of the region: resident rows reach the host buffers (a data environment's stay
+  // until it writes them back).
   if (device_memory_)
     for (Registration& reg : memory_.registrations()) {
+      if (reg.data->shared) continue;
       try {
         CopyEngine::write_back(*reg.data);
       } catch (const std::exception& e) {
@@ -183,7 +186,7 @@ void Region::record_pass(double last_arrival) {
   auto ds = stats_.device_slots(p);
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const Worker& x = workers_[w];
-    const Traffic moved = device_memory_ ? engine_.traffic(static_cast<int>(w)) : Traffic{};
+    const Traffic moved = engine_.traffic(static_cast<int>(w));
     ds[w] = {x.pass_iterations,
              x.pass_chunks,
              x.pass_busy,

@@ -123,6 +123,7 @@ class Region {
     int slot = 0;              ///< runtime device slot: the pool thread that runs it
     bool active = true;        ///< false once retired with no CPU to become (leader writes)
     bool lost_device = false;  ///< its accelerator ran out of memory in this sub-pass
+    bool taking_part = true;   ///< runs in this pass (choose_participants; leader writes)
     // Written by the worker during a pass; the leader reads this line after the barrier.
     alignas(64) double arrival = 0.0;
     std::int64_t sub_iterations = 0;
@@ -150,6 +151,7 @@ class Region {
   void join_pass(int worker, std::int64_t n);
   void begin_pass(std::int64_t n, int worker);  // planner (worker): the pass's first plan
   void install();                               // planner/leader: publishes plan_
+  void choose_participants();                   // planner: who runs this pass
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
   void stop_dispatch();                   // cancellation: no more chunks or stolen ranges
   void start_sub_pass(int worker);        // worker: its first range of the current plan
@@ -185,6 +187,9 @@ class Region {
   /// an OpenMP team waits for them first (next()). Read-mostly: a line of its own.
   alignas(64) std::atomic<bool> pool_leaving_{false};
   std::vector<int> slots_;  ///< the pool thread of each worker
+  /// Planner: the workers that run this pass (0 first). On the pool, a single-sub-pass ratio
+  /// plan leaves out workers with nothing to run: a pass that is all the GPU's wakes no core.
+  std::vector<int> participants_;
   MemoryRegistry memory_;
   Reductions reductions_;
   CopyEngine engine_;

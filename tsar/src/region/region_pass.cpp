@@ -111,23 +111,25 @@ void Region::begin_pass(std::int64_t n, int worker) {
     if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
     if (n > kMaxIterations)
       throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is larger than 2^60");
-    memory_.check_pass(n);
+    memory_.enter_pass(n, name_);
   } catch (const Error& e) {
     pass_error_ = e.status();
     pass_error_message_ = e.what();
     n_ = std::max<std::int64_t>(n, 0);
     empty_plan(plan_);  // a refused pass runs nothing
     install();
+    choose_participants();
     return;
   }
   reductions_.reset();
   const CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
   // The planner may retire accelerators that cannot pay before the devices are fixed.
   planner_->plan_pass(n, copies, plan_);
-  if (device_memory_) {
+  // Rows of a data environment's buffers may be on devices outside this region.
+  if (device_memory_ || memory_.shared()) {
     device_failed_.store(false, std::memory_order_relaxed);
     device_failure_.clear();
-    copying_ = false;
+    copying_ = memory_.shared();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
       pass_devices_[w] = workers_[w].device;
       copying_ = copying_ || !workers_[w].device->description().host_memory;
@@ -136,6 +138,7 @@ void Region::begin_pass(std::int64_t n, int worker) {
   }
   time_chunks_ = planner_->times_chunks();
   install();
+  choose_participants();
   if (copying_) exchange_resident_rows();
   sub_start_ = clock(worker);
   schedule_seconds_ += sub_start_ - t0;
@@ -159,6 +162,35 @@ void Region::install() {
   }
   if (planner_->balances_cpu_share())
     shares_.reset(ranges_, planner_->share_members(), planner_->share_pieces());
+}
+
+void Region::choose_participants() {
+  // Workers with nothing to run sit a pass out -- on TSAR's pool (an OpenMP team's threads
+  // are the caller's, and call tsar_next anyway), in a pass of one sub-pass (a later one
+  // could give them work), for a ratio plan: no range and no range of a stealing member to
+  // take from. Waking them costs every pass tens of microseconds, and any one of them the
+  // system runs late -- a core busy with another thread -- holds up a pass that needed none
+  // of them. Worker 0, the caller, always runs the pass (it leads the barrier).
+  participants_.clear();
+  participants_.push_back(0);
+  workers_[0].taking_part = true;
+  const bool sparse =
+      pool_driven_ && pass_error_ == TSAR_OK && !plan_.chunked && planner_->last_sub_pass();
+  bool shared = false;  // some stealing member has a range: every member takes part
+  for (std::size_t w = 0; sparse && w < workers_.size(); ++w)
+    shared = shared || (shares_.member(static_cast<int>(w)) && !ranges_[w].empty());
+  for (std::size_t w = 1; w < workers_.size(); ++w) {
+    Worker& x = workers_[w];
+    x.taking_part =
+        !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
+    if (x.taking_part) {
+      participants_.push_back(static_cast<int>(w));
+    } else {  // what the leader reads of it after the barrier
+      x.sub_iterations = x.sub_chunks = 0;
+      x.sub_busy = 0.0;
+    }
+  }
+  barrier_.expect(std::span<const int>(participants_).subspan(1));
 }
 
 void Region::stop_dispatch() {
@@ -295,12 +327,14 @@ int Region::loop(int worker, int* status) {
 
 void Region::finish_sub_pass() {
   double last = 0.0;
-  for (const auto& w : workers_) last = std::max(last, w.arrival);
+  for (const auto& w : workers_)
+    if (w.taking_part) last = std::max(last, w.arrival);
   if (clock_) clock_->synchronize();
   const double t0 = clock(0);
   ++sub_passes_;
   for (auto& w : workers_) {
-    w.pass_idle += last - w.arrival;
+    if (!w.taking_part) w.arrival = sub_start_;  // it neither ran nor waited
+    w.pass_idle += w.taking_part ? last - w.arrival : 0.0;
     w.pass_iterations += w.sub_iterations;
     w.pass_chunks += w.sub_chunks;
     w.pass_busy += w.sub_busy;
@@ -327,6 +361,7 @@ void Region::finish_sub_pass() {
   }
   decision_ = kDone;
   if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
+  memory_.leave_pass();
   if (learn) reductions_.merge();
   outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
              : canceled                                     ? TSAR_ERR_CANCELED
@@ -397,7 +432,7 @@ int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
     throw Error(static_cast<tsar_status>(pass_error_), pass_error_message_);
   }
   state_.store(kActive, std::memory_order_release);
-  runtime_->pool().run_ending_in_barrier(slots_, &Region::run_worker, this);
+  runtime_->pool().run_ending_in_barrier(slots_, participants_, &Region::run_worker, this);
   pool_leaving_.store(true, std::memory_order_release);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)

@@ -30,9 +30,7 @@ void Region::exchange_resident_rows() {
 std::int64_t Region::write_back(const void* host) {
   if (in_pass())
     throw Error(TSAR_ERR_STATE, "registered memory cannot be synchronised during a pass");
-  for (Registration& reg : memory_.registrations())
-    if (reg.host() == host) return device_memory_ ? CopyEngine::write_back(*reg.data) : 0;
-  return 0;
+  return memory_.find(host) != nullptr ? memory_.write_back(host) : 0;
 }
 
 void Region::stage_in(Worker& me, int worker) {

@@ -28,6 +28,7 @@ class HybridScheduler final : public Scheduler {
                                 Range& out) override {
     return chunks_.take_chunk(worker, last, queue, out);
   }
+  bool last_sub_pass() const override { return passes_ == 0 || adaptive_.last_sub_pass(); }
   bool times_chunks() const override { return chunks_.times_chunks(); }
   bool balances_cpu_share() const override { return adaptive_.balances_cpu_share(); }
 

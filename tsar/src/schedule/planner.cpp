@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "schedule/straggle.hpp"
-
 namespace tsar::core {
 
 PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<Device>> devices,
@@ -95,13 +93,17 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
     at = range.end;
     const WorkerSample& s = samples[w];
     if (!active_[w] || s.iterations <= 0 || !(s.busy > 0.0)) continue;
+    // An accelerator's time is the whole of its part of a ratio (sub-)pass, from the plan to
+    // its arrival (waking, staging, launching, waiting included); a CPU device's own time
+    // only shares the CPU side's out (learn_cpu_side), and chunks are timed one by one.
+    const double seconds = plan.chunked || is_cpu(w) ? s.busy : std::max(s.busy, s.finish);
     // A sample not learned leaves the history alone: forgotten for a range that moved, it
     // would leave the device unmeasured, back at its prior, and the next split far off.
-    if (copy_dominated(w, s.busy)) continue;
+    if (copy_dominated(w, seconds)) continue;
     if (!plan.chunked) forget_if_moved(w, plan, range);
-    estimators_[w].add(s.busy / static_cast<double>(s.iterations));
+    estimators_[w].add(seconds / static_cast<double>(s.iterations));
   }
-  if (!plan.chunked) learn_straggle(samples);
+  if (!plan.chunked) learn_cpu_side(samples, plan);
   if (!scheduler_->next_sub_pass(current_times(), plan)) return false;
   plan_sharing(plan);
   return true;
@@ -122,32 +124,63 @@ ChunkQueue::Result PassPlanner::take_chunk(int worker, const ChunkTiming& last, 
 // ---------------------------------------------------------------------------------------
 // Times per iteration
 
+bool PassPlanner::any_accelerator() const {
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && !is_cpu(w)) return true;
+  return false;
+}
+
 std::span<const double> PassPlanner::current_times() {
   effective_times(estimators_, active_, times_, ratio_scratch_);
-  // Next to accelerators, CPU cores are planned for their slowest (straggle.hpp).
-  if (cpu_straggle_ > 1.0) {
-    bool accelerator = false;
-    for (std::size_t w = 0; w < devices_.size(); ++w)
-      accelerator = accelerator || (active_[w] && !is_cpu(w));
-    if (accelerator)
-      for (std::size_t w = 0; w < devices_.size(); ++w)
-        if (is_cpu(w)) times_[w] *= cpu_straggle_;
-  }
+  // Beside accelerators the CPU devices are planned together at the CPU side's measured rate:
+  // their own times only say how they share it. Sixteen per-core estimates, each from a
+  // sliver of the pass and blind to the time a core took to start, summed into the CPU
+  // side's rate, gave it shares it then took longer than planned to run; and a core given
+  // one row of GEMM (reading all of B) kept it, at 50 ms a pass against 35 ms for the GPU
+  // alone (tsar/README.md, "The default device model").
+  cpu_scale_ = 1.0;
+  if (!cpu_side_.measured() || !any_accelerator()) return times_;
+  double rate = 0.0;
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && is_cpu(w)) rate += 1.0 / times_[w];
+  if (!(rate > 0.0)) return times_;
+  cpu_scale_ = rate * cpu_side_.estimate();
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && is_cpu(w)) times_[w] *= cpu_scale_;
   return times_;
 }
 
-void PassPlanner::learn_straggle(std::span<const WorkerSample> samples) {
-  // Cores that steal from each other finish together: a slowed core's rest is taken by the
-  // others, and the pooled split already counts its lower speed. Planning them for their
-  // slowest as well gave the accelerator rows it then waited on, and moved them back as the
-  // allowance decayed -- a shifting split where moving rows costs copies.
-  if (balance_cpu_) return;
-  busy_scratch_.clear();
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && is_cpu(w) && samples[w].iterations > 0)
-      busy_scratch_.push_back(samples[w].busy);
-  if (busy_scratch_.size() >= 2)
-    cpu_straggle_ = straggle_after_pass(cpu_straggle_, busy_scratch_, passes_);
+void PassPlanner::learn_cpu_side(std::span<const WorkerSample> samples, const SubPassPlan& plan) {
+  // The CPU side's sample: from the (sub-)pass's start to its last worker's arrival -- waking
+  // the workers, any core that started late or ran slow, stealing, all of it -- over the
+  // iterations it ran. Only beside accelerators: alone, the CPU side runs the whole pass
+  // whatever its rate.
+  if (!any_accelerator()) return;
+  std::int64_t iterations = 0, at = plan.lo, lo = plan.hi, hi = plan.lo;
+  double finish = 0.0;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    const std::int64_t begin = at;
+    at += plan.counts[w];
+    if (!active_[w] || !is_cpu(w)) continue;
+    if (plan.counts[w] > 0) {
+      lo = std::min(lo, begin);
+      hi = std::max(hi, at);
+    }
+    if (samples[w].iterations <= 0) continue;
+    iterations += samples[w].iterations;
+    finish = std::max(finish, samples[w].finish);
+  }
+  if (iterations <= 0 || !(finish > 0.0)) return;
+  // As for a device (forget_if_moved): times from other iterations do not predict these.
+  const double size = static_cast<double>(std::max<std::int64_t>(1, plan.hi - plan.lo));
+  const double rlo = static_cast<double>(lo - plan.lo) / size;
+  const double rhi = static_cast<double>(hi - plan.lo) / size;
+  const double overlap = std::min(rhi, cpu_side_hi_) - std::max(rlo, cpu_side_lo_);
+  const double united = std::max(rhi, cpu_side_hi_) - std::min(rlo, cpu_side_lo_);
+  if (cpu_side_.measured() && united > 0.0 && overlap < 0.5 * united) cpu_side_.reset();
+  cpu_side_lo_ = rlo;
+  cpu_side_hi_ = rhi;
+  cpu_side_.add(finish / static_cast<double>(iterations));
 }
 
 void PassPlanner::forget_if_moved(std::size_t w, const SubPassPlan& plan, Range range) {
@@ -172,9 +205,22 @@ void PassPlanner::probe_unmeasured(SubPassPlan& plan) {
   // the peak-based priors gave OpenMP-offloaded 2MM's GPU all 768 rows and the 15 cores none,
   // pass after pass, with the GPU five times slower than the cores together. Each active,
   // unmeasured device the plan leaves empty runs one iteration, taken from the largest count.
+  // Beside accelerators the CPU devices are measured as one: while the CPU side is not, and
+  // the plan leaves all of it empty, its first device runs the iteration.
   if (plan.chunked || !scheduler_->adapts()) return;
+  const bool side = any_accelerator();
+  bool cpu_empty = true;
+  std::size_t first_cpu = devices_.size();
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && is_cpu(w)) {
+      cpu_empty = cpu_empty && plan.counts[w] == 0;
+      first_cpu = std::min(first_cpu, w);
+    }
   for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (!active_[w] || sitting_out_[w] || estimators_[w].measured() || plan.counts[w] > 0) continue;
+    if (!active_[w] || sitting_out_[w] || plan.counts[w] > 0) continue;
+    if (side && is_cpu(w) ? (cpu_side_.measured() || !cpu_empty || w != first_cpu)
+                          : estimators_[w].measured())
+      continue;
     const auto largest = std::max_element(plan.counts.begin(), plan.counts.end());
     if (*largest < 2) return;
     --*largest;

@@ -14,9 +14,10 @@
 // and reads back what it learned (estimates, retirements) for statistics and the cache.
 //
 // What the planner decides, each in its own file:
-//   planner.cpp          times per iteration (estimators, priors, the CPU straggle allowance),
-//                        the schedule family's split, unmeasured devices' probe iteration,
-//                        the CPU sharing mode (share_probe.hpp)
+//   planner.cpp          times per iteration (estimators, priors, the CPU devices as one
+//                        device beside accelerators), the schedule family's split,
+//                        unmeasured devices' probe iteration, the CPU sharing mode
+//                        (share_probe.hpp)
 //   planner_holds.cpp    when a split may move (split_hysteresis.hpp, cpu_split_hold.hpp) and
 //                        which samples are not learned (copies of rows a new split moved)
 //   planner_back_off.cpp accelerators that cannot pay: screened before they run, retired
@@ -118,6 +119,8 @@ class PassPlanner {
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue, Range& out);
   /// Whether chunks are timed one by one (Scheduler::times_chunks).
   bool times_chunks() const { return scheduler_->times_chunks(); }
+  /// Whether the current plan is the pass's last sub-pass (Scheduler::last_sub_pass).
+  bool last_sub_pass() const { return scheduler_->last_sub_pass(); }
 
   // -- what it learned -------------------------------------------------------------------
   /// Worker w's learned seconds per iteration; 0 while it is not measured.
@@ -142,7 +145,8 @@ class PassPlanner {
   void probe_unmeasured(SubPassPlan& plan);
   void choose_share_mode(std::int64_t n, SubPassPlan& plan);
   void plan_sharing(const SubPassPlan& plan);
-  void learn_straggle(std::span<const WorkerSample> samples);
+  void learn_cpu_side(std::span<const WorkerSample> samples, const SubPassPlan& plan);
+  bool any_accelerator() const;
   void forget_if_moved(std::size_t w, const SubPassPlan& plan, Range range);
   // planner_holds.cpp
   void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
@@ -177,10 +181,15 @@ class PassPlanner {
   std::vector<unsigned char> active_;  ///< 0 = retired with no CPU core to become
   std::vector<double> times_;          ///< effective times per iteration of the plan
   std::vector<double> ratio_scratch_;
-  /// How much longer the slowest CPU core of recent ratio (sub-)passes ran than the CPU
-  /// mean (straggle.hpp); CPU times are planned that much longer next to accelerators.
-  double cpu_straggle_ = 1.0;
-  std::vector<double> busy_scratch_;
+  /// Beside accelerators, the CPU devices are one device to the split (the thesis's CPU
+  /// device, 4.3.1): its seconds per iteration are the CPU side's -- from the (sub-)pass's
+  /// start to the last CPU worker's arrival, over the iterations they ran together -- and
+  /// each CPU device's own time only shares that out among them (current_times).
+  TimeEstimator cpu_side_;
+  double cpu_side_lo_ = 0.0, cpu_side_hi_ = 0.0;  ///< the relative range it was measured on
+  /// What CPU devices' own times are multiplied by to plan them at the CPU side's rate (1
+  /// while it is not measured, or without accelerators).
+  double cpu_scale_ = 1.0;
   /// The relative range each worker's last sample was measured on (forget_if_moved).
   std::vector<double> sampled_lo_, sampled_hi_;
 

@@ -17,6 +17,7 @@ PassPlanner::CpuSide PassPlanner::cpu_side(std::int64_t n) const {
     cpu.any = true;
     if (estimators_[w].measured()) rate += 1.0 / estimators_[w].estimate();
   }
+  if (cpu.any && cpu_side_.measured()) rate = 1.0 / cpu_side_.estimate();  // measured as one
   cpu.seconds = rate > 0.0 ? static_cast<double>(n) / rate : 0.0;
   return cpu;
 }
@@ -61,14 +62,15 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
   if (!cpu.any) return;
   double slowest_tpi = 0.0;
   double fewest = std::numeric_limits<double>::max();
-  double cpu_busy = 0.0;  // the longest busy time of a CPU device in the pass
+  double cpu_finish = 0.0;  // when the last CPU device arrived
   for (std::size_t w = 0; w < devices_.size(); ++w) {
     if (!active_[w] || !is_cpu(w)) continue;
     const auto c = static_cast<double>(cores(w));
+    // Per core, at the rate the CPU side was planned at (current_times).
     if (estimators_[w].measured())
-      slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * c);
+      slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * c * cpu_scale_);
     fewest = std::min(fewest, static_cast<double>(totals[w].iterations) / c);
-    cpu_busy = std::max(cpu_busy, totals[w].busy);
+    cpu_finish = std::max(cpu_finish, totals[w].finish);
   }
   const double cpu_alone = cpu.seconds;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
@@ -86,7 +88,8 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
     // A split kept for times to settle gave shares no measured time chose: how long a share
     // took is judged once they did (per iteration, the accelerator is judged all along).
     const bool slower_than_cpus_alone = !settling_ && cpu_alone > 0.0 && x.iterations > 0 &&
-                                        x.busy > kBackoffMargin * cpu_alone && x.busy >= cpu_busy;
+                                        x.finish > kBackoffMargin * cpu_alone &&
+                                        x.finish >= cpu_finish;
     const bool slower = slower_per_iteration || slower_than_cpus_alone;
     backoff_streak_[w] = slower ? backoff_streak_[w] + 1 : 0;
     if (backoff_streak_[w] >= backoff_passes_) retire(w);
@@ -98,8 +101,10 @@ void PassPlanner::retire(std::size_t w) {
   retired_tpi_[w] = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
   backoff_streak_[w] = 0;
   if (auto core = retire_(static_cast<int>(w))) {
-    // Its worker becomes a CPU worker on the core that drove the accelerator.
+    // Its worker becomes a CPU worker on the core that drove the accelerator: the CPU side
+    // it joins is another device, measured anew.
     devices_[w] = std::move(core);
+    cpu_side_.reset();
     estimators_[w].reset();
     if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
   } else {
@@ -116,7 +121,10 @@ bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
   // Its estimate described the accelerator: start over from a CPU core's.
   estimators_[w].reset();
   if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
-  if (is_cpu(w)) return true;
+  if (is_cpu(w)) {
+    cpu_side_.reset();  // the CPU side it joins is another device
+    return true;
+  }
   active_[w] = 0;  // no CPU device could take over
   return false;
 }

@@ -34,6 +34,10 @@ void AdaptiveScheduler::begin_pass(std::int64_t n, std::span<const double> tpi, 
   ratio_plan(0, size, tpi, plan);
 }
 
+bool AdaptiveScheduler::last_sub_pass() const {
+  return next_lo_ >= n_ || sub_pass_size(sub_pass_ + 1) <= 0;
+}
+
 bool AdaptiveScheduler::next_sub_pass(std::span<const double> tpi, SubPassPlan& plan) {
   const std::int64_t size = next_lo_ < n_ ? sub_pass_size(sub_pass_ + 1) : 0;
   if (size <= 0) {

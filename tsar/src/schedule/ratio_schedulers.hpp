@@ -26,6 +26,7 @@ class AdaptiveScheduler final : public Scheduler {
 
   void begin_pass(std::int64_t n, std::span<const double> tpi, SubPassPlan& plan) override;
   bool next_sub_pass(std::span<const double> tpi, SubPassPlan& plan) override;
+  bool last_sub_pass() const override;
   bool balances_cpu_share() const override { return true; }
 
  private:

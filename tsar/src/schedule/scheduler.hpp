@@ -53,6 +53,9 @@ class Scheduler {
   /// Chunked plans: worker w's next chunk from `queue`.
   virtual ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue,
                                         Range& out);
+  /// Whether the plan begin_pass or next_sub_pass wrote last is the pass's last sub-pass
+  /// (the region then lets workers without work sit the pass out).
+  virtual bool last_sub_pass() const { return true; }
   /// False for schedules that never use measurements (static): no back-off for them.
   virtual bool adapts() const { return true; }
   /// True when the CPU devices of a ratio plan balance their ranges among themselves within

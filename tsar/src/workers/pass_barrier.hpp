@@ -8,10 +8,13 @@
 // arrivals never queue behind each other's read-modify-writes on one line, and the leader
 // reads the lines as they come (the loads overlap). The release is one generation word the
 // others wait on. Arrival words hold the generation their arrival completes, so a word left
-// from an earlier pass never counts for this one.
+// from an earlier pass never counts for this one -- nor the word of a worker that sat some
+// passes out: the leader waits for the workers the pass expects (expect()), and only them.
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "workers/wait_word.hpp"
 
@@ -19,23 +22,34 @@ namespace tsar::core {
 
 class PassBarrier {
  public:
-  /// Re-arms it for `count` workers (>= 1). Not concurrent with arrivals.
+  /// Re-arms it for `count` workers (>= 1), all of them expected. Not concurrent with
+  /// arrivals.
   void set_count(int count) {
     count_ = count;
     arrivals_ = std::make_unique<Arrival[]>(static_cast<std::size_t>(count));
     generation_.store(0);
+    expected_.clear();
+    for (int w = 1; w < count; ++w) expected_.push_back(w);
   }
 
-  /// Worker `worker` (0 <= worker < count) arrives. Worker 0 waits for the others, runs
-  /// completion() and releases them; the others return once it has.
+  /// The workers besides 0 that arrive at the next barriers (those taking part in the pass).
+  /// Called by worker 0 while no other worker is between its release and its next arrival;
+  /// allocates nothing.
+  void expect(std::span<const int> others) { expected_.assign(others.begin(), others.end()); }
+
+  /// Worker `worker` (0 or an expected worker) arrives. Worker 0 waits for the expected ones,
+  /// runs completion() and releases them; the others return once it has.
   template <class Completion>
   void arrive_and_wait(int worker, Completion&& completion) {
     // The generation cannot move before this arrival is seen: the leader releases it only
     // after every arrival.
     const std::uint32_t generation = generation_.load();
     if (worker == 0) {
-      for (int w = 1; w < count_; ++w)
-        arrivals_[static_cast<std::size_t>(w)].word.wait_while(generation);
+      for (const int w : expected_) {
+        WaitWord& word = arrivals_[static_cast<std::size_t>(w)].word;
+        for (std::uint32_t v = word.load(); v != generation + 1; v = word.load())
+          word.wait_while(v);
+      }
       completion();
       generation_.store(generation + 1);
     } else {
@@ -51,6 +65,7 @@ class PassBarrier {
 
   int count_ = 1;
   std::unique_ptr<Arrival[]> arrivals_ = std::make_unique<Arrival[]>(1);
+  std::vector<int> expected_;  ///< workers besides 0 the leader waits for
   alignas(64) WaitWord generation_;
 };
 

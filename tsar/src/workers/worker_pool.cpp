@@ -64,24 +64,34 @@ void WorkerPool::run(std::span<const int> slots, Job job, void* context) {
   std::lock_guard lock(run_mutex_);
   const std::uint32_t seq = ++run_seq_;
   pending_.store(static_cast<int>(slots.size()) - 1, std::memory_order_relaxed);
-  dispatch(slots, job, context, true);
+  dispatch(slots, {}, job, context, true);
   if (slots.size() > 1)
     for (std::uint32_t v = done_.load(); v != seq; v = done_.load()) done_.wait_while(v);
 }
 
-void WorkerPool::run_ending_in_barrier(std::span<const int> slots, Job job, void* context) {
+void WorkerPool::run_ending_in_barrier(std::span<const int> slots, std::span<const int> workers,
+                                       Job job, void* context) {
   std::lock_guard lock(run_mutex_);
-  dispatch(slots, job, context, false);
+  dispatch(slots, workers, job, context, false);
 }
 
-void WorkerPool::dispatch(std::span<const int> slots, Job job, void* context, bool counted) {
-  for (std::size_t w = 1; w < slots.size(); ++w)  // before any thread starts its job
-    if (slots[w] < 0 || static_cast<std::size_t>(slots[w]) >= threads_.size())
+void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> workers, Job job,
+                          void* context, bool counted) {
+  const std::size_t count = workers.empty() ? slots.size() : workers.size();
+  const auto worker = [&](std::size_t i) {
+    return workers.empty() ? static_cast<int>(i) : workers[i];
+  };
+  for (std::size_t i = 1; i < count; ++i) {  // before any thread starts its job
+    const int w = worker(i);
+    if (w <= 0 || static_cast<std::size_t>(w) >= slots.size() || slots[w] < 0 ||
+        static_cast<std::size_t>(slots[w]) >= threads_.size())
       throw std::out_of_range("worker pool slot");
+  }
   // Every thread, used or not: a job of this run may free what earlier jobs used (wait_idle).
   for (const auto& t : threads_)
     if (t) wait_finished(*t);
-  for (std::size_t w = 1; w < slots.size(); ++w) {
+  for (std::size_t i = 1; i < count; ++i) {
+    const int w = worker(i);
     auto& t = threads_[static_cast<std::size_t>(slots[w])];
     if (!t) {
       t = std::make_unique<Thread>();
@@ -90,13 +100,13 @@ void WorkerPool::dispatch(std::span<const int> slots, Job job, void* context, bo
     }
     t->job = job;
     t->context = context;
-    t->worker = static_cast<int>(w);
+    t->worker = w;
     t->counted = counted;
     t->mailbox.publish(t->mailbox.load() + 1);
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (std::size_t w = 1; w < slots.size(); ++w)
-    threads_[static_cast<std::size_t>(slots[w])]->mailbox.wake_sleepers();
+  for (std::size_t i = 1; i < count; ++i)
+    threads_[static_cast<std::size_t>(slots[worker(i)])]->mailbox.wake_sleepers();
   const JobFrame frame{this, tls_jobs};
   tls_jobs = &frame;
   job(context, 0);

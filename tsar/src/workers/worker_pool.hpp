@@ -41,9 +41,13 @@ class WorkerPool {
   /// runs wait for each other. Jobs must not throw.
   void run(std::span<const int> slots, Job job, void* context);
 
-  /// run() for jobs that end in a barrier of all of them (after it, the others touch nothing
-  /// the caller may change before the next run or wait_idle): returns when job 0 returned.
-  void run_ending_in_barrier(std::span<const int> slots, Job job, void* context);
+  /// Runs job(context, w) for each w of `workers` (the first one 0, on the calling thread),
+  /// worker w on the pool thread of device slot slots[w]: a pass's jobs, which end in a
+  /// barrier of all of them (after it, the others touch nothing the caller may change
+  /// before the next run or wait_idle). Returns when job 0 returned. Workers not listed sit
+  /// the run out (a pass with nothing for them wakes no thread).
+  void run_ending_in_barrier(std::span<const int> slots, std::span<const int> workers, Job job,
+                             void* context);
 
   /// Returns once every pool thread has left the job of the last run (before the context of
   /// that job goes away).
@@ -69,8 +73,10 @@ class WorkerPool {
 
   void thread_main(Thread& self);
   static void wait_finished(const Thread& t);
-  /// Under run_mutex_: starts the jobs of workers 1.. and runs job 0.
-  void dispatch(std::span<const int> slots, Job job, void* context, bool counted);
+  /// Under run_mutex_: starts the jobs of `workers` (all of slots when empty) but the first,
+  /// and runs job 0.
+  void dispatch(std::span<const int> slots, std::span<const int> workers, Job job, void* context,
+                bool counted);
 
   std::mutex run_mutex_;
   std::vector<std::unique_ptr<Thread>> threads_;

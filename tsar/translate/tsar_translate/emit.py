@@ -225,10 +225,11 @@ class Emitter:
             out.append(self._reduction_table(loop, ids, p))
         reductions = (ids["reductions"], len(loop.reductions)) if loop.reductions else \
             ("NULL", 0)
+        data = f"&{self._data_id(loop.data)}" if loop.data else "NULL"
         out.append(f"{p}static tsar_tr_buffer {ids['held']}[{max(nbuf, 1)}];\n")
         out.append(f"{p}static tsar_tr_loop {ids['loop']} = TSAR_TR_LOOP({name}, {schedule},\n"
                    f"{p}    {DEVICES[tsar.devices]}, {div}, {ids['held']}, {nbuf}, "
-                   f"{reductions[0]}, {reductions[1]});\n")
+                   f"{reductions[0]}, {reductions[1]}, {data});\n")
         out.append(f"{p}const int64_t {ids['lower']} = (int64_t)({loop.lower});\n")
         out.append(f"{p}const int64_t {ids['upper']} = (int64_t)({loop.upper});\n")
         out.append(f"{p}int {ids['done']} = 0;\n")
@@ -283,6 +284,39 @@ class Emitter:
         if cpp:
             out.append(_WARNINGS_BACK)
         return "".join(out)
+
+    # ---- data blocks ------------------------------------------------------------------------
+
+    def _data_id(self, block):
+        return f"tsar_data_{self.line(block.offset)}"
+
+    def data_enter(self, block):
+        """Replaces `#pragma tsar data ...`: the environment, entered with the block's arrays
+        (the block follows, then data_exit)."""
+        d = self._data_id(block)
+        n = len(block.arrays)
+        where = f"{os.path.basename(self.source.path)}:{self.line(block.offset)}"
+        rows = "".join(
+            f"      {{\"{a.name}\", (void*)({a.name}), {{{a.elem}, (size_t)({a.rows}), "
+            f"(size_t)({a.cols}), 0, 0, TSAR_ASSOC_ROWS, {a.flags}}}}},\n" for a in block.arrays)
+        return (f"{{ /* tsar-translate: the data environment of {where}: its arrays stay on the "
+                "devices for the loops of the block */\n"
+                f"  static tsar_tr_buffer {d}_held[{n}];\n"
+                f"  static tsar_tr_data {d} = TSAR_TR_DATA({_c_string(where)}, {d}_held, {n});\n"
+                "  {\n"
+                f"    const tsar_tr_buffer tsar_buffers_[{n}] = {{\n{rows}    }};\n"
+                f"    tsar_tr_data_enter(&{d}, tsar_buffers_);\n"
+                "  }\n")
+
+    def data_exit(self, block):
+        """After the data block: the results back to the host."""
+        return f"  tsar_tr_data_exit(&{self._data_id(block)});\n}}\n"
+
+    def data_update(self, block, update):
+        d = self._data_id(block)
+        calls = [f"tsar_tr_data_update(&{d}, (const void*)({n}), 1);" for n, _ in update.to]
+        calls += [f"tsar_tr_data_update(&{d}, (const void*)({n}), 0);" for n, _ in update.from_]
+        return "{ " + " ".join(calls) + " }\n"
 
     def depersist(self, names):
         return "{ " + " ".join(f"tsar_tr_depersist((const void*)({n}));" for n in names) + " }\n"

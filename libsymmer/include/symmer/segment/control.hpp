@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Decision side of the slot control words (layout.hpp SlotControl): the analyzer or symmerd
-// orders a rank onto a CPU and reads the rank's acknowledgement. The rank side lives in the
-// PMPI shim (it re-binds all its threads at its next MPI call).
+// orders a rank onto a CPU set and reads the rank's acknowledgement. The rank side lives in
+// the PMPI shim (it re-binds all its threads at its next MPI call).
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "symmer/expected.hpp"
 #include "symmer/segment/layout.hpp"
@@ -36,12 +38,15 @@ class SegmentControl {
 
   std::uint64_t local_ranks() const { return local_ranks_; }
 
-  /// Orders local rank `local_rank` onto Linux CPU `cpu` with a new generation, which it
-  /// returns. kInvalidArgument for a rank or CPU out of range.
-  Expected<std::uint32_t> post_command(std::uint64_t local_rank, int cpu) const;
+  /// Orders local rank `local_rank` onto the Linux CPUs `cpus` (its whole set: each thread
+  /// keeps its relative place in it) with a new generation, which it returns.
+  /// kInvalidArgument for a rank out of range, no CPU, or a CPU this node does not have.
+  Expected<std::uint32_t> post_command(std::uint64_t local_rank, std::span<const int> cpus) const;
 
   /// The command currently posted for `local_rank`.
   Command command(std::uint64_t local_rank) const;
+  /// The CPUs of the command currently posted for `local_rank` (empty when none is).
+  std::vector<int> command_cpus(std::uint64_t local_rank) const;
 
   /// The rank's latest acknowledgement.
   Ack ack(std::uint64_t local_rank) const;
@@ -66,6 +71,7 @@ class SegmentControl {
         slot_size_(slot_size),
         local_ranks_(local_ranks) {}
   SlotControl& control(std::uint64_t local_rank) const;
+  SlotTarget& target(std::uint64_t local_rank) const;
   SegmentHeader& header() const { return *static_cast<SegmentHeader*>(base_); }
 
   void* base_ = nullptr;

@@ -13,7 +13,10 @@
 //   header.slots_offset      Slot 0 .. Slot local_ranks-1, each header.slot_size bytes:
 //        +0    SlotIdentity   64 B  seq (seqlock) + who the rank is and where it runs
 //        +64   SlotControl    64 B  command word (analyzer -> rank) and ack (rank -> analyzer)
-//        +128  SlotCounters         cumulative, monotonic figures of the rank
+//        +128  SlotTarget    128 B  the CPU set a command names (written with the command word)
+//        +256  SlotPlacement 576 B  the rank's CPU sets: as launched, now, TSAR's workers and
+//                                   GPU control cores in it
+//        +832  SlotCounters         cumulative, monotonic figures of the rank
 //        +...  PeerCounters[local_ranks]    traffic with each local rank (index = local rank)
 //        +...  PeerCounters[node_buckets]   traffic with remote nodes (index = node index %
 //                                           node_buckets)
@@ -22,7 +25,12 @@
 // relaxed atomics (no torn values, no data races); every counter is cumulative since the rank
 // attached and never decreases: readers compute window deltas themselves.
 //
-// Seqlock protocol (identity except `seq`, counters, peers): the writer makes `seq` odd, writes,
+// A rank is the set of CPUs it was launched on (its affinity mask at MPI_Init, widened by the
+// OpenMP places of its runtime), not one core: commands name a whole set, and the rank maps
+// each of its threads to the same relative place in it (pmpi-shim/README.md).
+// CPU sets are CpuMask bitmaps of Linux CPU numbers 0..kMaxSegmentCpus-1.
+//
+// Seqlock protocol (identity except `seq`, placement, counters, peers): the writer makes `seq` odd, writes,
 // then makes it even again (release). A reader copies the slot and accepts the copy only when
 // `seq` was even and unchanged before and after; otherwise it retries.
 //
@@ -31,16 +39,27 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 namespace symmer::segment {
 
 inline constexpr std::uint64_t kSegmentMagic = 0x31474553'4d4d5953ull;  // "SYMMSEG1"
-inline constexpr std::uint64_t kSegmentVersion = 1;
+inline constexpr std::uint64_t kSegmentVersion = 2;
 inline constexpr std::size_t kCacheLine = 64;
 /// Bounds a reader accepts; a header beyond them is corrupt.
 inline constexpr std::uint64_t kMaxLocalRanks = 4096;
 inline constexpr std::uint64_t kMaxNodeBuckets = 1024;
 inline constexpr std::uint64_t kMaxWorldSize = 1ull << 24;
+/// CPU masks of the segment: Linux CPUs 0..kMaxSegmentCpus-1 (as many as a cpu_set_t).
+inline constexpr std::size_t kCpuMaskWords = 16;
+inline constexpr int kMaxSegmentCpus = static_cast<int>(64 * kCpuMaskWords);
+
+/// A set of Linux CPUs: bit c % 64 of word c / 64 is CPU c.
+struct CpuMask {
+  std::uint64_t words[kCpuMaskWords];
+};
+static_assert(sizeof(CpuMask) == 2 * 64);
 
 /// Which MPI library the writing shim was built for.
 enum class MpiFamily : std::uint64_t { kUnknown = 0, kMpich = 1, kOpenMpi = 2 };
@@ -163,7 +182,7 @@ struct SlotIdentity {
   std::uint64_t global_rank;  ///< rank in MPI_COMM_WORLD
   std::uint64_t pid;
   std::uint64_t start_ticks;  ///< process start time (/proc/<pid>/stat field 22)
-  std::int64_t cpu;           ///< Linux CPU the rank last published from, -1 before that
+  std::int64_t cpu;           ///< Linux CPU its MPI_Init thread last published from, -1 before
   std::uint64_t threads;      ///< threads of the rank that have called MPI
 };
 static_assert(sizeof(SlotIdentity) == kCacheLine);
@@ -171,13 +190,40 @@ static_assert(sizeof(SlotIdentity) == kCacheLine);
 /// The control words of a slot: written by the analyzer (command) and the rank (ack).
 /// Each is one atomic 64-bit word; see encode_command / encode_ack.
 struct SlotControl {
-  std::uint64_t command;         ///< analyzer -> rank: {generation, target Linux CPU}
-  std::uint64_t ack;             ///< rank -> analyzer: {generation, status, cpu}
+  std::uint64_t command;         ///< analyzer -> rank: {generation, kind}; the set is SlotTarget
+  std::uint64_t ack;             ///< rank -> analyzer: {generation, status, lowest CPU}
   std::uint64_t rebinds_ok;      ///< commands the rank applied
   std::uint64_t rebinds_failed;  ///< commands the rank could not apply
   std::uint64_t reserved[4];
 };
 static_assert(sizeof(SlotControl) == kCacheLine);
+
+/// The CPU set of the current command. Written by the analyzer between the command word's
+/// kWriting and kBind states (a seqlock whose sequence is the command word).
+struct SlotTarget {
+  CpuMask cpus;
+};
+static_assert(sizeof(SlotTarget) == 2 * kCacheLine);
+
+/// Where the rank runs, as CPU sets. Written by the rank under the slot's seqlock.
+struct SlotPlacement {
+  /// Threads the rank computes with: the first level of OMP_NUM_THREADS, 0 when not set (the
+  /// analysis then takes one per CPU of the set).
+  std::uint64_t compute_threads;
+  /// Sets the rank has been bound to by commands since launch (0: still its launch set).
+  std::uint64_t set_generation;
+  /// Times a runtime inside the rank (TSAR) published its CPUs; 0: none did.
+  std::uint64_t runtime_updates;
+  std::uint64_t reserved[5];
+  CpuMask launch;   ///< CPUs as launched (affinity at MPI_Init, with its OpenMP places)
+  CpuMask current;  ///< CPUs the rank is bound to now (its launch set until a command)
+  /// CPUs the worker threads of a runtime inside the rank (TSAR) are bound to; empty: none.
+  CpuMask runtime_workers;
+  /// GPU control cores that runtime reserves (its GPU-driving threads run there): other
+  /// ranks are kept off them.
+  CpuMask runtime_control;
+};
+static_assert(sizeof(SlotPlacement) == 9 * kCacheLine);
 
 /// Cumulative figures of one rank (summed over its threads that call MPI).
 struct SlotCounters {
@@ -217,7 +263,9 @@ struct PeerCounters {
 static_assert(sizeof(PeerCounters) == 48);
 
 inline constexpr std::size_t kSlotControlOffset = sizeof(SlotIdentity);
-inline constexpr std::size_t kSlotCountersOffset = kSlotControlOffset + sizeof(SlotControl);
+inline constexpr std::size_t kSlotTargetOffset = kSlotControlOffset + sizeof(SlotControl);
+inline constexpr std::size_t kSlotPlacementOffset = kSlotTargetOffset + sizeof(SlotTarget);
+inline constexpr std::size_t kSlotCountersOffset = kSlotPlacementOffset + sizeof(SlotPlacement);
 inline constexpr std::size_t kSlotPeersOffset = kSlotCountersOffset + sizeof(SlotCounters);
 
 /// Bytes of one slot for a job with `local_ranks` ranks on the node and `node_buckets` remote
@@ -242,39 +290,70 @@ constexpr std::uint64_t segment_bytes(std::uint64_t local_ranks, std::uint64_t n
   return slots_offset(node_buckets) + local_ranks * slot_bytes(local_ranks, node_buckets);
 }
 
+// ---- CPU masks --------------------------------------------------------------------------
+
+/// True when Linux CPU `cpu` is in `mask` (false for a CPU outside 0..kMaxSegmentCpus-1).
+constexpr bool mask_has(const CpuMask& mask, int cpu) {
+  return cpu >= 0 && cpu < kMaxSegmentCpus &&
+         ((mask.words[static_cast<std::size_t>(cpu) / 64] >> (cpu % 64)) & 1u) != 0;
+}
+/// Adds `cpu` to `mask`; false (nothing changed) when it is outside 0..kMaxSegmentCpus-1.
+constexpr bool mask_add(CpuMask& mask, int cpu) {
+  if (cpu < 0 || cpu >= kMaxSegmentCpus) return false;
+  mask.words[static_cast<std::size_t>(cpu) / 64] |= std::uint64_t{1} << (cpu % 64);
+  return true;
+}
+/// The CPUs of `mask`, ascending.
+std::vector<int> mask_cpus(const CpuMask& mask);
+/// `cpus` as a mask; CPUs outside 0..kMaxSegmentCpus-1 are left out.
+CpuMask mask_of(std::span<const int> cpus);
+/// Number of CPUs in `mask`.
+int mask_count(const CpuMask& mask);
+
 // ---- command and ack words ------------------------------------------------------------------
 
-/// A re-bind order: the rank moves all its threads to Linux CPU `cpu`. A new `generation`
-/// (never 0, incremented by the analyzer for each new order) makes the rank act on it.
+/// What a command word asks.
+enum class CommandKind : std::uint32_t {
+  kNone = 0,     ///< nothing (the rank's launch state)
+  kWriting = 1,  ///< a new target set is being written: not to be acted on yet
+  kBind = 2,     ///< bind the rank to the set in SlotTarget
+};
+
+/// A re-bind order: the rank moves to the CPU set in SlotTarget, each thread to the same
+/// relative place. A new `generation` (never 0, incremented by each new order) makes the rank
+/// act on it.
 struct Command {
   std::uint32_t generation = 0;
-  std::int32_t cpu = -1;
+  CommandKind kind = CommandKind::kNone;
 };
 
 /// Outcome of a command, as the rank reports it.
 enum class AckStatus : std::uint32_t {
   kNone = 0,        ///< nothing acknowledged yet
-  kOk = 1,          ///< every thread now runs on `cpu`
-  kNotAllowed = 2,  ///< the CPU is outside the rank's allowed cpuset (cgroup/taskset)
-  kInvalidCpu = 3,  ///< no such CPU on this node
-  kFailed = 4,      ///< sched_setaffinity failed for another reason (partially applied)
+  kOk = 1,          ///< every thread now runs inside the target set
+  kNotAllowed = 2,  ///< the set is outside the rank's allowed cpuset (cgroup): nothing moved
+  kInvalidCpu = 3,  ///< an empty set, or a CPU this node does not have: nothing moved
+  kFailed = 4,      ///< a thread would not move: every thread went back to its previous set
 };
 
 /// The rank's answer to the command of `generation`.
 struct Ack {
   std::uint32_t generation = 0;
   AckStatus status = AckStatus::kNone;
-  std::int32_t cpu = -1;  ///< CPU the rank is bound to after applying (the target when ok)
+  std::int32_t cpu = -1;  ///< lowest CPU of the rank's set after applying, -1 unknown
 };
 
 /// Name of an ack status ("ok", "not-allowed", ...).
 const char* ack_status_name(AckStatus s) noexcept;
 
+/// Name of a command kind ("none", "writing", "bind").
+const char* command_kind_name(CommandKind k) noexcept;
+
 constexpr std::uint64_t encode_command(Command c) {
-  return (std::uint64_t{c.generation} << 32) | std::uint32_t(c.cpu);
+  return (std::uint64_t{c.generation} << 32) | static_cast<std::uint32_t>(c.kind);
 }
 constexpr Command decode_command(std::uint64_t w) {
-  return {std::uint32_t(w >> 32), std::int32_t(std::uint32_t(w))};
+  return {std::uint32_t(w >> 32), CommandKind(std::uint32_t(w))};
 }
 /// Ack word: generation (32 bits) | status (8 bits) | cpu + 1 (24 bits, 0 = unknown).
 constexpr std::uint64_t encode_ack(Ack a) {

@@ -21,6 +21,8 @@ namespace symmer::segment {
 struct SlotSnapshot {
   SlotIdentity identity{};
   SlotControl control{};  ///< command/ack words at the time of the copy
+  SlotTarget target{};    ///< the set of the command (meaningful while it is kBind)
+  SlotPlacement placement{};
   SlotCounters counters{};
   std::vector<PeerCounters> local_peers;   ///< index = local rank of the peer
   std::vector<PeerCounters> remote_nodes;  ///< index = node index % node_buckets

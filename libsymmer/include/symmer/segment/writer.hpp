@@ -55,14 +55,18 @@ class SegmentWriter {
   std::byte* slot(std::uint64_t local_rank) const;
   SlotIdentity& identity(std::uint64_t local_rank) const;
   SlotControl& control(std::uint64_t local_rank) const;
+  SlotTarget& target(std::uint64_t local_rank) const;
+  SlotPlacement& placement(std::uint64_t local_rank) const;
   SlotCounters& counters(std::uint64_t local_rank) const;
   /// local_ranks local peers followed by node_buckets remote nodes.
   PeerCounters* peers(std::uint64_t local_rank) const;
   SummaryArea& summary_area() const;
   NodeSummary* summaries() const;
 
-  /// Marks slot `local_rank` active for the calling process (pid, start time, ranks).
-  void attach_slot(std::uint64_t local_rank, std::uint64_t global_rank) const;
+  /// Marks slot `local_rank` active for the calling process (pid, start time, ranks), launched
+  /// on the CPUs of `launch` (also its current set) with `compute_threads` (0: unknown).
+  void attach_slot(std::uint64_t local_rank, std::uint64_t global_rank, const CpuMask& launch,
+                   std::uint64_t compute_threads) const;
 
   /// Removes the file (the mapping stays valid until destruction).
   Status remove() const;
