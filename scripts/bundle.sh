@@ -37,10 +37,12 @@ mkdir -p "$out/bin" "$out/lib" "$out/tests" "$out/ctest"
 # The gpu-labelled tests as ctest knows them: name, command, environment, timeout.
 tests_json=$(ctest --test-dir "$build" -N -L gpu --show-only=json-v1)
 
-# Programs and test binaries.
+# Programs and test binaries: compiled programs only (tsar-translate, a Python tool that needs
+# libclang, stays on the build machine).
+is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | tr -d '\0') == $'\x7fELF' ]]; }
 programs=()
 for p in "$build"/bin/tsar-*; do
-  [[ -x $p && ! -d $p ]] && programs+=("$p")
+  [[ -x $p && ! -d $p ]] && is_elf "$p" && programs+=("$p")
 done
 mapfile -t test_binaries < <(python3 -c '
 import json, sys
