@@ -40,7 +40,12 @@
  * bytes TSAR allocates on an accelerator: "256M" for all, "cuda:1=2G,omphost:0=1M" per
  * device; K/M/G suffixes; for tests of running out of device memory), TSAR_LINK_BANDWIDTH
  * (bytes per second of accelerators' links in the same syntax, for the cost of moving data
- * when the split changes and of probing an accelerator; default: measured by one copy).
+ * when the split changes and of probing an accelerator; default: measured by one copy),
+ * TSAR_CHECK (1: before each pass, check that the program did not change on the host the
+ * rows of a registered buffer that a device holds -- a change needs tsar_mem_invalidate or
+ * tsar_data_update_device -- and refuse the pass with TSAR_ERR_STATE naming the buffer,
+ * rows and device; read when a region or data environment is made; costs hashing those
+ * rows twice a pass).
  *
  * Accelerators. An OpenMP target device's body offloads its range itself, with pointers
  * from tsar_mem (they are device pointers there):
@@ -364,7 +369,13 @@ typedef void (*tsar_combine_fn)(void* inout, const void* in, void* ctx);
  * set to *identity at the start of each pass; at the end of a pass that was not canceled,
  * the accumulators are combined into *result in device order. On accelerators the
  * accumulator lives in device memory (the body's kernels combine into it there) and is
- * copied back before the combination. */
+ * copied back before the combination.
+ * Reset rule: TSAR never resets *result. Each pass combines into the value *result holds
+ * when the pass ends, as OpenMP's reduction clause combines into the variable's original
+ * value -- so over many passes *result accumulates every pass's total. For one pass's total,
+ * set *result to the identity before the pass (in C++, `sum = 0;` before parallel_for). A
+ * canceled or refused pass leaves *result as it was. `result` may not lie inside a
+ * registered buffer (TSAR_ERR_REGISTERED). */
 int tsar_reg_reduction(tsar_region* region, void* result, const void* identity, size_t size,
                        tsar_combine_fn combine, void* ctx);
 /* The calling worker's accumulator for `result` (valid during a pass; a device pointer on

@@ -160,7 +160,10 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 }
 
 void CopyEngine::end_pass(MemoryRegistry& memory) {
-  for (Registration& reg : memory.registrations()) settle(reg);
+  for (Registration& reg : memory.registrations()) {
+    settle(reg);
+    if (reg.data->checked) record_held_rows(*reg.data);
+  }
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
@@ -202,6 +205,7 @@ std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
     throw;
   }
   all_rows_arrived(data);
+  if (data.checked) record_host_rows(data, rows);  // the host's rows are TSAR's doing
   return moved;
 }
 

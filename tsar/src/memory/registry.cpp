@@ -198,6 +198,7 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions
   data->host = host;
   data->shape = d;
   data->extent = extent;
+  data->checked = check_;
   entries_.push_back({d, std::move(data), {}, {}});
 }
 
@@ -295,9 +296,17 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
 
 void MemoryRegistry::enter_pass(std::int64_t n, const std::string& who) {
   check_pass(n);
-  if (!env_ || !shared()) return;
-  env_->enter(who);
-  entered_ = true;
+  if (env_ && shared()) {
+    env_->enter(who);
+    entered_ = true;
+  }
+  try {
+    for (const auto& e : entries_)
+      if (e.data->checked) verify_held_rows(*e.data);
+  } catch (...) {
+    leave_pass();
+    throw;
+  }
 }
 
 void MemoryRegistry::leave_pass() {
