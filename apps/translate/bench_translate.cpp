@@ -6,8 +6,9 @@
 // timed blocks of passes alternate between the two sides, the order flipping every
 // repetition, so drift and noise hit both alike; a kernel's ratio is the median over
 // repetitions of (translated block time / hand-written block time), 1.0 meaning no cost.
-// The two sides' results must agree. Progress on stderr, one JSON line on stdout:
-//   {"benchmark": "tsar-bench-translate", "scale", "devices", "reps", "passes",
+// The two sides' results must agree. The schedules are the directives' (most leave it to
+// TSAR_SCHEDULE, which applies to both sides). Progress on stderr, one JSON line on stdout:
+//   {"benchmark": "tsar-bench-translate", "scale", "devices", "schedule", "reps", "passes",
 //    "kernels": [{"kernel", "hand_s_per_pass", "translated_s_per_pass", "ratio",
 //                 "ratio_min", "ratio_max", "agree"}, ...], "geomean_ratio", "max_ratio",
 //    "all_agree"}
@@ -323,7 +324,7 @@ int main(int argc, char** argv) {
                "hand: time per pass of each, interleaved, and their ratio"};
   std::string scale = "quick";
   std::string kernels = "gemm,atax,mvt,jacobi,stream,kmeans";
-  int reps = 7, passes = 5, warmup = 5;
+  int reps = 9, passes = 5, warmup = 10;
   app.add_option("--scale", scale, "tiny, quick, full (a workstation) or large (a GPU node)")
       ->capture_default_str();
   app.add_option("--kernels", kernels, "comma-separated kernels")->capture_default_str();
@@ -343,10 +344,12 @@ int main(int argc, char** argv) {
   for (std::string k; std::getline(list, k, ',');) wanted.push_back(k);
   const Sizes z = sizes_of(scale);
   const char* devices = std::getenv("TSAR_DEVICES");
+  const char* schedule = std::getenv("TSAR_SCHEDULE");
 
   nlohmann::json out = {{"benchmark", "tsar-bench-translate"},
                         {"scale", scale},
                         {"devices", devices ? devices : "default"},
+                        {"schedule", schedule ? schedule : "default"},
                         {"reps", reps},
                         {"passes", passes},
                         {"kernels", nlohmann::json::array()}};

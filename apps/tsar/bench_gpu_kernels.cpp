@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "kernel.hpp"
+#include "kernel_list.hpp"
 #if TSAR_BENCH_CUDA
 #include "bench_gpu_cuda.hpp"
 #endif
@@ -148,7 +150,7 @@ double on_host(const tsar::Region& region, const Chunk& c, std::int64_t grain, B
 
 // ---------------------------------------------------------------------------------------
 
-class Gemm final : public GpuKernel {
+class Gemm final : public OneLoopKernel {
  public:
   explicit Gemm(std::int64_t n) : n_(n), a_(sz(n * n)), b_(sz(n * n)), c_(sz(n * n)) {
     std::uint64_t s = 1;
@@ -159,7 +161,6 @@ class Gemm final : public GpuKernel {
   std::string size_text() const override {
     return "C = A B + C/2, " + std::to_string(n_) + "^2 doubles; A rows and B persistent";
   }
-  std::int64_t iterations() const override { return n_; }
   void reset() override {
     std::uint64_t s = 7;
     for (auto& v : c_) v = uniform(s);
@@ -240,7 +241,7 @@ class Gemm final : public GpuKernel {
   tsar::Mapped<double> am_, bm_, cm_;
 };
 
-class Kmeans final : public GpuKernel {
+class Kmeans final : public OneLoopKernel {
  public:
   Kmeans(std::int64_t points, int dims, int clusters)
       : n_(points),
@@ -265,7 +266,6 @@ class Kmeans final : public GpuKernel {
     return std::to_string(n_) + " points x " + std::to_string(d_) + " dims, " + std::to_string(k_) +
            " clusters; points persistent, centroids every pass";
   }
-  std::int64_t iterations() const override { return n_; }
   void reset() override {
     for (int c = 0; c < k_; ++c)  // the first points as initial centroids
       for (int x = 0; x < d_; ++x)
@@ -333,7 +333,7 @@ class Kmeans final : public GpuKernel {
   tsar::Mapped<int> mm_;
 };
 
-class Jacobi final : public GpuKernel {
+class Jacobi final : public OneLoopKernel {
  public:
   Jacobi(std::int64_t rows, std::int64_t cols)
       : rows_(rows), cols_(cols), u_(sz(rows * cols)), uold_(sz(rows * cols)), f_(sz(rows * cols)) {
@@ -353,7 +353,6 @@ class Jacobi final : public GpuKernel {
     return "Helmholtz, Jacobi sweeps on " + std::to_string(rows_) + " x " + std::to_string(cols_) +
            " doubles; double-buffered, persistent, output resident, 1 halo row";
   }
-  std::int64_t iterations() const override { return rows_; }
   void reset() override {
     std::fill(u_.begin(), u_.end(), 0.0);
     std::fill(uold_.begin(), uold_.end(), 0.0);
@@ -423,7 +422,7 @@ class Jacobi final : public GpuKernel {
   tsar::Reduction<double> red_;
 };
 
-class Averse final : public GpuKernel {
+class Averse final : public OneLoopKernel {
  public:
   Averse(std::int64_t n, std::int64_t table)
       : n_(n), table_(static_cast<std::size_t>(table)), y_(static_cast<std::size_t>(n)) {
@@ -436,7 +435,6 @@ class Averse final : public GpuKernel {
            std::to_string(static_cast<std::int64_t>(table_.size()) * kD >> 20) +
            " MiB table every device needs anew each pass";
   }
-  std::int64_t iterations() const override { return n_; }
   void reset() override { std::fill(y_.begin(), y_.end(), 0.0); }
   void attach(tsar::Region& r) override {
     tm_ = r.map(table_.data(), table_.size(), tsar::Assoc::full, TSAR_MEM_IN);
@@ -480,6 +478,78 @@ class Averse final : public GpuKernel {
   tsar::Mapped<double> tm_, ym_;
 };
 
+/// A suite kernel (apps/tsar/kernels) as a bench kernel: a pass is one run -- its loops, each
+/// in its region, with the kernel's serial steps between them -- checked against the serial
+/// reference after it; the inputs are restored between passes, untimed. Every loop's buffers
+/// are registered (non-persistent: copied in and out by each pass that uses them).
+class SuiteKernel final : public GpuKernel {
+ public:
+  SuiteKernel(std::unique_ptr<tsar::kernels::Kernel> kernel, bool quick) : k_(std::move(kernel)) {
+    k_->setup(quick ? tsar::kernels::Scale::quick : tsar::kernels::Scale::full);
+    k_->compute_reference();
+  }
+  const char* name() const override { return k_->name(); }
+  std::string size_text() const override { return k_->size_text() + " a pass"; }
+  std::vector<std::string> loops() const override {
+    std::vector<std::string> names;
+    for (const auto& l : k_->loops()) names.push_back(l.name);
+    return names;
+  }
+  void reset() override {
+    k_->reset();
+    checked_.clear();
+  }
+  void attach(std::span<tsar::Region* const> regions) override {
+    regions_.assign(regions.begin(), regions.end());
+    for (const auto& loop : k_->loops())
+      for (const auto& b : loop.buffers)
+        if (tsar_reg_mem_desc(regions_[sz(loop.index)]->handle(), b.host, &b.desc) != TSAR_OK)
+          throw tsar::Error(tsar_last_status(),
+                            loop.name + " buffer " + b.name + ": " + tsar_last_error());
+  }
+  void detach() override {
+    for (const auto& loop : k_->loops())
+      for (const auto& b : loop.buffers) tsar_unreg_mem(regions_[sz(loop.index)]->handle(), b.host);
+    regions_.clear();
+  }
+  void pass(std::span<tsar::Region* const> regions, Backend) override {
+    k_->run([&](const tsar::kernels::Loop& loop, std::int64_t n) {
+      tsar::Region& r = *regions[sz(loop.index)];
+      tsar_region* handle = r.handle();
+      const tsar::kernels::Translate translate = [handle](const void* host) {
+        return tsar_mem(handle, host);
+      };
+      r.parallel_for(n, [&](const Chunk& c) {
+        if (c.kind() == DeviceKind::omp_target) {
+          loop.offload(c.begin(), c.end(), c.omp_device(), translate);
+        } else if (c.kind() == DeviceKind::cuda) {
+          if (!loop.cuda) throw tsar::Error(TSAR_ERR_UNSUPPORTED, loop.name + " has no CUDA body");
+          loop.cuda(c.begin(), c.end(), c.stream(), translate);
+        } else {
+          on_host(r, c, 4, [&](std::int64_t lo, std::int64_t hi) {
+            loop.host(lo, hi);
+            return 0.0;
+          });
+        }
+      });
+    });
+  }
+  void after_pass() override {
+    const auto c = k_->check();
+    checked_ = c.ok ? "" : c.detail + " (error " + std::to_string(c.error) + ")";
+    k_->reset();
+  }
+  std::vector<double> sample() const override { return {}; }
+  std::string check() const override { return checked_; }
+  std::int64_t bound_bytes(std::int64_t, std::int64_t) const override { return 0; }
+
+ private:
+  static std::size_t sz(int v) { return static_cast<std::size_t>(v); }
+  std::unique_ptr<tsar::kernels::Kernel> k_;
+  std::vector<tsar::Region*> regions_;
+  std::string checked_;  ///< the last pass's check
+};
+
 }  // namespace
 
 std::unique_ptr<GpuKernel> make_gemm(std::int64_t n) { return std::make_unique<Gemm>(n); }
@@ -491,6 +561,12 @@ std::unique_ptr<GpuKernel> make_jacobi(std::int64_t rows, std::int64_t cols) {
 }
 std::unique_ptr<GpuKernel> make_averse(std::int64_t n, std::int64_t table) {
   return std::make_unique<Averse>(n, table);
+}
+
+std::unique_ptr<GpuKernel> make_suite_kernel(const std::string& name, bool quick) {
+  auto kernel = tsar::kernels::make_kernel(name);
+  if (!kernel) return nullptr;
+  return std::make_unique<SuiteKernel>(std::move(kernel), quick);
 }
 
 }  // namespace tsar_bench_gpu

@@ -204,6 +204,12 @@ int tsar_get_schedule(const tsar_region* region, char* buf, size_t size);
  * sub-pass, and the range is the current one. All workers must pass the same n. On an
  * error the range is empty and tsar_loop still must be called. */
 int tsar_next(tsar_region* region, int64_t n, int64_t* begin, int64_t* end);
+/* tsar_next for a pass over iterations [first, end) (0 <= first <= end, end - first <=
+ * 2^60): a loop that starts inside its buffers -- the interior rows 1..n-2 of a grid -- with
+ * iteration i using row (column) i of each registered buffer. Ranges are absolute
+ * iteration numbers. Returns TSAR_ERR_INVALID for end < first. */
+int tsar_next_range(tsar_region* region, int64_t first, int64_t end, int64_t* begin,
+                    int64_t* end_out);
 /* The do/while condition after the caller's range: times it, and either hands the caller
  * another chunk/sub-pass (returns 1) or waits for all workers at the end of the pass, where
  * worker 0, once all have arrived, adapts the split, merges reductions and records
@@ -249,6 +255,13 @@ typedef void (*tsar_body_fn)(const tsar_chunk* chunk, void* arg);
  * the pool stays usable. Concurrent calls on one device set run one after the other; a
  * call from inside a body fails with TSAR_ERR_STATE. */
 int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg);
+/* tsar_run over iterations [first, end): chunk->begin and chunk->end are absolute iteration
+ * numbers and iteration i uses row (column) i of each registered buffer, so a stencil runs
+ * over the interior rows 1..n-2 of a grid registered whole -- and the rows it does not run
+ * (and a write-only output's other cells) stay as the host has them. Fails with
+ * TSAR_ERR_INVALID for end < first, first < 0, or registered buffers too small for end. */
+int tsar_run_range(tsar_region* region, int64_t first, int64_t end, tsar_body_fn body,
+                   void* arg);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Memory association (thesis 5.3.3, 5.4.2-5.4.4)                                            */

@@ -277,6 +277,17 @@ class Region {
     detail::check(status);
   }
 
+  /// One pass over iterations [first, end) (tsar_run_range): chunks carry absolute
+  /// iteration numbers, iteration i uses row i of each mapped buffer.
+  template <class Body>
+  void parallel_for(std::int64_t first, std::int64_t end, Body&& body) {
+    Invocation<std::remove_reference_t<Body>> inv{body, region_};
+    const int status = tsar_run_range(region_, first, end,
+                                      &Invocation<std::remove_reference_t<Body>>::call, &inv);
+    if (inv.error) std::rethrow_exception(inv.error);
+    detail::check(status);
+  }
+
   /// Stops the current pass (from a body); parallel_for then throws Error(TSAR_ERR_CANCELED).
   void cancel() { detail::check(tsar_cancel(region_)); }
 

@@ -148,11 +148,30 @@ int tsar_next(tsar_region* region, int64_t n, int64_t* begin, int64_t* end) {
     return tsar_last_status();
   }
   try {
-    return region->impl->next(w, n, begin, end);
+    return region->impl->next(w, 0, n, begin, end);
   } catch (const std::exception& e) {  // planning ran out of memory: nothing was started
     if (begin != nullptr) *begin = 0;
     if (end != nullptr) *end = 0;
     return fail(TSAR_ERR_SYSTEM, std::string("tsar_next: ") + e.what());
+  }
+}
+
+int tsar_next_range(tsar_region* region, int64_t first, int64_t end, int64_t* begin,
+                    int64_t* end_out) {
+  const int w = worker_of(region, "tsar_next_range");
+  if (w < 0 || end < first) {
+    if (begin != nullptr) *begin = first;
+    if (end_out != nullptr) *end_out = first;
+    return w < 0 ? tsar_last_status()
+                 : fail(TSAR_ERR_INVALID, "tsar_next_range: end " + std::to_string(end) +
+                                              " is before first " + std::to_string(first));
+  }
+  try {
+    return region->impl->next(w, first, end - first, begin, end_out);
+  } catch (const std::exception& e) {  // planning ran out of memory: nothing was started
+    if (begin != nullptr) *begin = first;
+    if (end_out != nullptr) *end_out = first;
+    return fail(TSAR_ERR_SYSTEM, std::string("tsar_next_range: ") + e.what());
   }
 }
 
@@ -188,7 +207,16 @@ int tsar_cancel(tsar_region* region) {
 int tsar_run(tsar_region* region, int64_t n, tsar_body_fn body, void* arg) {
   TSAR_REQUIRE(region, "tsar_run");
   TSAR_REQUIRE(body, "tsar_run");
-  return guarded("tsar_run", [&] { region->impl->run(n, body, arg); });
+  return guarded("tsar_run", [&] { region->impl->run(0, n, body, arg); });
+}
+
+int tsar_run_range(tsar_region* region, int64_t first, int64_t end, tsar_body_fn body, void* arg) {
+  TSAR_REQUIRE(region, "tsar_run_range");
+  TSAR_REQUIRE(body, "tsar_run_range");
+  if (end < first)
+    return fail(TSAR_ERR_INVALID, "tsar_run_range: end " + std::to_string(end) +
+                                      " is before first " + std::to_string(first));
+  return guarded("tsar_run_range", [&] { region->impl->run(first, end - first, body, arg); });
 }
 
 int tsar_reg_mem_desc(tsar_region* region, void* host, const tsar_mem_desc* desc) {

@@ -121,7 +121,8 @@ CopyEngine::CopyEngine(int workers)
     : workers_(workers), traffic_(static_cast<std::size_t>(workers)) {}
 
 void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
-                            std::span<const std::shared_ptr<Device>> devices) {
+                            std::span<const std::shared_ptr<Device>> devices, std::int64_t origin) {
+  origin_ = origin;
   for (auto& s : traffic_) {
     s.bytes = {};
     s.staged = s.collected = false;
@@ -182,7 +183,7 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
           continue;
         }
         for (int v = 0; v < workers_; ++v) {
-          const Range r = ranges[sz(v)];
+          const Range r = items(ranges[sz(v)]);
           if (reg.on[sz(v)] == &c || r.empty()) continue;
           traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
               queue_rows_back(data, c, touched(reg, r));
@@ -279,6 +280,7 @@ void CopyEngine::grow_keeping_resident(const BufferData& data, DeviceCopy& c, Ra
 
 void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int worker,
                           const std::shared_ptr<Device>& device, Range range) {
+  range = items(range);
   WorkerState& me = traffic_[sz(worker)];
   if (!me.staged) {
     me.bytes.to_device += static_cast<std::int64_t>(reductions.stage_device(worker, device));
@@ -543,6 +545,7 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
 
 void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int worker,
                            Device& device, Range range, bool last) {
+  range = items(range);
   WorkerState& me = traffic_[sz(worker)];
   if (device.description().host_memory) {
     // A CPU worker wrote its rows or columns in place: they go stale on the devices.

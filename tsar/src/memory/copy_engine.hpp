@@ -64,8 +64,10 @@ class CopyEngine {
   /// copy of every buffer, frees the region's own copies on devices no worker drives any more
   /// (back-off, out of memory) and forgets the contents of non-persistent copies -- writing
   /// back their resident rows first -- and zeroes the traffic counters.
+  /// `origin`: the pass's first iteration; the ranges of this pass's other calls count from
+  /// it (range k..l is items origin + k .. origin + l).
   void begin_pass(MemoryRegistry& memory, Reductions& reductions,
-                  std::span<const std::shared_ptr<Device>> devices);
+                  std::span<const std::shared_ptr<Device>> devices, std::int64_t origin = 0);
   /// Leader, at the end of a pass (finished, canceled or failed): what each worker wrote goes
   /// stale in every other copy of the buffer.
   void end_pass(MemoryRegistry& memory);
@@ -126,7 +128,10 @@ class CopyEngine {
   /// Keeps the resident rows of `c` while it grows to `target` (a new allocation).
   static void grow_keeping_resident(const BufferData& data, DeviceCopy& c, Range target,
                                     std::size_t bytes);
+  /// The items a range of the pass's iterations uses.
+  Range items(Range r) const { return r.empty() ? r : Range{r.begin + origin_, r.end + origin_}; }
   int workers_;
+  std::int64_t origin_ = 0;  ///< the pass's first iteration (begin_pass)
   std::vector<WorkerState> traffic_;
 };
 

@@ -129,7 +129,8 @@ class MemoryRegistry {
   const Registration* find(const void* host) const;
   /// A registration sharing a byte with [p, p + bytes), or nullptr.
   const Registration* overlapping(const void* p, std::size_t bytes) const;
-  /// Checks that a pass of n iterations stays inside every partial buffer.
+  /// Checks that a pass's iterations, below `n` (the pass's end), stay inside every
+  /// partial buffer.
   void check_pass(std::int64_t n) const;
   /// check_pass, then takes the attached data environment for region `who`'s pass; under
   /// TSAR_CHECK, verifies that the rows devices hold are unchanged on the host. Throws

@@ -31,6 +31,10 @@ LIMITS = {
     ca.T.LONGDOUBLE: ("-HUGE_VALL", "HUGE_VALL"),
 }
 FLOATING = {ca.T.FLOAT, ca.T.DOUBLE, ca.T.LONGDOUBLE}
+# Clauses of the user's construct that also apply to the `parallel for` a team of CPU cores
+# shares a range with.
+CPU_CLAUSES = {"private", "firstprivate", "reduction", "collapse", "schedule", "default",
+               "shared"}
 # Clauses of the user's construct that a co-scheduled loop cannot honour.
 REFUSED = {
     "nowait": "TSAR waits for every device's range before the loop ends; remove nowait",
@@ -60,15 +64,12 @@ class Array:
     row_offsets: tuple = (0, 0)  # rows iteration i uses: i + lo .. i + hi
     row: tuple = (1, ())  # the row length as factors_of gives it, to see i * row in indices
     flattened: bool = False  # a pointer indexed a[i * row + j], not an array of rows
-    persist: bool = False
-    used: bool = False
     flags: str = ""
 
 
 @dataclass
 class Reduction:
     name: str
-    op: str
     decl: object
     type_spelling: str
     identity: str
@@ -99,6 +100,7 @@ class Loop:
     original_offset: int
     words: list = field(default_factory=list)
     gpu_clauses: list = field(default_factory=list)
+    cpu_clauses: list = field(default_factory=list)  # of the team's parallel for
     target_if: str = None
     arrays: list = field(default_factory=list)
     reductions: list = field(default_factory=list)
@@ -519,7 +521,6 @@ class Analyzer:
         for name, where in tsar.persist:
             if name not in names:
                 self.error(where, f"persist({name}): '{name}' is not in a part_map or map")
-            names[name].persist = True
             names[name].flags += " | TSAR_MEM_PERSIST"
 
     def _shape(self, a, item, omp_sections, loop):
@@ -629,7 +630,7 @@ class Analyzer:
                 identity = {"LOWEST": bounds[0], "HIGHEST": bounds[1]}.get(identity, identity)
                 if op in ("&", "|", "^") and ck in FLOATING:
                     self.error(e.offset, f"reduction '{op}' of floating-point '{e.text}'")
-                loop.reductions.append(Reduction(e.text, op, decl, decl.type.spelling,
+                loop.reductions.append(Reduction(e.text, decl, decl.type.spelling,
                                                  identity, combine))
 
     # -- the construct's clauses, as the GPU branch repeats them ----------------------------
@@ -652,6 +653,8 @@ class Analyzer:
                 continue
             if c.name != "map":
                 loop.gpu_clauses.append(c.text)
+                if c.name in CPU_CLAUSES:
+                    loop.cpu_clauses.append(c.text)
                 continue
             prefix, items, at = split_prefix(c.args)
             kept = []
@@ -687,7 +690,6 @@ class Analyzer:
                     names[ident] = visible[ident]
         for name, d in names.items():
             if name in arrays:
-                arrays[name].used = True
                 if ca.is_local(d):
                     loop.captures.append(Capture(name, d, "array"))
                 continue

@@ -27,7 +27,6 @@ class Emitter:
         self.source = source
         self.cpp = language == "c++"
         self.file = _c_string(source.path)
-        self.needs = set()  # extra headers the generated code uses
 
     def line(self, offset):
         return self.source.line_col(offset)[0]
@@ -45,7 +44,7 @@ class Emitter:
     def _red(self, loop, r, what):
         return f"tsar_{what}_{self.line(loop.offset)}_{r.name}"
 
-    def _field_type(self, c, loop):
+    def _field_type(self, c):
         """The type of the argument struct's field for a captured variable."""
         if self.cpp:
             if c.role == "array":
@@ -89,9 +88,18 @@ class Emitter:
             out.append(f"{p}{t} {loop.var};\n")
         header = self._header(loop)
         out.append(f"{p}if (tsar_chunk_->kind != TSAR_DEVICE_OMP_TARGET) {{\n")
-        out.append(f"{p}  /* a CPU core (or a host-memory device): the loop body as written */\n")
+        out.append(f"{p}  const int tsar_team_ = tsar_args_->tsar_cores_[tsar_chunk_->worker];\n")
+        out.append(f"{p}  if (tsar_team_ > 1) {{\n")
+        out.append(f"{p}    /* a team of cores (team:N-M): they share the range */\n")
+        team = " ".join(["num_threads(tsar_team_)"] + loop.cpu_clauses)
+        out.append(f"#line {self.line(loop.header_offset) - 1} {self.file}\n")
+        out.append(f"#pragma omp parallel for {team}\n")
+        out.append(header + loop.body + "\n")
+        out.append(f"{p}  }} else {{\n")
+        out.append(f"{p}    /* a CPU core (or a host-memory device): the loop body as written */\n")
         out.append(self.line_directive(loop.header_offset))
         out.append(header + loop.body + "\n")
+        out.append(f"{p}  }}\n")
         for r in loop.reductions:
             acc = self._acc(loop, r)
             out.append(f"{p}  {acc}\n{p}  *tsar_acc_ = "
@@ -140,10 +148,11 @@ class Emitter:
         p = indent
         out = [f"{p}struct {ids['args']} {{\n",
                f"{p}  tsar_region* tsar_region_;\n",
+               f"{p}  const int* tsar_cores_;\n",
                f"{p}  int64_t tsar_lower_;\n"]
         for c in loop.captures:
             if c.role in ("value", "array"):
-                out.append(f"{p}  {self._field_type(c, loop)} tsar_{c.name};\n")
+                out.append(f"{p}  {self._field_type(c)} tsar_{c.name};\n")
         for a in loop.arrays:
             if not any(c.name == a.name for c in loop.captures):  # a global array
                 t = f"decltype(&{a.name}[0])" if self.cpp else f"__typeof__(&{a.name}[0])"
@@ -162,9 +171,9 @@ class Emitter:
                 f"__typeof__({r.type_spelling})"
             out.append(f"{p}static {t} {result};\n")
             out.append(f"{p}static const {t} {identity} = {r.identity};\n")
-            combine = r.combine.format(a=f"(*({t}*)tsar_inout_)", b=f"(*(const {t}*)tsar_in_)")
             if self.cpp:
-                continue
+                continue  # (its combine function is a lambda in the table)
+            combine = r.combine.format(a=f"(*({t}*)tsar_inout_)", b=f"(*(const {t}*)tsar_in_)")
             out.append(f"{p}static void {self._red(loop, r, 'combine')}(void* tsar_inout_, "
                        "const void* tsar_in_, void* tsar_ctx_) {\n"
                        f"{p}  (void)tsar_ctx_;\n{p}  *({t}*)tsar_inout_ = {combine};\n{p}}}\n")
@@ -255,7 +264,7 @@ class Emitter:
         if cpp:
             out.append(self._args_struct(loop, ids, r))
         kw = "" if cpp else "struct "
-        values = [f"{ids['loop']}.region", ids["lower"]]
+        values = [f"{ids['loop']}.region", f"{ids['loop']}.cores", ids["lower"]]
         values += [c.name for c in loop.captures if c.role in ("value", "array")]
         values += [a.name for a in loop.arrays
                    if not any(c.name == a.name for c in loop.captures)]

@@ -62,7 +62,9 @@ what the loop may do:
   file, line and column, and why.
 
 translated code:
-  CPU cores (and host-memory devices) run the loop body as written over their ranges; each
+  CPU cores (and host-memory devices) run the loop body as written over their ranges (a team
+  of cores, team:N-M, shares its range with a parallel for and the construct's private,
+  firstprivate, reduction, collapse and schedule clauses); each
   OpenMP target device runs the construct as written over its range, on TSAR's copies of
   the arrays. Built without TSAR, the directives are unknown pragmas and the program runs
   as written. If TSAR cannot run a loop (no device, arrays that overlap), it runs as

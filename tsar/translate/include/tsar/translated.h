@@ -107,6 +107,7 @@ typedef struct tsar_tr_loop {
   pthread_mutex_t lock;
   int state;           /* TSAR_TR_NEW, _READY, or _OFF (the loop runs as written for good) */
   tsar_region* region; /* once READY */
+  int* cores;          /* cores of each of the region's devices (a team shares a range) */
   struct tsar_tr_loop* next;      /* the translation unit's loops (depersist, exit) */
   struct tsar_tr_loop* data_next; /* the loops of its data block */
   char said[512];                 /* the last message, so each is said once */
@@ -115,7 +116,8 @@ typedef struct tsar_tr_loop {
 #define TSAR_TR_LOOP(where, schedule, kinds, div, held, num_buffers, reductions, num_reductions, \
                      data)                                                                   \
   {(where),     (schedule), (kinds), (div), (num_buffers), (held), (num_reductions),         \
-   (reductions), (data),    PTHREAD_MUTEX_INITIALIZER, TSAR_TR_NEW, NULL, NULL, NULL, {0}}
+   (reductions), (data),    PTHREAD_MUTEX_INITIALIZER, TSAR_TR_NEW, NULL, NULL, NULL, NULL, \
+   {0}}
 
 /* The translation unit's loops and data blocks that have a region or an environment (pushed
  * once, never removed). */
@@ -156,7 +158,9 @@ static inline void tsar_tr_exit_(void) {
     pthread_mutex_lock(&l->lock);
     if (l->state == TSAR_TR_READY) {
       tsar_free(l->region);
+      free(l->cores);
       l->region = NULL;
+      l->cores = NULL;
       l->state = TSAR_TR_OFF;
     }
     pthread_mutex_unlock(&l->lock);
@@ -187,15 +191,25 @@ static inline void tsar_tr_open_(tsar_tr_loop* loop) {
     tsar_tr_refused_(loop, NULL);
     return;
   }
-  for (int k = 0; k < loop->num_reductions; ++k) {
+  const int devices = tsar_num_devices(loop->region);
+  loop->cores = (int*)malloc(sizeof(int) * (size_t)devices);
+  for (int d = 0; loop->cores && d < devices; ++d) {
+    tsar_device_info info;
+    loop->cores[d] = tsar_get_device_info(loop->region, d, &info) == TSAR_OK ? info.num_cores : 1;
+  }
+  for (int k = 0; loop->cores && k < loop->num_reductions; ++k) {
     const tsar_tr_reduction* r = &loop->reductions[k];
     if (tsar_reg_reduction(loop->region, r->result, r->identity, r->size, r->combine, NULL) !=
         TSAR_OK) {
       tsar_tr_refused_(loop, NULL);
-      tsar_free(loop->region);
-      loop->region = NULL;
-      return;
+      free(loop->cores);
+      loop->cores = NULL;
     }
+  }
+  if (!loop->cores) {
+    tsar_free(loop->region);
+    loop->region = NULL;
+    return;
   }
   tsar_tr_data* data = loop->data;
   if (data && data->state == TSAR_TR_READY) {
