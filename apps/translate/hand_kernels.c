@@ -206,12 +206,11 @@ static void jacobi_body(const tsar_chunk* ch, void* arg) {
   const double* f = tsar_mem(k->region, k->f);
   double* u = tsar_mem(k->region, k->u);
   double* acc = tsar_reduction(k->region, &k->error);
-  const int64_t n = k->n, m = k->m;
+  const int64_t m = k->m;
   const double ax = k->ax, ay = k->ay, b = k->b, omega = k->omega;
-  const int64_t lo = ch->begin > 1 ? ch->begin : 1; /* interior rows 1 .. n-2 */
   double error = 0.0;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = lo; i < ch->end; ++i)
+    for (int64_t i = ch->begin; i < ch->end; ++i)
       for (int64_t j = 1; j < m - 1; ++j) {
         const double resid = (ax * (uold[(i - 1) * m + j] + uold[(i + 1) * m + j]) +
                               ay * (uold[i * m + j - 1] + uold[i * m + j + 1]) +
@@ -223,7 +222,7 @@ static void jacobi_body(const tsar_chunk* ch, void* arg) {
   } else {
 #pragma omp target teams distribute parallel for device(ch->omp_device) \
     is_device_ptr(uold, f, u) reduction(+: error) map(tofrom: error)
-    for (int64_t i = lo; i < ch->end; ++i)
+    for (int64_t i = ch->begin; i < ch->end; ++i)
       for (int64_t j = 1; j < m - 1; ++j) {
         const double resid = (ax * (uold[(i - 1) * m + j] + uold[(i + 1) * m + j]) +
                               ay * (uold[i * m + j - 1] + uold[i * m + j + 1]) +
@@ -234,7 +233,6 @@ static void jacobi_body(const tsar_chunk* ch, void* arg) {
 #pragma omp target device(ch->omp_device) is_device_ptr(acc)
     *acc += error;
   }
-  (void)n;
 }
 
 int hand_jacobi_open(struct hand_jacobi* k) {
@@ -256,7 +254,7 @@ int hand_jacobi_pass(struct hand_jacobi* k) {
   k->u = (double*)k->uold;
   k->uold = t;
   k->error = 0.0;
-  if (s == TSAR_OK) s = tsar_run(k->region, k->n - 1, jacobi_body, k);
+  if (s == TSAR_OK) s = tsar_run_range(k->region, 1, k->n - 1, jacobi_body, k); /* interior */
   return s;
 }
 

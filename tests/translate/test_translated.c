@@ -63,7 +63,7 @@ static int64_t execute(tsar_tr_loop* loop, double* in, double* out) {
                                   buffer("out", out, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)};
   if (!tsar_tr_begin(loop, want)) return -1;
   struct args a = {loop->region, in, out};
-  tsar_tr_run(loop, N, twice, &a);
+  tsar_tr_run(loop, 0, N, twice, &a);
   tsar_device_stats d;
   tsar_get_pass_stats(loop->region, -1, NULL, &d, 1);
   tsar_tr_end(loop);
@@ -93,7 +93,7 @@ int main(void) {
                                      buffer("out", x, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)};
   CHECK(tsar_tr_begin(&loop, swapped), "begin after a swap");
   struct args a = {loop.region, y, x};
-  tsar_tr_run(&loop, N, twice, &a);
+  tsar_tr_run(&loop, 0, N, twice, &a);
   tsar_device_stats d;
   tsar_get_pass_stats(loop.region, -1, NULL, &d, 1);
   tsar_tr_end(&loop);
@@ -134,7 +134,7 @@ int main(void) {
       const tsar_tr_buffer uses[1] = {buffer("y", y, TSAR_MEM_INOUT)};
       CHECK(tsar_tr_begin(&inside, uses), "a loop in a data block did not run under TSAR");
       struct args in_place = {inside.region, y, y};
-      tsar_tr_run(&inside, N, twice, &in_place);
+      tsar_tr_run(&inside, 0, N, twice, &in_place);
       tsar_device_stats ds;
       tsar_get_pass_stats(inside.region, -1, NULL, &ds, 1);
       tsar_tr_end(&inside);

@@ -491,7 +491,6 @@ class Analyzer:
     def _arrays(self, loop, tsar, omp, refs):
         omp_maps = self._omp_maps(omp)
         names = {}
-        lower_is_zero = _integer(loop.lower) == 0
         entries = [(t, item, True) for t, item in tsar.part_maps] + \
             [("to", item, False) for item in tsar.maps]
         for map_type, item, part in entries:
@@ -507,12 +506,9 @@ class Analyzer:
             a = Array(item.var, item.offset, decl, part, map_type)
             self._shape(a, item, omp_maps.get(item.var), loop)
             # from: the loop writes its rows whole, as OpenMP's map(from:) assumes (the
-            # device's copy need not start from the host's values) -- except when the loop
-            # starts above row 0: rows below it are no iteration's, and come back unchanged.
+            # device's copy need not start from the host's values).
             flags = {"to": "TSAR_MEM_IN", "from": "TSAR_MEM_OUT | TSAR_MEM_OVERWRITE",
                      "tofrom": "TSAR_MEM_INOUT"}
-            if map_type == "from" and not lower_is_zero:
-                flags["from"] = "TSAR_MEM_OUT"
             a.flags = flags[map_type]
             if self.data is not None:
                 self.data.apply(a)
@@ -529,6 +525,12 @@ class Analyzer:
         rank, a.elem, whole_rows = geometry(a.decl, a.name, item.offset)
         a.flattened = rank == 1
         secs = item.sections
+        for s in secs[1:] if a.part else ():
+            if re.search(rf"\b{re.escape(loop.var)}\b", s.lower.text):
+                self.error(s.lower.offset, f"'{a.name}' split by columns: not supported (an "
+                           "accelerator's columns are packed, so the loop's indices would "
+                           f"change); map it whole, map(to: {a.name}[0:...]), if the loop "
+                           "only reads it")
         if a.flattened and len(secs) > 1:
             a.cols, a.row = row_of(a.name, secs[1:])
         elif not a.flattened:

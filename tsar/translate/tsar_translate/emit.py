@@ -67,10 +67,7 @@ class Emitter:
             out.append(f"{p}const auto* tsar_args_ = static_cast<const {args}*>(tsar_arg_);\n")
         else:
             out.append(f"{p}const struct {args}* tsar_args_ = (const struct {args}*)tsar_arg_;\n")
-        out.append(f"{p}/* the device's range, from the loop's lower bound on */\n")
-        out.append(f"{p}const int64_t tsar_b_ = tsar_chunk_->begin > tsar_args_->tsar_lower_ "
-                   "? tsar_chunk_->begin : tsar_args_->tsar_lower_;\n")
-        out.append(f"{p}const int64_t tsar_e_ = tsar_chunk_->end;\n")
+        out.append(f"{p}const int64_t tsar_b_ = tsar_chunk_->begin, tsar_e_ = tsar_chunk_->end;\n")
         for c in loop.captures:
             f = f"tsar_args_->tsar_{c.name}"
             if c.role == "value":
@@ -148,8 +145,7 @@ class Emitter:
         p = indent
         out = [f"{p}struct {ids['args']} {{\n",
                f"{p}  tsar_region* tsar_region_;\n",
-               f"{p}  const int* tsar_cores_;\n",
-               f"{p}  int64_t tsar_lower_;\n"]
+               f"{p}  const int* tsar_cores_;\n"]
         for c in loop.captures:
             if c.role in ("value", "array"):
                 out.append(f"{p}  {self._field_type(c)} tsar_{c.name};\n")
@@ -264,7 +260,7 @@ class Emitter:
         if cpp:
             out.append(self._args_struct(loop, ids, r))
         kw = "" if cpp else "struct "
-        values = [f"{ids['loop']}.region", f"{ids['loop']}.cores", ids["lower"]]
+        values = [f"{ids['loop']}.region", f"{ids['loop']}.cores"]
         values += [c.name for c in loop.captures if c.role in ("value", "array")]
         values += [a.name for a in loop.arrays
                    if not any(c.name == a.name for c in loop.captures)]
@@ -273,12 +269,12 @@ class Emitter:
             out.append(f"{r}{self._red(loop, red, 'result')} = "
                        f"{self._red(loop, red, 'identity')};\n")
         if cpp:
-            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['upper']}, "
+            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['lower']}, {ids['upper']}, "
                        "[](const tsar_chunk* tsar_chunk_, void* tsar_arg_) {\n")
             out.append(self._body(loop, ids, r + "  "))
             out.append(f"{r}}}, &tsar_args);\n")
         else:
-            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['upper']}, {ids['body']}, "
+            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['lower']}, {ids['upper']}, {ids['body']}, "
                        "&tsar_args);\n")
         for red in loop.reductions:
             out.append(f"{r}{red.name} = " + red.combine.format(

@@ -19,7 +19,7 @@
  *
  *   if (tsar_tr_begin(&loop, buffers)) {   // region ready, buffers registered, loop locked
  *     ... reduction proxies set to their identity ...
- *     tsar_tr_run(&loop, n, body, &args);  // one pass (exits the program if it fails)
+ *     tsar_tr_run(&loop, first, end, body, &args);  // one pass (exits the program if it fails)
  *     ... reductions combined into the program's variables ...
  *     tsar_tr_end(&loop);                  // unlocks
  *   } else {
@@ -292,10 +292,12 @@ static inline int tsar_tr_begin(tsar_tr_loop* loop, const tsar_tr_buffer* want) 
   return 0;
 }
 
-/* Runs one pass of n iterations of a loop tsar_tr_begin accepted. A pass that fails leaves
- * the loop's results incomplete, so it ends the program with TSAR's reason. */
-static inline void tsar_tr_run(tsar_tr_loop* loop, int64_t n, tsar_body_fn body, void* args) {
-  if (tsar_run(loop->region, n, body, args) != TSAR_OK) {
+/* Runs one pass of iterations [first, end) of a loop tsar_tr_begin accepted (iteration i uses
+ * row i of its arrays, tsar_run_range). A pass that fails leaves the loop's results
+ * incomplete, so it ends the program with TSAR's reason. */
+static inline void tsar_tr_run(tsar_tr_loop* loop, int64_t first, int64_t end, tsar_body_fn body,
+                               void* args) {
+  if (tsar_run_range(loop->region, first, end, body, args) != TSAR_OK) {
     fprintf(stderr, "tsar: %s: the pass failed: %s\n", loop->where, tsar_last_error());
     abort();
   }
