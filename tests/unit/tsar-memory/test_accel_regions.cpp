@@ -114,8 +114,8 @@ class Accel : public ::testing::Test {
   static void serial_jacobi(const std::vector<double>& cur, std::vector<double>& next,
                             std::int64_t rows, std::int64_t cols) {
     accel_test::jacobi(
-        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), cur.data(),
-        next.data(), rows, cols);
+        tsar::Chunk(nullptr, tsar_chunk{0, rows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr, nullptr}),
+        cur.data(), next.data(), rows, cols);
   }
 };
 
@@ -457,7 +457,8 @@ TEST_F(Accel, ThesisStyleLoopGetsDevicePointersFromTsarMem) {
                                  tsar_get_type(r),
                                  tsar_get_device(r),
                                  -1,
-                                 tsar_get_stream(r)};
+                                 tsar_get_stream(r),
+                                 r};
           tsar_device_info info{};
           tsar_get_device_info(r, chunk.worker, &info);
           tsar_chunk with_device = chunk;

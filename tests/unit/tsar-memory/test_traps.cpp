@@ -67,8 +67,8 @@ TEST_F(Traps, AWriteOnlyOutputKeepsTheCellsTheBodyDidNotWrite) {
       data_test::interior_average(c, c.ptr(in), c.ptr(out), kRows, kCols);
     });
     data_test::interior_average(
-        tsar::Chunk(nullptr, tsar_chunk{0, kRows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr}), a.data(),
-        ref.data(), kRows, kCols);
+        tsar::Chunk(nullptr, tsar_chunk{0, kRows, 0, TSAR_DEVICE_CPU, 0, -1, nullptr, nullptr}),
+        a.data(), ref.data(), kRows, kCols);
     out.sync();
     for (std::size_t k = 0; k < b.size(); ++k) ASSERT_EQ(b[k], ref[k]) << "row " << k / kCols;
   }
@@ -88,7 +88,8 @@ TEST_F(Traps, ALoopRunsOverTheInteriorRowsOfAGridRegisteredWhole) {
                            TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
   auto next = region.map_2d(b.data(), kRows, kCols, 0, tsar::Assoc::rows,
                             TSAR_MEM_OUT | TSAR_MEM_PERSIST | TSAR_MEM_RESIDENT, 1);
-  const tsar::Chunk all(nullptr, tsar_chunk{1, kRows - 1, 0, TSAR_DEVICE_CPU, 0, -1, nullptr});
+  const tsar::Chunk all(nullptr,
+                        tsar_chunk{1, kRows - 1, 0, TSAR_DEVICE_CPU, 0, -1, nullptr, nullptr});
   for (int pass = 0; pass < 4; ++pass) {
     region.parallel_for(1, kRows - 1, [&](const tsar::Chunk& c) {
       EXPECT_GE(c.begin(), 1);

@@ -45,11 +45,14 @@
 #include "tsar/tsar.h"
 #include "workers/pass_barrier.hpp"
 
+/// The C API's handle of a region is the region itself (tsar_chunk.region names it to bodies).
+struct tsar_region {};
+
 namespace tsar::core {
 
 class TraceSink;
 
-class Region {
+class Region : public tsar_region {
  public:
   static constexpr int kDefaultBackoff = PassPlanner::kDefaultBackoff;
   static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;

@@ -404,7 +404,8 @@ void Region::run_worker(void* context, int worker) {
     self->next(worker, self->origin_, self->n_, &b, &e);
     if (b < e) {
       const Worker& me = self->workers_[static_cast<std::size_t>(worker)];
-      const tsar_chunk chunk{b, e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream};
+      const tsar_chunk chunk{b,   e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream,
+                             self};
       try {
         self->body_(&chunk, self->body_arg_);
       } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the pool
