@@ -77,7 +77,7 @@ class Emitter:
             f = f"tsar_args_->tsar_{a.name}"
             t = f"decltype({f})" if cpp else f"__typeof__({f})"
             cast = f"static_cast<{t}>" if cpp else f"({t})"
-            out.append(f"{p}{t} {a.name} = {cast}(tsar_mem(tsar_args_->tsar_region_, {f}));\n")
+            out.append(f"{p}{t} {a.name} = {cast}(tsar_mem(tsar_chunk_->region, {f}));\n")
         for r in loop.reductions:
             out.append(f"{p}{self._red_type(loop, r)} {r.name} = {r.identity};\n")
         if not loop.var_declared:
@@ -123,7 +123,7 @@ class Emitter:
     def _acc(self, loop, r):
         t = self._red_type(loop, r)
         cast = f"static_cast<{t}*>" if self.cpp else f"({t}*)"
-        return (f"{{ {t}* tsar_acc_ = {cast}(tsar_reduction(tsar_args_->tsar_region_, "
+        return (f"{{ {t}* tsar_acc_ = {cast}(tsar_reduction(tsar_chunk_->region, "
                 f"&{self._red(loop, r, 'result')}));")
 
     def _red_type(self, loop, r):
@@ -144,7 +144,6 @@ class Emitter:
     def _args_struct(self, loop, ids, indent):
         p = indent
         out = [f"{p}struct {ids['args']} {{\n",
-               f"{p}  tsar_region* tsar_region_;\n",
                f"{p}  const int* tsar_cores_;\n"]
         for c in loop.captures:
             if c.role in ("value", "array"):
@@ -260,7 +259,7 @@ class Emitter:
         if cpp:
             out.append(self._args_struct(loop, ids, r))
         kw = "" if cpp else "struct "
-        values = [f"{ids['loop']}.region", f"{ids['loop']}.cores"]
+        values = [f"{ids['loop']}.cores"]
         values += [c.name for c in loop.captures if c.role in ("value", "array")]
         values += [a.name for a in loop.arrays
                    if not any(c.name == a.name for c in loop.captures)]

@@ -47,8 +47,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tsar/data.h"
 #include "tsar/tsar.h"
+
+#ifndef TSAR_VERSION_NUMBER
+#error "tsar/translated.h needs TSAR's headers with tsar/version.h (tsar_run_range, tsar_chunk.region)"
+#endif
 
 #ifdef __cplusplus
 #include <type_traits> /* std::decay_t: the generated argument structs copy variables' types */
