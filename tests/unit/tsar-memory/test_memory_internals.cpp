@@ -19,6 +19,7 @@
 #include "devices/gpu_discovery.hpp"
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
+#include "memory/copy_costs.hpp"
 #include "memory/copy_engine.hpp"
 #include "memory/data_environment.hpp"
 #include "memory/interval_set.hpp"
@@ -600,6 +601,41 @@ TEST(DataEnvironmentPasses, OneRegionAtATime) {
   second.enter_pass(64, "second");
   second.leave_pass();
   EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
+}
+
+TEST(ResidentSplit, EachAcceleratorTakesTheRowsItsDeviceHoldsOfTheWidestSharedBuffer) {
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  const std::vector<std::shared_ptr<Device>> devices = {
+      make_cpu_core(node, 0), make_omp_host(node, 0, 1), make_cpu_core(node, 1),
+      make_omp_host(node, 0, 0)};
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> wide(100 * 8), narrow(100);
+  env->map(wide.data(), {8, 100, 8, 0, 0, TSAR_ASSOC_ROWS, 0});
+  env->map(narrow.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry memory;
+  memory.attach(env);
+  memory.add(wide.data(), {8, 100, 8, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(narrow.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  const auto split = [&] { return resident_split(memory.registrations(), devices, 0, 100); };
+  EXPECT_TRUE(split().empty()) << "no device holds anything yet";
+  // The narrow buffer's rows do not count once the wide one is held: the largest dependence.
+  env->find(narrow.data())->ensure_copy(devices[1]).dirty.add({0, 50});
+  EXPECT_EQ(split(), (std::vector<std::int64_t>{0, 50, 50, 0}));
+  BufferData& w = *env->find(wide.data());
+  w.ensure_copy(devices[1]).dirty.add({20, 45});
+  w.ensure_copy(devices[3]).valid.add({70, 100});
+  EXPECT_EQ(split(), (std::vector<std::int64_t>{20, 25, 25, 30}));
+  // A pass starting at row 30 over 60 rows: the blocks clipped to it.
+  EXPECT_EQ(resident_split(memory.registrations(), devices, 30, 60),
+            (std::vector<std::int64_t>{0, 15, 25, 20}));
+  // Out of worker order, or rows before the first block with no core to take them: none.
+  w.copy_on(*devices[3])->valid.add({0, 10});
+  w.copy_on(*devices[3])->valid.subtract({70, 100});
+  EXPECT_TRUE(split().empty());
+  // The rows marked owned above have no allocation behind them: nothing to write back.
+  for (const void* host :
+       {static_cast<const void*>(wide.data()), static_cast<const void*>(narrow.data())})
+    for (auto& c : env->find(host)->copies) c->forget();
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

@@ -129,7 +129,11 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
     return;
   }
   reductions_.reset();
-  const CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  if (device_memory_ && memory_.shared()) {
+    for (std::size_t w = 0; w < workers_.size(); ++w) pass_devices_[w] = workers_[w].device;
+    copies.resident = resident_split(memory_.registrations(), pass_devices_, origin_, n);
+  }
   // The planner may retire accelerators that cannot pay before the devices are fixed.
   planner_->plan_pass(n, copies, plan_);
   // Rows of a data environment's buffers may be on devices outside this region.
