@@ -73,17 +73,35 @@ inline int count_devices(unsigned kinds = TSAR_DEVICE_ALL) {
   return n;
 }
 
-/// A host buffer registered with a region; unregistered when destroyed.
+namespace detail {
+/// The C region behind a Region, shared with the handles it gives out (Mapped, Reduction)
+/// and cleared when the region is freed: a handle that outlives its region does nothing.
+struct Owner {
+  tsar_region* region = nullptr;
+};
+/// The live region of a handle; throws Error(TSAR_ERR_STATE) once it is gone.
+inline tsar_region* live(const std::shared_ptr<Owner>& owner, const char* what) {
+  if (!owner || owner->region == nullptr)
+    throw Error(TSAR_ERR_STATE, std::string(what) +
+                                    ": the region it was registered with is gone (or it was "
+                                    "never registered)");
+  return owner->region;
+}
+}  // namespace detail
+
+class Region;
+
+/// A host buffer registered with a region; unregistered when destroyed. It may outlive the
+/// region: it then does nothing when destroyed, and its calls throw Error(TSAR_ERR_STATE).
 template <class T>
 class Mapped {
  public:
   Mapped() = default;
-  Mapped(tsar_region* region, T* host) : region_(region), host_(host) {}
   Mapped(Mapped&& other) noexcept { *this = std::move(other); }
   Mapped& operator=(Mapped&& other) noexcept {
     if (this != &other) {
       reset();
-      region_ = std::exchange(other.region_, nullptr);
+      owner_ = std::move(other.owner_);
       host_ = std::exchange(other.host_, nullptr);
     }
     return *this;
@@ -94,31 +112,36 @@ class Mapped {
   /// Registers the buffer under a new host pointer of the same shape (device allocations are
   /// kept, their contents re-read).
   void retarget(T* new_host) {
-    detail::check(tsar_retarget_mem(region_, host_, new_host));
+    detail::check(tsar_retarget_mem(detail::live(owner_, "retarget"), host_, new_host));
     host_ = new_host;
   }
   /// Exchanges the host buffers of this and `other` (double buffering, tsar_swap_mem): each
   /// keeps its flags, and device copies follow the data.
   void swap_buffers(Mapped& other) {
-    detail::check(tsar_swap_mem(region_, host_, other.host_));
+    detail::check(tsar_swap_mem(detail::live(owner_, "swap_buffers"), host_, other.host_));
     std::swap(host_, other.host_);
   }
   /// The program changed the host buffer: persistent device copies are refreshed.
-  void invalidate() { detail::check(tsar_mem_invalidate(region_, host_)); }
+  void invalidate() {
+    detail::check(tsar_mem_invalidate(detail::live(owner_, "invalidate"), host_));
+  }
   /// Brings the host buffer up to date: rows devices hold resident (TSAR_MEM_RESIDENT) are
   /// copied back (tsar_mem_sync).
-  void sync() { detail::check(tsar_mem_sync(region_, host_)); }
+  void sync() { detail::check(tsar_mem_sync(detail::live(owner_, "sync"), host_)); }
 
  private:
+  friend class Region;
+  Mapped(std::shared_ptr<detail::Owner> owner, T* host) : owner_(std::move(owner)), host_(host) {}
   void reset() noexcept {
-    if (region_ != nullptr) tsar_unreg_mem(region_, host_);
-    region_ = nullptr;
+    if (owner_ && owner_->region != nullptr) tsar_unreg_mem(owner_->region, host_);
+    owner_.reset();
   }
-  tsar_region* region_ = nullptr;
+  std::shared_ptr<detail::Owner> owner_;
   T* host_ = nullptr;
 };
 
-/// A reduction registered with a region; unregistered when destroyed.
+/// A reduction registered with a region; unregistered when destroyed. It may outlive the
+/// region: it then does nothing when destroyed.
 template <class T>
 class Reduction {
   static_assert(std::is_trivially_copyable_v<T>, "reduction values are copied bytewise");
@@ -129,7 +152,7 @@ class Reduction {
   Reduction& operator=(Reduction&& other) noexcept {
     if (this != &other) {
       reset();
-      region_ = std::exchange(other.region_, nullptr);
+      owner_ = std::move(other.owner_);
       result_ = std::exchange(other.result_, nullptr);
       combine_ = std::move(other.combine_);
     }
@@ -160,10 +183,10 @@ class Reduction {
   };
 
   void reset() noexcept {
-    if (region_ != nullptr) tsar_unreg_reduction(region_, result_);
-    region_ = nullptr;
+    if (owner_ && owner_->region != nullptr) tsar_unreg_reduction(owner_->region, result_);
+    owner_.reset();
   }
-  tsar_region* region_ = nullptr;
+  std::shared_ptr<detail::Owner> owner_;
   T* result_ = nullptr;
   std::unique_ptr<CombineBase> combine_;
 };
@@ -243,16 +266,20 @@ class Region {
         options.schedule.empty() ? nullptr : options.schedule.c_str(), options.device_kinds,
         options.time_per_iteration.empty() ? nullptr : options.time_per_iteration.data(),
         static_cast<int>(options.time_per_iteration.size()), options.div));
+    owner_->region = region_;
   }
-  Region(Region&& other) noexcept : region_(std::exchange(other.region_, nullptr)) {}
+  Region(Region&& other) noexcept
+      : region_(std::exchange(other.region_, nullptr)), owner_(std::move(other.owner_)) {}
   Region& operator=(Region&& other) noexcept {
     if (this != &other) {
-      tsar_free(region_);
+      release();
       region_ = std::exchange(other.region_, nullptr);
+      owner_ = std::move(other.owner_);
     }
     return *this;
   }
-  ~Region() { tsar_free(region_); }
+  /// Frees the region; the buffer and reduction handles it gave out become inert.
+  ~Region() { release(); }
 
   /// Runs one pass of n iterations on every device. body(const Chunk&) runs once per range
   /// a device gets; a body taking std::int64_t runs once per iteration instead.
@@ -283,7 +310,7 @@ class Region {
   Mapped<T> map(T* host, std::size_t count, Assoc assoc, unsigned flags, std::size_t halo = 0) {
     detail::check(
         tsar_reg_mem(region_, host, sizeof(T), count, halo, static_cast<int>(assoc), flags));
-    return Mapped<T>(region_, host);
+    return Mapped<T>(owner_, host);
   }
   /// Registers a rows x cols matrix with row_stride elements per row (0 = cols).
   template <class T>
@@ -291,7 +318,7 @@ class Region {
                    unsigned flags, std::size_t halo = 0) {
     detail::check(tsar_reg_mem_2d(region_, host, sizeof(T), rows, cols, row_stride, halo,
                                   static_cast<int>(assoc), flags));
-    return Mapped<T>(region_, host);
+    return Mapped<T>(owner_, host);
   }
   /// Registers a reduction into `result`: combine(a, b) returns the combined value, or
   /// combines b into a when it returns void.
@@ -302,7 +329,7 @@ class Region {
     detail::check(
         tsar_reg_reduction(region_, &result, &identity, sizeof(T), &Holder::call, holder.get()));
     Reduction<T> r;
-    r.region_ = region_;
+    r.owner_ = owner_;
     r.result_ = &result;
     r.combine_ = std::move(holder);
     return r;
@@ -372,7 +399,13 @@ class Region {
     }
   };
 
+  void release() noexcept {
+    if (owner_) owner_->region = nullptr;
+    tsar_free(region_);
+  }
+
   tsar_region* region_ = nullptr;
+  std::shared_ptr<detail::Owner> owner_ = std::make_shared<detail::Owner>();
 };
 
 }  // namespace tsar
