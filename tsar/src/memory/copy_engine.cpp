@@ -161,10 +161,14 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 }
 
 void CopyEngine::end_pass(MemoryRegistry& memory) {
-  for (Registration& reg : memory.registrations()) {
-    settle(reg);
-    if (reg.data->checked) record_held_rows(*reg.data);
+  for (Registration& reg : memory.registrations()) settle(reg);
+  // Rows a neighbour copied straight in are current there (settle made them stale first).
+  for (WorkerState& s : traffic_) {
+    for (auto& [to, rows] : s.delivered) to->valid.add(rows);
+    s.delivered.clear();
   }
+  for (Registration& reg : memory.registrations())
+    if (reg.data->checked) record_held_rows(*reg.data);
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
@@ -184,9 +188,20 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
         }
         for (int v = 0; v < workers_; ++v) {
           const Range r = items(ranges[sz(v)]);
-          if (reg.on[sz(v)] == &c || r.empty()) continue;
-          traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
-              queue_rows_back(data, c, touched(reg, r));
+          const DeviceCopy* reader = reg.on[sz(v)];
+          if (reader == &c || r.empty()) continue;
+          const Range rows = touched(reg, r);
+          // A reader's copy that holds rows current (a neighbour copied them in) and keeps its
+          // window this pass needs nothing from the host.
+          IntervalSet& need = traffic_[sz(v)].need;
+          need.clear();
+          need.add(rows);
+          if (reader != nullptr && reader->data != nullptr && reader->window.begin <= rows.begin &&
+              rows.end <= reader->window.end)
+            need.subtract(reader->valid);
+          for (const Range& part : need.parts())
+            traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
+                queue_rows_back(data, c, part);
         }
       }
     } catch (...) {
@@ -195,6 +210,58 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
     }
     all_rows_arrived(data);
   }
+  plan_peer_copies(memory, ranges);
+}
+
+void CopyEngine::plan_peer_copies(MemoryRegistry& memory, std::span<const Range> ranges) {
+  for (WorkerState& s : traffic_) s.peer.clear();
+  if (ranges.empty()) return;  // chunks: nobody knows who reads what
+  for (Registration& reg : memory.registrations()) {
+    const auto halo = static_cast<std::int64_t>(reg.desc.halo);
+    if (!resident(reg) || !writes(reg) || halo == 0) continue;
+    for (int w = 0; w < workers_; ++w) {
+      const DeviceCopy* mine = reg.on[sz(w)];
+      const Range own = clip(items(ranges[sz(w)]), rows_of(reg));
+      if (mine == nullptr || own.empty()) continue;
+      // Each boundary, and the worker whose range reads it as halo (the row beyond it).
+      for (const auto& [rows, beyond] :
+           {std::pair{Range{own.begin, std::min(own.end, own.begin + halo)}, own.begin - 1},
+            std::pair{Range{std::max(own.begin, own.end - halo), own.end}, own.end}}) {
+        if (beyond < 0 || beyond >= rows_of(reg)) continue;
+        for (int v = 0; v < workers_; ++v) {
+          DeviceCopy* to = reg.on[sz(v)];
+          const Range r = items(ranges[sz(v)]);
+          if (v == w || r.begin > beyond || beyond >= r.end || to == nullptr || to == mine)
+            continue;
+          // Its copy holds the rows, in the same layout, and keeps its window (stage_buffer
+          // moves a window that does not cover the range it needs).
+          const Range need = MemoryRegistry::needed(reg.desc, r);
+          const bool keeps = to->data != nullptr && to->stride == mine->stride &&
+                             to->window.begin <= std::min(need.begin, rows.begin) &&
+                             std::max(need.end, rows.end) <= to->window.end;
+          if (keeps && mine->device->can_copy_peer(*to->device))
+            traffic_[sz(w)].peer.push_back({reg.data.get(), rows, to, to->data, to->window.begin});
+        }
+      }
+    }
+  }
+}
+
+std::int64_t CopyEngine::copy_to_peer(const BufferData& data, DeviceCopy& c, Device& device,
+                                      WorkerState& me, Range rows) {
+  for (const PeerTarget& t : me.peer) {
+    if (t.data != &data || t.rows.begin != rows.begin || t.rows.end != rows.end) continue;
+    const std::size_t e = data.shape.elem_size;
+    const std::size_t bytes = span_bytes(sz(rows.size()), c.stride, data.shape.cols, e);
+    device.copy_peer(
+        *t.to->device,
+        static_cast<unsigned char*>(t.base) + sz(rows.begin - t.first) * c.stride * e,
+        static_cast<const unsigned char*>(c.data) + sz(rows.begin - c.window.begin) * c.stride * e,
+        bytes);
+    me.delivered.emplace_back(t.to, rows);
+    return static_cast<std::int64_t>(bytes);
+  }
+  return -1;
 }
 
 std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
@@ -495,10 +562,18 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
     if (resident(reg)) {
       c.dirty.add(own);
       const auto halo = static_cast<std::int64_t>(d.halo);
-      if (halo > 0 && own.begin > 0)
-        c.leaving.add({own.begin, std::min(own.end, own.begin + halo)});
-      if (halo > 0 && own.end < rows_of(reg))
-        c.leaving.add({std::max(own.begin, own.end - halo), own.end});
+      // Into the neighbour's copy where exchange arranged it (they stay resident here).
+      const std::pair<Range, bool> boundaries[] = {
+          {{own.begin, std::min(own.end, own.begin + halo)}, halo > 0 && own.begin > 0},
+          {{std::max(own.begin, own.end - halo), own.end}, halo > 0 && own.end < rows_of(reg)}};
+      for (const auto& [boundary, bordered] : boundaries) {
+        if (!bordered) continue;
+        const std::int64_t peer = copy_to_peer(*reg.data, c, device, me, boundary);
+        if (peer >= 0)
+          moved += peer;
+        else
+          c.leaving.add(boundary);
+      }
       for (const Range& r : c.leaving.parts()) moved += rows_to_host(*reg.data, c, device, r);
     } else {
       moved += rows_to_host(*reg.data, c, device, own);

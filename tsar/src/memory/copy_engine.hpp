@@ -30,6 +30,14 @@
 // region), or when the device leaves the region. A double-buffered stencil thus moves its
 // halo rows in and its boundary rows out per pass, nothing else.
 //
+// Between devices that can copy into each other's memory (Device::can_copy_peer: CUDA GPUs;
+// in CI, copies on the host's OpenMP device), those boundary rows go straight into the copy of
+// the worker whose range reads them as halo, under the same wait, instead of through the host:
+// they stay resident on the writer (the host's are stale) and current in the reader's copy,
+// which then needs nothing copied in for them. exchange arranges it, before any worker runs,
+// where the reader's copy already holds those rows and keeps its window this pass; the rows'
+// new home is settled at end_pass.
+//
 // Copies belong to the buffer's data (BufferData), one per device; each worker uses its
 // device's. What a worker writes in a pass is recorded per registration and settled into the
 // other copies at the end of the pass (end_pass), so the next loop to use the buffer -- this
@@ -45,6 +53,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "memory/interval_set.hpp"
 #include "memory/reductions.hpp"
 #include "memory/registry.hpp"
 
@@ -73,8 +82,10 @@ class CopyEngine {
   void end_pass(MemoryRegistry& memory);
   /// Planner, once a plan is installed and before any worker runs it: writes back the
   /// resident rows of inputs that a worker on another device reads (its range, halo
-  /// included), whichever device holds them. `ranges`: each worker's range; empty for chunk
-  /// plans, where any worker may read any row.
+  /// included), whichever device holds them -- unless that worker's copy holds them current
+  /// already and keeps its window this pass -- and arranges which boundary rows of resident
+  /// outputs go straight to a neighbour's copy (above). `ranges`: each worker's range; empty
+  /// for chunk plans, where any worker may read any row.
   void exchange(MemoryRegistry& memory, std::span<const Range> ranges);
   /// Outside passes: brings rows `rows` of the host buffer of `data` up to date (their
   /// resident rows written back, the devices keep their copies). Returns the bytes moved.
@@ -104,12 +115,32 @@ class CopyEngine {
   Traffic traffic(int worker) const { return traffic_[static_cast<std::size_t>(worker)].bytes; }
 
  private:
+  /// Boundary rows of a resident output that a worker copies straight into `to`, the copy
+  /// of the worker reading them as halo: where `to`'s allocation lies, as exchange saw it (the
+  /// other worker does not move it in this pass).
+  struct PeerTarget {
+    const BufferData* data = nullptr;
+    Range rows;
+    DeviceCopy* to = nullptr;
+    void* base = nullptr;  ///< to's allocation, holding rows from `first`
+    std::int64_t first = 0;
+  };
   struct alignas(64) WorkerState {
     Traffic bytes;
     bool staged = false;     ///< device accumulators set up in this pass
     bool collected = false;  ///< ... and in the host ones since the last range ran
     std::vector<Range> missing;
+    IntervalSet need;              ///< exchange's scratch
+    std::vector<PeerTarget> peer;  ///< exchange's, for this (sub-)pass
+    /// Rows copied into other copies in this pass: current there once the pass is settled.
+    std::vector<std::pair<DeviceCopy*, Range>> delivered;
   };
+  /// exchange's part for the boundary rows of resident outputs (PeerTarget).
+  void plan_peer_copies(MemoryRegistry& memory, std::span<const Range> ranges);
+  /// copy_back's: copies `rows` of `c` straight into a neighbour's copy if exchange arranged
+  /// it; returns the bytes, or -1 when the rows must go through the host.
+  std::int64_t copy_to_peer(const BufferData& data, DeviceCopy& c, Device& device, WorkerState& me,
+                            Range rows);
   void stage_buffer(Registration& reg, WorkerState& me, int worker,
                     const std::shared_ptr<Device>& device, Range range);
   void stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me, Device& device,
