@@ -17,9 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 commit=${1:?usage: build_base.sh COMMIT [DIR]}
 dir=${2:-build-base}
 src=$dir/src
+git worktree remove --force "$src" 2>/dev/null || true  # a run that stopped half-way
 rm -rf "$src"
 mkdir -p "$dir"
-git worktree prune
 git worktree add --detach "$src" "$commit" >&2
 cmake -S "$src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTSAR_CUDA=AUTO -DTSAR_OFFLOAD=auto -DSYMMER_BUILD_TESTS=OFF >&2
