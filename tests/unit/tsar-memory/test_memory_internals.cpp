@@ -392,6 +392,17 @@ TEST_F(Engine, RetargetKeepsTheAllocationAndRereadsInvalidateRefreshes) {
   EXPECT_EQ(view(b.data()).base, base);
 }
 
+TEST_F(Engine, APersistentCopyThatGrowsKeepsItsValidRows) {
+  // An input only read: no rows owned on the device, all of them valid. When the split hands
+  // the accelerator more rows, its allocation grows and the rows it held come along; only the
+  // new ones move (before, the grown allocation started empty: all 60 rows were read again).
+  std::vector<double> a(kRows * kCols, 1.0);
+  memory.add(a.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_PERSIST});
+  EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(pass(40, kRows, [] {}).to_device, 10 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(pass(40, kRows, [] {}).to_device, 0);
+}
+
 TEST_F(Engine, ColumnsArePackedAndPadded) {
   // 4 x 20 matrix (row stride 24), columns [12, 20) on the accelerator with one halo column.
   std::vector<double> m(4 * 24);

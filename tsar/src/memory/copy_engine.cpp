@@ -406,8 +406,14 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   if (c.data == nullptr || target.begin != c.window.begin || target.end != c.window.end) {
-    if (!c.dirty.empty()) {
-      // Rows only the device holds (resident outputs of a persistent copy): carried over.
+    // A persistent row copy that grows keeps its rows in the same stride: what they hold is
+    // carried over instead of read again (a data environment's loops split differently).
+    const bool keeps_valid = persistent(reg) && !by_cols(reg) && !plus_shaped(reg) &&
+                             c.data != nullptr && !c.valid.empty() &&
+                             target.begin <= c.window.begin && c.window.end <= target.end;
+    if (!c.dirty.empty() || keeps_valid) {
+      // Rows only the device holds (resident outputs of a persistent copy), or still valid
+      // ones: carried over.
       grow_keeping_resident(data, c, target, bytes_for(sz(target.size())));
     } else if (c.data != nullptr && target.size() == c.window.size()) {
       c.window = target;  // same allocation, other items

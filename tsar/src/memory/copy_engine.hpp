@@ -156,7 +156,8 @@ class CopyEngine {
   /// Waits for every copy of `reg` that queued rows (after a failure too: the rows they
   /// queued are then still resident).
   static void all_rows_arrived(BufferData& data);
-  /// Keeps the resident rows of `c` while it grows to `target` (a new allocation).
+  /// Keeps the rows `c` holds (resident and valid) while it grows to `target` (a new
+  /// allocation holding the old one whole).
   static void grow_keeping_resident(const BufferData& data, DeviceCopy& c, Range target,
                                     std::size_t bytes);
   /// The items a range of the pass's iterations uses.
