@@ -9,7 +9,9 @@
 //   efficiency E = (1 / sum_j 1/T_j) / T_co (DESIGN.md), T_j each device's standalone time:
 //   the CPU's under its best schedule, each GPU's with its whole loop as one range;
 //   for the first schedule (adaptive): bytes moved per pass per device against the bound
-//   "needed inputs (halo included) + own outputs", and the learned split.
+//   "needed inputs (halo included) + own outputs", and the learned split; for the time-step
+//   kernels, under each schedule of one range per device: the bytes a pass moved and those
+//   its loops' splits require (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass).
 // Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
 // hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
 // (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
@@ -128,6 +130,8 @@ struct Result {
   std::vector<double> to, from;  ///< mean bytes per timed pass
   std::vector<double> bound;     ///< mean bound per timed pass
   int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
+  double moved = 0.0;            ///< mean bytes per timed pass, every device and loop
+  double minimum = -1.0;         ///< mean bytes its splits required (-1: not modelled)
   std::vector<double> sample;
   std::string check;  ///< the first timed pass whose result differed from the serial reference
 };
@@ -165,10 +169,14 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
   }
   std::vector<std::int64_t> seen(regions.size());  // passes each region had recorded
   for (std::size_t l = 0; l < regions.size(); ++l) seen[l] = regions[l]->passes();
+  double minimum = 0.0;
   for (int p = 0; p < passes; ++p) {
     const auto t0 = Clock::now();
     k.pass(regions, backend);
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const std::int64_t required = k.minimum_bytes();
+    minimum =
+        minimum >= 0.0 && required >= 0 ? minimum + static_cast<double>(required) / passes : -1.0;
     r.total += seconds;
     r.fastest = std::min(r.fastest, seconds);
     r.slowest = std::max(r.slowest, seconds);
@@ -187,6 +195,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
                                    : 0.0;
           const double bytes = static_cast<double>(d.bytes_to_device + d.bytes_from_device);
           if (ranges && bytes > bound) ++r.bound_violations;
+          r.moved += bytes / passes;
           r.to[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_to_device) / passes;
           r.from[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_from_device) / passes;
           r.bound[static_cast<std::size_t>(w)] += bound / passes;
@@ -198,6 +207,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
     k.after_pass();
     if (r.check.empty()) r.check = k.check();
   }
+  r.minimum = passes > 0 ? minimum : -1.0;
   // The results reach the host (outputs the devices kept resident): part of the run's time.
   const auto t_finish = Clock::now();
   k.finish();
@@ -241,6 +251,7 @@ json result_json(const Result& r) {
           {"fastest_pass", r.fastest},  {"tsar_pass_seconds", r.tsar_pass},
           {"slowest_pass", r.slowest},  {"seconds_total", r.total},
           {"finish_seconds", r.finish}, {"bytes_over_bound", r.bound_violations},
+          {"bytes_per_pass", r.moved},  {"bytes_minimum_per_pass", r.minimum},
           {"devices", devices}};
 }
 
@@ -506,6 +517,10 @@ int main(int argc, char** argv) {
                 sched.c_str(), ratio, ratios.size(), list.c_str());
             if (primary) averse_ratio = std::max(averse_ratio, ratio);
           }
+          if (co.minimum >= 0.0)
+            std::printf("    moves %.3f MB per pass; its splits require %.3f MB (x%.3f)\n",
+                        co.moved / 1e6, co.minimum / 1e6,
+                        co.minimum > 0.0 ? co.moved / co.minimum : 1.0);
           if (primary) {
             std::printf("    split: %s\n", split_text(co).c_str());
             for (std::size_t w = 0; w < co.keys.size(); ++w)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "kept_loops.hpp"
 #include "kernel.hpp"
 #include "kernel_list.hpp"
 #if TSAR_BENCH_CUDA
@@ -480,8 +481,8 @@ class Averse final : public OneLoopKernel {
 
 /// A suite kernel (apps/tsar/kernels) as a bench kernel: a pass is one run -- its loops, each
 /// in its region, with the kernel's serial steps between them -- checked against the serial
-/// reference after it; the inputs are restored between passes, untimed. Every loop's buffers
-/// are registered (non-persistent: copied in and out by each pass that uses them).
+/// reference after it; the inputs are restored between passes, untimed. The data the loops
+/// share stays on the devices from loop to loop (kept_loops.hpp).
 class SuiteKernel final : public GpuKernel {
  public:
   SuiteKernel(std::unique_ptr<tsar::kernels::Kernel> kernel, bool quick) : k_(std::move(kernel)) {
@@ -500,21 +501,13 @@ class SuiteKernel final : public GpuKernel {
     checked_.clear();
   }
   void attach(std::span<tsar::Region* const> regions) override {
-    regions_.assign(regions.begin(), regions.end());
-    for (const auto& loop : k_->loops())
-      for (const auto& b : loop.buffers)
-        if (tsar_reg_mem_desc(regions_[sz(loop.index)]->handle(), b.host, &b.desc) != TSAR_OK)
-          throw tsar::Error(tsar_last_status(),
-                            loop.name + " buffer " + b.name + ": " + tsar_last_error());
+    kept_ = std::make_unique<KeptLoops>(*k_, regions);
   }
-  void detach() override {
-    for (const auto& loop : k_->loops())
-      for (const auto& b : loop.buffers) tsar_unreg_mem(regions_[sz(loop.index)]->handle(), b.host);
-    regions_.clear();
-  }
+  void detach() override { kept_.reset(); }
   void pass(std::span<tsar::Region* const> regions, Backend) override {
+    kept_->restart();
     k_->run([&](const tsar::kernels::Loop& loop, std::int64_t n) {
-      tsar::Region& r = *regions[sz(loop.index)];
+      tsar::Region& r = *regions[static_cast<std::size_t>(loop.index)];
       tsar_region* handle = r.handle();
       const tsar::kernels::Translate translate = [handle](const void* host) {
         return tsar_mem(handle, host);
@@ -532,21 +525,25 @@ class SuiteKernel final : public GpuKernel {
           });
         }
       });
+      kept_->count(loop, r);
     });
   }
   void after_pass() override {
+    kept_->data().update_host();  // the devices' rows, for the check
     const auto c = k_->check();
     checked_ = c.ok ? "" : c.detail + " (error " + std::to_string(c.error) + ")";
     k_->reset();
+    kept_->host_restored();
   }
+  void finish() override { kept_->data().update_host(); }
   std::vector<double> sample() const override { return {}; }
   std::string check() const override { return checked_; }
   std::int64_t bound_bytes(std::int64_t, std::int64_t) const override { return 0; }
+  std::int64_t minimum_bytes() const override { return kept_ ? kept_->required() : -1; }
 
  private:
-  static std::size_t sz(int v) { return static_cast<std::size_t>(v); }
   std::unique_ptr<tsar::kernels::Kernel> k_;
-  std::vector<tsar::Region*> regions_;
+  std::unique_ptr<KeptLoops> kept_;
   std::string checked_;  ///< the last pass's check
 };
 

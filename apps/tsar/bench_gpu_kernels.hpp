@@ -51,6 +51,9 @@ class GpuKernel {
   /// of every input (halo included) and its own part of every output, all of it when nothing
   /// is kept between passes (persistent copies and resident outputs move less). 0: no bound.
   virtual std::int64_t bound_bytes(std::int64_t b, std::int64_t e) const = 0;
+  /// Time-step kernels: the bytes the last pass's splits required (traffic_model.hpp), set
+  /// against what moved; -1 when not modelled.
+  virtual std::int64_t minimum_bytes() const { return -1; }
 };
 
 /// A kernel of one loop, run by one region.
