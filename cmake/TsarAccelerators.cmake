@@ -75,20 +75,21 @@ elseif(NOT _tsar_offload STREQUAL "none")
   message(FATAL_ERROR "TSAR_OFFLOAD is '${TSAR_OFFLOAD}': expected none, nvptx or auto")
 endif()
 
-# tsar_enable_offload(<target>): compiles the target's OpenMP target regions for NVIDIA GPUs
-# (when TSAR_OFFLOAD_ENABLED; otherwise they run on the host) and defines TSAR_OFFLOAD_NVPTX.
+# tsar_enable_offload(<target>): compiles the target's OpenMP target regions (C and C++) for
+# NVIDIA GPUs (when TSAR_OFFLOAD_ENABLED; otherwise they run on the host) and defines
+# TSAR_OFFLOAD_NVPTX.
 function(tsar_enable_offload target)
-  target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+  target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C OpenMP::OpenMP_CXX)
   if(NOT TSAR_OFFLOAD_ENABLED)
     # GCC built with offloading would otherwise compile target regions for its default
     # device (sm_35), which recent ptxas rejects.
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-foffload=disable>)
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-foffload=disable>)
       target_link_options(${target} PRIVATE -foffload=disable)
     endif()
     return()
   endif()
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${TSAR_OFFLOAD_FLAGS}>)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:${TSAR_OFFLOAD_FLAGS}>)
   # -z notext: Debian's crtoffloadtable.o is not position-independent (harmless text
   # relocations, which the linker would warn about).
   # -lm for the GPU as well: bodies may call sqrt, exp...

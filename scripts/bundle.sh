@@ -9,17 +9,38 @@
 #                   beyond glibc, libstdc++/libgcc and the driver (hwloc, udev, libgomp with its
 #                   nvptx offloading plugin, the CUDA runtime...)
 #   bundle/ctest/   CTestTestfile.cmake for those tests:  ctest --test-dir bundle/ctest -L gpu
+#   bundle/scripts/ the device-run scripts of scripts/device/ (tsar_gpu_compare.sh)
+#   bundle/base/    with --base-build: another commit's tsar-bench-gpu, tsar-bench-overhead and
+#                   libtsar (base/bin, base/lib), the baseline of scripts/tsar_gpu_compare.sh
+#   bundle/lib-base/ with --base-lib: a baseline libtsar.so.0 alone, swapped under the same
+#                   programs (LD_LIBRARY_PATH=bundle/lib-base:bundle/lib) -- only where the two
+#                   commits' tsar.h agree (scripts/device/build_base.sh builds either)
 #
 # Programs find lib/ through RUNPATH $ORIGIN/../lib, libraries each other through $ORIGIN, and
 # libgomp its plugin (dlopened by name) through its own RUNPATH, so the folder can be copied
 # anywhere. Debug information is stripped to keep it small.
 #
-# Usage: scripts/bundle.sh [--no-build] [BUILD_DIR [OUT_DIR]]   (defaults: build, bundle)
-#   --no-build  pack what is built already (otherwise the build is brought up to date first)
+# Usage: scripts/bundle.sh [--no-build] [--base-build DIR | --base-lib LIBTSAR]
+#                          [BUILD_DIR [OUT_DIR]]        (defaults: build, bundle)
+#   --no-build    pack what is built already (otherwise the build is brought up to date first)
+#   --base-build  another commit's build folder to pack as base/ (its benchmarks and libtsar)
+#   --base-lib    a libtsar.so.0 (of another commit) to pack as lib-base/libtsar.so.0
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build_first=1
-if [[ ${1:-} == --no-build ]]; then build_first=0; shift; fi
+base_lib=
+base_build=
+while [[ ${1:-} == --* ]]; do
+  case $1 in
+    --no-build) build_first=0; shift ;;
+    --base-lib) base_lib=${2:?--base-lib needs a libtsar.so.0}; shift 2 ;;
+    --base-build) base_build=${2:?--base-build needs a build folder}; shift 2 ;;
+    *) echo "bundle: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[[ -z $base_lib || -f $base_lib ]] || { echo "bundle: --base-lib $base_lib: no such file" >&2; exit 1; }
+[[ -z $base_build || -x $base_build/bin/tsar-bench-gpu ]] ||
+  { echo "bundle: --base-build $base_build has no bin/tsar-bench-gpu" >&2; exit 1; }
 build=${1:-build}
 out=${2:-bundle}
 
@@ -32,15 +53,18 @@ done
 if ((build_first)); then cmake --build "$build"; fi
 
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib" "$out/tests" "$out/ctest"
+mkdir -p "$out/bin" "$out/lib" "$out/tests" "$out/ctest" "$out/scripts"
+cp scripts/device/*.sh "$out/scripts/"
 
 # The gpu-labelled tests as ctest knows them: name, command, environment, timeout.
 tests_json=$(ctest --test-dir "$build" -N -L gpu --show-only=json-v1)
 
-# Programs and test binaries.
+# Programs and test binaries: compiled programs only (tsar-translate, a Python tool that needs
+# libclang, stays on the build machine).
+is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | tr -d '\0') == $'\x7fELF' ]]; }
 programs=()
 for p in "$build"/bin/tsar-*; do
-  [[ -x $p && ! -d $p ]] && programs+=("$p")
+  [[ -x $p && ! -d $p ]] && is_elf "$p" && programs+=("$p")
 done
 mapfile -t test_binaries < <(python3 -c '
 import json, sys
@@ -79,6 +103,25 @@ fi
 # Dependencies of the copied libraries themselves (ldd above already followed them).
 for f in "$out"/lib/*; do copy_deps "$f"; done
 
+# The baseline: its programs and libtsar, beside the other libraries in lib/ (the same
+# dependencies).
+if [[ -n $base_build ]]; then
+  mkdir -p "$out/base/bin" "$out/base/lib"
+  cp "$base_build/bin/tsar-bench-gpu" "$base_build/bin/tsar-bench-overhead" "$out/base/bin/"
+  cp -L "$base_build/lib/libtsar.so.0" "$out/base/lib/"
+  chmod u+w "$out"/base/bin/* "$out"/base/lib/*
+  strip --strip-debug "$out"/base/bin/* "$out"/base/lib/* 2>/dev/null || true
+  for f in "$out"/base/bin/*; do patchelf --set-rpath '$ORIGIN/../lib:$ORIGIN/../../lib' "$f"; done
+  patchelf --set-rpath '$ORIGIN/../../lib' "$out/base/lib/libtsar.so.0"
+fi
+if [[ -n $base_lib ]]; then
+  mkdir -p "$out/lib-base"
+  cp -L "$base_lib" "$out/lib-base/libtsar.so.0"
+  chmod u+w "$out/lib-base/libtsar.so.0"
+  strip --strip-debug "$out/lib-base/libtsar.so.0" 2>/dev/null || true
+  patchelf --set-rpath '$ORIGIN/../lib' "$out/lib-base/libtsar.so.0"
+fi
+
 chmod u+w "$out"/bin/* "$out"/tests/* "$out"/lib/*
 strip --strip-debug "$out"/bin/* "$out"/tests/* "$out"/lib/* 2>/dev/null || true
 for f in "$out"/bin/* "$out"/tests/*; do patchelf --set-rpath '$ORIGIN/../lib' "$f"; done
@@ -111,4 +154,5 @@ open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
 
 echo "bundle: $out ($(du -sh "$out" | cut -f1)): $(ls "$out/bin" | wc -l) programs," \
-     "$(ls "$out/tests" | wc -l) gpu test binaries, $(ls "$out/lib" | wc -l) libraries"
+     "$(ls "$out/tests" | wc -l) gpu test binaries, $(ls "$out/lib" | wc -l) libraries" \
+     "${base_lib:+, baseline libtsar from $base_lib}${base_build:+, baseline from $base_build}"

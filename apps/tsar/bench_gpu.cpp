@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tsar-bench-gpu: GEMM, k-means, a Jacobi/Helmholtz stencil and a GPU-averse gather, each run
-// on the CPU alone (every core), on each GPU alone, and co-scheduled (the default device list:
+// tsar-bench-gpu: GEMM, k-means, a Jacobi/Helmholtz stencil, a GPU-averse gather, and time steps
+// of several dependent loops (BiCGStab, a stencil with a residual loop, a 3-field wave: the
+// suite's kernels, a region per loop, checked against their serial references), each run on
+// the CPU alone (every core), on each GPU alone, and co-scheduled (the default device list:
 // the cores less one control core per GPU, plus the GPUs), through OpenMP target devices and,
 // where built and present, CUDA devices. Per kernel it prints
 //   T per pass of each configuration (accelerators' copies included) and the co-execution
 //   efficiency E = (1 / sum_j 1/T_j) / T_co (DESIGN.md), T_j each device's standalone time:
 //   the CPU's under its best schedule, each GPU's with its whole loop as one range;
 //   for the first schedule (adaptive): bytes moved per pass per device against the bound
-//   "needed inputs (halo included) + own outputs", and the learned split.
+//   "needed inputs (halo included) + own outputs", and the learned split; for the time-step
+//   kernels, under each schedule of one range per device: the bytes a pass moved and those
+//   its loops' splits require (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass).
 // Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
 // hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
 // (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
@@ -49,7 +53,7 @@ using nlohmann::json;
 
 struct Options {
   std::string scale = "full";
-  std::string kernels = "gemm,kmeans,jacobi,averse";
+  std::string kernels = "gemm,kmeans,jacobi,averse,bicgstab,residual,wave";
   std::string backend = "all";
   std::string accelerators;  // "": every GPU of the backend's kind
   std::string cpus;          // "": the default list's CPU devices (GPU control cores reserved)
@@ -92,7 +96,10 @@ Plan make_plan(const std::string& name, bool quick) {
             0,
             true,
             quick ? 1 : 5};
-  throw std::runtime_error("unknown kernel '" + name + "' (gemm, kmeans, jacobi, averse)");
+  if (auto suite = make_suite_kernel(name, quick))  // time steps: a pass is one run
+    return {std::move(suite), 3, quick ? 3 : 10, quick ? 3 : 10, 2, false};
+  throw std::runtime_error("unknown kernel '" + name +
+                           "' (gemm, kmeans, jacobi, averse, bicgstab, residual, wave)");
 }
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -123,66 +130,98 @@ struct Result {
   std::vector<double> to, from;  ///< mean bytes per timed pass
   std::vector<double> bound;     ///< mean bound per timed pass
   int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
+  double moved = 0.0;            ///< mean bytes per timed pass, every device and loop
+  double minimum = -1.0;         ///< mean bytes its splits required (-1: not modelled)
   std::vector<double> sample;
+  std::string check;  ///< the first timed pass whose result differed from the serial reference
 };
 
 /// `ranges`: the schedule gives each device one range per pass, in device order, so the bytes
-/// each moves can be checked against its range's bound.
+/// each moves can be checked against its range's bound (kernels of one loop).
 Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend backend,
            const std::string& schedule, int warmup, int passes, bool ranges) {
   tsar::set_devices(devices);
-  tsar::RegionOptions options;
-  options.name = std::string("bench-gpu-") + k.name();
-  options.schedule = schedule;
-  options.device_kinds = kinds;
-  tsar::Region region(options);
-  const int n = region.num_devices();
+  const auto loops = k.loops();
+  ranges = ranges && loops.size() == 1;
+  std::vector<std::unique_ptr<tsar::Region>> owned;
+  std::vector<tsar::Region*> regions;
+  for (const auto& loop : loops) {
+    tsar::RegionOptions options;
+    options.name = std::string("bench-gpu-") + (loops.size() == 1 ? k.name() : loop.c_str());
+    options.schedule = schedule;
+    options.device_kinds = kinds;
+    owned.push_back(std::make_unique<tsar::Region>(options));
+    regions.push_back(owned.back().get());
+  }
+  const int n = regions.front()->num_devices();
   Result r;
   r.devices = devices;
-  for (int w = 0; w < n; ++w) r.keys.emplace_back(region.device(w).key);
+  for (int w = 0; w < n; ++w) r.keys.emplace_back(regions.front()->device(w).key);
   r.to.assign(static_cast<std::size_t>(n), 0.0);
   r.from = r.bound = r.to;
+  r.iterations.assign(static_cast<std::size_t>(n), 0);
+  r.retired.assign(static_cast<std::size_t>(n), 0);
   k.reset();
-  k.attach(region);
+  k.attach(regions);
   for (int p = 0; p < warmup; ++p) {
-    k.pass(region, backend);
+    k.pass(regions, backend);
     k.after_pass();
   }
+  std::vector<std::int64_t> seen(regions.size());  // passes each region had recorded
+  for (std::size_t l = 0; l < regions.size(); ++l) seen[l] = regions[l]->passes();
+  double minimum = 0.0;
   for (int p = 0; p < passes; ++p) {
     const auto t0 = Clock::now();
-    k.pass(region, backend);
+    k.pass(regions, backend);
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const std::int64_t required = k.minimum_bytes();
+    minimum =
+        minimum >= 0.0 && required >= 0 ? minimum + static_cast<double>(required) / passes : -1.0;
     r.total += seconds;
     r.fastest = std::min(r.fastest, seconds);
     r.slowest = std::max(r.slowest, seconds);
-    const auto stats = region.pass_stats();
-    r.tsar_pass += stats.pass.seconds / passes;
-    std::int64_t begin = 0;  // adaptive ranges lie in worker order
-    for (int w = 0; w < n; ++w) {
-      const auto& d = stats.devices[static_cast<std::size_t>(w)];
-      const std::int64_t end = begin + d.iterations;
-      const double bound = ranges && d.iterations > 0 && d.kind != TSAR_DEVICE_CPU
-                               ? static_cast<double>(k.bound_bytes(begin, end))
-                               : 0.0;
-      const double moved = static_cast<double>(d.bytes_to_device + d.bytes_from_device);
-      if (ranges && moved > bound) ++r.bound_violations;
-      r.to[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_to_device) / passes;
-      r.from[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_from_device) / passes;
-      r.bound[static_cast<std::size_t>(w)] += bound / passes;
-      begin = end;
+    // Every (loop) pass this pass ran, in every region.
+    std::vector<double> moved(static_cast<std::size_t>(n), 0.0);
+    for (std::size_t l = 0; l < regions.size(); ++l) {
+      for (std::int64_t q = seen[l]; q < regions[l]->passes(); ++q) {
+        const auto stats = regions[l]->pass_stats(q);
+        r.tsar_pass += stats.pass.seconds / passes;
+        std::int64_t begin = 0;  // adaptive ranges lie in worker order
+        for (int w = 0; w < n; ++w) {
+          const auto& d = stats.devices[static_cast<std::size_t>(w)];
+          const std::int64_t end = begin + d.iterations;
+          const double bound = ranges && d.iterations > 0 && d.kind != TSAR_DEVICE_CPU
+                                   ? static_cast<double>(k.bound_bytes(begin, end))
+                                   : 0.0;
+          const double bytes = static_cast<double>(d.bytes_to_device + d.bytes_from_device);
+          if (ranges && bytes > bound) ++r.bound_violations;
+          r.moved += bytes / passes;
+          r.to[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_to_device) / passes;
+          r.from[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_from_device) / passes;
+          r.bound[static_cast<std::size_t>(w)] += bound / passes;
+          begin = end;
+        }
+      }
+      seen[l] = regions[l]->passes();
     }
     k.after_pass();
+    if (r.check.empty()) r.check = k.check();
   }
+  r.minimum = passes > 0 ? minimum : -1.0;
   // The results reach the host (outputs the devices kept resident): part of the run's time.
   const auto t_finish = Clock::now();
   k.finish();
   r.finish = std::chrono::duration<double>(Clock::now() - t_finish).count();
   r.total += r.finish;
   r.per_pass = r.total / std::max(1, passes);
-  const auto stats = region.pass_stats();
-  for (int w = 0; w < n; ++w) {
-    r.iterations.push_back(stats.devices[static_cast<std::size_t>(w)].iterations);
-    r.retired.push_back(region.device(w).retired);
+  // The last pass's split, every loop's iterations together; a device retired in any loop.
+  for (tsar::Region* region : regions) {
+    const auto stats = region->pass_stats();
+    for (int w = 0; w < n; ++w) {
+      r.iterations[static_cast<std::size_t>(w)] +=
+          stats.devices[static_cast<std::size_t>(w)].iterations;
+      r.retired[static_cast<std::size_t>(w)] |= region->device(w).retired;
+    }
   }
   r.sample = k.sample();
   k.detach();
@@ -212,6 +251,7 @@ json result_json(const Result& r) {
           {"fastest_pass", r.fastest},  {"tsar_pass_seconds", r.tsar_pass},
           {"slowest_pass", r.slowest},  {"seconds_total", r.total},
           {"finish_seconds", r.finish}, {"bytes_over_bound", r.bound_violations},
+          {"bytes_per_pass", r.moved},  {"bytes_minimum_per_pass", r.minimum},
           {"devices", devices}};
 }
 
@@ -257,11 +297,13 @@ std::vector<std::string> cpu_keys(const std::string& spec) {
 int main(int argc, char** argv) {
   Options opt;
   CLI::App app{
-      "tsar-bench-gpu: co-scheduling GEMM, k-means, Jacobi and a GPU-averse loop "
-      "across the CPU cores and GPUs of this node"};
+      "tsar-bench-gpu: co-scheduling GEMM, k-means, Jacobi, a GPU-averse loop and time steps "
+      "of several loops (BiCGStab, a stencil with a residual, a wave) across the CPU cores and "
+      "GPUs of this node"};
   app.add_option("--scale", opt.scale, "quick (CI, tiny sizes) or full")
       ->check(CLI::IsMember({"quick", "full"}));
-  app.add_option("--kernels", opt.kernels, "comma-separated: gemm,kmeans,jacobi,averse");
+  app.add_option("--kernels", opt.kernels,
+                 "comma-separated: gemm,kmeans,jacobi,averse,bicgstab,residual,wave");
   app.add_option("--backend", opt.backend, "omp, cuda or all (those this node has)")
       ->check(CLI::IsMember({"omp", "cuda", "all"}));
   app.add_option("--accelerators", opt.accelerators,
@@ -422,13 +464,20 @@ int main(int argc, char** argv) {
           double err = max_relative_difference(co.sample, reference.sample);
           for (const auto& a : alone)
             err = std::max(err, max_relative_difference(a.sample, reference.sample));
-          const bool correct = err <= 1e-6;
+          // Kernels with a serial reference check every run against it.
+          std::string serial = co.check.empty() ? reference.check : co.check;
+          for (const auto& a : alone)
+            if (serial.empty()) serial = a.check;
+          const bool correct = err <= 1e-6 && serial.empty();
           all_correct = all_correct && correct;
-          if (!correct) std::printf("  results differ from the CPU alone's: %.2e  WRONG\n", err);
+          if (err > 1e-6) std::printf("  results differ from the CPU alone's: %.2e  WRONG\n", err);
+          if (!serial.empty())
+            std::printf("  results differ from the serial reference: %s  WRONG\n", serial.c_str());
           json entry = result_json(co);
           entry["efficiency"] = e;
           entry["both_contribute"] = both;
           entry["max_relative_difference"] = err;
+          entry["serial_check"] = serial.empty() ? "ok" : serial;
           if (plan.averse) {
             // Paired runs, each a fresh region: CPU alone and co-scheduled back to back,
             // alternating which goes first; the median of the pairs' ratios (the machine's
@@ -468,6 +517,10 @@ int main(int argc, char** argv) {
                 sched.c_str(), ratio, ratios.size(), list.c_str());
             if (primary) averse_ratio = std::max(averse_ratio, ratio);
           }
+          if (co.minimum >= 0.0)
+            std::printf("    moves %.3f MB per pass; its splits require %.3f MB (x%.3f)\n",
+                        co.moved / 1e6, co.minimum / 1e6,
+                        co.minimum > 0.0 ? co.moved / co.minimum : 1.0);
           if (primary) {
             std::printf("    split: %s\n", split_text(co).c_str());
             for (std::size_t w = 0; w < co.keys.size(); ++w)

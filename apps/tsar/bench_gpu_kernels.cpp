@@ -6,6 +6,9 @@
 #include <cstring>
 #include <limits>
 
+#include "kept_loops.hpp"
+#include "kernel.hpp"
+#include "kernel_list.hpp"
 #if TSAR_BENCH_CUDA
 #include "bench_gpu_cuda.hpp"
 #endif
@@ -148,7 +151,7 @@ double on_host(const tsar::Region& region, const Chunk& c, std::int64_t grain, B
 
 // ---------------------------------------------------------------------------------------
 
-class Gemm final : public GpuKernel {
+class Gemm final : public OneLoopKernel {
  public:
   explicit Gemm(std::int64_t n) : n_(n), a_(sz(n * n)), b_(sz(n * n)), c_(sz(n * n)) {
     std::uint64_t s = 1;
@@ -159,7 +162,6 @@ class Gemm final : public GpuKernel {
   std::string size_text() const override {
     return "C = A B + C/2, " + std::to_string(n_) + "^2 doubles; A rows and B persistent";
   }
-  std::int64_t iterations() const override { return n_; }
   void reset() override {
     std::uint64_t s = 7;
     for (auto& v : c_) v = uniform(s);
@@ -240,7 +242,7 @@ class Gemm final : public GpuKernel {
   tsar::Mapped<double> am_, bm_, cm_;
 };
 
-class Kmeans final : public GpuKernel {
+class Kmeans final : public OneLoopKernel {
  public:
   Kmeans(std::int64_t points, int dims, int clusters)
       : n_(points),
@@ -265,7 +267,6 @@ class Kmeans final : public GpuKernel {
     return std::to_string(n_) + " points x " + std::to_string(d_) + " dims, " + std::to_string(k_) +
            " clusters; points persistent, centroids every pass";
   }
-  std::int64_t iterations() const override { return n_; }
   void reset() override {
     for (int c = 0; c < k_; ++c)  // the first points as initial centroids
       for (int x = 0; x < d_; ++x)
@@ -277,7 +278,8 @@ class Kmeans final : public GpuKernel {
     pm_ = r.map_2d(points_.data(), static_cast<std::size_t>(n_), static_cast<std::size_t>(d_), 0,
                    tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST);
     cm_ = r.map(centroids_.data(), centroids_.size(), tsar::Assoc::full, TSAR_MEM_IN);
-    mm_ = r.map(member_.data(), member_.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+    mm_ =
+        r.map(member_.data(), member_.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   }
   void detach() override { pm_ = {}, cm_ = {}, mm_ = {}; }
   void pass(tsar::Region& r, Backend) override {
@@ -332,7 +334,7 @@ class Kmeans final : public GpuKernel {
   tsar::Mapped<int> mm_;
 };
 
-class Jacobi final : public GpuKernel {
+class Jacobi final : public OneLoopKernel {
  public:
   Jacobi(std::int64_t rows, std::int64_t cols)
       : rows_(rows), cols_(cols), u_(sz(rows * cols)), uold_(sz(rows * cols)), f_(sz(rows * cols)) {
@@ -352,7 +354,6 @@ class Jacobi final : public GpuKernel {
     return "Helmholtz, Jacobi sweeps on " + std::to_string(rows_) + " x " + std::to_string(cols_) +
            " doubles; double-buffered, persistent, output resident, 1 halo row";
   }
-  std::int64_t iterations() const override { return rows_; }
   void reset() override {
     std::fill(u_.begin(), u_.end(), 0.0);
     std::fill(uold_.begin(), uold_.end(), 0.0);
@@ -363,7 +364,7 @@ class Jacobi final : public GpuKernel {
     old_ = r.map_2d(uold_.data(), sz(rows_), sz(cols_), 0, tsar::Assoc::rows, TSAR_MEM_IN | p, 1);
     // The sweep stays on the device that computed it; only boundary rows move between passes.
     new_ = r.map_2d(u_.data(), sz(rows_), sz(cols_), 0, tsar::Assoc::rows,
-                    TSAR_MEM_OUT | p | TSAR_MEM_RESIDENT, 1);
+                    TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | p | TSAR_MEM_RESIDENT, 1);
     fm_ = r.map_2d(f_.data(), sz(rows_), sz(cols_), 0, tsar::Assoc::rows, TSAR_MEM_IN | p);
     red_ = r.reduction(residual_, 0.0, [](double x, double y) { return x + y; });
   }
@@ -422,7 +423,7 @@ class Jacobi final : public GpuKernel {
   tsar::Reduction<double> red_;
 };
 
-class Averse final : public GpuKernel {
+class Averse final : public OneLoopKernel {
  public:
   Averse(std::int64_t n, std::int64_t table)
       : n_(n), table_(static_cast<std::size_t>(table)), y_(static_cast<std::size_t>(n)) {
@@ -435,11 +436,10 @@ class Averse final : public GpuKernel {
            std::to_string(static_cast<std::int64_t>(table_.size()) * kD >> 20) +
            " MiB table every device needs anew each pass";
   }
-  std::int64_t iterations() const override { return n_; }
   void reset() override { std::fill(y_.begin(), y_.end(), 0.0); }
   void attach(tsar::Region& r) override {
     tm_ = r.map(table_.data(), table_.size(), tsar::Assoc::full, TSAR_MEM_IN);
-    ym_ = r.map(y_.data(), y_.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+    ym_ = r.map(y_.data(), y_.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   }
   void detach() override { tm_ = {}, ym_ = {}; }
   void pass(tsar::Region& r, Backend) override {
@@ -479,6 +479,74 @@ class Averse final : public GpuKernel {
   tsar::Mapped<double> tm_, ym_;
 };
 
+/// A suite kernel (apps/tsar/kernels) as a bench kernel: a pass is one run -- its loops, each
+/// in its region, with the kernel's serial steps between them -- checked against the serial
+/// reference after it; the inputs are restored between passes, untimed. The data the loops
+/// share stays on the devices from loop to loop (kept_loops.hpp).
+class SuiteKernel final : public GpuKernel {
+ public:
+  SuiteKernel(std::unique_ptr<tsar::kernels::Kernel> kernel, bool quick) : k_(std::move(kernel)) {
+    k_->setup(quick ? tsar::kernels::Scale::quick : tsar::kernels::Scale::full);
+    k_->compute_reference();
+  }
+  const char* name() const override { return k_->name(); }
+  std::string size_text() const override { return k_->size_text() + " a pass"; }
+  std::vector<std::string> loops() const override {
+    std::vector<std::string> names;
+    for (const auto& l : k_->loops()) names.push_back(l.name);
+    return names;
+  }
+  void reset() override {
+    k_->reset();
+    checked_.clear();
+  }
+  void attach(std::span<tsar::Region* const> regions) override {
+    kept_ = std::make_unique<KeptLoops>(*k_, regions);
+  }
+  void detach() override { kept_.reset(); }
+  void pass(std::span<tsar::Region* const> regions, Backend) override {
+    kept_->restart();
+    k_->run([&](const tsar::kernels::Loop& loop, std::int64_t n) {
+      tsar::Region& r = *regions[static_cast<std::size_t>(loop.index)];
+      tsar_region* handle = r.handle();
+      const tsar::kernels::Translate translate = [handle](const void* host) {
+        return tsar_mem(handle, host);
+      };
+      r.parallel_for(n, [&](const Chunk& c) {
+        if (c.kind() == DeviceKind::omp_target) {
+          loop.offload(c.begin(), c.end(), c.omp_device(), translate);
+        } else if (c.kind() == DeviceKind::cuda) {
+          if (!loop.cuda) throw tsar::Error(TSAR_ERR_UNSUPPORTED, loop.name + " has no CUDA body");
+          loop.cuda(c.begin(), c.end(), c.stream(), translate);
+        } else {
+          on_host(r, c, 4, [&](std::int64_t lo, std::int64_t hi) {
+            loop.host(lo, hi);
+            return 0.0;
+          });
+        }
+      });
+      kept_->count(loop, r);
+    });
+  }
+  void after_pass() override {
+    kept_->data().update_host();  // the devices' rows, for the check
+    const auto c = k_->check();
+    checked_ = c.ok ? "" : c.detail + " (error " + std::to_string(c.error) + ")";
+    k_->reset();
+    kept_->host_restored();
+  }
+  void finish() override { kept_->data().update_host(); }
+  std::vector<double> sample() const override { return {}; }
+  std::string check() const override { return checked_; }
+  std::int64_t bound_bytes(std::int64_t, std::int64_t) const override { return 0; }
+  std::int64_t minimum_bytes() const override { return kept_ ? kept_->required() : -1; }
+
+ private:
+  std::unique_ptr<tsar::kernels::Kernel> k_;
+  std::unique_ptr<KeptLoops> kept_;
+  std::string checked_;  ///< the last pass's check
+};
+
 }  // namespace
 
 std::unique_ptr<GpuKernel> make_gemm(std::int64_t n) { return std::make_unique<Gemm>(n); }
@@ -490,6 +558,12 @@ std::unique_ptr<GpuKernel> make_jacobi(std::int64_t rows, std::int64_t cols) {
 }
 std::unique_ptr<GpuKernel> make_averse(std::int64_t n, std::int64_t table) {
   return std::make_unique<Averse>(n, table);
+}
+
+std::unique_ptr<GpuKernel> make_suite_kernel(const std::string& name, bool quick) {
+  auto kernel = tsar::kernels::make_kernel(name);
+  if (!kernel) return nullptr;
+  return std::make_unique<SuiteKernel>(std::move(kernel), quick);
 }
 
 }  // namespace tsar_bench_gpu

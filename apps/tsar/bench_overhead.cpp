@@ -5,7 +5,13 @@
 //   chunk_dispatch_ns  chunk:1 schedule: the cost of one chunk dispatch on one device while
 //                      every device takes chunks (goal: under 100 ns)
 // In the same run, for scale: a single-device pass, the thesis-style pass from an OpenMP team,
-// OpenMP's own empty static parallel-for and its dynamic,1 dispatch.
+// OpenMP's own empty static parallel-for and its dynamic,1 dispatch. And the fixed cost of a
+// pass with an accelerator (the host's OpenMP device used as one: its own allocations, real
+// copies) beside the CPU cores, a buffer staged in and out of it:
+//   accel_pass_us       the cores and the accelerator sharing the pass
+//   accel_only_pass_us  the accelerator with every iteration (the cores' workers stay asleep)
+// each with the planner's part of it (schedule_us: planning, learning, the copy engine's
+// exchange).
 // Usage: tsar-bench-overhead [--passes N] [--chunks N]   (TSAR_DEVICES picks the devices)
 #include <omp.h>
 
@@ -16,6 +22,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tsar/tsar.hpp"
@@ -90,6 +97,41 @@ double omp_dynamic_dispatch_seconds(int threads, std::int64_t n) {
   });
 }
 
+/// Median seconds of a pass of n iterations over a registered buffer on `devices` (given
+/// times per iteration: cores `core_tpi`, the accelerator -- the last device -- `accel_tpi`),
+/// and the mean of the planner's part of the timed passes.
+std::pair<double, double> accel_pass_seconds(const std::string& devices, double core_tpi,
+                                             double accel_tpi, std::int64_t n, int passes) {
+  tsar::set_devices(devices);
+  tsar::RegionOptions options;
+  options.name = "overhead-accelerator";
+  options.schedule = "adaptive";
+  {
+    tsar::Region probe(options);
+    options.time_per_iteration.assign(static_cast<std::size_t>(probe.num_devices()), core_tpi);
+    options.time_per_iteration.back() = accel_tpi;
+  }
+  tsar::Region region(options);
+  std::vector<double> data(static_cast<std::size_t>(n), 1.0);
+  auto m = region.map(data.data(), data.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  const auto body = [&](const tsar::Chunk& c) {
+    double* p = c.ptr(m);
+    for (auto i = c.begin(); i < c.end(); ++i) p[i] += 1.0;
+  };
+  for (int p = 0; p < passes / 10; ++p) region.parallel_for(n, body);
+  const std::int64_t first = region.passes();
+  const double pass = median_of(5, [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) region.parallel_for(n, body);
+    return seconds_since(t0) / passes;
+  });
+  double schedule = 0.0;
+  const std::int64_t last = region.passes();
+  const std::int64_t from = std::max(first, last - 4096);
+  for (std::int64_t p = from; p < last; ++p) schedule += region.pass_stats(p).pass.schedule_seconds;
+  return {pass, schedule / static_cast<double>(std::max<std::int64_t>(1, last - from))};
+}
+
 double tsar_dispatch_seconds(tsar::Region& region, std::int64_t n) {
   const auto empty = [](const tsar::Chunk&) { opaque(); };
   region.parallel_for(n, empty);
@@ -130,6 +172,25 @@ int main(int argc, char** argv) {
     const double dispatch = tsar_dispatch_seconds(chunked, chunks);
     const double omp_dispatch = omp_dynamic_dispatch_seconds(devices, chunks);
 
+    // The accelerator beside the CPU devices, on the last CPU device's core.
+    std::string cores;
+    int last_core = -1;
+    for (int d = 0; d < devices; ++d) {
+      const auto info = adaptive.device(d);
+      if (info.kind != TSAR_DEVICE_CPU || info.num_cores != 1) continue;
+      if (last_core >= 0)
+        cores += (cores.empty() ? "" : ",") + std::string("cpu:") + std::to_string(last_core);
+      last_core = info.id;
+    }
+    std::pair<double, double> shared{0, 0}, alone{0, 0};
+    if (last_core >= 0) {
+      const std::string accel_devices =
+          (cores.empty() ? "" : cores + ",") + "omphost:" + std::to_string(last_core);
+      const int accel_passes = std::max(10, passes / 10);
+      shared = accel_pass_seconds(accel_devices, 1.0, 0.25, n, accel_passes);
+      alone = accel_pass_seconds(accel_devices, 1.0, 1e-6, n, accel_passes);
+    }
+
     tsar::set_devices("cpu:0");
     tsar::Region adaptive1("overhead-adaptive-1", "adaptive");
     tsar::Region chunked1("overhead-chunk-1", "chunk:1");
@@ -147,6 +208,10 @@ int main(int argc, char** argv) {
     std::printf("chunk dispatch, one device      %8.1f ns\n", dispatch1 * 1e9);
     std::printf("OpenMP dynamic,1 dispatch       %8.1f ns per iteration per thread\n",
                 omp_dispatch * 1e9);
+    std::printf("pass with an accelerator        %8.3f us  (planner %.3f us)\n", shared.first * 1e6,
+                shared.second * 1e6);
+    std::printf("pass all the accelerator's      %8.3f us  (planner %.3f us)\n", alone.first * 1e6,
+                alone.second * 1e6);
 
     const nlohmann::json out{{"bench", "tsar-bench-overhead"},
                              {"devices", keys},
@@ -158,6 +223,10 @@ int main(int argc, char** argv) {
                              {"chunk_dispatch_ns", dispatch * 1e9},
                              {"chunk_dispatch_one_device_ns", dispatch1 * 1e9},
                              {"omp_dynamic1_dispatch_ns", omp_dispatch * 1e9},
+                             {"accel_pass_us", shared.first * 1e6},
+                             {"accel_pass_schedule_us", shared.second * 1e6},
+                             {"accel_only_pass_us", alone.first * 1e6},
+                             {"accel_only_pass_schedule_us", alone.second * 1e6},
                              {"goal_pass_overhead_us", 1.0},
                              {"goal_chunk_dispatch_ns", 100.0}};
     std::printf("%s\n", out.dump().c_str());

@@ -2,7 +2,6 @@
 #include "suite_tsar_runner.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <utility>
 
 namespace tsar::suite {
@@ -50,8 +49,11 @@ TsarRunner::LoopRegion TsarRunner::make_region(const kernels::Loop& loop, std::i
   if (is_chunk_schedule(schedule) && schedule.find(':') == std::string::npos)
     schedule += ":" + std::to_string(std::max<std::int64_t>(1, (n + chunks_ - 1) / chunks_));
   set_devices(devices_);
-  // Loops without an offload body may only use devices that compute on host memory.
-  const unsigned kinds = loop.offload ? TSAR_DEVICE_ALL : (TSAR_DEVICE_CPU | TSAR_DEVICE_EMULATED);
+  // Loops without an offload body may only use devices that compute on host memory; loops
+  // without a CUDA body, no CUDA device.
+  const unsigned kinds = !loop.offload ? (TSAR_DEVICE_CPU | TSAR_DEVICE_EMULATED)
+                         : loop.cuda   ? TSAR_DEVICE_ALL
+                                       : (TSAR_DEVICE_ALL & ~TSAR_DEVICE_CUDA);
   LoopRegion lr;
   lr.region =
       std::make_unique<Region>(RegionOptions{region_prefix_ + loop.name, schedule, kinds, {}, 0});
@@ -71,15 +73,16 @@ void TsarRunner::parallel(const kernels::Loop& loop, std::int64_t n) {
   auto& slot = regions_[static_cast<std::size_t>(loop.index)];
   if (!slot.region) slot = make_region(loop, n);
   tsar_region* handle = slot.region->handle();
+  const kernels::Translate translate = [handle](const void* host) {
+    return tsar_mem(handle, host);
+  };
   slot.region->parallel_for(n, [&](const Chunk& c) {
-    if (c.kind() == DeviceKind::omp_target) {
-      loop.offload(c.begin(), c.end(), c.omp_device(),
-                   [handle](const void* host) { return tsar_mem(handle, host); });
-    } else if (c.kind() == DeviceKind::cuda) {
-      throw std::runtime_error(loop.name + " has no CUDA body");
-    } else {
+    if (c.kind() == DeviceKind::omp_target)
+      loop.offload(c.begin(), c.end(), c.omp_device(), translate);
+    else if (c.kind() == DeviceKind::cuda)
+      loop.cuda(c.begin(), c.end(), c.stream(), translate);
+    else
       loop.host(c.begin(), c.end());
-    }
   });
 }
 

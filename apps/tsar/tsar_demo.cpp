@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
                         TSAR_DEVICE_CPU | TSAR_DEVICE_OMP_TARGET | TSAR_DEVICE_EMULATED);
     const std::int64_t n = 200'000;
     std::vector<double> y(static_cast<std::size_t>(n));
-    auto out = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT);
+    auto out = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
     double sum = 0.0;
     auto total = region.reduction(sum, 0.0, [](double a, double b) { return a + b; });
 

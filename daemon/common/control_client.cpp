@@ -70,6 +70,16 @@ Expected<nlohmann::json> send_request(const std::string& socket_path, const nloh
     return Error(e == ENOENT || e == ECONNREFUSED ? Errc::kNotFound : Errc::kIo,
                  "no symmerd at " + socket_path + ": " + std::strerror(e));
   }
+  // Believe only a daemon run by root or by the caller: anyone else listening there (a user
+  // who got to the path first) could answer anything.
+  ucred server{};
+  socklen_t len = sizeof server;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &server, &len) != 0 || len != sizeof server)
+    return Error(Errc::kIo, socket_path + ": cannot tell who listens there (SO_PEERCRED)");
+  if (server.uid != 0 && server.uid != ::geteuid())
+    return Error(Errc::kIo, socket_path + ": the server there runs as uid " +
+                                std::to_string(server.uid) +
+                                ", neither root nor you: not talking to it");
   const auto start = std::chrono::steady_clock::now();
   const std::string line = request.dump() + "\n";
   for (std::size_t sent = 0; sent < line.size();) {

@@ -22,9 +22,10 @@ std::string default_socket_path(uid_t euid);
 /// socket when it exists, else root's.
 std::string client_socket_path();
 
-/// Sends one request (a JSON object, one line) and returns the daemon's reply. Errors:
-/// kNotFound (no daemon listens there), kIo (connect/send/receive failed or timed out),
-/// kParse (the reply is not JSON).
+/// Sends one request (a JSON object, one line) and returns the daemon's reply. The server must
+/// run as root or as the caller (SO_PEERCRED), else nothing is sent. Errors: kNotFound (no
+/// daemon listens there), kIo (the server runs as someone else; connect, send or receive
+/// failed or timed out), kParse (the reply is not JSON).
 Expected<nlohmann::json> send_request(const std::string& socket_path, const nlohmann::json& request,
                                       std::chrono::milliseconds timeout = std::chrono::seconds(10));
 

@@ -32,6 +32,17 @@ Daemon::Daemon(boost::asio::io_context& io, DaemonConfig config, std::string con
   state_.started_realtime_s = wall_clock_s();
   state_.started = Clock::now();
   state_.paused = state_.config.start_paused;
+  open_log_dir();
+}
+
+void Daemon::open_log_dir() {
+  log_dir_ = DirectoryFd();
+  if (state_.config.decision_log_dir.empty()) return;
+  auto dir = open_private_directory(state_.config.decision_log_dir, state_.uid);
+  if (dir)
+    log_dir_ = std::move(*dir);
+  else
+    spdlog::error("symmerd: decision logs are kept in memory only: {}", dir.error().message);
 }
 
 Daemon::~Daemon() { stop(); }
@@ -124,7 +135,9 @@ void Daemon::reload() {
     spdlog::warn("symmerd: daemon.segment_dir changed; it takes effect at the next start");
   load.config.socket = state_.config.socket;
   load.config.segment_dir = state_.config.segment_dir;
+  const bool new_log_dir = load.config.decision_log_dir != state_.config.decision_log_dir;
   state_.config = std::move(load.config);
+  if (new_log_dir) open_log_dir();  // for jobs adopted from now on
   spdlog::set_level(
       static_cast<spdlog::level::level_enum>(static_cast<int>(state_.config.log_level)));
   apply_settings(Clock::now());

@@ -32,6 +32,7 @@
 #include "daemon_config.hpp"
 #include "managed_job.hpp"
 #include "peer_credentials.hpp"
+#include "private_directory.hpp"
 #include "symmer/topology/proc_reader.hpp"
 
 namespace symmer::daemon {
@@ -112,6 +113,7 @@ class Daemon {
   std::string segment_dir() const;
 
  private:
+  void open_log_dir();
   void schedule_period();
   void schedule_tick();
   void watch_directory();
@@ -129,6 +131,7 @@ class Daemon {
 
   boost::asio::io_context& io_;
   DaemonState state_;
+  DirectoryFd log_dir_;  // daemon.decision_log_dir, checked (none when not configured)
   boost::asio::steady_timer period_timer_;
   boost::asio::steady_timer tick_timer_;
   std::optional<boost::asio::posix::stream_descriptor> inotify_;

@@ -2,18 +2,23 @@
 // symmerd.toml (see daemon_config.hpp).
 #include "daemon_config.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <toml++/toml.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
 
+#include "private_directory.hpp"
 #include "symmer/topology/cpu_list.hpp"
+#include "toml_text.hpp"
 
 #ifndef SYMMER_SYSCONFDIR
 #define SYMMER_SYSCONFDIR "/etc"
@@ -146,6 +151,9 @@ const std::vector<DaemonKey>& daemon_keys() {
          if (s == nullptr) return "expected a string";
          if (s->get().empty()) return "";
          if (auto e = existing_directory(s->get(), true); !e.empty()) return e;
+         // Logs are named after users' segments: nobody else may put a link in their way.
+         if (auto dir = open_private_directory(s->get(), ::geteuid()); !dir)
+           return dir.error().message;
          c.decision_log_dir = s->get();
          return "";
        }},
@@ -187,6 +195,10 @@ const std::vector<DaemonKey>& daemon_keys() {
 DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& source,
                                      const topology::NodeModel& node) {
   DaemonConfigLoad load;
+  if (const auto problem = toml_text_problem(text); !problem.empty()) {
+    load.errors.push_back(source + ":" + problem);
+    return load;
+  }
   toml::table root;
   try {
     root = toml::parse(text, source);
@@ -238,15 +250,42 @@ DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& s
 }
 
 DaemonConfigLoad load_daemon_config(const std::string& path, const topology::NodeModel& node) {
-  std::ifstream in(path);
-  if (!in) {
-    DaemonConfigLoad load;
-    load.errors.push_back(path + ": cannot read the configuration file");
+  DaemonConfigLoad load;
+  auto refuse = [&](const std::string& why) {
+    load.errors.push_back(path + ": " + why);
     return load;
+  };
+  // Never blocks (a FIFO), never reads without end (/dev/zero): a regular file of bounded size.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return refuse("cannot read the configuration file: " + std::string(std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return refuse("cannot read the configuration file: " + std::string(std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) return refuse("is a directory, not a configuration file");
+  if (!S_ISREG(st.st_mode))
+    return refuse("is not a regular file (a device, FIFO or socket), not a configuration file");
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxConfigBytes)
+    return refuse("is " + std::to_string(st.st_size) + " bytes; a configuration file has at most " +
+                  std::to_string(kMaxConfigBytes));
+  std::string text(kMaxConfigBytes + 1, '\0');
+  std::size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return refuse("cannot read the configuration file: " + std::string(std::strerror(errno)));
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_daemon_config(text.str(), path, node);
+  if (got > kMaxConfigBytes)
+    return refuse("grew past " + std::to_string(kMaxConfigBytes) + " bytes while being read");
+  text.resize(got);
+  return parse_daemon_config(text, path, node);
 }
 
 std::string default_config_path() {
@@ -313,6 +352,10 @@ analysis::ConfigLoad apply_policy(const analysis::AnalyzerConfig& base,
     text += key + " = " + value.dump() + "\n";
   }
   if (!load.errors.empty()) return load;
+  if (const auto problem = toml_text_problem(text); !problem.empty()) {
+    load.errors.push_back("policy: " + problem);
+    return load;
+  }
   analysis::apply_toml(load, text, "policy");
   return load;
 }

@@ -6,6 +6,7 @@
 // many jobs. Every bad value is one message naming the file and the key; a configuration
 // with errors must not start a daemon.
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -44,7 +45,11 @@ struct DaemonConfigLoad {
 DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& source,
                                      const topology::NodeModel& node);
 
-/// Reads and parses the file at `path` (a missing or unreadable file is an error).
+/// Largest configuration file read.
+inline constexpr std::uint64_t kMaxConfigBytes = 1 << 20;
+
+/// Reads and parses the file at `path`. A missing or unreadable file is an error, and so is
+/// anything but a regular file of at most kMaxConfigBytes (a directory, /dev/null, /dev/zero).
 DaemonConfigLoad load_daemon_config(const std::string& path, const topology::NodeModel& node);
 
 /// Where symmerd looks for its configuration without --config:

@@ -107,8 +107,7 @@ bool Daemon::adopt(const std::string& path, TimePoint now, std::string* error) {
     return false;
   }
   const std::string key = path.substr(path.rfind('/') + 1);
-  auto job = ManagedJob::open(path, state_.config.decision_log_dir, state_.node, settings_for(key),
-                              next_order_, now);
+  auto job = ManagedJob::open(path, log_dir_, state_.node, settings_for(key), next_order_, now);
   if (!job) {
     if (job.error().code != Errc::kNotFound) *error = job.error().message;
     return false;

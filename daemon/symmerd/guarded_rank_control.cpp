@@ -2,7 +2,9 @@
 // RankControl with the process checks (see guarded_rank_control.hpp).
 #include "guarded_rank_control.hpp"
 
-#include "job_process.hpp"
+#include <sys/stat.h>
+
+#include "symmer/segment/job_process.hpp"
 
 namespace symmer::daemon {
 
@@ -26,7 +28,13 @@ void GuardedRankControl::update(const segment::SegmentSnapshot& snapshot) {
 bool GuardedRankControl::may_act_on(int pid) const {
   for (const auto& [rank, process] : who_) {
     if (process.first != pid) continue;
-    const auto ok = check_job_process({pid, process.second, owner_uid_, path_});
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) != 0) {
+      refused_("not acting on pid " + std::to_string(pid) + ": " + path_ + " is gone");
+      return false;
+    }
+    const auto ok =
+        segment::check_job_process({pid, process.second, owner_uid_, st.st_dev, st.st_ino, path_});
     if (!ok) refused_("not acting on " + ok.error().message);
     return static_cast<bool>(ok);
   }

@@ -2,7 +2,7 @@
 #pragma once
 // The job's ranks as symmerd drives them: commands go through the segment's command words
 // (the rank re-binds itself), and the one action from outside, force_bind, happens only
-// after check_job_process() (job_process.hpp) accepts the process.
+// after segment::check_job_process() (segment/job_process.hpp) accepts the process.
 
 #include <functional>
 #include <map>

@@ -4,6 +4,7 @@
 // SIGHUP re-reads the configuration.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,20 @@
 #include "control_client.hpp"
 #include "control_server.hpp"
 #include "daemon.hpp"
+
+namespace {
+
+// The soft descriptor limit (often 1024) up to the hard one: room for every connection the
+// control socket admits beside the jobs' segments and /proc reads.
+void raise_descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) try {
   using namespace symmer::daemon;
@@ -62,6 +77,7 @@ int main(int argc, char** argv) try {
   spdlog::set_level(static_cast<spdlog::level::level_enum>(static_cast<int>(config.log_level)));
   if (config.socket.empty()) config.socket = default_socket_path(::geteuid());
 
+  raise_descriptor_limit();
   boost::asio::io_context io;
   Daemon daemon(io, config, config_path, node);
   auto server = ControlServer::listen(

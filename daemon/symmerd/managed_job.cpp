@@ -2,11 +2,15 @@
 // One adopted job (see managed_job.hpp).
 #include "managed_job.hpp"
 
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -28,6 +32,27 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The job's decision log in the directory the daemon checked, created there without following
+// a symlink (the name comes from the user's segment); -1 when there is none.
+int open_log(const DirectoryFd& dir, const std::string& key) {
+  if (!dir) return -1;
+  const std::string name = key + ".jsonl";
+  const int fd =
+      ::openat(dir.get(), name.c_str(),
+               O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0640);
+  if (fd < 0) {
+    spdlog::warn("symmerd: no decision log {}/{}: {}", dir.path(), name, std::strerror(errno));
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    spdlog::warn("symmerd: no decision log {}/{}: not a regular file of its own", dir.path(), name);
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 }  // namespace
 
 std::vector<int> cpus_allowed(int pid) {
@@ -44,7 +69,7 @@ std::vector<int> cpus_allowed(int pid) {
 }
 
 Expected<std::unique_ptr<ManagedJob>> ManagedJob::open(const std::string& path,
-                                                       const std::string& log_dir,
+                                                       const DirectoryFd& log_dir,
                                                        const topology::NodeModel& node,
                                                        JobSettings settings, int order,
                                                        TimePoint now) {
@@ -59,7 +84,7 @@ Expected<std::unique_ptr<ManagedJob>> ManagedJob::open(const std::string& path,
                                                     std::move(settings), order, now));
 }
 
-ManagedJob::ManagedJob(std::string path, const std::string& log_dir,
+ManagedJob::ManagedJob(std::string path, const DirectoryFd& log_dir,
                        const topology::NodeModel& node, segment::SegmentControl control,
                        segment::SegmentControl commands, analysis::SegmentSample first,
                        JobSettings settings, int order, TimePoint now)
@@ -67,7 +92,7 @@ ManagedJob::ManagedJob(std::string path, const std::string& log_dir,
       key_(file_name(path_)),
       node_(node),
       control_(std::move(control)),
-      log_(log_dir.empty() ? std::string() : log_dir + "/" + key_ + ".jsonl"),
+      log_(open_log(log_dir, key_), log_dir ? log_dir.path() + "/" + key_ + ".jsonl" : ""),
       ranks_control_(std::move(commands), node, path_,
                      [this](const std::string& why) {
                        if (why == last_refusal_) return;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "guarded_rank_control.hpp"
+#include "private_directory.hpp"
 #include "symmer/analysis/analyzer.hpp"
 #include "symmer/analysis/segment_window.hpp"
 
@@ -46,10 +47,11 @@ struct RankView {
 
 class ManagedJob {
  public:
-  /// Opens the segment at `path` for commands and takes the first sample. `log_dir` (may be
-  /// empty) receives the job's decision log; `order` is the adoption order.
+  /// Opens the segment at `path` for commands and takes the first sample. `log_dir` (when
+  /// open) receives the job's decision log, <segment name>.jsonl; `order` is the adoption
+  /// order.
   static Expected<std::unique_ptr<ManagedJob>> open(const std::string& path,
-                                                    const std::string& log_dir,
+                                                    const DirectoryFd& log_dir,
                                                     const topology::NodeModel& node,
                                                     JobSettings settings, int order,
                                                     analysis::TimePoint now);
@@ -108,7 +110,7 @@ class ManagedJob {
   nlohmann::json ranks_json() const;
 
  private:
-  ManagedJob(std::string path, const std::string& log_dir, const topology::NodeModel& node,
+  ManagedJob(std::string path, const DirectoryFd& log_dir, const topology::NodeModel& node,
              segment::SegmentControl control, segment::SegmentControl commands,
              analysis::SegmentSample first, JobSettings settings, int order,
              analysis::TimePoint now);

@@ -63,7 +63,12 @@ void Daemon::sample_jobs(TimePoint now) {
 
 void Daemon::end_reservations() {
   for (auto it = state_.reservations.begin(); it != state_.reservations.end();) {
-    if (segment::process_start_ticks(it->first) != it->second.start_ticks) {
+    // Only a process known to be gone ends its reservation: a /proc read that failed (out of
+    // descriptors) says nothing.
+    const auto ticks = segment::read_start_ticks(it->first);
+    const bool ended =
+        ticks ? *ticks != it->second.start_ticks : ticks.error().code == Errc::kNotFound;
+    if (ended) {
       spdlog::info("symmerd: pid {} ended; its cores are free for ranks again", it->first);
       it = state_.reservations.erase(it);
     } else {

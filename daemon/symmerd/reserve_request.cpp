@@ -15,8 +15,8 @@ namespace {
 nlohmann::json reserve(Daemon& daemon, const nlohmann::json& request, const PeerCredentials& peer) {
   DaemonState& s = daemon.state();
   const pid_t pid = request.value("pid", static_cast<int>(peer.pid));
-  const auto ticks = segment::process_start_ticks(pid);
-  if (pid <= 0 || ticks == 0) return reply_failure("reserve: no process " + std::to_string(pid));
+  const auto ticks = segment::read_start_ticks(pid);
+  if (!ticks) return reply_failure("reserve: " + ticks.error().message);
   std::uint64_t real = 0, effective = 0;
   {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -41,7 +41,7 @@ nlohmann::json reserve(Daemon& daemon, const nlohmann::json& request, const Peer
   r.reservation.uid = static_cast<uid_t>(real);
   r.reservation.all_jobs = may_change_daemon(peer, s.uid);
   r.reservation.reason = request.value("reason", std::string("gpu-driver"));
-  r.start_ticks = ticks;
+  r.start_ticks = *ticks;
   s.reservations[pid] = r;
   spdlog::info("symmerd: pid {} reserved cores {} ({}) for {}", pid,
                nlohmann::json(r.reservation.cores).dump(), r.reservation.reason,

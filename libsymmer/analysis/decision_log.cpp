@@ -19,15 +19,14 @@ std::string line_of(const nlohmann::json& event) {
   return event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }
 
+// One write per line where the kernel allows: appends of two writers never interleave
+// within a line.
 bool write_all(int fd, const std::string& text) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    p += n;
-    left -= static_cast<std::size_t>(n);
+    done += static_cast<std::size_t>(n);
   }
   return true;
 }
@@ -49,11 +48,15 @@ DecisionLog::DecisionLog(const std::string& path, std::size_t keep_in_memory,
     published_fd_ =
         ::open(published_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (path.empty()) return;
-  file_.open(path, std::ios::app);
-  if (!file_) error_ = "cannot open decision log " + path + ": " + std::strerror(errno);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) error_ = "cannot open decision log " + path + ": " + std::strerror(errno);
 }
 
+DecisionLog::DecisionLog(int fd, std::string path, std::size_t keep_in_memory)
+    : path_(std::move(path)), fd_(fd), keep_(keep_in_memory) {}
+
 DecisionLog::~DecisionLog() {
+  if (fd_ >= 0) ::close(fd_);
   if (published_fd_ < 0) return;
   ::close(published_fd_);
   ::unlink(published_.c_str());
@@ -61,10 +64,7 @@ DecisionLog::~DecisionLog() {
 
 void DecisionLog::write(const nlohmann::json& event) {
   const std::string line = line_of(event);
-  if (file_) {
-    file_ << line;
-    file_.flush();
-  }
+  if (fd_ >= 0) write_all(fd_, line);
   if (keep_ > 0) {
     recent_.push_back(event);
     while (recent_.size() > keep_) recent_.pop_front();

@@ -1,25 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Validating node segment reader: pread copies, seqlock retries, field-by-field checks.
+// Validating node segment reader: pread copies (segment_file.hpp), seqlock retries,
+// field-by-field checks.
 #include "symmer/segment/reader.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <set>
-#include <span>
-#include <thread>
 
 #include "symmer/segment/naming.hpp"
+#include "symmer/segment/segment_file.hpp"
 
 namespace symmer::segment {
 namespace {
@@ -29,36 +26,6 @@ namespace {
 constexpr std::uint64_t kTimeSlackNs = 5'000'000'000ull;
 constexpr std::uint64_t kMaxThreadsPerRank = 1u << 16;
 constexpr std::uint64_t kMaxEagerLimit = 1ull << 40;
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-std::string errno_text(int e) { return std::strerror(e); }
-
-// Reads exactly `bytes` at `offset`; false on a short read (file shrank) or an error.
-bool pread_all(int fd, void* dst, std::size_t bytes, std::uint64_t offset) {
-  auto* p = static_cast<char*>(dst);
-  while (bytes > 0) {
-    const ssize_t n = ::pread(fd, p, bytes, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
-}
 
 std::uint64_t pid_max() {
   std::ifstream in("/proc/sys/kernel/pid_max");
@@ -259,37 +226,11 @@ void check_slot(const SegmentHeader& h, std::uint64_t index, const SlotSnapshot&
             "-1.." + std::to_string(cpus - 1));
 }
 
-// Between failed seqlock attempts: spin briefly, then let the writer run.
-void back_off(int attempt) {
-  if (attempt < 8) return;
-  if (attempt < 64)
-    std::this_thread::yield();
-  else
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-}
-
-// Copies `out.size()` bytes at `offset` that a seqlock guards, its sequence word being the
-// first of them (a slot's identity.seq, the summary area's seq): accepted when that word was
-// even and unchanged before, in and after the copy. False when the file shrank or `max_tries`
-// copies all raced with a writer (or the word stays odd: a writer died while publishing).
-bool read_consistent(int fd, std::uint64_t offset, std::span<std::byte> out, int max_tries) {
-  for (int attempt = 0; attempt < max_tries; back_off(attempt++)) {
-    std::uint64_t before = 0, after = 0, copied = 0;
-    if (!pread_all(fd, &before, sizeof before, offset)) return false;
-    if (before & 1) continue;
-    if (!pread_all(fd, out.data(), out.size(), offset)) return false;
-    if (!pread_all(fd, &after, sizeof after, offset)) return false;
-    std::memcpy(&copied, out.data(), sizeof copied);
-    if (before == after && copied == before) return true;
-  }
-  return false;
-}
-
 // Copies one slot through its seqlock.
-bool read_slot(int fd, const SegmentHeader& h, std::uint64_t index, int max_tries,
+bool read_slot(const SegmentFile& file, const SegmentHeader& h, std::uint64_t index, int max_tries,
                std::vector<std::byte>& buf, SlotSnapshot& out) {
   buf.resize(h.slot_size);
-  if (!read_consistent(fd, h.slots_offset + index * h.slot_size, buf, max_tries)) return false;
+  if (!file.read_consistent(h.slots_offset + index * h.slot_size, buf, max_tries)) return false;
   std::memcpy(&out.identity, buf.data(), sizeof out.identity);
   std::memcpy(&out.control, buf.data() + kSlotControlOffset, sizeof out.control);
   std::memcpy(&out.target, buf.data() + kSlotTargetOffset, sizeof out.target);
@@ -305,9 +246,10 @@ bool read_slot(int fd, const SegmentHeader& h, std::uint64_t index, int max_trie
 }
 
 // Copies the summary area and its node summaries through their seqlock.
-bool read_summaries(int fd, const SegmentHeader& h, int max_tries, SegmentSnapshot& out) {
+bool read_summaries(const SegmentFile& file, const SegmentHeader& h, int max_tries,
+                    SegmentSnapshot& out) {
   std::vector<std::byte> buf(sizeof(SummaryArea) + h.node_buckets * sizeof(NodeSummary));
-  if (!read_consistent(fd, h.summaries_offset, buf, max_tries)) return false;
+  if (!file.read_consistent(h.summaries_offset, buf, max_tries)) return false;
   std::memcpy(&out.summary_area, buf.data(), sizeof out.summary_area);
   out.summaries.resize(h.node_buckets);
   std::memcpy(out.summaries.data(), buf.data() + sizeof(SummaryArea),
@@ -333,14 +275,9 @@ ProcessIdentity SegmentSnapshot::creator() const {
 }
 
 Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOptions& options) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-  if (fd.get() < 0) {
-    const int e = errno;
-    return Error(e == ENOENT ? Errc::kNotFound : Errc::kIo, path + ": " + errno_text(e));
-  }
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return Error(Errc::kIo, path + ": " + errno_text(errno));
-  if (!S_ISREG(st.st_mode)) return Error(Errc::kParse, path + ": not a regular file");
+  auto file = SegmentFile::open(path, SegmentFile::Access::kRead);
+  if (!file) return file.error();
+  const struct stat& st = file->status();
   if (!options.other_users && st.st_uid != ::geteuid())
     return Error(Errc::kParse, path + ": owned by uid " + std::to_string(st.st_uid) +
                                    ", not by this user (uid " + std::to_string(::geteuid()) + ")");
@@ -353,14 +290,14 @@ Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOption
   SegmentSnapshot snap;
   snap.path = path;
   snap.file_uid = st.st_uid;
-  if (!pread_all(fd.get(), &snap.header, sizeof snap.header, 0))
+  if (!file->read(0, &snap.header, sizeof snap.header))
     return Error(Errc::kIo, path + ": cannot read the header");
   Checker check(path);
   check_header(snap.header, file_size, snap.file_uid, path, check);
   if (!check.ok()) return check.error();
 
   const SegmentHeader& h = snap.header;
-  if (!read_summaries(fd.get(), h, options.max_tries, snap))
+  if (!read_summaries(*file, h, options.max_tries, snap))
     return Error(Errc::kParse, path + ": node summaries changed size or never settled");
   for (std::uint64_t i = 0; i < h.node_buckets; ++i) {
     const NodeSummary& s = snap.summaries[i];
@@ -374,7 +311,7 @@ Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOption
   snap.read_monotonic_ns = monotonic_ns();
   std::set<std::uint64_t> pids;
   for (std::uint64_t i = 0; i < h.local_ranks && check.ok(); ++i) {
-    if (!read_slot(fd.get(), h, i, options.max_tries, buf, snap.slots[i]))
+    if (!read_slot(*file, h, i, options.max_tries, buf, snap.slots[i]))
       return Error(Errc::kParse, path + ": slot " + std::to_string(i) +
                                      " could not be read consistently (file shrank, or its "
                                      "writer died while publishing)");

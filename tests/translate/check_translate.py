@@ -10,11 +10,15 @@
       comments announce, one per line:   expect LINE:COLUMN: part of the message
   check_translate.py --tool TOOL man PAGE
       every option, directive and clause of --help appears in the man page
+  check_translate.py --tool TOOL guide GUIDE
+      the code of the porting guide's tsar-translate section is the tested kernel it names
+      (apps/translate/kernels/..., which tests/translate translates, builds and checks)
 Run from tests/translate (file names in the outputs are relative). Exit 0 when all pass."""
 
 import argparse
 import difflib
 import glob
+import os
 import re
 import subprocess
 import sys
@@ -105,6 +109,7 @@ def man(args):
         page = f.read().replace("\\-", "-").replace("\\fB", "").replace("\\fR", "")
     words = set(re.findall(r"(?<![\w-])--?[a-z][a-z-]*", help_text))
     words |= set(re.findall(r"\b(hetero|depersist|part_map|map|persist|if|name)\(", help_text))
+    words |= set(re.findall(r"#pragma tsar (\w+)", help_text))
     missing = sorted(w for w in words if w not in page)
     for w in missing:
         print(f"FAIL {args.page} does not mention '{w}' of --help")
@@ -113,17 +118,39 @@ def man(args):
     return len(missing)
 
 
+def guide(args):
+    with open(args.page, encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## Keeping the OpenMP loop: tsar-translate"):]
+    section = section.split("\n## ", 1)[0]
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    failed = 0
+    for m in re.finditer(r"```c\n(.*?)```", section, flags=re.S):
+        named = re.findall(r"`(apps/translate/kernels/[\w.]+)`", section[:m.start()])
+        if not named:
+            print(f"FAIL {args.page}: a code block names no tested kernel before it")
+            failed += 1
+            continue
+        with open(os.path.join(root, named[-1]), encoding="utf-8") as f:
+            if m.group(1) not in f.read():
+                print(f"FAIL {args.page}: a code block is not in {named[-1]}")
+                failed += 1
+                continue
+        print(f"ok   {args.page}: a code block of {named[-1]}")
+    return failed
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
-    ap.add_argument("what", choices=("golden", "errors", "man"))
+    ap.add_argument("what", choices=("golden", "errors", "man", "guide"))
     ap.add_argument("page", nargs="?")
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--cc")
     ap.add_argument("--cxx")
     ap.add_argument("-I", dest="include", action="append", default=[])
     args = ap.parse_args()
-    failed = {"golden": golden, "errors": errors, "man": man}[args.what](args)
+    failed = {"golden": golden, "errors": errors, "man": man, "guide": guide}[args.what](args)
     return 1 if failed else 0
 
 

@@ -8,7 +8,10 @@
  *  - overlapping arrays make the loop run as written (begin returns 0) and the loop recovers
  *    when the arrays are separate again;
  *  - depersist frees the device copy: the next pass copies the input again;
- *  - a loop whose region cannot be made (no device) stays as written.
+ *  - a loop whose region cannot be made (no device) stays as written;
+ *  - in a data block, an array stays on the device from one pass to the next (nothing copied
+ *    in again), its results reach the host at the block's exit, and a change the host makes
+ *    between two entries is seen by the next.
  * Exit 0 when all hold. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,10 +60,10 @@ static tsar_tr_buffer buffer(const char* name, void* host, unsigned flags) {
  * written. */
 static int64_t execute(tsar_tr_loop* loop, double* in, double* out) {
   const tsar_tr_buffer want[2] = {buffer("in", in, TSAR_MEM_IN | TSAR_MEM_PERSIST),
-                                  buffer("out", out, TSAR_MEM_OUT)};
+                                  buffer("out", out, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)};
   if (!tsar_tr_begin(loop, want)) return -1;
   struct args a = {loop->region, in, out};
-  tsar_tr_run(loop, N, twice, &a);
+  tsar_tr_run(loop, 0, N, twice, &a);
   tsar_device_stats d;
   tsar_get_pass_stats(loop->region, -1, NULL, &d, 1);
   tsar_tr_end(loop);
@@ -72,7 +75,7 @@ static tsar_tr_buffer held[2], held2[2];
 
 int main(void) {
   static tsar_tr_loop loop = TSAR_TR_LOOP("test:1", "static", TSAR_DEVICE_OMP_TARGET, 0, held, 2,
-                                          NULL, 0);
+                                          NULL, 0, NULL);
   double* x = malloc(2 * N * sizeof *x);
   double *y = malloc(N * sizeof *y), *z = malloc(N * sizeof *z);
   for (int i = 0; i < 2 * N; ++i) x[i] = i;
@@ -87,10 +90,10 @@ int main(void) {
   /* in and out exchanged (same shape, flags stay with their buffer) */
   memcpy(z, y, N * sizeof *z);
   const tsar_tr_buffer swapped[2] = {buffer("in", y, TSAR_MEM_IN | TSAR_MEM_PERSIST),
-                                     buffer("out", x, TSAR_MEM_OUT)};
+                                     buffer("out", x, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)};
   CHECK(tsar_tr_begin(&loop, swapped), "begin after a swap");
   struct args a = {loop.region, y, x};
-  tsar_tr_run(&loop, N, twice, &a);
+  tsar_tr_run(&loop, 0, N, twice, &a);
   tsar_device_stats d;
   tsar_get_pass_stats(loop.region, -1, NULL, &d, 1);
   tsar_tr_end(&loop);
@@ -113,9 +116,37 @@ int main(void) {
   /* no device of the allowed kinds: off for good */
   tsar_set_devices("cpu:0");
   static tsar_tr_loop none = TSAR_TR_LOOP("test:2", NULL, TSAR_DEVICE_OMP_TARGET, 0, held2, 2,
-                                          NULL, 0);
+                                          NULL, 0, NULL);
   CHECK(execute(&none, x, y) == -1, "a loop without devices ran under TSAR");
   CHECK(none.state == TSAR_TR_OFF, "a loop without devices is not off");
+
+  /* a data block: y = 2 x in place, twice per entry, on the accelerator alone */
+  tsar_set_devices("omphost:0");
+  static tsar_tr_buffer data_held[1], loop_held[1];
+  static tsar_tr_data data = TSAR_TR_DATA("test:3", data_held, 1);
+  static tsar_tr_loop inside = TSAR_TR_LOOP("test:4", "static", TSAR_DEVICE_OMP_TARGET, 0,
+                                            loop_held, 1, NULL, 0, &data);
+  for (int i = 0; i < N; ++i) y[i] = i;
+  for (int entry = 0; entry < 2; ++entry) {
+    const tsar_tr_buffer mapped[1] = {buffer("y", y, TSAR_MEM_INOUT)};
+    tsar_tr_data_enter(&data, mapped);
+    for (int pass = 0; pass < 2; ++pass) {
+      const tsar_tr_buffer uses[1] = {buffer("y", y, TSAR_MEM_INOUT)};
+      CHECK(tsar_tr_begin(&inside, uses), "a loop in a data block did not run under TSAR");
+      struct args in_place = {inside.region, y, y};
+      tsar_tr_run(&inside, 0, N, twice, &in_place);
+      tsar_device_stats ds;
+      tsar_get_pass_stats(inside.region, -1, NULL, &ds, 1);
+      tsar_tr_end(&inside);
+      CHECK(ds.bytes_to_device == (pass == 0 ? N * (int64_t)sizeof(double) : 0),
+            "entry %d pass %d copied %lld bytes in", entry, pass, (long long)ds.bytes_to_device);
+    }
+    tsar_tr_data_exit(&data);
+    for (int i = 0; i < N; ++i)
+      CHECK(y[i] == (entry == 0 ? 4.0 * i : 4.0 * (1.0 + 4.0 * i)), "entry %d: y[%d] = %g",
+            entry, i, y[i]);
+    for (int i = 0; i < N; ++i) y[i] += 1.0; /* the host changes y between the entries */
+  }
 
   free(x), free(y), free(z);
   if (failures == 0) printf("translated.h: all checks passed\n");

@@ -40,6 +40,9 @@ function(tsar_translate target)
       DEPFILE "${out}.d"
       COMMENT "tsar-translate ${src}"
       COMMAND_EXPAND_LISTS VERBATIM)
+    # `#include "x.h"` in the translation finds what it found beside the source.
+    get_filename_component(dir "${abs}" DIRECTORY)
+    set_property(SOURCE "${out}" APPEND PROPERTY COMPILE_OPTIONS "-iquote" "${dir}")
     # The target compiles the translation in place of the source.
     set(kept "")
     foreach(s IN LISTS sources)

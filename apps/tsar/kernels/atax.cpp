@@ -59,11 +59,11 @@ class Atax final : public Kernel {
     set_loops({make_loop<AtaxView, atax_ax>(
                    "atax.ax", &view_, 8.0 * static_cast<double>(n_),
                    {rows_buffer("A", a_.data(), n, n, TSAR_MEM_IN), full_buffer("x", x_.data(), n),
-                    rows_buffer("tmp", tmp_.data(), n, 1, TSAR_MEM_OUT)}),
+                    rows_buffer("tmp", tmp_.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
                make_loop<AtaxView, atax_aty>(
                    "atax.aty", &view_, 8.0 * static_cast<double>(n_),
                    {full_buffer("A", a_.data(), n, n), full_buffer("tmp", tmp_.data(), n),
-                    rows_buffer("y", y_.data(), n, 1, TSAR_MEM_OUT)})});
+                    rows_buffer("y", y_.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return "n=" + std::to_string(n_) + ", " + std::to_string(executions_) + " executions";

@@ -62,11 +62,11 @@ class Bicg final : public Kernel {
     set_loops({make_loop<BicgView, bicg_s>(
                    "bicg.s", &view_, 8.0 * static_cast<double>(n_),
                    {full_buffer("A", a_.data(), n, n), full_buffer("r", r_.data(), n),
-                    rows_buffer("s", s_.data(), n, 1, TSAR_MEM_OUT)}),
+                    rows_buffer("s", s_.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
                make_loop<BicgView, bicg_q>(
                    "bicg.q", &view_, 8.0 * static_cast<double>(n_),
                    {rows_buffer("A", a_.data(), n, n, TSAR_MEM_IN), full_buffer("p", p_.data(), n),
-                    rows_buffer("q", q_.data(), n, 1, TSAR_MEM_OUT)})});
+                    rows_buffer("q", q_.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return "n=" + std::to_string(n_) + ", " + std::to_string(executions_) + " executions";

@@ -118,17 +118,18 @@ class Cg final : public Kernel {
     };
     auto spmv = matrix();
     spmv.push_back(full_buffer("p", p_.data(), n));
-    spmv.push_back(rows_buffer("q", q_.data(), nb, k, TSAR_MEM_OUT));
-    spmv.push_back(rows_buffer("pq", pq_.data(), nb, 1, TSAR_MEM_OUT));
+    spmv.push_back(rows_buffer("q", q_.data(), nb, k, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE));
+    spmv.push_back(rows_buffer("pq", pq_.data(), nb, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE));
     set_loops(
         {make_loop<CgView, cg_spmv>("cg.spmv", &view_, nnz_per_block * 12.0 + 16.0 * kBlock,
                                     std::move(spmv)),
-         make_loop<CgView, cg_update>("cg.update", &view_, 48.0 * kBlock,
-                                      {rows_buffer("x", x_.data(), nb, k, TSAR_MEM_INOUT),
-                                       rows_buffer("r", r_.data(), nb, k, TSAR_MEM_INOUT),
-                                       rows_buffer("p", p_.data(), nb, k, TSAR_MEM_IN),
-                                       rows_buffer("q", q_.data(), nb, k, TSAR_MEM_IN),
-                                       rows_buffer("rr", rr_.data(), nb, 1, TSAR_MEM_OUT)}),
+         make_loop<CgView, cg_update>(
+             "cg.update", &view_, 48.0 * kBlock,
+             {rows_buffer("x", x_.data(), nb, k, TSAR_MEM_INOUT),
+              rows_buffer("r", r_.data(), nb, k, TSAR_MEM_INOUT),
+              rows_buffer("p", p_.data(), nb, k, TSAR_MEM_IN),
+              rows_buffer("q", q_.data(), nb, k, TSAR_MEM_IN),
+              rows_buffer("rr", rr_.data(), nb, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
          make_loop<CgView, cg_direction>("cg.direction", &view_, 24.0 * kBlock,
                                          {rows_buffer("r", r_.data(), nb, k, TSAR_MEM_IN),
                                           rows_buffer("p", p_.data(), nb, k, TSAR_MEM_INOUT)})});

@@ -51,13 +51,13 @@ class Corr final : public SymmetricMatrixKernel {
         {{make_loop<SymmetricView, column_mean>(
               "corr.mean", &view_, rows,
               {full_buffer("data", data_.data(), n, m),
-               rows_buffer("mean", mean_.data(), m, 1, TSAR_MEM_OUT)}),
+               rows_buffer("mean", mean_.data(), m, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
           m_},
          {make_loop<SymmetricView, corr_stddev>(
               "corr.stddev", &view_, rows,
               {full_buffer("data", data_.data(), n, m),
                rows_buffer("mean", mean_.data(), m, 1, TSAR_MEM_IN),
-               rows_buffer("stddev", stddev_.data(), m, 1, TSAR_MEM_OUT)}),
+               rows_buffer("stddev", stddev_.data(), m, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
           m_},
          {make_loop<SymmetricView, corr_center>(
               "corr.center", &view_, 16.0 * static_cast<double>(m_),

@@ -28,21 +28,22 @@ class Covar final : public SymmetricMatrixKernel {
   void setup(Scale scale) override {
     setup_data(scale, 111, /*with_stddev=*/false);
     const auto n = static_cast<std::size_t>(n_), m = static_cast<std::size_t>(m_);
-    set_counted_loops({{make_loop<SymmetricView, column_mean>(
-                            "covar.mean", &view_, 8.0 * static_cast<double>(n_),
-                            {full_buffer("data", data_.data(), n, m),
-                             rows_buffer("mean", mean_.data(), m, 1, TSAR_MEM_OUT)}),
-                        m_},
-                       {make_loop<SymmetricView, covar_center>(
-                            "covar.center", &view_, 16.0 * static_cast<double>(m_),
-                            {rows_buffer("data", data_.data(), n, m, TSAR_MEM_INOUT),
-                             full_buffer("mean", mean_.data(), m)}),
-                        n_},
-                       {make_loop<SymmetricView, covar_matrix>(
-                            "covar.matrix", &view_, 8.0 * static_cast<double>(m_),
-                            {full_buffer("data", data_.data(), n, m),
-                             rows_buffer("symmat", symmat_.data(), m, m, TSAR_MEM_INOUT)}),
-                        m_}});
+    set_counted_loops(
+        {{make_loop<SymmetricView, column_mean>(
+              "covar.mean", &view_, 8.0 * static_cast<double>(n_),
+              {full_buffer("data", data_.data(), n, m),
+               rows_buffer("mean", mean_.data(), m, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
+          m_},
+         {make_loop<SymmetricView, covar_center>(
+              "covar.center", &view_, 16.0 * static_cast<double>(m_),
+              {rows_buffer("data", data_.data(), n, m, TSAR_MEM_INOUT),
+               full_buffer("mean", mean_.data(), m)}),
+          n_},
+         {make_loop<SymmetricView, covar_matrix>(
+              "covar.matrix", &view_, 8.0 * static_cast<double>(m_),
+              {full_buffer("data", data_.data(), n, m),
+               rows_buffer("symmat", symmat_.data(), m, m, TSAR_MEM_INOUT)}),
+          m_}});
   }
 
   void compute_reference() override {

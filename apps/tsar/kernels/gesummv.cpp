@@ -57,7 +57,7 @@ class Gesummv final : public Kernel {
         "gesummv", &view_, 16.0 * static_cast<double>(n_),
         {rows_buffer("A", a_.data(), n, n, TSAR_MEM_IN),
          rows_buffer("B", b_.data(), n, n, TSAR_MEM_IN), full_buffer("x", x_.data(), n),
-         rows_buffer("y", y_.data(), n, 1, TSAR_MEM_OUT)})});
+         rows_buffer("y", y_.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return "n=" + std::to_string(n_) + ", " + std::to_string(executions_) + " executions";

@@ -98,13 +98,14 @@ class Jacobi final : public Kernel {
     set_loops({make_loop<JacobiView, jacobi_copy_row>(
                    "jacobi.copy", &view_, 16.0 * static_cast<double>(m_),
                    {rows_buffer("u", u_.data(), n, m, TSAR_MEM_IN),
-                    rows_buffer("uold", uold_.data(), n, m, TSAR_MEM_OUT)}),
+                    rows_buffer("uold", uold_.data(), n, m, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
                make_loop<JacobiView, jacobi_update_row>(
                    "jacobi.update", &view_, 32.0 * static_cast<double>(m_),
                    {rows_buffer("uold", uold_.data(), n, m, TSAR_MEM_IN, 1),
                     rows_buffer("f", f_.data(), n, m, TSAR_MEM_IN),
                     rows_buffer("u", u_.data(), n, m, TSAR_MEM_INOUT),
-                    rows_buffer("row_error", row_error_.data(), n, 1, TSAR_MEM_OUT)})});
+                    rows_buffer("row_error", row_error_.data(), n, 1,
+                                TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return std::to_string(n_) + "x" + std::to_string(m_) + " grid, " + std::to_string(sweeps_) +

@@ -72,6 +72,12 @@ using HostRange = std::function<void(std::int64_t begin, std::int64_t end)>;
 using OffloadRange = std::function<void(std::int64_t begin, std::int64_t end, int omp_device,
                                         const Translate& translate)>;
 
+/// Runs iterations [begin, end) of a loop as a CUDA kernel on `stream` (a cudaStream_t; the
+/// calling thread's device current) with the pointers `translate` gives; returns after the
+/// launch.
+using CudaRange = std::function<void(std::int64_t begin, std::int64_t end, void* stream,
+                                     const Translate& translate)>;
+
 /// One parallel loop of a kernel.
 struct Loop {
   int index = 0;     ///< position in Kernel::loops()
@@ -84,6 +90,8 @@ struct Loop {
   HostRange host;
   /// Empty when `buffers` is.
   OffloadRange offload;
+  /// Empty for loops without a CUDA body (or in builds without the CUDA kernels).
+  CudaRange cuda;
 };
 
 /// A kernel's result compared with its serial reference.

@@ -28,5 +28,8 @@ std::unique_ptr<Kernel> make_2dconv();
 std::unique_ptr<Kernel> make_3dconv();
 std::unique_ptr<Kernel> make_fdtd2d();
 std::unique_ptr<Kernel> make_gramschmidt();
+std::unique_ptr<Kernel> make_bicgstab();
+std::unique_ptr<Kernel> make_residual();
+std::unique_ptr<Kernel> make_wave();
 
 }  // namespace tsar::kernels

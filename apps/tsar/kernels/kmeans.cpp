@@ -93,9 +93,10 @@ class Kmeans final : public Kernel {
         {rows_buffer("points", points_.data(), nb, static_cast<std::size_t>(kBlock * d_),
                      TSAR_MEM_IN),
          full_buffer("centres", centres_.data(), static_cast<std::size_t>(k_ * d_)),
-         rows_buffer("member", member_.data(), nb, static_cast<std::size_t>(kBlock), TSAR_MEM_OUT),
+         rows_buffer("member", member_.data(), nb, static_cast<std::size_t>(kBlock),
+                     TSAR_MEM_OUT | TSAR_MEM_OVERWRITE),
          rows_buffer("partial", partial_.data(), nb, static_cast<std::size_t>(k_ * (d_ + 1)),
-                     TSAR_MEM_OUT)})});
+                     TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return std::to_string(blocks_ * kBlock) + " points, d=" + std::to_string(d_) +

@@ -41,7 +41,7 @@ inline Loop matmul_loop(const char* name, const MatmulView* view, std::size_t ni
   return make_loop<MatmulView, matmul_row>(
       name, view, 8.0 * static_cast<double>(nk + nj),
       {rows_buffer("A", view->a, ni, nk, TSAR_MEM_IN), full_buffer("B", view->b, nk, nj),
-       rows_buffer("C", view->c, ni, nj, TSAR_MEM_OUT)});
+       rows_buffer("C", view->c, ni, nj, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)});
 }
 
 /// Plain serial C = A * B (the reference loop nest).

@@ -62,7 +62,7 @@ class Nbody final : public Kernel {
         "nbody", &view_, 32.0,
         {rows_buffer("vertex", vertex_.data(), nv, 3, TSAR_MEM_IN),
          full_buffer("atom", atom_.data(), static_cast<std::size_t>(natoms_), 4),
-         rows_buffer("phi", phi_.data(), nv, 1, TSAR_MEM_OUT)})});
+         rows_buffer("phi", phi_.data(), nv, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return std::to_string(nvert_) + " vertices, " + std::to_string(natoms_) + " atoms";

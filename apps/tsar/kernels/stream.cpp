@@ -46,7 +46,7 @@ class Stream final : public Kernel {
       return rows_buffer(name, x.data(), n, 1, TSAR_MEM_IN);
     };
     const auto out = [&](const char* name, std::vector<double>& x) {
-      return rows_buffer(name, x.data(), n, 1, TSAR_MEM_OUT);
+      return rows_buffer(name, x.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
     };
     set_loops({make_loop<StreamView, stream_copy>("stream.copy", &view_, 16.0,
                                                   {in("a", a_), out("c", c_)}),

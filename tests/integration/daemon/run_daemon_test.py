@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -25,6 +26,16 @@ from symmer_testing.mpi_jobs import JobFolder, cpus_allowed, last_json_line  # n
 CASES = Cases()
 case = CASES.case
 DEADLINE_S = 60  # upper bound for any awaited event; the events themselves take < 2 s
+# The hostile user of the attack cases: an uid nothing else on the machine runs as.
+ATTACKER = 64999
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def need_attacker(what):
+    """Skips the case unless it can act as another, unprivileged user."""
+    if os.geteuid() != 0 or shutil.which('setpriv') is None or shutil.which('prlimit') is None:
+        raise Skip(f'needs root, setpriv and prlimit to {what} as an unprivileged user (uid '
+                   f'{ATTACKER})')
 
 
 class Env:
@@ -54,11 +65,13 @@ class Env:
                     f'[analyzer]\nwindow_ms = 100\nhold_off_s = 1.0\n{analyzer}\n')
         return path
 
-    def start_daemon(self, config=None, wait=True):
+    def start_daemon(self, config=None, wait=True, nofile=None):
+        """Starts symmerd on `config`; `nofile`: its descriptor limit (soft and hard)."""
         config = config or self.config()
         log = open(os.path.join(self.tmp, f'symmerd-{len(self.daemons)}.log'), 'w+')
-        p = subprocess.Popen([self.symmerd, '--config', config], stdout=log, stderr=subprocess.STDOUT,
-                             env=self.clean_env())
+        limit = ['prlimit', f'--nofile={nofile}:{nofile}'] if nofile else []
+        p = subprocess.Popen([*limit, self.symmerd, '--config', config], stdout=log,
+                             stderr=subprocess.STDOUT, env=self.clean_env())
         p.log = log
         self.daemons.append(p)
         if wait:
@@ -80,6 +93,34 @@ class Env:
         if check_rc:
             check(p.returncode == 0, f'{" ".join(cmd)} -> {p.returncode}\n{p.stdout}\n{p.stderr}')
         return p
+
+    def as_attacker(self, *argv, nofile=None, **popen):
+        """Starts `argv` as the unprivileged ATTACKER (need_attacker first)."""
+        cmd = ['setpriv', f'--reuid={ATTACKER}', f'--regid={ATTACKER}', '--clear-groups', *argv]
+        if nofile:
+            cmd = ['prlimit', f'--nofile={nofile}:{nofile}', *cmd]
+        return subprocess.Popen(cmd, env=self.clean_env(), **popen)
+
+    def attacker_dir(self, name, mode=0o755):
+        """A directory of the attacker's inside the test folder."""
+        path = os.path.join(self.tmp, name)
+        os.mkdir(path)
+        os.chown(path, ATTACKER, ATTACKER)
+        os.chmod(path, mode)
+        return path
+
+    def refused_to_start(self, config, needle, what):
+        """symmerd on `config` exits 2 naming `needle`."""
+        p = subprocess.run([self.symmerd, '--config', config], capture_output=True, text=True,
+                           timeout=30, env=self.clean_env())
+        check(p.returncode == 2 and needle in p.stderr and 'refusing to start' in p.stderr,
+              f'{what}: symmerd exit {p.returncode}:\n{p.stderr}')
+
+    def cpu_seconds(self, pid):
+        """CPU time (user + system) process `pid` has used."""
+        with open(f'/proc/{pid}/stat') as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
     def ask(self, request):
         r = self.ask_quiet(request)
@@ -389,9 +430,9 @@ def permissions(env):
     p = env.ctl('policy', 'decision_log="/etc/x"', check_rc=False)
     check(p.returncode == 1 and 'decision_log' in p.stderr, f'decision_log policy: {p.stderr}')
     # An ordinary user's daemon serves that user's jobs only: it leaves root's job alone.
-    user_dir = os.path.join(env.tmp, 'user')
+    user_dir = os.path.join(env.tmp, 'user')  # that user's own, as the daemon requires
     os.mkdir(user_dir)
-    os.chmod(user_dir, 0o777)
+    os.chown(user_dir, nobody, nobody)
     user_socket = os.path.join(user_dir, 'symmerd.sock')
     user_daemon = subprocess.Popen(
         ['setpriv', f'--reuid={nobody}', f'--regid={nobody}', '--clear-groups', env.symmerd,
@@ -471,6 +512,13 @@ def bad_config(env):
             f.write(text)
         refused(path, needle, what)
     refused(os.path.join(env.tmp, 'missing.toml'), 'cannot read the configuration file', 'missing file')
+    # Only a regular file of bounded size is read: never a directory, a device, or without end.
+    big = os.path.join(env.tmp, 'big.toml')
+    with open(big, 'w') as f:
+        f.write('#' * (2 << 20))
+    for path, needle in ((env.tmp, 'is a directory'), ('/dev/null', 'not a regular file'),
+                         ('/dev/zero', 'not a regular file'), (big, 'at most 1048576')):
+        refused(path, needle, path)
     # The socket path is taken: by a file that is not a socket, then by a live daemon.
     os.makedirs(os.path.dirname(env.socket), exist_ok=True)
     with open(env.socket, 'w') as f:
@@ -507,6 +555,167 @@ def reload(env):
     check(d.poll() is None, 'the daemon died on a bad reload')
     check(env.ask({'request': 'status'})['period_ms'] == 150, 'the bad reload changed the period')
 
+
+
+# ---- a hostile local user (issue 15): each case fails on a daemon without the defence ----
+
+
+@case
+def socket_chmod_symlink(env):
+    """Root must never change a file's mode through the socket path: the socket's directory
+    must be root's and closed to others, or symmerd does not start."""
+    need_attacker('put a symlink where the socket goes')
+    secret = os.path.join(env.tmp, 'secret')
+    with open(secret, 'w') as f:
+        f.write('root only\n')
+    os.chmod(secret, 0o600)
+    run = env.attacker_dir('run')
+    env.socket = os.path.join(run, 'symmerd.sock')
+    os.symlink(secret, env.socket)
+    os.lchown(env.socket, ATTACKER, ATTACKER)
+    for attempt in range(3):
+        env.refused_to_start(env.config(), f'{run} belongs to uid {ATTACKER}', f'start {attempt}')
+        check(stat.S_IMODE(os.stat(secret).st_mode) == 0o600, 'the root-only file changed mode')
+    shared = os.path.join(env.tmp, 'shared')
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)
+    env.socket = os.path.join(shared, 'symmerd.sock')
+    env.refused_to_start(env.config(), 'writable by others', 'a directory everyone writes in')
+    # Its own directory: the socket is open to every user from its creation, and root's.
+    env.socket = os.path.join(env.tmp, 'own', 'symmerd.sock')
+    env.start_daemon()
+    st = os.lstat(env.socket)
+    check(stat.S_ISSOCK(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o666 and st.st_uid == 0,
+          f'socket {oct(st.st_mode)} uid {st.st_uid}')
+    check(stat.S_IMODE(os.stat(secret).st_mode) == 0o600, 'the root-only file changed mode')
+
+
+@case
+def socket_squatting(env):
+    """A user cannot take the daemon's socket path first, nor pass for the daemon."""
+    need_attacker('listen on the socket path first')
+    attacker = os.path.join(HERE, 'attacker.py')
+    os.makedirs(os.path.dirname(env.socket))
+    squat = env.as_attacker(sys.executable, attacker, 'fake-server', env.socket,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = squat.communicate(timeout=30)
+    check(squat.returncode != 0 and 'Permission denied' in err, f'squatted: {out} {err}')
+    env.start_daemon()
+    # A user daemon's directory made by someone else first is refused as well.
+    taken = env.attacker_dir('taken')
+    user = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups',
+                           env.symmerd, '--socket', os.path.join(taken, 'symmerd.sock'),
+                           '--segment-dir', env.shm], capture_output=True, text=True,
+                          timeout=30, env=env.clean_env())
+    check(user.returncode == 2 and f'belongs to uid {ATTACKER}' in user.stderr,
+          f'user daemon in a taken directory: {user.returncode} {user.stderr}')
+    # Root's client does not believe a server run by someone else.
+    fake = os.path.join(env.attacker_dir('own'), 'symmerd.sock')
+    server = env.as_attacker(sys.executable, attacker, 'fake-server', fake,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        check(server.stdout.readline().strip() == 'listening', 'the fake server did not start')
+        p = subprocess.run([env.symmerctl, 'pause', '--socket', fake], capture_output=True,
+                           text=True, timeout=30, env=env.clean_env())
+        check(p.returncode != 0 and f'runs as uid {ATTACKER}, neither root nor you' in p.stderr,
+              f'root believed the fake daemon: {p.returncode} {p.stdout} {p.stderr}')
+    finally:
+        server.kill()
+        server.wait()
+    check(not env.ask({'request': 'status'})['paused'], 'the real daemon got paused')
+
+
+@case
+def decision_log_symlink(env):
+    """Root must not append to a file through a link named like a job's decision log."""
+    need_attacker('plant a link named like a decision log')
+    victim = os.path.join(env.tmp, 'victim')
+    with open(victim, 'w') as f:
+        f.write('untouched\n')
+    os.chmod(victim, 0o600)
+    logs = os.path.join(env.tmp, 'logs')
+    os.mkdir(logs)
+    os.chmod(logs, 0o1777)  # as /tmp: anyone may add a name
+    job_id = 0x5ca1ab1e0ddba11
+    link = os.path.join(logs, f'symmer-0-{job_id:016x}-0.jsonl')
+    os.symlink(victim, link)
+    os.lchown(link, ATTACKER, ATTACKER)
+    config = env.config(daemon=f'decision_log_dir = "{logs}"')
+    env.refused_to_start(config, 'writable by others', 'logs where anyone may add a name')
+    # Closed to others: even a link that is there already is not followed.
+    os.chmod(logs, 0o755)
+    d = env.start_daemon(config)
+    job = env.start_job(cpu=0, SYMMER_JOB_ID=job_id)
+    env.wait_jobs(1)
+    env.wait_periods(3)
+    env.stop_job(job)
+    with open(victim) as f:
+        check(f.read() == 'untouched\n', 'the daemon wrote through the link')
+    check('no decision log' in env.daemon_log(d), f'not said:\n{env.daemon_log(d)}')
+
+
+@case
+def idle_connections(env):
+    """One user's idle connections cost the daemon a bounded number of descriptors and no
+    CPU: root is still answered, jobs are still sampled, a live reservation stays."""
+    need_attacker('open idle connections')
+    d = env.start_daemon(nofile=1024)  # the limit the attack was first run against
+    driver = subprocess.Popen(['sleep', '300'])
+    try:
+        env.ctl('reserve', '--cpus', '1', '--pid', str(driver.pid))
+        job = env.start_job(cpu=0)
+        env.wait_jobs(1)
+        attack = env.as_attacker(sys.executable, os.path.join(HERE, 'attacker.py'), 'hold',
+                                 '1100', env.socket, '30', nofile=4096, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        time.sleep(2)  # the connections are open and idle
+        cpu, wall = env.cpu_seconds(d.pid), time.monotonic()
+        env.wait_periods(5)  # sampling goes on
+        time.sleep(2)
+        cpu, wall = env.cpu_seconds(d.pid) - cpu, time.monotonic() - wall
+        check(cpu < wall / 2, f'the daemon spun: {cpu:.2f} s of CPU in {wall:.2f} s')
+        check(len(env.managed_jobs()) == 1 and env.rank_pids(), 'the job is no longer sampled')
+        check(env.ask({'request': 'status'})['reservations'] == 1, 'the live reservation ended')
+        out, err = attack.communicate(timeout=120)
+        result = last_json_line(out)
+        check(result is not None, f'attacker: {out} {err}')
+        check(result['held'] <= 32 and result['refused_at_once'] >= result['opened'] - 32,
+              f'more than 32 connections kept for one user: {result}')
+        check(result['closed_later'] == result['held'], f'idle connections kept: {result}')
+        env.stop_job(job)
+        log = env.daemon_log(d)
+        check(f'pid {driver.pid} ended' not in log, f'a live process taken as ended:\n{log}')
+    finally:
+        driver.kill()
+        driver.wait()
+
+
+@case
+def out_of_descriptors(env):
+    """Out of descriptors, the daemon turns connections away instead of spinning, and a /proc
+    read it cannot make means "unknown", never "ended"."""
+    need_attacker('exhaust the daemon\'s descriptors')
+    d = env.start_daemon(nofile=40)
+    driver = subprocess.Popen(['sleep', '300'])
+    try:
+        env.ctl('reserve', '--cpus', '1', '--pid', str(driver.pid))
+        attack = env.as_attacker(sys.executable, os.path.join(HERE, 'attacker.py'), 'hold',
+                                 '200', env.socket, '8', nofile=4096, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        cpu, wall = env.cpu_seconds(d.pid), time.monotonic()
+        time.sleep(3)
+        cpu, wall = env.cpu_seconds(d.pid) - cpu, time.monotonic() - wall
+        check(cpu < wall / 2, f'the daemon spun: {cpu:.2f} s of CPU in {wall:.2f} s')
+        attack.communicate(timeout=120)
+        env.wait(lambda: env.ask_quiet({'request': 'status'}) is not None, 'root to be answered')
+        check(env.ask({'request': 'status'})['reservations'] == 1, 'the live reservation ended')
+        log = env.daemon_log(d)
+        check(f'pid {driver.pid} ended' not in log, f'a live process taken as ended:\n{log}')
+        check(log.count('out of file descriptors') <= 2, f'said again and again:\n{log}')
+    finally:
+        driver.kill()
+        driver.wait()
 
 if __name__ == '__main__':
     sys.exit(CASES.main(['--build', '--mpiexec'], setup=Env, teardown=Env.close))

@@ -5,13 +5,17 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "../segment/segment_test_util.hpp"
+
 namespace symmer::daemon {
 namespace {
 
+using segment::testing::TempSegmentDir;
 using ::testing::HasSubstr;
 
 // 4 single-PU cores in two L3 domains, and 2 cores of 2 PUs (SMT).
@@ -52,7 +56,8 @@ TEST(DaemonConfig, ShippedFileIsValid) {
 }
 
 TEST(DaemonConfig, ReadsEveryKey) {
-  const auto tmp = std::filesystem::temp_directory_path().string();
+  const TempSegmentDir dir;  // private: decision logs go only where nobody else may write
+  const auto& tmp = dir.path();
   const auto load = parse(
       "[daemon]\nsocket = \"/tmp/s/d.sock\"\nlog_level = \"debug\"\n"
       "cores = \"1-2\"\nsegment_dir = \"" +
@@ -129,6 +134,54 @@ TEST(DaemonConfig, AllErrorsAreReported) {
   EXPECT_THAT(load.errors[0] + load.errors[1] + load.errors[2],
               ::testing::AllOf(HasSubstr("daemon.log_level"), HasSubstr("daemon.cores"),
                                HasSubstr("analyzer.min_gain")));
+}
+
+TEST(DaemonConfig, DecisionLogsGoWhereNobodyElseMayWrite) {
+  const TempSegmentDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
+  EXPECT_THAT(one_error("[daemon]\ndecision_log_dir = \"" + dir.path() + "\""),
+              ::testing::AllOf(HasSubstr("daemon.decision_log_dir"),
+                               HasSubstr("writable by others (mode 0777)")));
+}
+
+TEST(DaemonConfig, OnlyARegularFileOfBoundedSizeIsRead) {
+  const TempSegmentDir dir;
+  const std::string big = dir.path() + "/big.toml";
+  std::ofstream(big) << std::string(kMaxConfigBytes + 1, '#');
+  const std::pair<std::string, std::string> cases[] = {
+      {dir.path(), "is a directory"},
+      {"/dev/null", "not a regular file"},
+      {"/dev/zero", "not a regular file"},
+      {big, "at most 1048576"},
+  };
+  for (const auto& [path, why] : cases) {
+    const auto load = load_daemon_config(path, flat());
+    ASSERT_EQ(load.errors.size(), 1u) << path;
+    EXPECT_THAT(load.errors[0], ::testing::AllOf(HasSubstr(path), HasSubstr(why)));
+  }
+}
+
+// Inputs on which toml++ 3.3.0 reaches an "unreachable" point (undefined behaviour) are
+// refused before it sees them, with where and why; what symmerd.toml needs still parses.
+TEST(DaemonConfig, TextTheParserMishandlesIsRefusedFirst) {
+  const std::pair<std::string, std::string> refused[] = {
+      {"x\xce\x90 = 1\n", "t.toml:1:2: a non-ASCII character outside"},
+      {"[\nx]\n", "t.toml:1:2: a table name starts with"},
+      {"[[[a]]]\n", "t.toml:1:3: a table name starts with"},
+      {"[ ]\n", "a table name starts with"},
+      {"a = " + std::string(20, '[') + std::string(20, ']') + "\n", "nested deeper than 8"},
+      {"a = \"\xff\"\n", "bytes that are not UTF-8"},
+      {"a = \"\xed\xa0\x80\"\n", "bytes that are not UTF-8"},  // a surrogate
+      {"a = 1\x01\n", "control character 1"},
+      {"s = \"\"\"\\\n\xc2\xa7\"\"\"\n", "non-ASCII character in a multi-line string"},
+  };
+  for (const auto& [text, why] : refused) EXPECT_THAT(one_error(text), HasSubstr(why)) << text;
+  // Non-ASCII in comments and one-line strings, brackets in strings, nested arrays in values.
+  const auto fine = parse(
+      "# r\xc3\xa9glages\n[daemon] # [\nsocket = \"/tmp/[x]/\xc3\xa9.sock\"\n"
+      "[analyzer]\nmetrics = [\n  \"locality\", # ]\n]\n");
+  EXPECT_TRUE(fine.errors.empty()) << ::testing::PrintToString(fine.errors);
+  EXPECT_EQ(fine.config.socket, "/tmp/[x]/\xc3\xa9.sock");
 }
 
 TEST(DaemonConfig, MissingFile) {

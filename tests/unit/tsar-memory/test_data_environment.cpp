@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -101,7 +102,7 @@ TEST_F(DataEnv, ATimeStepOfThreeLoopsMovesNothingOnceItsDataIsOnTheDevices) {
   for (const tsar::Region* r : {&relax, &sums, &add}) env.attach(*r);
   auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
-  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   auto aa = add.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto as = add.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_IN);
   std::int64_t accel_rows = 0;
@@ -147,7 +148,7 @@ TEST_F(DataEnv, LoopsWithDifferentSplitsMoveOnlyTheRowsBetweenThem) {
   env.attach(sums);
   auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
-  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int step = 0; step < 3; ++step) {
     relax.parallel_for(kRows,
                        [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
@@ -175,6 +176,54 @@ TEST_F(DataEnv, LoopsWithDifferentSplitsMoveOnlyTheRowsBetweenThem) {
       // ... after the device that wrote them has copied them back: its rows others read.
       EXPECT_EQ(stats.devices[ws].bytes_from_device,
                 (r1[ws].second - r1[ws].first - held) * kRowBytes);
+    }
+  }
+  env.update_host();
+  expect_reference();
+}
+
+// The consumer stays with its producer: a loop whose own estimates would split differently
+// takes the split under which its accelerators read only the rows their devices hold of the
+// widest shared buffer, as long as moving rows would cost more than it gains (here the links
+// are declared at 1 KiB/s: always). Its passes then move nothing.
+TEST_F(DataEnv, ALoopTakesItsProducersSplitWhileMovingRowsCostsMore) {
+  tsar::set_devices("");
+  ::setenv("TSAR_LINK_BANDWIDTH", "1K", 1);
+  tsar::set_devices(accel_test::setup().devices);
+  ::unsetenv("TSAR_LINK_BANDWIDTH");
+  tsar::Data env;
+  env.map_2d(a.data(), kRows, kCols);
+  env.map(s.data(), kRows);
+  tsar::Region relax = fixed("producer", 2);
+  tsar::RegionOptions even;  // the consumer's own first split: equal shares
+  even.name = "consumer";
+  even.schedule = "adaptive";
+  even.time_per_iteration.assign(static_cast<std::size_t>(relax.num_devices()), 1.0);
+  tsar::Region sums(even);
+  sums.set_backoff(0);
+  {
+    tsar::Region alone(even);
+    alone.parallel_for(kRows, [](const tsar::Chunk&) {});
+    relax.parallel_for(kRows, [](const tsar::Chunk&) {});
+    ASSERT_NE(ranges(alone), ranges(relax)) << "the consumer would split differently on its own";
+  }
+  env.attach(relax);
+  env.attach(sums);
+  auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
+  auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
+  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
+  for (int step = 0; step < 6; ++step) {
+    relax.parallel_for(kRows,
+                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
+    sums.parallel_for(
+        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(sa), kCols, c.ptr(ss)); });
+    serial_relax(step);
+    serial_sums();
+    SCOPED_TRACE("step " + std::to_string(step));
+    ASSERT_EQ(ranges(sums), ranges(relax));
+    for (const auto& d : sums.pass_stats().devices) {
+      EXPECT_EQ(d.bytes_to_device, 0);
+      EXPECT_EQ(d.bytes_from_device, 0);
     }
   }
   env.update_host();

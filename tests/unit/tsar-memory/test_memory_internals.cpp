@@ -19,6 +19,7 @@
 #include "devices/gpu_discovery.hpp"
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
+#include "memory/copy_costs.hpp"
 #include "memory/copy_engine.hpp"
 #include "memory/data_environment.hpp"
 #include "memory/interval_set.hpp"
@@ -331,7 +332,8 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
   std::iota(cur.begin(), cur.end(), 0.0);
   const unsigned persist = TSAR_MEM_PERSIST;
   memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
-  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist});
+  memory.add(next.data(),
+             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist});
   // The accelerator computes rows [40, 100): next = cur + 1 on its copies.
   const auto add_one = [&] {
     const tsar_mem_layout in = view(cur.data());
@@ -388,6 +390,17 @@ TEST_F(Engine, RetargetKeepsTheAllocationAndRereadsInvalidateRefreshes) {
                 .to_device,
             50 * static_cast<std::int64_t>(kRowBytes));
   EXPECT_EQ(view(b.data()).base, base);
+}
+
+TEST_F(Engine, APersistentCopyThatGrowsKeepsItsValidRows) {
+  // An input only read: no rows owned on the device, all of them valid. When the split hands
+  // the accelerator more rows, its allocation grows and the rows it held come along; only the
+  // new ones move (before, the grown allocation started empty: all 60 rows were read again).
+  std::vector<double> a(kRows * kCols, 1.0);
+  memory.add(a.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_PERSIST});
+  EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(pass(40, kRows, [] {}).to_device, 10 * static_cast<std::int64_t>(kRowBytes));
+  EXPECT_EQ(pass(40, kRows, [] {}).to_device, 0);
 }
 
 TEST_F(Engine, ColumnsArePackedAndPadded) {
@@ -504,8 +517,8 @@ TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDev
   std::iota(cur.begin(), cur.end(), 0.0);
   const unsigned persist = TSAR_MEM_PERSIST;
   memory.add(cur.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN | persist});
-  memory.add(next.data(),
-             {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | persist | TSAR_MEM_RESIDENT});
+  memory.add(next.data(), {8, kRows, kCols, 0, 1, TSAR_ASSOC_ROWS,
+                           TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | persist | TSAR_MEM_RESIDENT});
   const std::vector<Range> ranges = {{0, 8}, {8, 50}, {50, 100}};
   const auto sz = [](int w) { return static_cast<std::size_t>(w); };
   for (int pass = 0; pass < 3; ++pass) {
@@ -545,7 +558,8 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   auto device = counting_device("counting:0");
   devices[1] = device;
   std::vector<double> out(kRows * kCols, 0.0);
-  memory.add(out.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  memory.add(out.data(),
+             {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE});
   double result = 1.0;
   add_sum(&result);
   // Two chunks (not the last: their accumulators stay on the device), then the last range.
@@ -598,6 +612,41 @@ TEST(DataEnvironmentPasses, OneRegionAtATime) {
   second.enter_pass(64, "second");
   second.leave_pass();
   EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
+}
+
+TEST(ResidentSplit, EachAcceleratorTakesTheRowsItsDeviceHoldsOfTheWidestSharedBuffer) {
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  const std::vector<std::shared_ptr<Device>> devices = {
+      make_cpu_core(node, 0), make_omp_host(node, 0, 1), make_cpu_core(node, 1),
+      make_omp_host(node, 0, 0)};
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> wide(100 * 8), narrow(100);
+  env->map(wide.data(), {8, 100, 8, 0, 0, TSAR_ASSOC_ROWS, 0});
+  env->map(narrow.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry memory;
+  memory.attach(env);
+  memory.add(wide.data(), {8, 100, 8, 0, 1, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(narrow.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  const auto split = [&] { return resident_split(memory.registrations(), devices, 0, 100); };
+  EXPECT_TRUE(split().empty()) << "no device holds anything yet";
+  // The narrow buffer's rows do not count once the wide one is held: the largest dependence.
+  env->find(narrow.data())->ensure_copy(devices[1]).dirty.add({0, 50});
+  EXPECT_EQ(split(), (std::vector<std::int64_t>{0, 50, 50, 0}));
+  BufferData& w = *env->find(wide.data());
+  w.ensure_copy(devices[1]).dirty.add({20, 45});
+  w.ensure_copy(devices[3]).valid.add({70, 100});
+  EXPECT_EQ(split(), (std::vector<std::int64_t>{20, 25, 25, 30}));
+  // A pass starting at row 30 over 60 rows: the blocks clipped to it.
+  EXPECT_EQ(resident_split(memory.registrations(), devices, 30, 60),
+            (std::vector<std::int64_t>{0, 15, 25, 20}));
+  // Out of worker order, or rows before the first block with no core to take them: none.
+  w.copy_on(*devices[3])->valid.add({0, 10});
+  w.copy_on(*devices[3])->valid.subtract({70, 100});
+  EXPECT_TRUE(split().empty());
+  // The rows marked owned above have no allocation behind them: nothing to write back.
+  for (const void* host :
+       {static_cast<const void*>(wide.data()), static_cast<const void*>(narrow.data())})
+    for (auto& c : env->find(host)->copies) c->forget();
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

@@ -39,6 +39,7 @@ struct Emulated {
   double start = 0.0;        ///< seconds before it runs anything in a (sub-)pass
   double peak_gflops = 1.0;  ///< what its prior is computed from (relative)
   double core_tpi = 1e-6;    ///< an accelerator's control core's tpi once it is retired
+  int cores = 1;             ///< cores of a CPU device (a team: several)
   double jitter = 0.0;       ///< each pass's time is multiplied by U(1 - jitter, 1 + jitter)
   /// The device's time multiplier in pass p (spikes, cold passes, slow-downs).
   std::function<double(int pass)> factor = [](int) { return 1.0; };
@@ -64,6 +65,7 @@ inline Emulated accelerator(double tpi, double peak_gflops, double core_tpi) {
 /// What one pass did.
 struct Pass {
   std::vector<std::int64_t> iterations;  ///< per worker, all sub-passes
+  std::vector<std::int64_t> planned;     ///< the first (sub-)pass's plan (ratio plans)
   double seconds = 0.0;                  ///< emulated, plan to last arrival
 };
 
@@ -116,6 +118,7 @@ class Sim {
     out.iterations.assign(count, 0);
     std::vector<WorkerSample> samples(count), totals(count);
     planner_->plan_pass(n, tsar::core::CopyCosts{}, plan_);
+    out.planned.assign(plan_.counts.begin(), plan_.counts.end());
     do {
       const double seconds = sub_pass(factor, samples);
       out.seconds += seconds;
@@ -147,9 +150,9 @@ class Sim {
     d.accelerator = e.accelerator && !as_core;
     d.id = static_cast<int>(w);
     d.key = (d.accelerator ? "emul:" : "cpu:") + std::to_string(w);
-    d.cores = {static_cast<int>(w)};
+    d.cores.assign(static_cast<std::size_t>(as_core ? 1 : e.cores), static_cast<int>(w));
     d.control_core = static_cast<int>(w);
-    d.peak_gflops = as_core ? 1.0 : e.peak_gflops;
+    d.peak_gflops = as_core ? 1.0 : e.peak_gflops * (e.accelerator ? 1 : e.cores);
     d.host_memory = true;
     return std::make_shared<tsar::core::HostDevice>(std::move(d));
   }

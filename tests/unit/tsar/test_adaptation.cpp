@@ -182,31 +182,6 @@ TEST_F(Adaptation, UserTimesSetTheFirstSplit) {
   EXPECT_EQ(region.split(), (std::vector<std::int64_t>{300, 100}));
 }
 
-TEST_F(Adaptation, RetiredAcceleratorsCoreJoinsATeamAsOneCore) {
-  // Beside a team of two cores, the worker of a retired accelerator computes on one core:
-  // its first CPU pass plans it as one core (a third), not as the team (a half).
-  tsar::set_devices("team:0-1,emul:1");
-  tsar::Region region("join-team", "adaptive");
-  constexpr std::int64_t kN = 60;
-  int retired_at = -1;
-  std::vector<std::int64_t> joined;  // the converted worker's iterations after retirement
-  for (int pass = 0; pass < 5; ++pass) {
-    region.parallel_for(kN, [&](const tsar::Chunk& c) {
-      // Team: two cores share its range. Accelerator: 4x slower than a core.
-      const double factor = c.kind() == tsar::DeviceKind::emulated ? 4.0
-                            : c.worker() == 0                      ? 0.5
-                                                                   : 1.0;
-      sleep_iterations(c.size(), factor);
-    });
-    if (retired_at >= 0) joined.push_back(region.pass_stats().devices[1].iterations);
-    if (retired_at < 0 && region.device(1).retired) retired_at = pass;
-  }
-  ASSERT_GE(retired_at, 0) << "never retired";
-  ASSERT_FALSE(joined.empty());
-  EXPECT_LE(joined.front(), 2 * kN / 5);  // 20 ideally; planned as the team: 30
-  EXPECT_GE(joined.back(), kN / 6);
-}
-
 TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {
   // The probe's schedule (schedule/share_probe.hpp) as the passes report it: on own ranges each
   // core runs its range, all of it; in chunks each core runs several; every pass runs every

@@ -312,4 +312,79 @@ TEST_F(CApi, LearnedTimesCacheSeedsTheNextRun) {
   std::remove((cache + ".lock").c_str());
 }
 
+TEST(Version, TheLibraryReportsTheVersionOfItsHeaders) {
+  EXPECT_STREQ(tsar_version(), TSAR_VERSION);
+  const std::string expected = std::to_string(TSAR_VERSION_MAJOR) + "." +
+                               std::to_string(TSAR_VERSION_MINOR) + "." +
+                               std::to_string(TSAR_VERSION_PATCH);
+  EXPECT_EQ(expected, TSAR_VERSION);
+  EXPECT_EQ(TSAR_VERSION_NUMBER,
+            (TSAR_VERSION_MAJOR << 16) | (TSAR_VERSION_MINOR << 8) | TSAR_VERSION_PATCH);
+}
+
+struct ChunkRegionCheck {
+  double total = 0;
+  std::atomic<int> wrong_region{0};
+  std::atomic<int> wrong_worker{0};
+};
+
+// A body reaches its region through the chunk: the reduction's accumulator, its worker.
+void sum_through_chunk_region(const tsar_chunk* c, void* arg) {
+  auto* check = static_cast<ChunkRegionCheck*>(arg);
+  if (c->region == nullptr) {
+    ++check->wrong_region;
+    return;
+  }
+  if (tsar_get_worker(c->region) != c->worker) ++check->wrong_worker;
+  auto* acc = static_cast<double*>(tsar_reduction(c->region, &check->total));
+  if (acc == nullptr) {
+    ++check->wrong_region;
+    return;
+  }
+  for (int64_t i = c->begin; i < c->end; ++i) *acc += static_cast<double>(i);
+}
+
+TEST_F(CApi, TheChunkGivesTheBodyItsRegion) {
+  tsar_region* r = nullptr;
+  ASSERT_EQ(tsar_init(&r, "chunk-region", "chunk:7", 0, nullptr, 0, 0), TSAR_OK);
+  ChunkRegionCheck check;
+  const double zero = 0;
+  ASSERT_EQ(tsar_reg_reduction(
+                r, &check.total, &zero, sizeof zero,
+                [](void* a, const void* b, void*) {
+                  *static_cast<double*>(a) += *static_cast<const double*>(b);
+                },
+                nullptr),
+            TSAR_OK);
+  const int64_t n = 1000;
+  ASSERT_EQ(tsar_run(r, n, sum_through_chunk_region, &check), TSAR_OK);
+  EXPECT_EQ(check.wrong_region.load(), 0);
+  EXPECT_EQ(check.wrong_worker.load(), 0);
+  EXPECT_EQ(check.total, static_cast<double>(n * (n - 1) / 2));  // integers: exact
+  EXPECT_EQ(tsar_free(r), TSAR_OK);
+}
+
+TEST_F(CApi, AnInnerLoopsChunkGivesItsPlacesRegion) {
+  tsar_partition* part = nullptr;
+  ASSERT_EQ(tsar_partition_init(&part, "chunk-region", "cpu:0,cpu:1", nullptr, nullptr, 0),
+            TSAR_OK);
+  ChunkRegionCheck check;
+  const auto place_body = [](tsar_place* place, int64_t b, int64_t e, void* arg) {
+    tsar_place_for(
+        place, 0, b, e,
+        [](const tsar_chunk* c, void* a) {
+          auto* ck = static_cast<ChunkRegionCheck*>(a);
+          if (c->region == nullptr)
+            ++ck->wrong_region;
+          else if (tsar_get_worker(c->region) != c->worker)
+            ++ck->wrong_worker;
+        },
+        arg);
+  };
+  ASSERT_EQ(tsar_partition_run(part, 100, place_body, &check), TSAR_OK);
+  EXPECT_EQ(check.wrong_region.load(), 0);
+  EXPECT_EQ(check.wrong_worker.load(), 0);
+  EXPECT_EQ(tsar_partition_free(part), TSAR_OK);
+}
+
 }  // namespace

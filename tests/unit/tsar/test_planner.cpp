@@ -222,6 +222,26 @@ TEST(Planner, CoresWhoseShareCannotPayTheirStartUpGetNothing) {
     EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
 }
 
+TEST(Planner, ARetiredAcceleratorsCoreJoinsATeamAsOneCore) {
+  // Beside a team of two cores, the worker of a retired accelerator (4x slower than a core)
+  // computes on one core: its first CPU pass plans it as one core -- a third -- not as the
+  // team, a half.
+  Emulated team = core(0.5e-6);  // two cores of 1 us an iteration
+  team.cores = 2;
+  const std::vector<Emulated> devices{team, accelerator(4e-6, 1.0, 1e-6)};
+  Sim sim(devices, 10);
+  int retired_at = -1;
+  for (int p = 0; p < 8 && retired_at < 0; ++p) {
+    sim.run(60);
+    if (sim.retired(1)) retired_at = p;
+  }
+  ASSERT_GE(retired_at, 0) << "never retired";
+  const Pass joined = sim.run(60);
+  EXPECT_NEAR(static_cast<double>(joined.planned[1]), 20.0, 2.0);  // as the team: 30
+  for (int p = 0; p < 5; ++p) sim.run(60);
+  EXPECT_NEAR(static_cast<double>(sim.run(60).planned[1]), 20.0, 2.0);
+}
+
 TEST(Planner, SeededRunsRepeatExactly) {
   const auto run = [] {
     auto devices = node(8, {1e-7, 3e-7}, {80.0, 80.0});

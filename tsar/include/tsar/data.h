@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tsar/tsar.h"
+#include "tsar/memory.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,8 @@
 //       for (auto i = c.begin(); i < c.end(); ++i) { yp[i] += a * xp[i]; s += yp[i]; }
 //     });
 //
-// Every failure throws tsar::Error. An exception thrown by a body stops the pass (no new
+// NUMA partitions (tsar::Partition) are in tsar/partition.hpp, included here. Every failure
+// throws tsar::Error (tsar/error.hpp). An exception thrown by a body stops the pass (no new
 // chunk or sub-pass starts, nothing is learned or merged) and reaches the caller of
 // parallel_for; the region and the worker pool stay usable.
 #ifndef TSAR_TSAR_HPP
@@ -32,25 +33,11 @@
 #include <utility>
 #include <vector>
 
+#include "tsar/error.hpp"
+#include "tsar/partition.hpp"
 #include "tsar/tsar.h"
 
 namespace tsar {
-
-/// A TSAR call failed. status() is its tsar_status, what() names what was wrong.
-class Error : public std::runtime_error {
- public:
-  Error(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
-  int status() const noexcept { return status_; }
-
- private:
-  int status_;
-};
-
-namespace detail {
-inline void check(int status) {
-  if (status != TSAR_OK) throw Error(status, tsar_last_error());
-}
-}  // namespace detail
 
 /// Device kinds (tsar_device_info.kind, Chunk::kind).
 enum class DeviceKind : unsigned {
@@ -86,17 +73,35 @@ inline int count_devices(unsigned kinds = TSAR_DEVICE_ALL) {
   return n;
 }
 
-/// A host buffer registered with a region; unregistered when destroyed.
+namespace detail {
+/// The C region behind a Region, shared with the handles it gives out (Mapped, Reduction)
+/// and cleared when the region is freed: a handle that outlives its region does nothing.
+struct Owner {
+  tsar_region* region = nullptr;
+};
+/// The live region of a handle; throws Error(TSAR_ERR_STATE) once it is gone.
+inline tsar_region* live(const std::shared_ptr<Owner>& owner, const char* what) {
+  if (!owner || owner->region == nullptr)
+    throw Error(TSAR_ERR_STATE, std::string(what) +
+                                    ": the region it was registered with is gone (or it was "
+                                    "never registered)");
+  return owner->region;
+}
+}  // namespace detail
+
+class Region;
+
+/// A host buffer registered with a region; unregistered when destroyed. It may outlive the
+/// region: it then does nothing when destroyed, and its calls throw Error(TSAR_ERR_STATE).
 template <class T>
 class Mapped {
  public:
   Mapped() = default;
-  Mapped(tsar_region* region, T* host) : region_(region), host_(host) {}
   Mapped(Mapped&& other) noexcept { *this = std::move(other); }
   Mapped& operator=(Mapped&& other) noexcept {
     if (this != &other) {
       reset();
-      region_ = std::exchange(other.region_, nullptr);
+      owner_ = std::move(other.owner_);
       host_ = std::exchange(other.host_, nullptr);
     }
     return *this;
@@ -107,31 +112,36 @@ class Mapped {
   /// Registers the buffer under a new host pointer of the same shape (device allocations are
   /// kept, their contents re-read).
   void retarget(T* new_host) {
-    detail::check(tsar_retarget_mem(region_, host_, new_host));
+    detail::check(tsar_retarget_mem(detail::live(owner_, "retarget"), host_, new_host));
     host_ = new_host;
   }
   /// Exchanges the host buffers of this and `other` (double buffering, tsar_swap_mem): each
   /// keeps its flags, and device copies follow the data.
   void swap_buffers(Mapped& other) {
-    detail::check(tsar_swap_mem(region_, host_, other.host_));
+    detail::check(tsar_swap_mem(detail::live(owner_, "swap_buffers"), host_, other.host_));
     std::swap(host_, other.host_);
   }
   /// The program changed the host buffer: persistent device copies are refreshed.
-  void invalidate() { detail::check(tsar_mem_invalidate(region_, host_)); }
+  void invalidate() {
+    detail::check(tsar_mem_invalidate(detail::live(owner_, "invalidate"), host_));
+  }
   /// Brings the host buffer up to date: rows devices hold resident (TSAR_MEM_RESIDENT) are
   /// copied back (tsar_mem_sync).
-  void sync() { detail::check(tsar_mem_sync(region_, host_)); }
+  void sync() { detail::check(tsar_mem_sync(detail::live(owner_, "sync"), host_)); }
 
  private:
+  friend class Region;
+  Mapped(std::shared_ptr<detail::Owner> owner, T* host) : owner_(std::move(owner)), host_(host) {}
   void reset() noexcept {
-    if (region_ != nullptr) tsar_unreg_mem(region_, host_);
-    region_ = nullptr;
+    if (owner_ && owner_->region != nullptr) tsar_unreg_mem(owner_->region, host_);
+    owner_.reset();
   }
-  tsar_region* region_ = nullptr;
+  std::shared_ptr<detail::Owner> owner_;
   T* host_ = nullptr;
 };
 
-/// A reduction registered with a region; unregistered when destroyed.
+/// A reduction registered with a region; unregistered when destroyed. It may outlive the
+/// region: it then does nothing when destroyed.
 template <class T>
 class Reduction {
   static_assert(std::is_trivially_copyable_v<T>, "reduction values are copied bytewise");
@@ -142,7 +152,7 @@ class Reduction {
   Reduction& operator=(Reduction&& other) noexcept {
     if (this != &other) {
       reset();
-      region_ = std::exchange(other.region_, nullptr);
+      owner_ = std::move(other.owner_);
       result_ = std::exchange(other.result_, nullptr);
       combine_ = std::move(other.combine_);
     }
@@ -173,10 +183,10 @@ class Reduction {
   };
 
   void reset() noexcept {
-    if (region_ != nullptr) tsar_unreg_reduction(region_, result_);
-    region_ = nullptr;
+    if (owner_ && owner_->region != nullptr) tsar_unreg_reduction(owner_->region, result_);
+    owner_.reset();
   }
-  tsar_region* region_ = nullptr;
+  std::shared_ptr<detail::Owner> owner_;
   T* result_ = nullptr;
   std::unique_ptr<CombineBase> combine_;
 };
@@ -256,16 +266,20 @@ class Region {
         options.schedule.empty() ? nullptr : options.schedule.c_str(), options.device_kinds,
         options.time_per_iteration.empty() ? nullptr : options.time_per_iteration.data(),
         static_cast<int>(options.time_per_iteration.size()), options.div));
+    owner_->region = region_;
   }
-  Region(Region&& other) noexcept : region_(std::exchange(other.region_, nullptr)) {}
+  Region(Region&& other) noexcept
+      : region_(std::exchange(other.region_, nullptr)), owner_(std::move(other.owner_)) {}
   Region& operator=(Region&& other) noexcept {
     if (this != &other) {
-      tsar_free(region_);
+      release();
       region_ = std::exchange(other.region_, nullptr);
+      owner_ = std::move(other.owner_);
     }
     return *this;
   }
-  ~Region() { tsar_free(region_); }
+  /// Frees the region; the buffer and reduction handles it gave out become inert.
+  ~Region() { release(); }
 
   /// Runs one pass of n iterations on every device. body(const Chunk&) runs once per range
   /// a device gets; a body taking std::int64_t runs once per iteration instead.
@@ -273,6 +287,17 @@ class Region {
   void parallel_for(std::int64_t n, Body&& body) {
     Invocation<std::remove_reference_t<Body>> inv{body, region_};
     const int status = tsar_run(region_, n, &Invocation<std::remove_reference_t<Body>>::call, &inv);
+    if (inv.error) std::rethrow_exception(inv.error);
+    detail::check(status);
+  }
+
+  /// One pass over iterations [first, end) (tsar_run_range): chunks carry absolute
+  /// iteration numbers, iteration i uses row i of each mapped buffer.
+  template <class Body>
+  void parallel_for(std::int64_t first, std::int64_t end, Body&& body) {
+    Invocation<std::remove_reference_t<Body>> inv{body, region_};
+    const int status = tsar_run_range(region_, first, end,
+                                      &Invocation<std::remove_reference_t<Body>>::call, &inv);
     if (inv.error) std::rethrow_exception(inv.error);
     detail::check(status);
   }
@@ -285,7 +310,7 @@ class Region {
   Mapped<T> map(T* host, std::size_t count, Assoc assoc, unsigned flags, std::size_t halo = 0) {
     detail::check(
         tsar_reg_mem(region_, host, sizeof(T), count, halo, static_cast<int>(assoc), flags));
-    return Mapped<T>(region_, host);
+    return Mapped<T>(owner_, host);
   }
   /// Registers a rows x cols matrix with row_stride elements per row (0 = cols).
   template <class T>
@@ -293,7 +318,7 @@ class Region {
                    unsigned flags, std::size_t halo = 0) {
     detail::check(tsar_reg_mem_2d(region_, host, sizeof(T), rows, cols, row_stride, halo,
                                   static_cast<int>(assoc), flags));
-    return Mapped<T>(region_, host);
+    return Mapped<T>(owner_, host);
   }
   /// Registers a reduction into `result`: combine(a, b) returns the combined value, or
   /// combines b into a when it returns void.
@@ -304,7 +329,7 @@ class Region {
     detail::check(
         tsar_reg_reduction(region_, &result, &identity, sizeof(T), &Holder::call, holder.get()));
     Reduction<T> r;
-    r.region_ = region_;
+    r.owner_ = owner_;
     r.result_ = &result;
     r.combine_ = std::move(holder);
     return r;
@@ -374,239 +399,14 @@ class Region {
     }
   };
 
+  void release() noexcept {
+    if (owner_) owner_->region = nullptr;
+    tsar_free(region_);
+  }
+
   tsar_region* region_ = nullptr;
+  std::shared_ptr<detail::Owner> owner_ = std::make_shared<detail::Owner>();
 };
-
-/// Memory policies of a partition level (tsar_mem_policy).
-enum class MemPolicy : int {
-  coherent = TSAR_POLICY_COHERENT,
-  interleave = TSAR_POLICY_INTERLEAVE,
-  migrate = TSAR_POLICY_MIGRATE,
-  migrate_interleaved = TSAR_POLICY_MIGRATE_INTERLEAVED,
-  replicate = TSAR_POLICY_REPLICATE,
-};
-
-/// One place during a partition pass (tsar_place), handed to the place body.
-class Place {
- public:
-  Place(tsar_place* place, std::int64_t begin, std::int64_t end)
-      : place_(place), begin_(begin), end_(end) {}
-
-  int index() const { return tsar_place_index(place_); }
-  /// The place's part of the pass.
-  std::int64_t begin() const { return begin_; }
-  std::int64_t end() const { return end_; }
-
-  /// Runs inner loop number `loop` over [b, e) on the place's devices. body(const
-  /// tsar_chunk&) runs once per range a device gets; a body taking std::int64_t runs once
-  /// per iteration. An exception from the body cancels the pass and reaches the caller of
-  /// Partition::run.
-  template <class Body>
-  void for_each(int loop, std::int64_t b, std::int64_t e, Body&& body) {
-    Inner<std::remove_reference_t<Body>> inner{body, place_};
-    const int status =
-        tsar_place_for(place_, loop, b, e, &Inner<std::remove_reference_t<Body>>::call, &inner);
-    if (inner.error) std::rethrow_exception(inner.error);
-    detail::check(status);
-  }
-  /// Waits for the other places (tsar_place_barrier).
-  void barrier() { detail::check(tsar_place_barrier(place_)); }
-  /// Halo update of a mapped array (TSAR_UPDATE_*).
-  void update(const void* host, int what = TSAR_UPDATE_PADDING_NEARBY) {
-    detail::check(tsar_place_update(place_, host, what));
-  }
-  /// The place's pointer for a mapped buffer, indexed like `host` (tsar_place_mem).
-  template <class T>
-  T* mem(T* host) const {
-    void* p = tsar_place_mem(place_, host);
-    if (p == nullptr) throw Error(tsar_last_status(), tsar_last_error());
-    return static_cast<T*>(p);
-  }
-  /// The place's view of a mapped array (packed copies of column parts included).
-  tsar_array_view view(const void* host) const {
-    tsar_array_view v{};
-    detail::check(tsar_place_view(place_, host, &v));
-    return v;
-  }
-  void cancel() { detail::check(tsar_place_cancel(place_)); }
-  tsar_place* handle() const { return place_; }
-
- private:
-  template <class Body>
-  struct Inner {
-    Inner(Body& b, tsar_place* p) : body(b), place(p) {}
-    Body& body;
-    tsar_place* place;
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    static void call(const tsar_chunk* c, void* arg) {
-      auto* self = static_cast<Inner*>(arg);
-      try {
-        if constexpr (std::is_invocable_v<Body&, const tsar_chunk&>) {
-          self->body(*c);
-        } else {
-          static_assert(std::is_invocable_v<Body&, std::int64_t>,
-                        "the body must take a const tsar_chunk& or a std::int64_t");
-          for (std::int64_t i = c->begin; i < c->end; ++i) self->body(i);
-        }
-      } catch (...) {
-        if (!self->failed.exchange(true)) self->error = std::current_exception();
-        tsar_place_cancel(self->place);
-      }
-    }
-  };
-
-  tsar_place* place_;
-  std::int64_t begin_;
-  std::int64_t end_;
-};
-
-/// A nested partition over NUMA places (tsar_partition; see tsar.h, "NUMA partitions").
-/// Mapped buffers stay mapped until the partition is destroyed or unmap is called.
-///
-///   tsar::Partition part("stream");
-///   part.map_array(a.data(), tsar::Partition::vector(n, TSAR_MEM_IN, "a"));
-///   part.set_policy(tsar::MemPolicy::migrate);
-///   part.run(n, [&](tsar::Place& place) {
-///     const double* ap = place.mem(a.data());
-///     place.for_each(0, place.begin(), place.end(), [&](std::int64_t i) { ... ap[i] ... });
-///   });
-class Partition {
- public:
-  /// places: "" = one place per NUMA node; outer: "static" or "adaptive"; inner: any
-  /// schedule ("" = TSAR_SCHEDULE, else adaptive); device_kinds: the devices places keep.
-  explicit Partition(const std::string& name = "partition", const std::string& places = "",
-                     const std::string& outer = "adaptive", const std::string& inner = "",
-                     unsigned device_kinds = TSAR_DEVICE_ALL) {
-    detail::check(tsar_partition_init(&part_, name.c_str(),
-                                      places.empty() ? nullptr : places.c_str(), outer.c_str(),
-                                      inner.empty() ? nullptr : inner.c_str(), device_kinds));
-  }
-  Partition(Partition&& other) noexcept : part_(std::exchange(other.part_, nullptr)) {}
-  Partition& operator=(Partition&& other) noexcept {
-    if (this != &other) {
-      tsar_partition_free(part_);
-      part_ = std::exchange(other.part_, nullptr);
-    }
-    return *this;
-  }
-  ~Partition() { tsar_partition_free(part_); }
-
-  /// A 1-D array descriptor of count elements of T, partitioned (part_dim 0) unless shared.
-  template <class T = double>
-  static tsar_array_desc vector(std::size_t count, unsigned flags, const char* name = nullptr,
-                                std::size_t halo = 0, bool shared = false) {
-    tsar_array_desc d{};
-    d.name = name;
-    d.elem_size = sizeof(T);
-    d.dims = 1;
-    d.extent[0] = count;
-    d.part_dim = shared ? -1 : 0;
-    d.halo = halo;
-    d.flags = flags;
-    return d;
-  }
-  /// A rows x cols matrix of T with row_stride elements per row (0 = cols), partitioned by
-  /// rows (part_dim 0), columns (1) or shared (-1).
-  template <class T = double>
-  static tsar_array_desc matrix(std::size_t rows, std::size_t cols, std::size_t row_stride,
-                                int part_dim, unsigned flags, const char* name = nullptr,
-                                std::size_t halo = 0) {
-    tsar_array_desc d{};
-    d.name = name;
-    d.elem_size = sizeof(T);
-    d.dims = 2;
-    d.extent[0] = rows;
-    d.extent[1] = cols;
-    d.stride[0] = row_stride;
-    d.part_dim = part_dim;
-    d.halo = halo;
-    d.flags = flags;
-    return d;
-  }
-
-  void map_array(void* host, const tsar_array_desc& desc) {
-    detail::check(tsar_partition_map_array(part_, host, &desc));
-  }
-  void map_segmented(void* host, const tsar_indirect_desc& desc) {
-    detail::check(tsar_partition_map_segmented(part_, host, &desc));
-  }
-  void map_indexed(void* host, const tsar_indirect_desc& desc) {
-    detail::check(tsar_partition_map_indexed(part_, host, &desc));
-  }
-  void unmap(const void* host) { detail::check(tsar_partition_unmap(part_, host)); }
-
-  /// The memory policy of the places level (or of `level`).
-  void set_policy(MemPolicy policy, int level = TSAR_LEVEL_PLACES) {
-    detail::check(tsar_set_mem_policy(part_, level, static_cast<int>(policy)));
-  }
-  /// Re-balance on inner loop `loop`'s time only (-1: the body less its waits).
-  void bind(int loop) { detail::check(tsar_bind_partition(part_, loop)); }
-  void set_rebalance(int passes) { detail::check(tsar_partition_set_rebalance(part_, passes)); }
-
-  /// Runs one pass of n iterations: body(tsar::Place&) once per place. An exception from a
-  /// body cancels the pass and is rethrown here; the partition stays usable.
-  template <class Body>
-  void run(std::int64_t n, Body&& body) {
-    Outer<std::remove_reference_t<Body>> outer{body};
-    const int status =
-        tsar_partition_run(part_, n, &Outer<std::remove_reference_t<Body>>::call, &outer);
-    if (outer.error) std::rethrow_exception(outer.error);
-    detail::check(status);
-  }
-
-  int num_places() const { return tsar_partition_num_places(part_); }
-  tsar_place_info place_info(int place) const {
-    tsar_place_info info{};
-    detail::check(tsar_partition_get_place_info(part_, place, &info));
-    return info;
-  }
-  std::int64_t passes() const { return tsar_partition_num_passes(part_); }
-  /// Per-place statistics of pass `pass` (-1 = the last).
-  std::vector<tsar_place_stats> place_stats(std::int64_t pass = -1) const {
-    std::vector<tsar_place_stats> s(static_cast<std::size_t>(num_places()));
-    detail::check(
-        tsar_partition_get_pass_stats(part_, pass, nullptr, s.data(), static_cast<int>(s.size())));
-    return s;
-  }
-  tsar_partition* handle() const { return part_; }
-
- private:
-  template <class Body>
-  struct Outer {
-    explicit Outer(Body& b) : body(b) {}
-    Body& body;
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    static void call(tsar_place* place, std::int64_t begin, std::int64_t end, void* arg) {
-      auto* self = static_cast<Outer*>(arg);
-      try {
-        Place p(place, begin, end);
-        self->body(p);
-      } catch (const Error& e) {
-        // A place that saw the pass canceled by another leaves quietly: the first error wins.
-        if (e.status() != TSAR_ERR_CANCELED && !self->failed.exchange(true))
-          self->error = std::current_exception();
-        tsar_place_cancel(place);
-      } catch (...) {
-        if (!self->failed.exchange(true)) self->error = std::current_exception();
-        tsar_place_cancel(place);
-      }
-    }
-  };
-
-  tsar_partition* part_ = nullptr;
-};
-
-/// Where memory is: the logical NUMA node of each page of [addr, addr + bytes), -1 for pages
-/// never touched (tsar_mem_location).
-inline std::vector<int> mem_location(const void* addr, std::size_t bytes) {
-  std::size_t pages = 0;
-  detail::check(tsar_mem_location(addr, bytes, nullptr, 0, &pages));
-  std::vector<int> nodes(pages);
-  detail::check(tsar_mem_location(addr, bytes, nodes.data(), nodes.size(), &pages));
-  return nodes;
-}
 
 }  // namespace tsar
 

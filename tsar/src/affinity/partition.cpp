@@ -28,20 +28,6 @@ bool overlaps(const void* a, std::size_t a_bytes, const void* b, std::size_t b_b
   return lo < blo + b_bytes && blo < lo + a_bytes;
 }
 
-/// An inner loop's body runs over [0, end - begin): its chunks are shifted back.
-struct ShiftedBody {
-  tsar_body_fn body;
-  void* arg;
-  std::int64_t offset;
-  static void call(const tsar_chunk* chunk, void* self) {
-    const auto* s = static_cast<const ShiftedBody*>(self);
-    tsar_chunk c = *chunk;
-    c.begin += s->offset;
-    c.end += s->offset;
-    s->body(&c, s->arg);
-  }
-};
-
 }  // namespace
 
 const char* mem_policy_name(int policy) {
@@ -442,7 +428,6 @@ int Partition::place_for(int place, int loop, std::int64_t begin, std::int64_t e
           s.runtime,
           options_.name + "/place:" + std::to_string(place) + "/loop:" + std::to_string(loop),
           options_.inner, static_cast<unsigned>(TSAR_DEVICE_ALL), nullptr, 0);
-    ShiftedBody shifted{body, arg, begin};
     s.running.store(region.get());
     if (canceled_.load()) {  // canceled before the loop was visible to cancel_all
       s.running.store(nullptr);
@@ -450,7 +435,7 @@ int Partition::place_for(int place, int loop, std::int64_t begin, std::int64_t e
     }
     const double t0 = now_seconds();
     try {
-      region->run(end - begin, &ShiftedBody::call, &shifted);
+      region->run(begin, end - begin, body, arg);
     } catch (...) {
       s.running.store(nullptr);
       if (loop == bound_loop_) s.bound_seconds += now_seconds() - t0;

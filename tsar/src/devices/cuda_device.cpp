@@ -254,6 +254,31 @@ void CudaDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
                 description().key + ": copy on the device: " + cudaGetErrorString(e));
 }
 
+bool CudaDevice::can_copy_peer(const Device& to) const {
+  return dynamic_cast<const CudaDevice*>(&to) != nullptr;
+}
+
+void CudaDevice::copy_peer(Device& to, void* dst, const void* src, std::size_t bytes) {
+  const auto* other = dynamic_cast<const CudaDevice*>(&to);
+  if (other == nullptr) Device::copy_peer(to, dst, src, bytes);
+  if (bytes == 0) return;
+  DeviceScope scope(ordinal_);
+  if (other->ordinal_ != ordinal_ &&
+      std::find(peers_.begin(), peers_.end(), other->ordinal_) == peers_.end()) {
+    // Direct access where the GPUs have it; else the driver stages the copies itself.
+    int can = 0;
+    if (cudaDeviceCanAccessPeer(&can, ordinal_, other->ordinal_) == cudaSuccess && can != 0 &&
+        cudaDeviceEnablePeerAccess(other->ordinal_, 0) != cudaSuccess)
+      cudaGetLastError();  // already enabled (another region's device object)
+    peers_.push_back(other->ordinal_);
+  }
+  if (const cudaError_t e =
+          cudaMemcpyPeerAsync(dst, other->ordinal_, src, ordinal_, bytes, as_stream(stream_));
+      e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM, description().key + ": copy into " + to.description().key + ": " +
+                                     cudaGetErrorString(e));
+}
+
 void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, Direction dir) {
   if (dst == nullptr || src == nullptr) throw Error(TSAR_ERR_NULL, "rectangle copy: null array");
   if (r.dims < 1 || r.dims > 3 || r.elem_size == 0)

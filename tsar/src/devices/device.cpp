@@ -25,6 +25,11 @@ void* Device::allocate(std::size_t bytes) {
   }
 }
 
+void Device::copy_peer(Device& to, void*, const void*, std::size_t) {
+  throw Error(TSAR_ERR_UNSUPPORTED,
+              description_.key + " cannot copy into " + to.description().key + " directly");
+}
+
 void Device::release(void* device_ptr, std::size_t bytes) noexcept {
   if (device_ptr == nullptr) return;
   release_memory(device_ptr);

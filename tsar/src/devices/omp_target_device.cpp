@@ -143,6 +143,16 @@ void OmpTargetDevice::copy_rect_from_device(void* dst_host, const void* src, con
     throw Error(TSAR_ERR_SYSTEM, "omp_target_memcpy_rect from " + description().key + " failed");
 }
 
+bool OmpTargetDevice::can_copy_peer(const Device& to) const {
+  const auto* other = dynamic_cast<const OmpTargetDevice*>(&to);
+  return other != nullptr && other->device_num_ == device_num_;
+}
+
+void OmpTargetDevice::copy_peer(Device& to, void* dst, const void* src, std::size_t bytes) {
+  if (!can_copy_peer(to)) Device::copy_peer(to, dst, src, bytes);
+  memcpy_checked(dst, src, bytes, device_num_, device_num_);
+}
+
 int omp_target_device_count() { return omp_get_num_devices(); }
 
 std::shared_ptr<Device> make_omp_target(DeviceDescription description, int device_num) {

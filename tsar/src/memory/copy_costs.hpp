@@ -2,10 +2,15 @@
 #pragma once
 // What registered buffers make an accelerator copy, in bytes, for the split's cost model
 // (schedule/split_hysteresis.hpp) and for probing accelerators (region.cpp): the part of the
-// copies that comes with any share every pass, and the part that comes with changing the
-// share. Halos, padding and reductions are left out: they are small next to both.
+// copies that comes with any share every pass, the part that comes with changing the
+// share, and -- for a data environment's buffers, placed by other regions' passes -- the
+// split that moves nothing. Halos, padding and reductions are left out: they are small next
+// to the rest.
 
+#include <cstdint>
+#include <memory>
 #include <span>
+#include <vector>
 
 #include "memory/registry.hpp"
 
@@ -21,8 +26,20 @@ struct CopyCosts {
   /// do not travel: the new owner overwrites them and the old owner's rows go stale.
   /// Non-persistent data travels every pass wherever the split lies, so it does not count.
   double moved_bytes_per_iteration = 0.0;
+  /// Per worker, the iterations of the split that moves nothing: each accelerator takes the
+  /// rows its device holds of the region's widest data-environment buffer -- the consumer
+  /// stays with its producer (OpenStream's largest-dependence walk) --, host-memory workers
+  /// the rows between. Empty when the region shares no buffer its accelerators hold, or no
+  /// ratio split (ranges in worker order) gives each accelerator only rows it holds.
+  std::vector<std::int64_t> resident;
 };
 
 CopyCosts copy_costs(std::span<const Registration> registrations);
+
+/// CopyCosts::resident for a pass over iterations [origin, origin + n) of workers on
+/// `devices` (in worker order).
+std::vector<std::int64_t> resident_split(std::span<const Registration> registrations,
+                                         std::span<const std::shared_ptr<Device>> devices,
+                                         std::int64_t origin, std::int64_t n);
 
 }  // namespace tsar::core

@@ -15,6 +15,7 @@ namespace {
 bool reads(const Registration& r) { return (r.desc.flags & TSAR_MEM_IN) != 0; }
 bool writes(const Registration& r) { return (r.desc.flags & TSAR_MEM_OUT) != 0; }
 bool persistent(const Registration& r) { return (r.desc.flags & TSAR_MEM_PERSIST) != 0; }
+bool overwrites(const Registration& r) { return (r.desc.flags & TSAR_MEM_OVERWRITE) != 0; }
 bool resident(const Registration& r) { return (r.desc.flags & TSAR_MEM_RESIDENT) != 0; }
 bool by_cols(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_COLS; }
 bool plus_shaped(const Registration& r) { return r.desc.assoc == TSAR_ASSOC_ROWS_COLS; }
@@ -91,6 +92,15 @@ void settle(Registration& reg) {
   }
 }
 
+/// Rows a worker running `range` reads of `reg` -- its rows and halo, or all of a FULL
+/// input --, or of an output it writes, the rows whose host values its copy starts from.
+Range touched(const Registration& reg, Range range) {
+  if (range.empty()) return {};
+  if (!reads(reg)) return clip(range, rows_of(reg));
+  if (reg.desc.assoc == TSAR_ASSOC_FULL) return {0, rows_of(reg)};
+  return MemoryRegistry::needed(reg.desc, range);
+}
+
 /// The worker whose device holds `c` in this pass, or `otherwise`.
 int worker_holding(const Registration& reg, const DeviceCopy& c, int otherwise) {
   for (std::size_t w = 0; w < reg.on.size(); ++w)
@@ -111,7 +121,8 @@ CopyEngine::CopyEngine(int workers)
     : workers_(workers), traffic_(static_cast<std::size_t>(workers)) {}
 
 void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
-                            std::span<const std::shared_ptr<Device>> devices) {
+                            std::span<const std::shared_ptr<Device>> devices, std::int64_t origin) {
+  origin_ = origin;
   for (auto& s : traffic_) {
     s.bytes = {};
     s.staged = s.collected = false;
@@ -151,11 +162,18 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 
 void CopyEngine::end_pass(MemoryRegistry& memory) {
   for (Registration& reg : memory.registrations()) settle(reg);
+  // Rows a neighbour copied straight in are current there (settle made them stale first).
+  for (WorkerState& s : traffic_) {
+    for (auto& [to, rows] : s.delivered) to->valid.add(rows);
+    s.delivered.clear();
+  }
+  for (Registration& reg : memory.registrations())
+    if (reg.data->checked) record_held_rows(*reg.data);
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
   for (Registration& reg : memory.registrations()) {
-    if (!reads(reg)) continue;  // nobody reads an output during a pass
+    if (!reads(reg) && overwrites(reg)) continue;  // nobody needs the rows' values
     BufferData& data = *reg.data;
     try {
       // Every copy counts, also of devices outside this region (a data environment's).
@@ -169,10 +187,21 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
           continue;
         }
         for (int v = 0; v < workers_; ++v) {
-          const Range r = ranges[sz(v)];
-          if (reg.on[sz(v)] == &c || r.empty()) continue;
-          traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
-              queue_rows_back(data, c, MemoryRegistry::needed(reg.desc, r));
+          const Range r = items(ranges[sz(v)]);
+          const DeviceCopy* reader = reg.on[sz(v)];
+          if (reader == &c || r.empty()) continue;
+          const Range rows = touched(reg, r);
+          // A reader's copy that holds rows current (a neighbour copied them in) and keeps its
+          // window this pass needs nothing from the host.
+          IntervalSet& need = traffic_[sz(v)].need;
+          need.clear();
+          need.add(rows);
+          if (reader != nullptr && reader->data != nullptr && reader->window.begin <= rows.begin &&
+              rows.end <= reader->window.end)
+            need.subtract(reader->valid);
+          for (const Range& part : need.parts())
+            traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
+                queue_rows_back(data, c, part);
         }
       }
     } catch (...) {
@@ -181,6 +210,58 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
     }
     all_rows_arrived(data);
   }
+  plan_peer_copies(memory, ranges);
+}
+
+void CopyEngine::plan_peer_copies(MemoryRegistry& memory, std::span<const Range> ranges) {
+  for (WorkerState& s : traffic_) s.peer.clear();
+  if (ranges.empty()) return;  // chunks: nobody knows who reads what
+  for (Registration& reg : memory.registrations()) {
+    const auto halo = static_cast<std::int64_t>(reg.desc.halo);
+    if (!resident(reg) || !writes(reg) || halo == 0) continue;
+    for (int w = 0; w < workers_; ++w) {
+      const DeviceCopy* mine = reg.on[sz(w)];
+      const Range own = clip(items(ranges[sz(w)]), rows_of(reg));
+      if (mine == nullptr || own.empty()) continue;
+      // Each boundary, and the worker whose range reads it as halo (the row beyond it).
+      for (const auto& [rows, beyond] :
+           {std::pair{Range{own.begin, std::min(own.end, own.begin + halo)}, own.begin - 1},
+            std::pair{Range{std::max(own.begin, own.end - halo), own.end}, own.end}}) {
+        if (beyond < 0 || beyond >= rows_of(reg)) continue;
+        for (int v = 0; v < workers_; ++v) {
+          DeviceCopy* to = reg.on[sz(v)];
+          const Range r = items(ranges[sz(v)]);
+          if (v == w || r.begin > beyond || beyond >= r.end || to == nullptr || to == mine)
+            continue;
+          // Its copy holds the rows, in the same layout, and keeps its window (stage_buffer
+          // moves a window that does not cover the range it needs).
+          const Range need = MemoryRegistry::needed(reg.desc, r);
+          const bool keeps = to->data != nullptr && to->stride == mine->stride &&
+                             to->window.begin <= std::min(need.begin, rows.begin) &&
+                             std::max(need.end, rows.end) <= to->window.end;
+          if (keeps && mine->device->can_copy_peer(*to->device))
+            traffic_[sz(w)].peer.push_back({reg.data.get(), rows, to, to->data, to->window.begin});
+        }
+      }
+    }
+  }
+}
+
+std::int64_t CopyEngine::copy_to_peer(const BufferData& data, DeviceCopy& c, Device& device,
+                                      WorkerState& me, Range rows) {
+  for (const PeerTarget& t : me.peer) {
+    if (t.data != &data || t.rows.begin != rows.begin || t.rows.end != rows.end) continue;
+    const std::size_t e = data.shape.elem_size;
+    const std::size_t bytes = span_bytes(sz(rows.size()), c.stride, data.shape.cols, e);
+    device.copy_peer(
+        *t.to->device,
+        static_cast<unsigned char*>(t.base) + sz(rows.begin - t.first) * c.stride * e,
+        static_cast<const unsigned char*>(c.data) + sz(rows.begin - c.window.begin) * c.stride * e,
+        bytes);
+    me.delivered.emplace_back(t.to, rows);
+    return static_cast<std::int64_t>(bytes);
+  }
+  return -1;
 }
 
 std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
@@ -192,6 +273,7 @@ std::int64_t CopyEngine::write_back(BufferData& data, Range rows) {
     throw;
   }
   all_rows_arrived(data);
+  if (data.checked) record_host_rows(data, rows);  // the host's rows are TSAR's doing
   return moved;
 }
 
@@ -265,6 +347,7 @@ void CopyEngine::grow_keeping_resident(const BufferData& data, DeviceCopy& c, Ra
 
 void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int worker,
                           const std::shared_ptr<Device>& device, Range range) {
+  range = items(range);
   WorkerState& me = traffic_[sz(worker)];
   if (!me.staged) {
     me.bytes.to_device += static_cast<std::int64_t>(reductions.stage_device(worker, device));
@@ -323,8 +406,14 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   if (c.data == nullptr || target.begin != c.window.begin || target.end != c.window.end) {
-    if (!c.dirty.empty()) {
-      // Rows only the device holds (resident outputs of a persistent copy): carried over.
+    // A persistent row copy that grows keeps its rows in the same stride: what they hold is
+    // carried over instead of read again (a data environment's loops split differently).
+    const bool keeps_valid = persistent(reg) && !by_cols(reg) && !plus_shaped(reg) &&
+                             c.data != nullptr && !c.valid.empty() &&
+                             target.begin <= c.window.begin && c.window.end <= target.end;
+    if (!c.dirty.empty() || keeps_valid) {
+      // Rows only the device holds (resident outputs of a persistent copy), or still valid
+      // ones: carried over.
       grow_keeping_resident(data, c, target, bytes_for(sz(target.size())));
     } else if (c.data != nullptr && target.size() == c.window.size()) {
       c.window = target;  // same allocation, other items
@@ -345,13 +434,17 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     stage_plus_output(reg, c, me, *device, need, need_cols);
     return;
   }
-  if (!reads(reg)) return;
+  // An output's copy starts from the host's values of the range's own rows or columns, so
+  // what the body leaves alone comes back unchanged -- unless the loop writes every element
+  // (TSAR_MEM_OVERWRITE) and the device's values may start as anything.
+  if (!reads(reg) && overwrites(reg)) return;
+  const Range fill = reads(reg) ? need : clip(range, items);
   const auto* host = static_cast<const unsigned char*>(reg.host());
   const std::size_t rows = d.rows;
   const std::size_t win = sz(c.window.size());
   std::int64_t moved = 0;
   if (!by_cols(reg)) {
-    c.valid.missing(need, me.missing);
+    c.valid.missing(fill, me.missing);
     for (const Range& m : me.missing) {
       const std::size_t k = sz(m.size());
       const std::size_t at = sz(m.begin - c.window.begin);
@@ -370,7 +463,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     }
   }
   if (by_cols(reg) || plus_shaped(reg)) {
-    const Range cols_needed = by_cols(reg) ? need : need_cols;
+    const Range cols_needed = by_cols(reg) ? fill : need_cols;
     IntervalSet& valid = by_cols(reg) ? c.valid : c.valid_cols;
     const std::int64_t first = by_cols(reg) ? c.window.begin : 0;
     valid.missing(cols_needed, me.missing);
@@ -475,10 +568,18 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
     if (resident(reg)) {
       c.dirty.add(own);
       const auto halo = static_cast<std::int64_t>(d.halo);
-      if (halo > 0 && own.begin > 0)
-        c.leaving.add({own.begin, std::min(own.end, own.begin + halo)});
-      if (halo > 0 && own.end < rows_of(reg))
-        c.leaving.add({std::max(own.begin, own.end - halo), own.end});
+      // Into the neighbour's copy where exchange arranged it (they stay resident here).
+      const std::pair<Range, bool> boundaries[] = {
+          {{own.begin, std::min(own.end, own.begin + halo)}, halo > 0 && own.begin > 0},
+          {{std::max(own.begin, own.end - halo), own.end}, halo > 0 && own.end < rows_of(reg)}};
+      for (const auto& [boundary, bordered] : boundaries) {
+        if (!bordered) continue;
+        const std::int64_t peer = copy_to_peer(*reg.data, c, device, me, boundary);
+        if (peer >= 0)
+          moved += peer;
+        else
+          c.leaving.add(boundary);
+      }
       for (const Range& r : c.leaving.parts()) moved += rows_to_host(*reg.data, c, device, r);
     } else {
       moved += rows_to_host(*reg.data, c, device, own);
@@ -525,6 +626,7 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
 
 void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int worker,
                            Device& device, Range range, bool last) {
+  range = items(range);
   WorkerState& me = traffic_[sz(worker)];
   if (device.description().host_memory) {
     // A CPU worker wrote its rows or columns in place: they go stale on the devices.

@@ -30,6 +30,14 @@
 // region), or when the device leaves the region. A double-buffered stencil thus moves its
 // halo rows in and its boundary rows out per pass, nothing else.
 //
+// Between devices that can copy into each other's memory (Device::can_copy_peer: CUDA GPUs;
+// in CI, copies on the host's OpenMP device), those boundary rows go straight into the copy of
+// the worker whose range reads them as halo, under the same wait, instead of through the host:
+// they stay resident on the writer (the host's are stale) and current in the reader's copy,
+// which then needs nothing copied in for them. exchange arranges it, before any worker runs,
+// where the reader's copy already holds those rows and keeps its window this pass; the rows'
+// new home is settled at end_pass.
+//
 // Copies belong to the buffer's data (BufferData), one per device; each worker uses its
 // device's. What a worker writes in a pass is recorded per registration and settled into the
 // other copies at the end of the pass (end_pass), so the next loop to use the buffer -- this
@@ -45,6 +53,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "memory/interval_set.hpp"
 #include "memory/reductions.hpp"
 #include "memory/registry.hpp"
 
@@ -64,15 +73,19 @@ class CopyEngine {
   /// copy of every buffer, frees the region's own copies on devices no worker drives any more
   /// (back-off, out of memory) and forgets the contents of non-persistent copies -- writing
   /// back their resident rows first -- and zeroes the traffic counters.
+  /// `origin`: the pass's first iteration; the ranges of this pass's other calls count from
+  /// it (range k..l is items origin + k .. origin + l).
   void begin_pass(MemoryRegistry& memory, Reductions& reductions,
-                  std::span<const std::shared_ptr<Device>> devices);
+                  std::span<const std::shared_ptr<Device>> devices, std::int64_t origin = 0);
   /// Leader, at the end of a pass (finished, canceled or failed): what each worker wrote goes
   /// stale in every other copy of the buffer.
   void end_pass(MemoryRegistry& memory);
   /// Planner, once a plan is installed and before any worker runs it: writes back the
   /// resident rows of inputs that a worker on another device reads (its range, halo
-  /// included), whichever device holds them. `ranges`: each worker's range; empty for chunk
-  /// plans, where any worker may read any row.
+  /// included), whichever device holds them -- unless that worker's copy holds them current
+  /// already and keeps its window this pass -- and arranges which boundary rows of resident
+  /// outputs go straight to a neighbour's copy (above). `ranges`: each worker's range; empty
+  /// for chunk plans, where any worker may read any row.
   void exchange(MemoryRegistry& memory, std::span<const Range> ranges);
   /// Outside passes: brings rows `rows` of the host buffer of `data` up to date (their
   /// resident rows written back, the devices keep their copies). Returns the bytes moved.
@@ -102,12 +115,32 @@ class CopyEngine {
   Traffic traffic(int worker) const { return traffic_[static_cast<std::size_t>(worker)].bytes; }
 
  private:
+  /// Boundary rows of a resident output that a worker copies straight into `to`, the copy
+  /// of the worker reading them as halo: where `to`'s allocation lies, as exchange saw it (the
+  /// other worker does not move it in this pass).
+  struct PeerTarget {
+    const BufferData* data = nullptr;
+    Range rows;
+    DeviceCopy* to = nullptr;
+    void* base = nullptr;  ///< to's allocation, holding rows from `first`
+    std::int64_t first = 0;
+  };
   struct alignas(64) WorkerState {
     Traffic bytes;
     bool staged = false;     ///< device accumulators set up in this pass
     bool collected = false;  ///< ... and in the host ones since the last range ran
     std::vector<Range> missing;
+    IntervalSet need;              ///< exchange's scratch
+    std::vector<PeerTarget> peer;  ///< exchange's, for this (sub-)pass
+    /// Rows copied into other copies in this pass: current there once the pass is settled.
+    std::vector<std::pair<DeviceCopy*, Range>> delivered;
   };
+  /// exchange's part for the boundary rows of resident outputs (PeerTarget).
+  void plan_peer_copies(MemoryRegistry& memory, std::span<const Range> ranges);
+  /// copy_back's: copies `rows` of `c` straight into a neighbour's copy if exchange arranged
+  /// it; returns the bytes, or -1 when the rows must go through the host.
+  std::int64_t copy_to_peer(const BufferData& data, DeviceCopy& c, Device& device, WorkerState& me,
+                            Range rows);
   void stage_buffer(Registration& reg, WorkerState& me, int worker,
                     const std::shared_ptr<Device>& device, Range range);
   void stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me, Device& device,
@@ -123,10 +156,14 @@ class CopyEngine {
   /// Waits for every copy of `reg` that queued rows (after a failure too: the rows they
   /// queued are then still resident).
   static void all_rows_arrived(BufferData& data);
-  /// Keeps the resident rows of `c` while it grows to `target` (a new allocation).
+  /// Keeps the rows `c` holds (resident and valid) while it grows to `target` (a new
+  /// allocation holding the old one whole).
   static void grow_keeping_resident(const BufferData& data, DeviceCopy& c, Range target,
                                     std::size_t bytes);
+  /// The items a range of the pass's iterations uses.
+  Range items(Range r) const { return r.empty() ? r : Range{r.begin + origin_, r.end + origin_}; }
   int workers_;
+  std::int64_t origin_ = 0;  ///< the pass's first iteration (begin_pass)
   std::vector<WorkerState> traffic_;
 };
 

@@ -83,6 +83,7 @@ void DataEnvironment::map(void* host, const tsar_mem_desc& desc) {
   data->shape = shape;
   data->extent = extent;
   data->shared = true;
+  data->checked = check_;
   buffers_.push_back(std::move(data));
 }
 

@@ -41,7 +41,7 @@ class DataEnvironment {
   /// A row count that means "to the last row".
   static constexpr std::size_t kAllRows = static_cast<std::size_t>(-1);
 
-  DataEnvironment() = default;
+  DataEnvironment() : check_(check_requested()) {}
   /// Writes back every row devices own (errors are printed: nobody is left to tell).
   ~DataEnvironment();
   DataEnvironment(const DataEnvironment&) = delete;
@@ -95,6 +95,7 @@ class DataEnvironment {
   std::vector<const MemoryRegistry*> registries_;
   std::atomic<bool> in_pass_{false};
   std::string pass_owner_;  ///< written by the pass that holds in_pass_
+  bool check_;              ///< TSAR_CHECK=1 when the environment was made
 };
 
 }  // namespace tsar::core

@@ -35,12 +35,18 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
                                       " is smaller than cols " + std::to_string(d.cols));
   if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
     throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
-  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT;
+  constexpr unsigned kKnown =
+      TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT | TSAR_MEM_OVERWRITE;
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
     throw Error(TSAR_ERR_INVALID,
                 what + "flags name no direction (TSAR_MEM_IN and/or TSAR_MEM_OUT)");
+  if ((d.flags & TSAR_MEM_OVERWRITE) != 0 && (d.flags & TSAR_MEM_INOUT) != TSAR_MEM_OUT)
+    throw Error(TSAR_ERR_INVALID,
+                what +
+                    "TSAR_MEM_OVERWRITE is for outputs the loop does not read (TSAR_MEM_OUT "
+                    "alone)");
   if (d.assoc == TSAR_ASSOC_FULL && (d.flags & TSAR_MEM_OUT) != 0)
     throw Error(TSAR_ERR_INVALID,
                 what +
@@ -192,6 +198,7 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions
   data->host = host;
   data->shape = d;
   data->extent = extent;
+  data->checked = check_;
   entries_.push_back({d, std::move(data), {}, {}});
 }
 
@@ -289,9 +296,17 @@ void MemoryRegistry::check_pass(std::int64_t n) const {
 
 void MemoryRegistry::enter_pass(std::int64_t n, const std::string& who) {
   check_pass(n);
-  if (!env_ || !shared()) return;
-  env_->enter(who);
-  entered_ = true;
+  if (env_ && shared()) {
+    env_->enter(who);
+    entered_ = true;
+  }
+  try {
+    for (const auto& e : entries_)
+      if (e.data->checked) verify_held_rows(*e.data);
+  } catch (...) {
+    leave_pass();
+    throw;
+  }
 }
 
 void MemoryRegistry::leave_pass() {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "memory/device_copy.hpp"
+#include "memory/host_check.hpp"
 #include "queue/chunk_queue.hpp"
 #include "tsar/tsar.h"
 
@@ -54,6 +55,10 @@ struct BufferData {
   bool shared = false;
   std::vector<std::unique_ptr<DeviceCopy>> copies;             ///< one per device that used it
   std::shared_ptr<HostPin> pin = std::make_shared<HostPin>();  ///< follows `host`
+  /// TSAR_CHECK: the host rows as TSAR left them (memory/host_check.hpp).
+  HostRowHashes check;
+  /// TSAR_CHECK was set when the registry or environment holding it was made.
+  bool checked = false;
 
   /// The copy on `device`, or nullptr.
   DeviceCopy* copy_on(const Device& device) const;
@@ -83,7 +88,7 @@ struct Registration {
 
 class MemoryRegistry {
  public:
-  MemoryRegistry() = default;
+  MemoryRegistry() : check_(check_requested()) {}
   ~MemoryRegistry();
   MemoryRegistry(const MemoryRegistry&) = delete;
   MemoryRegistry& operator=(const MemoryRegistry&) = delete;
@@ -124,10 +129,13 @@ class MemoryRegistry {
   const Registration* find(const void* host) const;
   /// A registration sharing a byte with [p, p + bytes), or nullptr.
   const Registration* overlapping(const void* p, std::size_t bytes) const;
-  /// Checks that a pass of n iterations stays inside every partial buffer.
+  /// Checks that a pass's iterations, below `n` (the pass's end), stay inside every
+  /// partial buffer.
   void check_pass(std::int64_t n) const;
-  /// check_pass, then takes the attached data environment for region `who`'s pass. Throws
-  /// Error: TSAR_ERR_INVALID, TSAR_ERR_STATE (another region's pass holds the environment).
+  /// check_pass, then takes the attached data environment for region `who`'s pass; under
+  /// TSAR_CHECK, verifies that the rows devices hold are unchanged on the host. Throws
+  /// Error: TSAR_ERR_INVALID, TSAR_ERR_STATE (another region's pass holds the environment,
+  /// or a host change TSAR_CHECK caught).
   void enter_pass(std::int64_t n, const std::string& who);
   /// Gives the environment back (nothing when enter_pass did not take it).
   void leave_pass();
@@ -153,6 +161,7 @@ class MemoryRegistry {
   std::vector<Registration> entries_;
   std::shared_ptr<DataEnvironment> env_;
   bool entered_ = false;  ///< enter_pass took env_
+  bool check_;            ///< TSAR_CHECK=1 when the registry was made
 };
 
 /// Validates a descriptor and returns it with row_stride filled in.

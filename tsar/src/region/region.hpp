@@ -45,11 +45,14 @@
 #include "tsar/tsar.h"
 #include "workers/pass_barrier.hpp"
 
+/// The C API's handle of a region is the region itself (tsar_chunk.region names it to bodies).
+struct tsar_region {};
+
 namespace tsar::core {
 
 class TraceSink;
 
-class Region {
+class Region : public tsar_region {
  public:
   static constexpr int kDefaultBackoff = PassPlanner::kDefaultBackoff;
   static constexpr std::int64_t kMaxIterations = std::int64_t{1} << 60;
@@ -88,14 +91,15 @@ class Region {
   /// Worker index of the calling thread (pool worker of this region, or OpenMP thread of a
   /// team of workers() threads); -1 with *why set otherwise.
   int caller_worker(std::string* why) const;
-  /// tsar_next for worker w. Returns a tsar_status (also set as the thread's last error);
-  /// the range is empty on errors.
-  int next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* end);
+  /// tsar_next_range for worker w: a pass over iterations [first, first + n). Returns a
+  /// tsar_status (also set as the thread's last error); the range is empty on errors.
+  int next(int worker, std::int64_t first, std::int64_t n, std::int64_t* begin, std::int64_t* end);
   /// tsar_loop for worker w: 1 = run again, 0 = pass over. *status gets the pass's outcome
   /// (also the thread's last error).
   int loop(int worker, int* status);
-  /// Runs one pass on the worker pool. Returns a tsar_status.
-  int run(std::int64_t n, tsar_body_fn body, void* arg);
+  /// Runs one pass over iterations [first, first + n) on the worker pool. Returns a
+  /// tsar_status.
+  int run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg);
   void cancel();
 
   /// The calling worker's device (valid while it is in a pass).
@@ -148,10 +152,10 @@ class Region {
   };
 
   // region_pass.cpp: the protocol
-  void join_pass(int worker, std::int64_t n);
-  void begin_pass(std::int64_t n, int worker);  // planner (worker): the pass's first plan
-  void install();                               // planner/leader: publishes plan_
-  void choose_participants();                   // planner: who runs this pass
+  void join_pass(int worker, std::int64_t first, std::int64_t n);
+  void begin_pass(std::int64_t first, std::int64_t n, int worker);  // planner: the first plan
+  void install();              // planner/leader: publishes plan_
+  void choose_participants();  // planner: who runs this pass
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
   void stop_dispatch();                   // cancellation: no more chunks or stolen ranges
   void start_sub_pass(int worker);        // worker: its first range of the current plan
@@ -208,6 +212,9 @@ class Region {
   /// in pieces by their owners and stolen by the others.
   StealingRanges shares_;
   std::int64_t n_ = 0;
+  /// The pass's first iteration: plans and ranges count from 0, bodies and buffers see
+  /// origin_ + k (a loop over interior rows 1..n-2 of a registered grid).
+  std::int64_t origin_ = 0;
   int pass_error_ = TSAR_OK;
   std::string pass_error_message_;
   int sub_passes_ = 0;

@@ -64,7 +64,7 @@ int Region::caller_worker(std::string* why) const {
   return omp_get_thread_num();
 }
 
-void Region::join_pass(int worker, std::int64_t n) {
+void Region::join_pass(int worker, std::int64_t first, std::int64_t n) {
   Worker& me = workers_[static_cast<std::size_t>(worker)];
   if (!pool_driven_) {
     for (;;) {
@@ -73,8 +73,9 @@ void Region::join_pass(int worker, std::int64_t n) {
       if (s == kIdle) {
         if (state_.compare_exchange_weak(s, kPlanning, std::memory_order_acq_rel)) {
           try {
-            begin_pass(n, worker);
+            begin_pass(first, n, worker);
           } catch (...) {
+            memory_.leave_pass();
             state_.store(kIdle, std::memory_order_release);
             throw;
           }
@@ -91,15 +92,16 @@ void Region::join_pass(int worker, std::int64_t n) {
   me.error = pass_error_;
   if (me.error != TSAR_OK) {
     set_last_error(me.error, pass_error_message_);
-  } else if (n != n_) {
+  } else if (n != n_ || first != origin_) {
     me.error = TSAR_ERR_INVALID;
-    set_last_error(me.error, "tsar_next: n = " + std::to_string(n) +
-                                 " differs from the pass's n = " + std::to_string(n_) +
-                                 " (every worker must pass the same n)");
+    set_last_error(me.error, "tsar_next: iterations [" + std::to_string(first) + ", " +
+                                 std::to_string(first + n) + ") differ from the pass's [" +
+                                 std::to_string(origin_) + ", " + std::to_string(origin_ + n_) +
+                                 ") (every worker must pass the same range)");
   }
 }
 
-void Region::begin_pass(std::int64_t n, int worker) {
+void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   if (clock_) clock_->synchronize();
   const double t0 = clock(worker);
   pass_start_ = t0;
@@ -109,6 +111,7 @@ void Region::begin_pass(std::int64_t n, int worker) {
   pass_error_ = TSAR_OK;
   pass_error_message_.clear();
   n_ = n;
+  origin_ = first;
   for (auto& w : workers_) {
     w.pass_iterations = w.pass_chunks = 0;
     w.pass_busy = w.pass_idle = 0.0;
@@ -117,18 +120,26 @@ void Region::begin_pass(std::int64_t n, int worker) {
     if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
     if (n > kMaxIterations)
       throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is larger than 2^60");
-    memory_.enter_pass(n, name_);
+    if (first < 0 || first > kMaxIterations - n)
+      throw Error(TSAR_ERR_INVALID, "the first iteration " + std::to_string(first) +
+                                        " is negative or the last beyond 2^60");
+    memory_.enter_pass(first + n, name_);
   } catch (const Error& e) {
     pass_error_ = e.status();
     pass_error_message_ = e.what();
     n_ = std::max<std::int64_t>(n, 0);
+    origin_ = 0;
     empty_plan(plan_);  // a refused pass runs nothing
     install();
     choose_participants();
     return;
   }
   reductions_.reset();
-  const CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  if (device_memory_ && memory_.shared()) {
+    for (std::size_t w = 0; w < workers_.size(); ++w) pass_devices_[w] = workers_[w].device;
+    copies.resident = resident_split(memory_.registrations(), pass_devices_, origin_, n);
+  }
   // The planner may retire accelerators that cannot pay before the devices are fixed.
   planner_->plan_pass(n, copies, plan_);
   // Rows of a data environment's buffers may be on devices outside this region.
@@ -140,7 +151,7 @@ void Region::begin_pass(std::int64_t n, int worker) {
       pass_devices_[w] = workers_[w].device;
       copying_ = copying_ || !workers_[w].device->description().host_memory;
     }
-    guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_); });
+    guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_, origin_); });
   }
   time_chunks_ = planner_->times_chunks();
   install();
@@ -228,7 +239,8 @@ void Region::start_sub_pass(int worker) {
   me.has_pending = true;
 }
 
-int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* end) {
+int Region::next(int worker, std::int64_t first, std::int64_t n, std::int64_t* begin,
+                 std::int64_t* end) {
   // After a tsar_run the pool's threads may still be leaving that pass's barrier, writing
   // their worker slots (in_pass): a team must not read its slots before they have left.
   if (tls_region != this && pool_leaving_.load(std::memory_order_acquire)) {
@@ -237,7 +249,7 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
   }
   Worker& me = workers_[static_cast<std::size_t>(worker)];
   if (!me.in_pass) {
-    join_pass(worker, n);
+    join_pass(worker, first, n);
     start_sub_pass(worker);
   }
   int status = me.error;
@@ -256,8 +268,8 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
       set_last_error(status, "tsar_next: begin or end is NULL (the worker's range was skipped)");
     }
   } else {
-    *begin = me.current.begin;
-    *end = me.current.end;
+    *begin = origin_ + me.current.begin;
+    *end = origin_ + me.current.end;
   }
   // A chunk handed out by loop() starts when the previous one ended: one clock read per chunk.
   if (!me.started) me.start = clock(worker);
@@ -265,8 +277,8 @@ int Region::next(int worker, std::int64_t n, std::int64_t* begin, std::int64_t* 
   if (copying_ && !me.current.empty()) {
     stage_in(me, worker);
     if (begin != nullptr && end != nullptr) {  // the range may be gone with a failed device
-      *begin = me.current.begin;
-      *end = me.current.end;
+      *begin = origin_ + me.current.begin;
+      *end = origin_ + me.current.end;
     }
   }
   return status;
@@ -399,10 +411,11 @@ void Region::run_worker(void* context, int worker) {
   std::int64_t b = 0, e = 0;
   int status = TSAR_OK;
   do {
-    self->next(worker, self->n_, &b, &e);
+    self->next(worker, self->origin_, self->n_, &b, &e);
     if (b < e) {
       const Worker& me = self->workers_[static_cast<std::size_t>(worker)];
-      const tsar_chunk chunk{b, e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream};
+      const tsar_chunk chunk{b,   e, worker, me.kind, me.id, me.launch.omp_device, me.launch.stream,
+                             self};
       try {
         self->body_(&chunk, self->body_arg_);
       } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the pool
@@ -414,7 +427,7 @@ void Region::run_worker(void* context, int worker) {
   tls_worker = outer_worker;
 }
 
-int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
+int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg) {
   if (tls_region == this || runtime_->pool().running_here())
     throw Error(TSAR_ERR_STATE,
                 "tsar_run from inside a loop body of the same device set: a nested region needs "
@@ -426,8 +439,9 @@ int Region::run(std::int64_t n, tsar_body_fn body, void* arg) {
   body_ = body;
   body_arg_ = arg;
   try {
-    begin_pass(n, 0);
+    begin_pass(first, n, 0);
   } catch (...) {
+    memory_.leave_pass();
     pool_driven_ = false;
     state_.store(kIdle, std::memory_order_release);
     throw;

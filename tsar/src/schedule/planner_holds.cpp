@@ -20,7 +20,17 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
     last_split_n_ = -1;
     return;
   }
-  const bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();
+  bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();
+  // A data environment's rows where another region's pass left them: the split that moves
+  // nothing is theirs, and any other moves rows every pass (that region moves them back), so
+  // it must pay within the pass. Static schedules keep the split they were given.
+  const bool produced =
+      scheduler_->adapts() && copies.resident.size() == plan.counts.size() &&
+      !(known && std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin()));
+  if (produced) {
+    last_split_.assign(copies.resident.begin(), copies.resident.end());
+    known = true;
+  }
   if (!known) last_split_.assign(plan.counts.size(), 0);  // the devices hold none of it yet
   if (!std::equal(last_split_.begin(), last_split_.end(), plan.counts.begin())) {
     const double per_iteration = copies.moved_bytes_per_iteration;
@@ -36,7 +46,7 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
     }
     if (costly) {
       const SplitCosts costs{times_, move_seconds_, pooled_, settled_,
-                             payback_passes(passes_ - split_since_)};
+                             produced ? 1.0 : payback_passes(passes_ - split_since_)};
       if (known) {
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);

@@ -31,6 +31,10 @@ LIMITS = {
     ca.T.LONGDOUBLE: ("-HUGE_VALL", "HUGE_VALL"),
 }
 FLOATING = {ca.T.FLOAT, ca.T.DOUBLE, ca.T.LONGDOUBLE}
+# Clauses of the user's construct that also apply to the `parallel for` a team of CPU cores
+# shares a range with.
+CPU_CLAUSES = {"private", "firstprivate", "reduction", "collapse", "schedule", "default",
+               "shared"}
 # Clauses of the user's construct that a co-scheduled loop cannot honour.
 REFUSED = {
     "nowait": "TSAR waits for every device's range before the loop ends; remove nowait",
@@ -60,15 +64,12 @@ class Array:
     row_offsets: tuple = (0, 0)  # rows iteration i uses: i + lo .. i + hi
     row: tuple = (1, ())  # the row length as factors_of gives it, to see i * row in indices
     flattened: bool = False  # a pointer indexed a[i * row + j], not an array of rows
-    persist: bool = False
-    used: bool = False
     flags: str = ""
 
 
 @dataclass
 class Reduction:
     name: str
-    op: str
     decl: object
     type_spelling: str
     identity: str
@@ -99,11 +100,13 @@ class Loop:
     original_offset: int
     words: list = field(default_factory=list)
     gpu_clauses: list = field(default_factory=list)
+    cpu_clauses: list = field(default_factory=list)  # of the team's parallel for
     target_if: str = None
     arrays: list = field(default_factory=list)
     reductions: list = field(default_factory=list)
     captures: list = field(default_factory=list)
     function: object = None  # the enclosing function definition
+    data: object = None  # the DataBlock the loop is in
     var_decl: object = None  # the loop variable's declaration
 
 
@@ -238,18 +241,53 @@ def _row_offset(form, row):
     return offset
 
 
+# ---- arrays -----------------------------------------------------------------------------------
+
+
+def geometry(decl, name, offset):
+    """(rank, C expression of the element size, C expression of the rows of a constant array
+    or None) of array or pointer variable `name`."""
+    t = decl.type
+    ck = ca.canonical_kind(t)
+    if ck == ca.T.POINTER:
+        rank = 1 + len(ca.array_dims(t.get_canonical().get_pointee()))
+        whole_rows = None
+    elif ck == ca.T.CONSTANTARRAY:
+        rank = len(ca.array_dims(t))
+        whole_rows = f"sizeof({name}) / sizeof({name}[0])"
+    else:
+        raise TranslateError(offset, f"'{name}' has a variable-length array type: map a pointer "
+                             "to it instead")
+    return rank, f"sizeof({name}{'[0]' * rank})", whole_rows
+
+
+def row_of(name, sections):
+    """The row of a pointer used as rows of the later sections' elements: (C expression of
+    its length, its factors); the sections must start at 0."""
+    for s in sections:
+        if _integer(s.lower.text) != 0:
+            raise TranslateError(s.lower.offset, f"'{name}': the sections after the first must "
+                                 "start at 0 (a row is whole)")
+    text = " * ".join(f"({s.length.text})" for s in sections)
+    return text, factors_of(text.replace(" ", ""))
+
+
 # ---- the analysis -----------------------------------------------------------------------------
 
 
 class Analyzer:
     def __init__(self, unit):
         self.unit = unit
+        self.data = None
 
     def error(self, offset, message):
         raise TranslateError(offset, message)
 
-    def analyze(self, tsar, tsar_line, omp, omp_line, stmt):
+    def analyze(self, tsar, tsar_line, omp, omp_line, stmt, data=None):
+        """The Loop of a directive, its construct and its for statement; data: the DataBlock
+        the loop is in, or None."""
         u = self.unit
+        self.data = data
         if kind(stmt) != K.FOR_STMT:
             self.error(stmt.extent.start.offset, "expected a for loop after the OpenMP construct")
         end = ca.statement_end(u, stmt)
@@ -265,6 +303,9 @@ class Analyzer:
         self._header(loop, stmt, end)
         refs = self._references(stmt, loop)
         self._arrays(loop, tsar, omp, refs)
+        if data is not None:
+            loop.arrays += data.implicit({a.name for a in loop.arrays}, refs)
+            loop.data = data
         self._reductions(loop, omp, refs)
         self._clauses(loop, omp, tsar)
         self._captures(loop, stmt, refs)
@@ -401,13 +442,16 @@ class Analyzer:
     def _visible(self, loop):
         """Locals of the enclosing function visible at the loop, by name (for the names in
         the OpenMP clauses, which libclang does not parse here)."""
+        return self.visible(loop.function, loop.header_offset)
+
+    def visible(self, function, at):
+        """Variables of `function` visible at offset `at`, by name (the innermost)."""
         out = {}
-        if loop.function is None:
+        if function is None:
             return out
-        at = loop.header_offset
         scopes = (K.COMPOUND_STMT, K.FOR_STMT, K.IF_STMT, K.WHILE_STMT, K.SWITCH_STMT,
                   K.CXX_FOR_RANGE_STMT)
-        for n, up in ca.walk(loop.function):
+        for n, up in ca.walk(function):
             if kind(n) not in (K.VAR_DECL, K.PARM_DECL) or n.extent.start.offset >= at:
                 continue
             want = ca.FUNCTION_KINDS if kind(n) == K.PARM_DECL else scopes
@@ -418,6 +462,16 @@ class Analyzer:
             if prev is None or prev.extent.start.offset < n.extent.start.offset:
                 out[n.spelling] = n
         return out
+
+    def lookup(self, function, at, name):
+        """The variable `name` means at offset `at`: a visible local, else a file-scope one."""
+        local = self.visible(function, at).get(name)
+        if local is not None:
+            return local
+        for c in self.unit.tu.cursor.get_children():
+            if kind(c) == K.VAR_DECL and c.spelling == name:
+                return c
+        return None
 
     # -- arrays -----------------------------------------------------------------------------
 
@@ -437,7 +491,6 @@ class Analyzer:
     def _arrays(self, loop, tsar, omp, refs):
         omp_maps = self._omp_maps(omp)
         names = {}
-        lower_is_zero = _integer(loop.lower) == 0
         entries = [(t, item, True) for t, item in tsar.part_maps] + \
             [("to", item, False) for item in tsar.maps]
         for map_type, item, part in entries:
@@ -452,49 +505,34 @@ class Analyzer:
                            f"('{t.spelling}'); scalars need no map")
             a = Array(item.var, item.offset, decl, part, map_type)
             self._shape(a, item, omp_maps.get(item.var), loop)
-            flags = {"to": "TSAR_MEM_IN", "from": "TSAR_MEM_OUT", "tofrom": "TSAR_MEM_INOUT"}
-            if map_type == "from" and not lower_is_zero:
-                # Rows below the loop's lower bound are iterations of no device's range, but
-                # part of some device's rows: copied in, they come back unchanged.
-                flags["from"] = "TSAR_MEM_INOUT"
+            # from: the loop writes its rows whole, as OpenMP's map(from:) assumes (the
+            # device's copy need not start from the host's values).
+            flags = {"to": "TSAR_MEM_IN", "from": "TSAR_MEM_OUT | TSAR_MEM_OVERWRITE",
+                     "tofrom": "TSAR_MEM_INOUT"}
             a.flags = flags[map_type]
+            if self.data is not None:
+                self.data.apply(a)
             names[item.var] = a
             loop.arrays.append(a)
         for name, where in tsar.persist:
             if name not in names:
                 self.error(where, f"persist({name}): '{name}' is not in a part_map or map")
-            names[name].persist = True
             names[name].flags += " | TSAR_MEM_PERSIST"
 
     def _shape(self, a, item, omp_sections, loop):
         """Element size, rows, columns and halo of an array from its clause, its type and the
         OpenMP map of it (which says how many rows there are)."""
-        t = a.decl.type
-        ck = ca.canonical_kind(t)
-        if ck == ca.T.POINTER:
-            pointee = t.get_canonical().get_pointee()
-            inner = ca.array_dims(pointee)
-            rank = 1 + len(inner)
-            whole_rows = None
-        else:
-            inner = ca.array_dims(t)[1:]
-            rank = len(ca.array_dims(t)) or 1
-            whole_rows = f"sizeof({a.name}) / sizeof({a.name}[0])" if ck == ca.T.CONSTANTARRAY \
-                else None
-        if ck != ca.T.POINTER and ck != ca.T.CONSTANTARRAY:
-            self.error(item.offset, f"'{a.name}' has a variable-length array type: map a pointer "
-                       "to it instead")
+        rank, a.elem, whole_rows = geometry(a.decl, a.name, item.offset)
         a.flattened = rank == 1
         secs = item.sections
-        elem = a.name + "[0]" * rank
-        a.elem = f"sizeof({elem})"
+        for s in secs[1:] if a.part else ():
+            if re.search(rf"\b{re.escape(loop.var)}\b", s.lower.text):
+                self.error(s.lower.offset, f"'{a.name}' split by columns: not supported (an "
+                           "accelerator's columns are packed, so the loop's indices would "
+                           f"change); map it whole, map(to: {a.name}[0:...]), if the loop "
+                           "only reads it")
         if a.flattened and len(secs) > 1:
-            for s in secs[1:]:
-                if _integer(s.lower.text) != 0:
-                    self.error(s.lower.offset, f"'{a.name}': the sections after the first must "
-                               "start at 0 (a row is whole)")
-            a.cols = " * ".join(f"({s.length.text})" for s in secs[1:])
-            a.row = factors_of("*".join(f"({s.length.text})" for s in secs[1:]))
+            a.cols, a.row = row_of(a.name, secs[1:])
         elif not a.flattened:
             if len(secs) > rank:
                 self.error(item.offset, f"'{a.name}' has {rank} dimensions, the clause {len(secs)}")
@@ -542,6 +580,8 @@ class Analyzer:
         return lo, length
 
     def _rows(self, a, omp_sections, whole_rows, item):
+        if self.data is not None and self.data.array(a.name):
+            return ""  # the data environment's (DataBlock.apply)
         if omp_sections:
             for lower, _ in omp_sections:
                 if lower.strip() not in ("", "0"):
@@ -592,7 +632,7 @@ class Analyzer:
                 identity = {"LOWEST": bounds[0], "HIGHEST": bounds[1]}.get(identity, identity)
                 if op in ("&", "|", "^") and ck in FLOATING:
                     self.error(e.offset, f"reduction '{op}' of floating-point '{e.text}'")
-                loop.reductions.append(Reduction(e.text, op, decl, decl.type.spelling,
+                loop.reductions.append(Reduction(e.text, decl, decl.type.spelling,
                                                  identity, combine))
 
     # -- the construct's clauses, as the GPU branch repeats them ----------------------------
@@ -615,6 +655,8 @@ class Analyzer:
                 continue
             if c.name != "map":
                 loop.gpu_clauses.append(c.text)
+                if c.name in CPU_CLAUSES:
+                    loop.cpu_clauses.append(c.text)
                 continue
             prefix, items, at = split_prefix(c.args)
             kept = []
@@ -650,7 +692,6 @@ class Analyzer:
                     names[ident] = visible[ident]
         for name, d in names.items():
             if name in arrays:
-                arrays[name].used = True
                 if ca.is_local(d):
                     loop.captures.append(Capture(name, d, "array"))
                 continue

@@ -63,7 +63,7 @@ def main(argv=None, version="unknown"):
         return 1
     t = Translation(args.input, data, args.language, parse_flags(flags))
     if t.errors:
-        for line, col, message in t.errors:
+        for line, col, message in sorted(t.errors):
             print(f"{args.input}:{line}:{col}: error: {message}", file=sys.stderr)
         return 1
     data = t.output.encode("latin-1")

@@ -65,6 +65,23 @@ class TsarDepersist:
 
 
 @dataclass
+class TsarData:
+    """`#pragma tsar data map(...)` before a block: a data environment for its loops."""
+
+    offset: int
+    maps: list = field(default_factory=list)  # (map type, Item)
+
+
+@dataclass
+class TsarUpdate:
+    """`#pragma tsar update to(...) from(...)` inside a data block."""
+
+    offset: int
+    to: list = field(default_factory=list)  # (name, offset)
+    from_: list = field(default_factory=list)
+
+
+@dataclass
 class OmpClause:
     name: str
     text: str  # the whole clause as written (comments removed)
@@ -181,22 +198,70 @@ class _Parser:
         return default
 
 
+def _names(p, what):
+    names = p.items(what, lambda w: p.ident(f"a variable in {w}"))
+    return [(t.text, p.offset(t)) for t in names]
+
+
+def _data(p, start):
+    d = TsarData(start)
+    while p.peek() is not None:
+        if p.at(","):
+            p.next()
+            continue
+        clause = p.ident("map(...)")
+        if clause.text != "map":
+            raise TranslateError(p.offset(clause), f"unknown clause '{clause.text}' of tsar "
+                                 "data: expected map([to|from|tofrom:] ...)")
+        p.expect("(", "after map")
+        kind = p.map_type(MAP_TYPES, "tofrom")
+        d.maps.extend((kind, item) for item in p.items("map", p.item))
+        p.expect(")", "to close map(...)")
+    if not d.maps:
+        raise TranslateError(start, "tsar data maps nothing: give map([to|from|tofrom:] ...)")
+    return d
+
+
+def _update(p, start):
+    u = TsarUpdate(start)
+    while p.peek() is not None:
+        if p.at(","):
+            p.next()
+            continue
+        clause = p.ident("to(...) or from(...)")
+        if clause.text not in ("to", "from"):
+            raise TranslateError(p.offset(clause), f"unknown clause '{clause.text}' of tsar "
+                                 "update: expected to(...) or from(...)")
+        p.expect("(", f"after {clause.text}")
+        (u.to if clause.text == "to" else u.from_).extend(_names(p, clause.text))
+        p.expect(")", f"to close {clause.text}(...)")
+    if not u.to and not u.from_:
+        raise TranslateError(start, "tsar update names nothing: give to(...) or from(...)")
+    return u
+
+
 def parse_tsar(line):
-    """Parses `#pragma tsar ...` (a DirectiveLine) into TsarLoop or TsarDepersist."""
+    """Parses `#pragma tsar ...` (a DirectiveLine) into TsarLoop, TsarData, TsarUpdate or
+    TsarDepersist."""
     p = _Parser(line, tokenize(line.text, line.offset))
     p.i = 3  # '#', 'pragma', 'tsar'
     start = p.offset()
-    head = p.ident("hetero(...) or depersist(...) after '#pragma tsar'")
+    head = p.ident("hetero(...), data, update or depersist(...) after '#pragma tsar'")
+    if head.text == "data":
+        return _data(p, start)
+    if head.text == "update":
+        return _update(p, start)
     if head.text == "depersist":
         p.expect("(", "after depersist")
-        names = p.items("depersist", lambda w: p.ident(f"a variable in {w}"))
+        names = _names(p, "depersist")
         p.expect(")", "after the variables of depersist")
         if p.peek() is not None:
             raise TranslateError(p.offset(), "depersist takes no other clause")
-        return TsarDepersist(start, [(t.text, p.offset(t)) for t in names])
+        return TsarDepersist(start, names)
     if head.text != "hetero":
         raise TranslateError(p.offset(head), f"unknown TSAR directive '{head.text}': expected "
-                             "hetero(...) before an OpenMP target loop, or depersist(...)")
+                             "hetero(...) before an OpenMP target loop, data before a block, "
+                             "update or depersist(...)")
     d = TsarLoop(start)
     p.expect("(", "after hetero")
     dev = p.ident("a device class (all, cpu, accel or gpu)")
@@ -241,8 +306,7 @@ def parse_tsar(line):
                                      "values win; use part_map for what the loop writes")
             d.maps.extend(p.items("map", p.item))
         elif clause.text == "persist":
-            names = p.items("persist", lambda w: p.ident(f"a variable in {w}"))
-            d.persist.extend((t.text, p.offset(t)) for t in names)
+            d.persist.extend(_names(p, "persist"))
         else:
             raise TranslateError(where, f"unknown clause '{clause.text}': expected if, name, "
                                  "part_map, map or persist")

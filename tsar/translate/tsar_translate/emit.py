@@ -27,7 +27,6 @@ class Emitter:
         self.source = source
         self.cpp = language == "c++"
         self.file = _c_string(source.path)
-        self.needs = set()  # extra headers the generated code uses
 
     def line(self, offset):
         return self.source.line_col(offset)[0]
@@ -45,7 +44,7 @@ class Emitter:
     def _red(self, loop, r, what):
         return f"tsar_{what}_{self.line(loop.offset)}_{r.name}"
 
-    def _field_type(self, c, loop):
+    def _field_type(self, c):
         """The type of the argument struct's field for a captured variable."""
         if self.cpp:
             if c.role == "array":
@@ -68,10 +67,7 @@ class Emitter:
             out.append(f"{p}const auto* tsar_args_ = static_cast<const {args}*>(tsar_arg_);\n")
         else:
             out.append(f"{p}const struct {args}* tsar_args_ = (const struct {args}*)tsar_arg_;\n")
-        out.append(f"{p}/* the device's range, from the loop's lower bound on */\n")
-        out.append(f"{p}const int64_t tsar_b_ = tsar_chunk_->begin > tsar_args_->tsar_lower_ "
-                   "? tsar_chunk_->begin : tsar_args_->tsar_lower_;\n")
-        out.append(f"{p}const int64_t tsar_e_ = tsar_chunk_->end;\n")
+        out.append(f"{p}const int64_t tsar_b_ = tsar_chunk_->begin, tsar_e_ = tsar_chunk_->end;\n")
         for c in loop.captures:
             f = f"tsar_args_->tsar_{c.name}"
             if c.role == "value":
@@ -81,7 +77,7 @@ class Emitter:
             f = f"tsar_args_->tsar_{a.name}"
             t = f"decltype({f})" if cpp else f"__typeof__({f})"
             cast = f"static_cast<{t}>" if cpp else f"({t})"
-            out.append(f"{p}{t} {a.name} = {cast}(tsar_mem(tsar_args_->tsar_region_, {f}));\n")
+            out.append(f"{p}{t} {a.name} = {cast}(tsar_mem(tsar_chunk_->region, {f}));\n")
         for r in loop.reductions:
             out.append(f"{p}{self._red_type(loop, r)} {r.name} = {r.identity};\n")
         if not loop.var_declared:
@@ -89,9 +85,18 @@ class Emitter:
             out.append(f"{p}{t} {loop.var};\n")
         header = self._header(loop)
         out.append(f"{p}if (tsar_chunk_->kind != TSAR_DEVICE_OMP_TARGET) {{\n")
-        out.append(f"{p}  /* a CPU core (or a host-memory device): the loop body as written */\n")
+        out.append(f"{p}  const int tsar_team_ = tsar_args_->tsar_cores_[tsar_chunk_->worker];\n")
+        out.append(f"{p}  if (tsar_team_ > 1) {{\n")
+        out.append(f"{p}    /* a team of cores (team:N-M): they share the range */\n")
+        team = " ".join(["num_threads(tsar_team_)"] + loop.cpu_clauses)
+        out.append(f"#line {self.line(loop.header_offset) - 1} {self.file}\n")
+        out.append(f"#pragma omp parallel for {team}\n")
+        out.append(header + loop.body + "\n")
+        out.append(f"{p}  }} else {{\n")
+        out.append(f"{p}    /* a CPU core (or a host-memory device): the loop body as written */\n")
         out.append(self.line_directive(loop.header_offset))
         out.append(header + loop.body + "\n")
+        out.append(f"{p}  }}\n")
         for r in loop.reductions:
             acc = self._acc(loop, r)
             out.append(f"{p}  {acc}\n{p}  *tsar_acc_ = "
@@ -118,7 +123,7 @@ class Emitter:
     def _acc(self, loop, r):
         t = self._red_type(loop, r)
         cast = f"static_cast<{t}*>" if self.cpp else f"({t}*)"
-        return (f"{{ {t}* tsar_acc_ = {cast}(tsar_reduction(tsar_args_->tsar_region_, "
+        return (f"{{ {t}* tsar_acc_ = {cast}(tsar_reduction(tsar_chunk_->region, "
                 f"&{self._red(loop, r, 'result')}));")
 
     def _red_type(self, loop, r):
@@ -139,11 +144,10 @@ class Emitter:
     def _args_struct(self, loop, ids, indent):
         p = indent
         out = [f"{p}struct {ids['args']} {{\n",
-               f"{p}  tsar_region* tsar_region_;\n",
-               f"{p}  int64_t tsar_lower_;\n"]
+               f"{p}  const int* tsar_cores_;\n"]
         for c in loop.captures:
             if c.role in ("value", "array"):
-                out.append(f"{p}  {self._field_type(c, loop)} tsar_{c.name};\n")
+                out.append(f"{p}  {self._field_type(c)} tsar_{c.name};\n")
         for a in loop.arrays:
             if not any(c.name == a.name for c in loop.captures):  # a global array
                 t = f"decltype(&{a.name}[0])" if self.cpp else f"__typeof__(&{a.name}[0])"
@@ -162,9 +166,9 @@ class Emitter:
                 f"__typeof__({r.type_spelling})"
             out.append(f"{p}static {t} {result};\n")
             out.append(f"{p}static const {t} {identity} = {r.identity};\n")
-            combine = r.combine.format(a=f"(*({t}*)tsar_inout_)", b=f"(*(const {t}*)tsar_in_)")
             if self.cpp:
-                continue
+                continue  # (its combine function is a lambda in the table)
+            combine = r.combine.format(a=f"(*({t}*)tsar_inout_)", b=f"(*(const {t}*)tsar_in_)")
             out.append(f"{p}static void {self._red(loop, r, 'combine')}(void* tsar_inout_, "
                        "const void* tsar_in_, void* tsar_ctx_) {\n"
                        f"{p}  (void)tsar_ctx_;\n{p}  *({t}*)tsar_inout_ = {combine};\n{p}}}\n")
@@ -225,10 +229,11 @@ class Emitter:
             out.append(self._reduction_table(loop, ids, p))
         reductions = (ids["reductions"], len(loop.reductions)) if loop.reductions else \
             ("NULL", 0)
+        data = f"&{self._data_id(loop.data)}" if loop.data else "NULL"
         out.append(f"{p}static tsar_tr_buffer {ids['held']}[{max(nbuf, 1)}];\n")
         out.append(f"{p}static tsar_tr_loop {ids['loop']} = TSAR_TR_LOOP({name}, {schedule},\n"
                    f"{p}    {DEVICES[tsar.devices]}, {div}, {ids['held']}, {nbuf}, "
-                   f"{reductions[0]}, {reductions[1]});\n")
+                   f"{reductions[0]}, {reductions[1]}, {data});\n")
         out.append(f"{p}const int64_t {ids['lower']} = (int64_t)({loop.lower});\n")
         out.append(f"{p}const int64_t {ids['upper']} = (int64_t)({loop.upper});\n")
         out.append(f"{p}int {ids['done']} = 0;\n")
@@ -254,7 +259,7 @@ class Emitter:
         if cpp:
             out.append(self._args_struct(loop, ids, r))
         kw = "" if cpp else "struct "
-        values = [f"{ids['loop']}.region", ids["lower"]]
+        values = [f"{ids['loop']}.cores"]
         values += [c.name for c in loop.captures if c.role in ("value", "array")]
         values += [a.name for a in loop.arrays
                    if not any(c.name == a.name for c in loop.captures)]
@@ -263,12 +268,12 @@ class Emitter:
             out.append(f"{r}{self._red(loop, red, 'result')} = "
                        f"{self._red(loop, red, 'identity')};\n")
         if cpp:
-            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['upper']}, "
+            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['lower']}, {ids['upper']}, "
                        "[](const tsar_chunk* tsar_chunk_, void* tsar_arg_) {\n")
             out.append(self._body(loop, ids, r + "  "))
             out.append(f"{r}}}, &tsar_args);\n")
         else:
-            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['upper']}, {ids['body']}, "
+            out.append(f"{r}tsar_tr_run(&{ids['loop']}, {ids['lower']}, {ids['upper']}, {ids['body']}, "
                        "&tsar_args);\n")
         for red in loop.reductions:
             out.append(f"{r}{red.name} = " + red.combine.format(
@@ -283,6 +288,39 @@ class Emitter:
         if cpp:
             out.append(_WARNINGS_BACK)
         return "".join(out)
+
+    # ---- data blocks ------------------------------------------------------------------------
+
+    def _data_id(self, block):
+        return f"tsar_data_{self.line(block.offset)}"
+
+    def data_enter(self, block):
+        """Replaces `#pragma tsar data ...`: the environment, entered with the block's arrays
+        (the block follows, then data_exit)."""
+        d = self._data_id(block)
+        n = len(block.arrays)
+        where = f"{os.path.basename(self.source.path)}:{self.line(block.offset)}"
+        rows = "".join(
+            f"      {{\"{a.name}\", (void*)({a.name}), {{{a.elem}, (size_t)({a.rows}), "
+            f"(size_t)({a.cols}), 0, 0, TSAR_ASSOC_ROWS, {a.flags}}}}},\n" for a in block.arrays)
+        return (f"{{ /* tsar-translate: the data environment of {where}: its arrays stay on the "
+                "devices for the loops of the block */\n"
+                f"  static tsar_tr_buffer {d}_held[{n}];\n"
+                f"  static tsar_tr_data {d} = TSAR_TR_DATA({_c_string(where)}, {d}_held, {n});\n"
+                "  {\n"
+                f"    const tsar_tr_buffer tsar_buffers_[{n}] = {{\n{rows}    }};\n"
+                f"    tsar_tr_data_enter(&{d}, tsar_buffers_);\n"
+                "  }\n")
+
+    def data_exit(self, block):
+        """After the data block: the results back to the host."""
+        return f"  tsar_tr_data_exit(&{self._data_id(block)});\n}}\n"
+
+    def data_update(self, block, update):
+        d = self._data_id(block)
+        calls = [f"tsar_tr_data_update(&{d}, (const void*)({n}), 1);" for n, _ in update.to]
+        calls += [f"tsar_tr_data_update(&{d}, (const void*)({n}), 0);" for n, _ in update.from_]
+        return "{ " + " ".join(calls) + " }\n"
 
     def depersist(self, names):
         return "{ " + " ".join(f"tsar_tr_depersist((const void*)({n}));" for n in names) + " }\n"

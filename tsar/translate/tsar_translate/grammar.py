@@ -7,6 +7,18 @@ directives:
       right before (or right after) a combined OpenMP target loop construct:
       #pragma omp target [teams distribute] [parallel for] [simd] [CLAUSES]
       for (TYPE i = LOWER; i < UPPER; ++i) BODY
+  #pragma tsar data map([MAP-TYPE:] VAR[0:ROWS][0:COLS]...[, ...]) [map(...)]...
+      before a block { ... }: a data environment for the loops in the block; VAR stays on
+      the devices from one loop to the next, coherent per row (tsar/data.h). At the block's
+      entry the devices' copies are dropped (the host's values count); at its exit the rows
+      devices wrote come back for from and tofrom (to: the host keeps its values). Rows as
+      in part_map: ROWS of COLS elements for a pointer (VAR[0:n] for a vector), or the
+      array type's. The block's loops register VAR with this shape; one that uses VAR
+      without naming it reads it whole (map(to:)). The block may not be left by return,
+      goto, break or continue.
+  #pragma tsar update to(VAR[, ...]) from(VAR[, ...])
+      a statement in a data block: from brings the rows devices wrote back to the host (before
+      the program reads VAR there), to drops the devices' copies (after it wrote VAR there)
   #pragma tsar depersist(VAR[, VAR]...)
       a statement: the loops of this file forget VAR (persist), freeing its device copies
 
@@ -23,8 +35,9 @@ clauses:
       the first dimension: of VAR's array type (double a[N][M], double (*a)[M]), or, for a
       pointer indexed a[i * COLS + j], rows of the COLS elements the later sections give.
       How many rows VAR has comes from the construct's map of VAR (or VAR's array type).
-      MAP-TYPE: to (read), from (written), tofrom (read and written; the default). What
-      the loop writes must be [i:1]: each row is written by the device that runs iteration i.
+      MAP-TYPE: to (read), from (written whole, as OpenMP's map(from:) assumes: elements the
+      loop does not write are undefined), tofrom (read and written; the default). What the
+      loop writes must be [i:1]: each row is written by the device that runs iteration i.
   map([to:] VAR[0:LENGTH]...[, ...])
       every iteration may read all of VAR: each device gets a whole copy (inputs only)
   persist(VAR[, VAR]...)
@@ -49,7 +62,9 @@ what the loop may do:
   file, line and column, and why.
 
 translated code:
-  CPU cores (and host-memory devices) run the loop body as written over their ranges; each
+  CPU cores (and host-memory devices) run the loop body as written over their ranges (a team
+  of cores, team:N-M, shares its range with a parallel for and the construct's private,
+  firstprivate, reduction, collapse and schedule clauses); each
   OpenMP target device runs the construct as written over its range, on TSAR's copies of
   the arrays. Built without TSAR, the directives are unknown pragmas and the program runs
   as written. If TSAR cannot run a loop (no device, arrays that overlap), it runs as

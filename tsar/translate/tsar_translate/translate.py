@@ -4,9 +4,12 @@ loop, analyse them, and splice the generated code into the source text."""
 
 import re
 
+from . import clang_ast as ca
 from .analysis import Analyzer
-from .clang_ast import Unit
-from .directive import TsarDepersist, is_target_loop, parse_omp, parse_tsar
+from .clang_ast import K, Unit, kind
+from .data_block import analyze_data
+from .directive import (TsarData, TsarDepersist, TsarUpdate, is_target_loop, parse_omp,
+                        parse_tsar)
 from .emit import Emitter
 from .source import Source, TranslateError, directive_lines
 
@@ -64,21 +67,66 @@ class Translation:
         emitter = Emitter(self.source, self.language)
         edits, loops, by_function = [], [], {}
         used_omp = set()
+        parsed = []
         for t in tsar_lines:
             if unit.is_skipped(t.start):
                 continue
             try:
-                d = parse_tsar(t)
+                parsed.append((t, parse_tsar(t)))
+            except TranslateError as e:
+                self._fail(e)
+        # Data blocks first: the loops and updates inside them need them. What is inside a
+        # refused block is not looked at (its errors would follow from the block's).
+        blocks, failed = [], []
+        for t, d in parsed:
+            if not isinstance(d, TsarData):
+                continue
+            try:
+                at = _skip_space(text, t.end)
+                stmt = unit.statements.get(at)
+                if stmt is None or kind(stmt) != K.COMPOUND_STMT:
+                    raise TranslateError(at, "tsar data must be followed by a block { ... } "
+                                         "(its data environment lasts as long as the block)")
+                failed.append((t.end, ca.statement_end(unit, stmt)))
+                function = unit.enclosing_function(at)
+                block = analyze_data(unit, d, t, stmt,
+                                     lambda name: analyzer.lookup(function, at, name))
+                failed.pop()
+                blocks.append(block)
+                edits.append((t.start, t.end, emitter.data_enter(block)))
+                edits.append((block.block_end, block.block_end, emitter.data_exit(block)))
+            except TranslateError as e:
+                self._fail(e)
+
+        def innermost(offset):
+            inside = [b for b in blocks if b.contains(offset)]
+            return max(inside, key=lambda b: b.end) if inside else None
+
+        for t, d in parsed:
+            try:
+                if isinstance(d, TsarData) or any(a <= t.start < b for a, b in failed):
+                    continue
                 if isinstance(d, TsarDepersist):
                     names = [n for n, _ in d.names]
                     edits.append((t.start, t.end, emitter.depersist(names)))
+                    continue
+                if isinstance(d, TsarUpdate):
+                    block = innermost(t.start)
+                    if block is None:
+                        raise TranslateError(d.offset, "tsar update belongs inside a tsar data "
+                                             "block (it updates that environment's copies)")
+                    for name, where in d.to + d.from_:
+                        if block.array(name) is None:
+                            raise TranslateError(where, f"the data block does not map '{name}'")
+                    edits.append((t.start, t.end, emitter.data_update(block, d)))
                     continue
                 omp, first, second = self._pair(t, lines, text, used_omp)
                 stmt_at = _skip_space(text, second.end)
                 stmt = unit.statements.get(stmt_at)
                 if stmt is None:
                     raise TranslateError(stmt_at, "expected a for loop after the OpenMP construct")
-                loop = analyzer.analyze(d, t, omp, omp_line(first, second, t), stmt)
+                loop = analyzer.analyze(d, t, omp, omp_line(first, second, t), stmt,
+                                        innermost(t.start))
                 loops.append(loop)
                 edits.append((loop.start, loop.end, emitter.at_loop(loop, d)))
                 if self.language == "c":
@@ -89,8 +137,7 @@ class Translation:
                 self._fail(e)
         for start, fn_loops in by_function.items():
             at = self.source.line_start(start)
-            edits.append((at, at, emitter.before_function(fn_loops)
-                          + emitter.line_directive(at)))
+            edits.append((at, at, emitter.before_function(fn_loops)))
         if self.errors:
             return
         out, pos = [emitter.prologue(loops)], 0
@@ -100,12 +147,11 @@ class Translation:
                 out.append("\n")
             out.append(replacement)
             pos = end
-            if start != end:
-                # the original resumes after the replaced text: on the next line if the
-                # replaced text ended its line, else with the rest of that line
-                if text.startswith("\n", end):
-                    pos = end + 1
-                out.append(emitter.line_directive(pos))
+            # the original resumes after the replaced text: on the next line if the replaced
+            # text ended its line, else with the rest of that line
+            if start != end and text.startswith("\n", end):
+                pos = end + 1
+            out.append(emitter.line_directive(pos))
         out.append(text[pos:])
         self.output = "".join(out)
 

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <deque>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -25,6 +24,10 @@ class DecisionLog {
   /// events, at most about 256 KiB; it is removed when the log is destroyed.
   explicit DecisionLog(const std::string& path = {}, std::size_t keep_in_memory = 256,
                        const std::string& published = {});
+  /// Appends to the file open at `fd` (write, append), which the log then owns and closes;
+  /// `path` names it. The caller opened it as safely as it must (symmerd: O_NOFOLLOW in a
+  /// directory it checked).
+  DecisionLog(int fd, std::string path, std::size_t keep_in_memory = 256);
   ~DecisionLog();
   DecisionLog(const DecisionLog&) = delete;
   DecisionLog& operator=(const DecisionLog&) = delete;
@@ -39,7 +42,7 @@ class DecisionLog {
 
  private:
   std::string path_;
-  std::ofstream file_;
+  int fd_ = -1;
   std::size_t keep_;
   std::deque<nlohmann::json> recent_;
   std::string error_;

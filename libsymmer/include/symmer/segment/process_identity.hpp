@@ -6,6 +6,9 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <string>
+
+#include "symmer/expected.hpp"
 
 namespace symmer::segment {
 
@@ -19,14 +22,18 @@ struct ProcessIdentity {
 /// The calling process.
 ProcessIdentity this_process();
 
-/// Start time of `pid` (/proc/<pid>/stat field 22), 0 when it does not exist or is unreadable.
+/// Start time of `pid` (/proc/<pid>/stat field 22). Errors: kNotFound when there is no such
+/// process, kIo when /proc could not be read (out of descriptors, say): then nobody can tell.
+Expected<std::uint64_t> read_start_ticks(pid_t pid, const std::string& proc_root = "/proc");
+
+/// Start time of `pid`, 0 when it does not exist or cannot be read.
 std::uint64_t process_start_ticks(pid_t pid);
 
 /// Whether a recorded process still runs.
 enum class Liveness {
   kAlive,    ///< same pid with the same start time exists
   kDead,     ///< no such process, or the pid now belongs to a later process
-  kUnknown,  ///< recorded in another pid namespace: cannot tell from here
+  kUnknown,  ///< recorded in another pid namespace, or /proc unreadable: cannot tell from here
 };
 
 /// Liveness of a process recorded as `who`, judged from the calling process.

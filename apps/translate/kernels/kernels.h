@@ -31,6 +31,9 @@ void tk_gesummv(int64_t n, double alpha, double beta, const double* a, const dou
  * uold between sweeps (both stay on the devices: persist). */
 double tk_jacobi(int64_t n, int64_t m, double ax, double ay, double b, double omega,
                  const double* uold, const double* f, double* u);
+/* `steps` time steps of two loops in one data environment: v = u smoothed (k, 5 points) on
+ * the interior, then u = v + f there (n x m grids) */
+void tk_heat(int64_t n, int64_t m, int steps, double k, double* u, double* v, const double* f);
 /* STREAM: c = a; b = s c; c = a + b; a = b + s c */
 void tk_stream(int64_t n, double s, double* a, double* b, double* c);
 /* k-means assignment of blocks of `block` points (d features) to the nearest of k centres:
