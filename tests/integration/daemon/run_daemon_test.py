@@ -228,6 +228,27 @@ def decisions(env, **filters):
 
 
 @case
+def report_shows_the_daemons_decisions(env):
+    # A job under symmer-run --report while symmerd analyses it: the embedded analyzer stands
+    # by, so the report must be the daemon's decisions for the job.
+    env.start_daemon()
+    stop = os.path.join(env.tmp, 'stop-report')
+    cmd = [os.path.join(env.build, 'bin', 'symmer-run'), '--report', env.args.mpiexec, '-n', '1',
+           '-bind-to', 'user:0', env.job_bin, '--stop-file', stop, '--seconds', '150']
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env.clean_env(SYMMERD_SOCKET=env.socket))
+    try:
+        env.wait_jobs(1)
+        env.wait_periods(3)
+    finally:
+        open(stop, 'w').close()
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 0, f'job failed ({p.returncode}):\n{out}\n{err}')
+    check('symmerd analysed this job' in err and 'symmer report' in err,
+          f'the report is not the daemon\'s:\n{err}')
+
+
+@case
 def discovery(env):
     env.start_daemon()
     status = env.ask({'request': 'status'})
