@@ -93,7 +93,12 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
     round.symptoms[std::string(metric->name())] = std::move(r.symptom);
     per_source.push_back(std::move(r.proposals));
   }
-  if (options_.mode == PlannerMode::kAssignment && any_symptom) {
+  // The whole assignment places ranks core by core: with ranks of several cores (hybrid) the
+  // pairwise proposals, which keep every set whole, are the only ones.
+  const bool one_core_places =
+      std::all_of(context.evidence.places.begin(), context.evidence.places.end(),
+                  [](const auto& p) { return p.second.cores.size() == 1; });
+  if (options_.mode == PlannerMode::kAssignment && any_symptom && one_core_places) {
     std::set<int> pinned;
     for (const auto& r : context.evidence.ranks)
       if (held(r.local_rank, now)) pinned.insert(r.local_rank);

@@ -11,7 +11,8 @@
 //   - its own predicted gain and the net gain under all metrics reach min_gain,
 //   - it touches no rank or core an earlier (higher-priority) accepted proposal touches.
 // At most one proposal per metric is accepted per evaluation. In assignment mode a whole
-// assignment (assignment.hpp) is tried first whenever some metric shows its symptom.
+// assignment (assignment.hpp) is tried first whenever some metric shows its symptom and every
+// rank's place is one core.
 //
 // After a plan is carried out the planner compares the job's progress rate before and after
 // (progress_rate(): the job advances at the pace of its slowest rank): when the windows after
