@@ -31,7 +31,8 @@ and three variants, interleaved (plain symmer oracle, then oracle symmer plain, 
             none, the plain mapping: nothing better exists statically)
 
 stdout: one JSON line per run (app, config, case, variant, rep, time_s from the application's
-own timer, wall_s, verified, moves, and what went wrong), then one summary line per
+own timer, wall_s, verified, moves, analyzed (symmer's analyzer logged its configuration: the
+shim was loaded), and what went wrong), then one summary line per
 application, configuration and case: plain_s, symmer_s, oracle_s (medians), recovered (share
 of the plain-to-oracle gap symmer won back, null when the gap is under 2% of plain),
 symmer_over_plain (median of the per-repetition ratios: the balanced case's is the no-harm
@@ -397,7 +398,7 @@ class Runner:
             t, ok, detail = app.parse(out)
             if t is None and isinstance(app, MiniFE):
                 t = app.time_from_files(workdir)
-        moves, metrics = 0, []
+        moves, metrics, analyzed = 0, [], False
         if variant == 'symmer' and os.path.exists(decisions):
             plans = {}
             with open(decisions) as f:
@@ -406,6 +407,7 @@ class Runner:
                         e = json.loads(line)
                     except ValueError:
                         continue
+                    analyzed = analyzed or e.get('event') == 'config'
                     if e.get('event') == 'plan':
                         plans[e.get('plan')] = e.get('metrics', [])
                     if e.get('event') == 'actuation' and e.get('completed') and \
@@ -415,6 +417,7 @@ class Runner:
         record = {'app': app.name, 'config': f'{ranks}x{threads}', 'case': case,
                   'variant': variant, 'rep': rep, 'time_s': t, 'wall_s': round(wall, 4),
                   'verified': bool(ok and rc == 0), 'moves': moves, 'move_metrics': metrics,
+                  'analyzed': analyzed,
                   'mapping': [','.join(map(str, s)) for s in sets], 'noise_cpus': noisy,
                   'detail': detail}
         if rc != 0:

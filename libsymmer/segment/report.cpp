@@ -267,8 +267,9 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
                      const std::vector<const SegmentSnapshot*>& previous) {
   std::string out;
   char line[320];
-  std::snprintf(line, sizeof line, "%-16s %5s %5s %5s %8s %4s %6s %10s %10s %10s %9s %9s %11s %s\n",
-                "JOB", "NODE", "RANK", "LOCAL", "PID", "CPU", "IDLE%", "COMPUTE_S", "OOSYNC_S",
+  std::snprintf(line, sizeof line,
+                "%-16s %5s %5s %5s %8s %4s %-9s %6s %10s %10s %10s %9s %9s %11s %s\n", "JOB",
+                "NODE", "RANK", "LOCAL", "PID", "CPU", "CPUS", "IDLE%", "COMPUTE_S", "OOSYNC_S",
                 "LATE_S", "SENT", "RECV", "CACHE_MISS", "APP");
   out += line;
   for (const SegmentSnapshot* s : snapshots) {
@@ -295,11 +296,13 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
               ? std::to_string(k.cache_misses)
               : counters_name(k.counters_status);
       const double idle = 100.0 * idle_share(k.idle_ns, k.compute_ns);
+      const std::string cpus = topology::format_cpu_list(mask_cpus(slot.placement.current));
       std::snprintf(line, sizeof line,
                     "%-16s %5" PRIu64 " %5" PRIu64 " %5zu %8" PRIu64 " %4" PRId64
-                    " %6.1f %10s %10s %10s %9s %9s %11s %s%s\n",
+                    " %-9s %6.1f %10s %10s %10s %9s %9s %11s %s%s\n",
                     hex(s->header.job_id).c_str(), s->header.node_id, slot.identity.global_rank, i,
-                    slot.identity.pid, slot.identity.cpu, idle, seconds(k.compute_ns).c_str(),
+                    slot.identity.pid, slot.identity.cpu, cpus.c_str(), idle,
+                    seconds(k.compute_ns).c_str(),
                     seconds(k.out_of_sync_ns).c_str(), seconds(k.late_sender_ns).c_str(),
                     human_bytes(k.bytes_sent).c_str(), human_bytes(k.bytes_recv).c_str(),
                     misses.c_str(), s->header.app_name,
@@ -307,7 +310,7 @@ std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
       out += line;
     }
   }
-  return out;
+  return out + "(CPU: where the rank last published from; CPUS: its set; Linux CPU numbers)\n";
 }
 
 }  // namespace symmer::segment

@@ -23,8 +23,8 @@ double compute_share(std::uint64_t idle_ns, std::uint64_t compute_ns);
 /// "window" object with the deltas between the two.
 nlohmann::json to_json(const SegmentSnapshot& snapshot, const SegmentSnapshot* previous = nullptr);
 
-/// One table row per rank: job, node, rank, pid, cpu, idle %, compute, out-of-sync, late-sender,
-/// traffic and cache misses (or why there are none: "unavailable", "disabled"). With
+/// One table row per rank: job, node, rank, pid, cpu, its CPU set, idle %, compute, out-of-sync,
+/// late-sender, traffic and cache misses (or why there are none: "unavailable", "disabled"). With
 /// `previous`, the shares, times and counts are those of the window in between.
 std::string to_table(const std::vector<const SegmentSnapshot*>& snapshots,
                      const std::vector<const SegmentSnapshot*>& previous = {});

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""apps/mpi/bench_apps.py on the vendored applications at a small size, at most 2 ranks (LULESH
+1: its ranks must be a cube): every run exits 0 and passes the application's own verification,
+every symmer run had the shim's analyzer running (it logged its configuration), the summaries
+come out, and the JSON lines carry the keys the harness documents. No timings are checked.
+
+    harness_test.py --bin <build/bin> --mpiexec <mpiexec.mpich>
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../apps/mpi/bench_apps.py')
+RUN_KEYS = {'app', 'config', 'case', 'variant', 'rep', 'time_s', 'wall_s', 'verified', 'moves',
+            'analyzed', 'mapping', 'noise_cpus'}
+SUMMARY_KEYS = {'app', 'config', 'case', 'plain_s', 'symmer_s', 'oracle_s', 'recovered',
+                'symmer_over_plain', 'moves', 'verified'}
+# (applications, configuration, cases): 8 runs of a few seconds each.
+RUNS = [('minife', '2x1', 'noisy1,balanced'), ('miniamr', '2x1', 'balanced'),
+        ('lulesh', '1x1', 'balanced')]
+
+
+def fail(msg):
+    print(f'FAIL {msg}')
+    sys.exit(1)
+
+
+def harness(args, apps, configs, cases):
+    cmd = [sys.executable, HARNESS, '--bin', args.bin, '--mpiexec', args.mpiexec, '--apps', apps,
+           '--configs', configs, '--cases', cases, '--repeat', '1', '--scale', '0.25']
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=500)
+    if p.returncode != 0:
+        fail(f'{" ".join(cmd)} exited {p.returncode}:\n{p.stderr[-3000:]}')
+    return [json.loads(l) for l in p.stdout.splitlines() if l.startswith('{')]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', required=True)
+    parser.add_argument('--mpiexec', required=True)
+    args = parser.parse_args()
+    if len(os.sched_getaffinity(0)) < 2:
+        print('SKIP: needs 2 CPUs')
+        return 77
+    lines = [l for apps, configs, cases in RUNS for l in harness(args, apps, configs, cases)]
+    runs = [l for l in lines if 'variant' in l]
+    summaries = [l for l in lines if l.get('summary')]
+    skipped = [l for l in lines if 'skipped' in l]
+    if skipped:
+        fail(f'skipped: {skipped}')
+    expected = {(a, c, k, v) for a, c, ks in RUNS for k in ks.split(',')
+                for v in ('plain', 'symmer')}
+    got = {(r['app'], r['config'], r['case'], r['variant']) for r in runs}
+    if got != expected or len(runs) != len(expected):
+        fail(f'runs {sorted(got)}, expected {sorted(expected)}')
+    for r in runs:
+        missing = RUN_KEYS - set(r)
+        if missing or not r['verified'] or 'error' in r or r['time_s'] is None:
+            fail(f'run {json.dumps(r)[:800]} (missing keys {missing})')
+        if r['analyzed'] != (r['variant'] == 'symmer'):
+            fail(f'{r["app"]} {r["variant"]}: analyzer ran: {r["analyzed"]}')
+        if r['case'] == 'noisy1' and r['noise_cpus'] != [int(r['mapping'][0].split(',')[0])]:
+            fail(f'noise not on rank 0\'s first CPU: {r}')
+    want = {(a, c, k) for a, c, ks in RUNS for k in ks.split(',')}
+    if {(s['app'], s['config'], s['case']) for s in summaries} != want or \
+            any(SUMMARY_KEYS - set(s) or not s['verified'] for s in summaries):
+        fail(f'summaries: {summaries}')
+    print(f'ok: {len(runs)} runs verified, {len(summaries)} summaries')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
