@@ -10,6 +10,8 @@
 #include "region/region.hpp"
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
+#include "workers/caller_mask.hpp"
+#include "workers/worker_pool.hpp"
 
 namespace tsar::core {
 namespace {
@@ -204,6 +206,7 @@ std::vector<Range> Partition::ranges() const {
 
 void Partition::run(std::int64_t n, tsar_place_fn body, void* arg) {
   if (body == nullptr) throw Error(TSAR_ERR_NULL, "the place body is NULL");
+  const CallerMask::Scope caller;  // the caller, place 0's thread, gets its CPU mask back
   bool idle = false;
   if (!in_pass_.compare_exchange_strong(idle, true, std::memory_order_acq_rel))
     throw Error(TSAR_ERR_STATE, "partition '" + options_.name +
@@ -337,10 +340,13 @@ void Partition::run_place(int w) {
   Slot& s = *slots_[static_cast<std::size_t>(w)];
   const double t0 = now_seconds();
   try {
-    // The place's thread lives on a core of its place, where its moves and copies run too.
+    // The place's thread lives on a core of its place, where its moves and copies run too
+    // (place 0's is the caller's thread: pinned for the pass only, CallerMask).
     const Device& first = *s.place.devices.front();
-    if (tls_place_device != first.serial()) {
-      s.place.devices.front()->attach_worker(node_);
+    if (!WorkerPool::on_pool_thread()) {
+      CallerMask::pin(first.worker_cpus(node_));
+    } else if (tls_place_device != first.serial()) {
+      first.bind_worker(node_);
       tls_place_device = first.serial();
     }
     place_data(s);

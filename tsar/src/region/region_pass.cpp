@@ -5,11 +5,15 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "api/error.hpp"
 #include "region/region.hpp"
+#include "workers/caller_mask.hpp"
 #include "workers/wait_word.hpp"
+#include "workers/worker_pool.hpp"
 
 namespace tsar::core {
 namespace {
@@ -24,12 +28,27 @@ thread_local std::uint64_t tls_bound_device = 0;
 }  // namespace
 
 void Region::ensure_bound(Worker& w) const {
-  if (tls_bound_device == w.device->serial()) return;
-  tls_bound_device = w.device->serial();
-  try {
-    w.device->attach_worker(runtime_->node());
-  } catch (const std::exception& e) {
+  const Device& device = *w.device;
+  // A thread of the program (tsar_run's caller, a thread of the caller's OpenMP team) is pinned
+  // for the call only (CallerMask); TSAR's own threads once per change of device.
+  const bool own = WorkerPool::on_pool_thread();
+  if (!own && !CallerMask::pin(device.worker_cpus(runtime_->node())))
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
+                 device.description().key.c_str(), std::strerror(errno));
+  if (tls_bound_device == device.serial()) return;
+  tls_bound_device = device.serial();
+  if (own) {
+    try {
+      device.bind_worker(runtime_->node());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
+                   device.description().key.c_str(), e.what());
+    }
+  }
+  try {
+    w.device->attach_worker();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tsar: attaching the worker of %s: %s\n",
                  w.device->description().key.c_str(), e.what());
   }
 }
@@ -82,6 +101,7 @@ void Region::join_pass(int worker, std::int64_t first, std::int64_t n) {
     }
   }
   me.in_pass = true;
+  if (!pool_driven_) CallerMask::enter();  // a team's thread: its mask back at the pass's end
   bind_device(me);
   me.error = pass_error_;
   if (me.error != TSAR_OK) {
@@ -329,6 +349,7 @@ int Region::loop(int worker, int* status) {
     return 1;
   }
   me.in_pass = false;
+  if (!pool_driven_) CallerMask::leave();
   *status = me.error != TSAR_OK ? me.error : outcome_;
   if (*status == TSAR_ERR_CANCELED)
     set_last_error(*status, "the pass of region '" + name_ + "' was canceled");
@@ -422,6 +443,7 @@ void Region::run_worker(void* context, int worker) {
 }
 
 int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg) {
+  const CallerMask::Scope caller;  // the caller, worker 0, gets its CPU mask back
   if (tls_region == this || runtime_->pool().running_here())
     throw Error(TSAR_ERR_STATE,
                 "tsar_run from inside a loop body of the same device set: a nested region needs "
