@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <initializer_list>
 
 extern "C" {
 

@@ -220,7 +220,7 @@ def symmerctl_reads_an_embedded_job(env):
         if outputs or len(ranks) < 2:
             return
         time.sleep(1.0)  # a few windows: decisions published
-        for what in (['status'], ['jobs'], ['cores'], ['decisions', '--limit', '500'],
+        for what in (['status'], ['jobs'], ['cores'], ['ranks'], ['decisions', '--limit', '500'],
                      ['watch', '--count', '1', '--interval', '0.2']):
             q = subprocess.run([ctl, *what, *no_daemon, '--dir', env.folder.shm],
                                capture_output=True, text=True, timeout=60, env=env.env())
@@ -229,7 +229,7 @@ def symmerctl_reads_an_embedded_job(env):
     env.run(env.symmer_run(env.args.mpiexec, '-n', 2, '-bind-to', 'user:0,1',
                            *env.bench('--iterations', 300, '--work-ms', 5, '--ratio', 4)),
             noise_cpus=[0], watch=watch)
-    check(len(outputs) == 5, f'symmerctl ran {sorted(outputs)} only (the job ended too soon?)')
+    check(len(outputs) == 6, f'symmerctl ran {sorted(outputs)} only (the job ended too soon?)')
     for name, q in outputs.items():
         check(q.returncode == 0, f'symmerctl {name} exit {q.returncode}:\n{q.stdout}\n{q.stderr}')
     check('embedded' in outputs['status'].stdout and 'symmer-idleness' in outputs['status'].stdout,
@@ -238,6 +238,9 @@ def symmerctl_reads_an_embedded_job(env):
     cores = outputs['cores'].stdout
     check('CPUS' in cores and 'Linux CPU numbers' in cores and ':0' in cores,
           f'cores:\n{cores}')
+    ranks = outputs['ranks'].stdout
+    check('CPUS' in ranks and 'Linux CPU numbers' in ranks and 'symmer-idleness' in ranks,
+          f'ranks:\n{ranks}')
     check('config' in outputs['decisions'].stdout, f'decisions:\n{outputs["decisions"].stdout}')
     check('embedded' in outputs['watch'].stdout and 'RANK' in outputs['watch'].stdout,
           f'watch:\n{outputs["watch"].stdout}')

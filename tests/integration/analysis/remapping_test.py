@@ -200,18 +200,30 @@ def bad_config_is_named_and_job_runs(env):
 
 @case
 def silent_rank_is_not_left_sharing(env):
-    # Rank 0 spends about 200 ms between MPI calls (80 ms of work on the noisy core), rank 1
-    # as long inside one: neither can answer a move within 20 ms, so every plan times out.
-    # The fault must be named, nobody left sharing a core, and the job must finish.
-    result, events, p = env.run('idleness', ['--iterations', 30, '--work-ms', 20, '--ratio', 4],
-                                noise_core=0, SYMMER_ACK_TIMEOUT_MS=20, SYMMER_HOLD_OFF_S=0.5)
-    failed = [e for e in env.kinds(events, 'actuation') if not e['completed']]
-    check(failed, f'no plan ran into the silent rank: {events}')
+    # Rank 0 computes 8 x 40 ms between MPI calls (twice that on the noisy core), rank 1 waits
+    # as long inside one: a command reaches them within the 10 ms acknowledgement timeout only
+    # when it lands just before rank 0's call, so a plan times out nearly always. Confidence
+    # and gain floors are lowered because this case is about the timeout, not the planner:
+    # with one call every ~0.6 s the split-half check often sees no complete iteration in a
+    # half and would veto every plan on a loaded machine. A job whose only plan went through
+    # in time tested nothing and runs again (at most 3 times). The fault must be named, nobody
+    # left sharing a core, and the job must finish.
+    options = ['--iterations', 16, '--work-ms', 40, '--ratio', 8]
+    for _ in range(3):
+        result, events, p = env.run('idleness', options, noise_core=0,
+                                    SYMMER_ACK_TIMEOUT_MS=10, SYMMER_HOLD_OFF_S=0.5,
+                                    SYMMER_MIN_CONFIDENCE=0, SYMMER_MIN_GAIN=0.01)
+        no_shared_core(result)
+        actuations = env.kinds(events, 'actuation')
+        check(actuations, f'no plan was made: {events}')
+        failed = [e for e in actuations if not e['completed']]
+        if failed:
+            break
+    check(failed, f'every plan of 3 jobs was answered within 10 ms: {events}')
     for e in failed:
         check(any('did not answer' in f for f in e['faults']), f'fault not named: {e}')
         check(not e['shared_cores'], f'a core was left shared: {e}')
     check('did not answer' in p.stderr, f'the fault was not reported:\n{p.stderr}')
-    no_shared_core(result)
 
 
 if __name__ == '__main__':

@@ -18,9 +18,9 @@ RUN_KEYS = {'app', 'config', 'case', 'variant', 'rep', 'time_s', 'wall_s', 'veri
             'analyzed', 'mapping', 'noise_cpus'}
 SUMMARY_KEYS = {'app', 'config', 'case', 'plain_s', 'symmer_s', 'oracle_s', 'recovered',
                 'symmer_over_plain', 'moves', 'verified'}
-# (applications, configuration, cases): 8 runs of a few seconds each.
-RUNS = [('minife', '2x1', 'noisy1,balanced'), ('miniamr', '2x1', 'balanced'),
-        ('lulesh', '1x1', 'balanced')]
+# (application, configuration, cases, scale): 8 runs of a few seconds each.
+RUNS = [('minife', '2x1', 'noisy1,balanced', 0.25), ('miniamr', '2x1', 'balanced', 0.1),
+        ('lulesh', '1x1', 'balanced', 0.25)]
 
 
 def fail(msg):
@@ -28,9 +28,9 @@ def fail(msg):
     sys.exit(1)
 
 
-def harness(args, apps, configs, cases):
+def harness(args, apps, configs, cases, scale):
     cmd = [sys.executable, HARNESS, '--bin', args.bin, '--mpiexec', args.mpiexec, '--apps', apps,
-           '--configs', configs, '--cases', cases, '--repeat', '1', '--scale', '0.25']
+           '--configs', configs, '--cases', cases, '--repeat', '1', '--scale', str(scale)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=500)
     if p.returncode != 0:
         fail(f'{" ".join(cmd)} exited {p.returncode}:\n{p.stderr[-3000:]}')
@@ -45,13 +45,13 @@ def main():
     if len(os.sched_getaffinity(0)) < 2:
         print('SKIP: needs 2 CPUs')
         return 77
-    lines = [l for apps, configs, cases in RUNS for l in harness(args, apps, configs, cases)]
+    lines = [l for run in RUNS for l in harness(args, *run)]
     runs = [l for l in lines if 'variant' in l]
     summaries = [l for l in lines if l.get('summary')]
     skipped = [l for l in lines if 'skipped' in l]
     if skipped:
         fail(f'skipped: {skipped}')
-    expected = {(a, c, k, v) for a, c, ks in RUNS for k in ks.split(',')
+    expected = {(a, c, k, v) for a, c, ks, _ in RUNS for k in ks.split(',')
                 for v in ('plain', 'symmer')}
     got = {(r['app'], r['config'], r['case'], r['variant']) for r in runs}
     if got != expected or len(runs) != len(expected):
@@ -64,7 +64,7 @@ def main():
             fail(f'{r["app"]} {r["variant"]}: analyzer ran: {r["analyzed"]}')
         if r['case'] == 'noisy1' and r['noise_cpus'] != [int(r['mapping'][0].split(',')[0])]:
             fail(f'noise not on rank 0\'s first CPU: {r}')
-    want = {(a, c, k) for a, c, ks in RUNS for k in ks.split(',')}
+    want = {(a, c, k) for a, c, ks, _ in RUNS for k in ks.split(',')}
     if {(s['app'], s['config'], s['case']) for s in summaries} != want or \
             any(SUMMARY_KEYS - set(s) or not s['verified'] for s in summaries):
         fail(f'summaries: {summaries}')

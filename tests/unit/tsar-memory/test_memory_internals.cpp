@@ -469,7 +469,7 @@ TEST_F(Engine, ReductionsAccumulateOnTheDevice) {
 class WaitCountingDevice final : public Device {
  public:
   explicit WaitCountingDevice(DeviceDescription d) : Device(std::move(d)) {}
-  void attach_worker(const NodeModel&) override {}
+  void attach_worker() override {}
   LaunchContext launch_context() const override { return {}; }
   void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
     std::memcpy(dst, src, bytes);

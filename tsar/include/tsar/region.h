@@ -99,8 +99,9 @@ typedef void (*tsar_body_fn)(const tsar_chunk* chunk, void* arg);
 
 /** Runs one pass of n iterations: body(chunk, arg) on each device's worker for each of its
  * ranges, then the end-of-pass work (learning the times, merging reductions, statistics).
- * The calling thread is device 0's worker. Concurrent calls on one device set run one after
- * the other; the pool stays usable after any failure.
+ * The calling thread is device 0's worker, pinned to its CPUs for the call unless the program
+ * bound it to exactly those: after the call its mask is what it was. Concurrent calls on one device
+ * set run one after the other; the pool stays usable after any failure.
  * @param n iterations, 0 <= n <= 2^60.
  * @return TSAR_OK; TSAR_ERR_NULL when region or body is NULL; TSAR_ERR_INVALID for a bad n or
  *   registered buffers too small for it (refused before anything runs); TSAR_ERR_STATE from
@@ -127,7 +128,9 @@ int tsar_cancel(tsar_region* region);
 
 /** @defgroup tsar_thesis Running passes inside the caller's OpenMP team
  * Thesis style, from C or Fortran OpenMP: thread t of an OpenMP team of exactly
- * tsar_num_devices(region) threads is the worker of device t (TSAR pins it while it works):
+ * tsar_num_devices(region) threads is the worker of device t, pinned to its device's CPUs for
+ * the pass (after tsar_loop returned 0 a thread's mask is what it was; a thread the program
+ * bound to exactly its device's CPUs, with OMP_PROC_BIND/OMP_PLACES, is left alone):
  *
  *     #pragma omp parallel num_threads(tsar_num_devices(r))
  *     do {

@@ -20,8 +20,9 @@
  *
  * @section tsar_model Model
  * A *region* is a loop of n iterations [0, n) that the program runs many times; each run is a
- * *pass*. TSAR gives every device of the region one worker thread (pinned to the device's
- * cores while it works), splits each pass between them with a schedule, times each device and
+ * *pass*. TSAR gives every device of the region one worker thread (its own threads pinned to
+ * the device's cores; the program's threads keep the CPU masks the program gave them after
+ * each call), splits each pass between them with a schedule, times each device and
  * adapts the split (thesis ch. 4-5). Every call returns a tsar_status unless its comment
  * says otherwise; on an error, tsar_last_error() tells what was wrong.
  *

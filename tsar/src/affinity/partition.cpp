@@ -11,6 +11,8 @@
 #include "region/tick_clock.hpp"
 #include "region/trace_sink.hpp"
 #include "runtime/symmer_link.hpp"
+#include "workers/caller_mask.hpp"
+#include "workers/worker_pool.hpp"
 
 namespace tsar::core {
 namespace {
@@ -19,6 +21,7 @@ namespace {
 thread_local const tsar_place* tls_place = nullptr;
 // The device the calling thread was last pinned to as a place thread (Device::serial).
 thread_local std::uint64_t tls_place_device = 0;
+thread_local std::uint64_t tls_place_generation = 0;  // symmer's move generation then
 
 bool same(Range a, Range b) { return a.begin == b.begin && a.end == b.end; }
 
@@ -205,6 +208,7 @@ std::vector<Range> Partition::ranges() const {
 
 void Partition::run(std::int64_t n, tsar_place_fn body, void* arg) {
   if (body == nullptr) throw Error(TSAR_ERR_NULL, "the place body is NULL");
+  const CallerMask::Scope caller;  // the caller, place 0's thread, gets its CPU mask back
   bool idle = false;
   if (!in_pass_.compare_exchange_strong(idle, true, std::memory_order_acq_rel))
     throw Error(TSAR_ERR_STATE, "partition '" + options_.name +
@@ -338,11 +342,17 @@ void Partition::run_place(int w) {
   Slot& s = *slots_[static_cast<std::size_t>(w)];
   const double t0 = now_seconds();
   try {
-    // The place's thread lives on a core of its place, where its moves and copies run too.
+    // The place's thread lives on a core of its place, where its moves and copies run too
+    // (place 0's is the caller's thread: pinned for the pass only, CallerMask).
     const Device& first = *s.place.devices.front();
-    if (tls_place_device != first.serial()) {
-      s.place.devices.front()->attach_worker(node_);
-      SymmerLink::instance().follow_this_thread();  // where symmer moved the rank, if it did
+    SymmerLink& symmer = SymmerLink::instance();  // where symmer moved the rank, if it did
+    if (!WorkerPool::on_pool_thread()) {
+      CallerMask::pin(symmer.follow(first.worker_cpus(node_)));
+    } else if (tls_place_device != first.serial() ||
+               tls_place_generation != symmer.generation()) {
+      first.bind_worker(node_);
+      symmer.follow_this_thread(first.worker_cpus(node_));
+      tls_place_generation = symmer.generation();
       tls_place_device = first.serial();
     }
     place_data(s);

@@ -131,8 +131,7 @@ void CudaDevice::allocate_staging() {
   slots_ = std::move(slots);
 }
 
-void CudaDevice::attach_worker(const symmer::topology::NodeModel& node) {
-  node.bind_current_thread(description().control_core);
+void CudaDevice::attach_worker() {
   if (const cudaError_t e = cudaSetDevice(ordinal_); e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaSetDevice: " + cudaGetErrorString(e));
   std::call_once(init_, [this] { initialise(); });

@@ -27,8 +27,8 @@ class CudaDevice final : public Device {
   CudaDevice(DeviceDescription description, int ordinal);
   ~CudaDevice() override;
 
-  /// Pins the thread, makes the GPU current on it and, once, creates the stream and staging.
-  void attach_worker(const symmer::topology::NodeModel& node) override;
+  /// Makes the GPU current on the thread and, once, creates the stream.
+  void attach_worker() override;
   /// Creates the device's stream from the calling thread (it serves any thread after).
   void prepare_copies() override;
   LaunchContext launch_context() const override { return {-1, stream_}; }

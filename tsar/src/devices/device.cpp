@@ -1,12 +1,39 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "devices/device.hpp"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <charconv>
+#include <cstring>
 #include <string>
 
 #include "devices/link_speed.hpp"
+#include "symmer/topology/node_model.hpp"
 
 namespace tsar::core {
+
+cpu_set_t Device::worker_cpus(const symmer::topology::NodeModel& node) const {
+  const auto& d = description_;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const auto add = [&](int core) {
+    for (int pu : node.cores().at(static_cast<std::size_t>(core)).pus) CPU_SET(pu, &set);
+  };
+  // A team's worker may run on every core of it, so nested parallelism spreads over them.
+  if (d.cores.size() > 1)
+    for (int core : d.cores) add(core);
+  else
+    add(d.control_core);
+  return set;
+}
+
+void Device::bind_worker(const symmer::topology::NodeModel& node) const {
+  const cpu_set_t set = worker_cpus(node);
+  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); rc != 0)
+    throw Error(TSAR_ERR_SYSTEM,
+                "binding the worker of " + description_.key + ": " + std::strerror(rc));
+}
 
 void* Device::allocate(std::size_t bytes) {
   const std::size_t limit = description_.memory_limit;

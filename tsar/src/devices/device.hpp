@@ -8,6 +8,8 @@
 // with their OpenMP device number; CUDA devices (cuda_device.hpp) onto cudaMalloc and
 // cudaMemcpy(2D)Async through pinned staging buffers on the device's stream.
 
+#include <sched.h>
+
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -102,9 +104,14 @@ class Device {
   /// Unique for the process's life (a worker thread remembers which device it is bound to).
   std::uint64_t serial() const { return serial_; }
 
-  /// Makes the calling thread this device's worker: pins it to the device's cores and, for
-  /// accelerators, selects the device and creates its queue on that thread.
-  virtual void attach_worker(const symmer::topology::NodeModel& node) = 0;
+  /// The CPUs the device's worker runs on: its cores', or an accelerator's control core's.
+  cpu_set_t worker_cpus(const symmer::topology::NodeModel& node) const;
+  /// Pins the calling thread -- one of TSAR's own worker threads; the program's threads go
+  /// through CallerMask -- to worker_cpus() for good.
+  void bind_worker(const symmer::topology::NodeModel& node) const;
+  /// Makes the calling thread this device's worker (a thread of TSAR's or of the program's):
+  /// an accelerator selects the device and creates its queue on that thread.
+  virtual void attach_worker() {}
   virtual LaunchContext launch_context() const = 0;
 
   // Device memory. allocate/release may be called from any thread; copies from the device's

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "devices/host_device.hpp"
 
-#include <pthread.h>
-#include <sched.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -26,21 +23,6 @@ const char* device_kind_name(DeviceKind kind) {
       return "emul";
   }
   return "?";
-}
-
-void HostDevice::attach_worker(const symmer::topology::NodeModel& node) {
-  const auto& d = description();
-  if (d.cores.size() <= 1) {
-    node.bind_current_thread(d.control_core);
-    return;
-  }
-  // A team: the worker may run on every core of it, so nested parallelism spreads over them.
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int core : d.cores)
-    for (int pu : node.cores().at(core).pus) CPU_SET(pu, &set);
-  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); rc != 0)
-    throw Error(TSAR_ERR_SYSTEM, "binding the worker of " + d.key + ": " + std::strerror(rc));
 }
 
 void* HostDevice::allocate_memory(std::size_t bytes) {

@@ -16,7 +16,6 @@ class HostDevice final : public Device {
  public:
   using Device::Device;
 
-  void attach_worker(const symmer::topology::NodeModel& node) override;
   LaunchContext launch_context() const override { return {}; }
 
   void copy_to_device(void* dst, const void* src_host, std::size_t bytes) override;

@@ -56,8 +56,7 @@ OmpTargetDevice::OmpTargetDevice(DeviceDescription description, int device_num)
       device_num_(device_num),
       host_num_(omp_get_initial_device()) {}
 
-void OmpTargetDevice::attach_worker(const symmer::topology::NodeModel& node) {
-  node.bind_current_thread(description().control_core);
+void OmpTargetDevice::attach_worker() {
   // Initialise the device now, not in the first timed range: libgomp loads (and the driver
   // JIT-compiles) every offload image when a device is first used -- on an H100 most of a
   // second, which would make the first pass look like the GPU is slow.

@@ -24,7 +24,7 @@ class OmpTargetDevice final : public Device {
   /// `device_num` is an OpenMP device number (omp_get_initial_device() for the host).
   OmpTargetDevice(DeviceDescription description, int device_num);
 
-  void attach_worker(const symmer::topology::NodeModel& node) override;
+  void attach_worker() override;
   LaunchContext launch_context() const override { return {device_num_, nullptr}; }
 
   void copy_to_device(void* dst, const void* src_host, std::size_t bytes) override;

@@ -5,12 +5,16 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "api/error.hpp"
 #include "region/region.hpp"
 #include "runtime/symmer_link.hpp"
+#include "workers/caller_mask.hpp"
 #include "workers/wait_word.hpp"
+#include "workers/worker_pool.hpp"
 
 namespace tsar::core {
 namespace {
@@ -26,16 +30,33 @@ thread_local std::uint64_t tls_bound_generation = 0;
 }  // namespace
 
 void Region::ensure_bound(Worker& w) const {
-  // symmer moved the rank (runtime/symmer_link.hpp): its workers follow at their next pass.
-  const std::uint64_t moved = SymmerLink::instance().generation();
-  if (tls_bound_device == w.device->serial() && tls_bound_generation == moved) return;
-  tls_bound_device = w.device->serial();
-  tls_bound_generation = moved;
-  try {
-    w.device->attach_worker(runtime_->node());
-    SymmerLink::instance().follow_this_thread();
-  } catch (const std::exception& e) {
+  const Device& device = *w.device;
+  // Once symmer moved the rank, the device's CPUs are at their relative places in the rank's
+  // new set (runtime/symmer_link.hpp): workers follow at their next pass.
+  SymmerLink& symmer = SymmerLink::instance();
+  const std::uint64_t moved = symmer.generation();
+  // A thread of the program (tsar_run's caller, a thread of the caller's OpenMP team) is pinned
+  // for the call only (CallerMask); TSAR's own threads once per change of device or move.
+  const bool own = WorkerPool::on_pool_thread();
+  if (!own && !CallerMask::pin(symmer.follow(device.worker_cpus(runtime_->node()))))
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
+                 device.description().key.c_str(), std::strerror(errno));
+  if (tls_bound_device == device.serial() && tls_bound_generation == moved) return;
+  tls_bound_device = device.serial();
+  tls_bound_generation = moved;
+  if (own) {
+    try {
+      device.bind_worker(runtime_->node());
+      symmer.follow_this_thread(device.worker_cpus(runtime_->node()));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
+                   device.description().key.c_str(), e.what());
+    }
+  }
+  try {
+    w.device->attach_worker();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tsar: attaching the worker of %s: %s\n",
                  w.device->description().key.c_str(), e.what());
   }
 }
@@ -88,6 +109,7 @@ void Region::join_pass(int worker, std::int64_t first, std::int64_t n) {
     }
   }
   me.in_pass = true;
+  if (!pool_driven_) CallerMask::enter();  // a team's thread: its mask back at the pass's end
   bind_device(me);
   me.error = pass_error_;
   if (me.error != TSAR_OK) {
@@ -335,6 +357,7 @@ int Region::loop(int worker, int* status) {
     return 1;
   }
   me.in_pass = false;
+  if (!pool_driven_) CallerMask::leave();
   *status = me.error != TSAR_OK ? me.error : outcome_;
   if (*status == TSAR_ERR_CANCELED)
     set_last_error(*status, "the pass of region '" + name_ + "' was canceled");
@@ -428,6 +451,7 @@ void Region::run_worker(void* context, int worker) {
 }
 
 int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg) {
+  const CallerMask::Scope caller;  // the caller, worker 0, gets its CPU mask back
   if (tls_region == this || runtime_->pool().running_here())
     throw Error(TSAR_ERR_STATE,
                 "tsar_run from inside a loop body of the same device set: a nested region needs "

@@ -81,18 +81,29 @@ void SymmerLink::publish(std::vector<int> worker_cpus, std::vector<int> control_
   refresh_locked();
 }
 
-void SymmerLink::follow_this_thread() {
-  if (!wanted_.load(std::memory_order_acquire)) return;
-  std::lock_guard lock(mutex_);
-  refresh_locked();
-  if (built_.empty() || current_.empty() || built_ == current_) return;
-  const std::vector<int> there =
-      symmer::topology::map_relative(symmer::topology::this_thread_cpus(), built_, current_);
+cpu_set_t SymmerLink::follow(const cpu_set_t& cpus) {
+  if (!wanted_.load(std::memory_order_acquire) || generation() == 0) return cpus;
+  std::vector<int> bound;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &cpus)) bound.push_back(c);
+  std::vector<int> there;
+  {
+    std::lock_guard lock(mutex_);
+    refresh_locked();
+    if (built_.empty() || current_.empty() || built_ == current_) return cpus;
+    there = symmer::topology::map_relative(bound, built_, current_);
+  }
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : there)
     if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-  if (CPU_COUNT(&set) > 0) pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  return CPU_COUNT(&set) > 0 ? set : cpus;
+}
+
+void SymmerLink::follow_this_thread(const cpu_set_t& cpus) {
+  if (generation() == 0) return;
+  const cpu_set_t there = follow(cpus);
+  if (!CPU_EQUAL(&there, &cpus)) pthread_setaffinity_np(pthread_self(), sizeof there, &there);
 }
 
 }  // namespace tsar::core

@@ -9,6 +9,8 @@
 // The shim is found at run time with dlsym: TSAR never links it, and without it (no symmer,
 // or symmer not monitoring this process) every call here does nothing.
 
+#include <sched.h>
+
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -30,11 +32,15 @@ class SymmerLink {
   /// MPI_Init).
   void publish(std::vector<int> worker_cpus, std::vector<int> control_cpus);
 
-  /// Moves the calling thread from where it is bound on the set the devices were built on to
-  /// the same relative place in the rank's current set (call it after attach_worker bound
-  /// the thread as built). Nothing while symmer has not moved the rank. Takes a lock: call
-  /// it when a thread binds, or when generation() changed, not on every pass.
-  void follow_this_thread();
+  /// `cpus` -- CPUs of the set TSAR's devices were built on -- at their relative places in the
+  /// rank's current set: where a worker bound to `cpus` belongs now. `cpus` itself while
+  /// symmer has not moved the rank (one atomic load); after a move it takes a lock.
+  cpu_set_t follow(const cpu_set_t& cpus);
+
+  /// Pins the calling thread to follow(cpus) once symmer moved the rank; nothing before (the
+  /// thread stays where Device::bind_worker pinned it). Call it when a thread binds, or when
+  /// generation() changed, not on every pass.
+  void follow_this_thread(const cpu_set_t& cpus);
 
  private:
   SymmerLink();

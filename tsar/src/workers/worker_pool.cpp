@@ -15,6 +15,7 @@ struct JobFrame {
   const JobFrame* outer;
 };
 thread_local const JobFrame* tls_jobs = nullptr;
+thread_local bool tls_pool_thread = false;
 }  // namespace
 
 WorkerPool::WorkerPool(int slots) { threads_.resize(static_cast<std::size_t>(slots)); }
@@ -35,7 +36,10 @@ bool WorkerPool::running_here() const {
   return false;
 }
 
+bool WorkerPool::on_pool_thread() { return tls_pool_thread; }
+
 void WorkerPool::thread_main(Thread& self) {
+  tls_pool_thread = true;
   const JobFrame frame{this, nullptr};
   tls_jobs = &frame;
   std::uint32_t seen = 0;

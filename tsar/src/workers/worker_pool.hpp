@@ -58,6 +58,10 @@ class WorkerPool {
   /// pools nest (a partition's places each have a pool of their own).
   bool running_here() const;
 
+  /// True on the threads of any pool (TSAR's own threads, which TSAR may bind to CPUs); false
+  /// on the program's threads, whose CPU masks TSAR leaves as the program set them.
+  static bool on_pool_thread();
+
  private:
   /// One cache line per thread: what the caller writes to start a job, and what the thread
   /// writes when it left it.
