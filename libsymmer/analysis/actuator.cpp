@@ -218,7 +218,7 @@ std::optional<ActuationResult> Actuator::poll(TimePoint now) {
       it = in_flight_.erase(it);
       excluded_.insert(rank);
       // Supersede the unanswered command: if the rank wakes up, it stays where it is.
-      control_.command(rank, cores(placement_[rank]));
+      told_to_stay_[rank] = control_.command(rank, cores(placement_[rank]));
       fault("local rank " + std::to_string(rank) + " did not answer within " +
                 std::to_string(
                     std::chrono::duration_cast<std::chrono::milliseconds>(options_.ack_timeout)
@@ -233,6 +233,17 @@ std::optional<ActuationResult> Actuator::poll(TimePoint now) {
   track_sharing(now);
   if (!in_flight_.empty()) return std::nullopt;
   return finish(now);
+}
+
+bool Actuator::settled() {
+  for (auto it = told_to_stay_.begin(); it != told_to_stay_.end();) {
+    const bool answered = control_.ack(it->first).generation >= it->second;
+    if (answered || !control_.alive(it->first))
+      it = told_to_stay_.erase(it);
+    else
+      ++it;
+  }
+  return told_to_stay_.empty();
 }
 
 ActuationResult Actuator::finish(TimePoint now) {

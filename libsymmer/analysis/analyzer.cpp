@@ -95,7 +95,9 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
     return;
   }
   last_window_error_.clear();
-  if (running_) {  // windows during moves describe no mapping
+  // Windows during moves describe no mapping, nor those while a rank that did not answer in
+  // time may still act on its move (Actuator::settled).
+  if (running_ || (actuator_ != nullptr && !actuator_->settled())) {
     history_.clear();
     return;
   }

@@ -125,6 +125,39 @@ TEST(Actuator, SilentPartnerIsToldToStayAndTheOtherComesBack) {
   EXPECT_THAT(r.done, IsEmpty());
 }
 
+TEST(Actuator, UnsettledUntilTheSilentRankAnswersItsStayCommand) {
+  FakeRankControl ranks({{0, 0}, {1, 1}});
+  ranks.slots[1].silent = true;
+  ActuatorOptions o;
+  o.ack_timeout = 50ms;
+  Actuator a(ranks, o);
+  TimePoint now{};
+  EXPECT_TRUE(a.settled());
+  ASSERT_TRUE(a.start(plan_of(kSwap), ranks.placement(), {}, now));
+  const auto r = run(a, now, [&](int) { ranks.enter_mpi(0); });
+  EXPECT_FALSE(r.completed);
+  EXPECT_FALSE(a.settled());
+  EXPECT_FALSE(a.settled());  // asking again changes nothing
+  ranks.slots[1].silent = false;
+  ranks.enter_mpi(1);
+  EXPECT_TRUE(a.settled());
+  EXPECT_EQ(ranks.placement(), (std::map<int, int>{{0, 0}, {1, 1}}));
+}
+
+TEST(Actuator, ARankThatDiedIsSettled) {
+  FakeRankControl ranks({{0, 0}, {1, 1}});
+  ranks.slots[1].silent = true;
+  ActuatorOptions o;
+  o.ack_timeout = 50ms;
+  Actuator a(ranks, o);
+  TimePoint now{};
+  ASSERT_TRUE(a.start(plan_of(kSwap), ranks.placement(), {}, now));
+  run(a, now, [&](int) { ranks.enter_mpi(0); });
+  EXPECT_FALSE(a.settled());
+  ranks.slots[1].alive = false;
+  EXPECT_TRUE(a.settled());
+}
+
 TEST(Actuator, RankDyingMidSwapLeavesNobodySharing) {
   FakeRankControl ranks({{0, 0}, {1, 1}});
   Actuator a(ranks, {});

@@ -118,6 +118,24 @@ TEST(Analyzer, DefaultsReactWithinASecondOnNoisyFiguresAndDoNotFlap) {
   EXPECT_EQ(reacted_late, 0);
 }
 
+// A rank that did not answer in time may still act on its move at its next call (it read the
+// command just before the timeout): until it answered the command telling it to stay, the
+// windows show a placement in flux, and no plan may start from them.
+TEST(Analyzer, NoPlanStartsUntilASilentRankAnsweredItsStayCommand) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  AnalyzerConfig c = quiet();
+  c.actuator.ack_timeout = 20ms;
+  c.planner.hold_off = 300ms;
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, c);
+  h.ranks->slots[1].silent = true;  // in one long compute phase
+  h.run(40);
+  EXPECT_EQ(h.count("plan"), 1);
+  EXPECT_EQ(h.job.core, (std::vector<int>{0, 1}));
+  h.ranks->slots[1].silent = false;  // answers "stay"; planning resumes and fixes the core
+  h.run(40);
+  EXPECT_EQ(h.job.core, (std::vector<int>{1, 0}));
+}
+
 TEST(Analyzer, BalancedJobWithAGoodMappingIsLeftAlone) {
   const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
   auto job = testing::paired_job(std::vector<double>(8, 0.01), std::vector<double>(16, 1.0));

@@ -61,6 +61,11 @@ class Actuator {
   /// Advances the running plan; returns its result once it is finished.
   std::optional<ActuationResult> poll(TimePoint now);
   bool busy() const { return running_; }
+  /// Whether every rank told to stay after it did not answer in time has since answered that
+  /// command (or died). Until then such a rank may still act on the move it was sent -- it
+  /// read it just before the timeout -- and run on the move's target until its next MPI call:
+  /// the windows in between show a placement no plan may start from.
+  bool settled();
   /// Why the last start() returned false.
   const std::string& refusal() const { return refusal_; }
 
@@ -94,6 +99,7 @@ class Actuator {
   std::map<int, TimePoint> sharing_since_;
   ActuationResult result_;
   std::string refusal_;
+  std::map<int, std::uint64_t> told_to_stay_;  ///< rank -> generation of its "stay" command
 };
 
 }  // namespace symmer::analysis
