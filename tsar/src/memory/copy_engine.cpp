@@ -291,8 +291,10 @@ std::int64_t CopyEngine::write_back_rows(const BufferData& data, DeviceCopy& c, 
 
 std::int64_t CopyEngine::queue_rows_back(const BufferData& data, DeviceCopy& c, Range rows) {
   if (c.dirty.empty() || rows.empty()) return 0;
-  // The rows of this call not queued before (halos of two neighbours may overlap).
-  IntervalSet out = c.dirty;
+  // The rows of this call not queued before (halos of two neighbours may overlap), in the
+  // thread's scratch set: copied into its capacity, so a steady pass allocates nothing.
+  thread_local IntervalSet out;
+  out = c.dirty;
   out.clip(rows);
   out.subtract(c.leaving);
   if (out.empty()) return 0;

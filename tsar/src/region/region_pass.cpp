@@ -29,8 +29,9 @@ thread_local std::uint64_t tls_bound_device = 0;
 
 void Region::ensure_bound(Worker& w) const {
   const Device& device = *w.device;
-  // A thread of the program (tsar_run's caller, a thread of the caller's OpenMP team) is pinned
-  // for the call only (CallerMask); TSAR's own threads once per change of device.
+  // A thread of the program (tsar_run's caller, a thread of the caller's OpenMP team) keeps its
+  // mask: pinned for the call only where it runs off its device's CPUs (CallerMask); TSAR's own
+  // threads are pinned once per change of device.
   const bool own = WorkerPool::on_pool_thread();
   if (!own && !CallerMask::pin(device.worker_cpus(runtime_->node())))
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
