@@ -13,6 +13,7 @@
 #include "core_list.hpp"
 #include "duty_cycle.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 std::atomic<bool> stop_requested{false};
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(100, 1000000));
   app.add_flag("--no-realtime", no_realtime,
                "stay SCHED_OTHER (steals less than the share under contention)");
+  symmer::add_version_flag(app, "symmer-noise");
   CLI11_PARSE(app, argc, argv);
 
   if (!(share > 0.0 && share < 1.0)) {

@@ -201,9 +201,9 @@ void PassPlanner::forget_if_moved(std::size_t w, const SubPassPlan& plan, Range 
 
 void PassPlanner::probe_unmeasured(SubPassPlan& plan) {
   // A device the split gives nothing is never measured, and its prior -- scaled with the
-  // measured devices' error (effective_times) -- goes on giving it nothing: on an H200 node
-  // the peak-based priors gave OpenMP-offloaded 2MM's GPU all 768 rows and the 15 cores none,
-  // pass after pass, with the GPU five times slower than the cores together. Each active,
+  // measured devices' error (effective_times) -- goes on giving it nothing: the peak-based
+  // priors gave OpenMP-offloaded 2MM's GPU every row and the cores none, pass after pass
+  // (docs/results/archive/tsar/suite-gpu/2026-11-21-h200-0feb4bc.jsonl). Each active,
   // unmeasured device the plan leaves empty runs one iteration, taken from the largest count.
   // Beside accelerators the CPU devices are measured as one: while the CPU side is not, and
   // the plan leaves all of it empty, its first device runs the iteration.

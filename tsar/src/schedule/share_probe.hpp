@@ -14,9 +14,10 @@
 //            queue, as OpenMP's dynamic schedule does: loops that walk columns of a
 //            row-major matrix (ATAX's A^T x, MVT, BICG) run faster when all cores walk
 //            neighbouring columns at the same time than on contiguous blocks of columns.
-// On a 16-core H200 node: Gram-Schmidt ran 1.6x slower stealing than on its own ranges,
-// CORR's triangular loops 1.2x slower without stealing, ATAX's column loop 1.3x slower on
-// contiguous ranges than in chunks. So the region measures:
+// No way wins everywhere: Gram-Schmidt runs faster on its own ranges, CORR's triangular loops
+// need stealing, ATAX's column loop runs faster in chunks (measured in
+// docs/results/tsar/cpu-sharing-variants/2026-11-21-h200-c6bd1b5.jsonl and
+// docs/results/tsar/column-loops/2026-11-21-h200-02eb39f.txt). So the region measures:
 //
 //   - after kWarmupPasses (the cold first passes say nothing),
 //   - six blocks of kBlockPasses passes: steal, own, chunks, chunks, own, steal (the order
