@@ -13,9 +13,15 @@
 #   ${SYMMER_BUILD_COMMIT_SOURCE}  defines symmer::build_commit(); every build rewrites it
 #       when the commit changed (only that file recompiles). libsymmer/version compiles it
 #       into the programs' --version.
+#   ${SYMMER_VERSION_TEXT}  "<version> (commit <commit>)", rewritten alongside, for programs
+#       that are scripts (tsar-translate reads it).
 #
-# cmake -DSOURCE_DIR=<dir> -DOUTPUT=<file> [-DCOMMIT=<id>] -P version.cmake
-#   script mode, run by the build: writes OUTPUT when its content changes.
+# cmake -DSOURCE_DIR=<dir> -DOUTPUT=<file> -DTEXT=<file> -DVERSION=<v> [-DCOMMIT=<id>]
+#       -P version.cmake
+#   script mode, run by the build: writes OUTPUT and TEXT when their content changes.
+if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_minimum_required(VERSION 3.25)  # the project's policies in script mode too
+endif()
 
 function(symmer_configure_version template output)
   configure_file(${template} ${output} @ONLY)
@@ -50,7 +56,7 @@ function(symmer_git_commit dir out)
   set(${out} ${commit} PARENT_SCOPE)
 endfunction()
 
-function(symmer_write_build_commit dir output commit)
+function(symmer_write_build_commit dir output text version commit)
   if(NOT commit)
     symmer_git_commit(${dir} commit)
   endif()
@@ -60,22 +66,25 @@ function(symmer_write_build_commit dir output commit)
 
 const char* symmer::build_commit() noexcept { return "@commit@"; }
 ]] @ONLY)
+  file(CONFIGURE OUTPUT ${text} CONTENT "@version@ (commit @commit@)\n" @ONLY)
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE)
-  symmer_write_build_commit(${SOURCE_DIR} ${OUTPUT} "${COMMIT}")
+  symmer_write_build_commit(${SOURCE_DIR} ${OUTPUT} ${TEXT} ${VERSION} "${COMMIT}")
   return()
 endif()
 
 set(SYMMER_GIT_COMMIT "" CACHE STRING
     "Commit the programs report (empty: asked from git at every build, else \"unknown\")")
 set(SYMMER_BUILD_COMMIT_SOURCE ${PROJECT_BINARY_DIR}/generated/build_commit.cpp)
-# The first build (and configure) must have the file before anything compiles it.
+set(SYMMER_VERSION_TEXT ${PROJECT_BINARY_DIR}/generated/version.txt)
+# The first build (and configure) must have the files before anything uses them.
 symmer_write_build_commit(${PROJECT_SOURCE_DIR} ${SYMMER_BUILD_COMMIT_SOURCE}
-                          "${SYMMER_GIT_COMMIT}")
-add_custom_target(symmer-build-commit
+                          ${SYMMER_VERSION_TEXT} ${PROJECT_VERSION} "${SYMMER_GIT_COMMIT}")
+add_custom_target(symmer-build-commit ALL
   COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
-          -DOUTPUT=${SYMMER_BUILD_COMMIT_SOURCE} -DCOMMIT=${SYMMER_GIT_COMMIT}
+          -DOUTPUT=${SYMMER_BUILD_COMMIT_SOURCE} -DTEXT=${SYMMER_VERSION_TEXT}
+          -DVERSION=${PROJECT_VERSION} -DCOMMIT=${SYMMER_GIT_COMMIT}
           -P ${CMAKE_CURRENT_LIST_FILE}
-  BYPRODUCTS ${SYMMER_BUILD_COMMIT_SOURCE}
+  BYPRODUCTS ${SYMMER_BUILD_COMMIT_SOURCE} ${SYMMER_VERSION_TEXT}
   COMMENT "Checking the git commit of the build" VERBATIM)

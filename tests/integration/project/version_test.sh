@@ -8,8 +8,13 @@ script="$1/cmake/version.cmake"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 commit_of() {  # commit_of DIR [COMMIT]: what the build would report for DIR
-  cmake -DSOURCE_DIR="$1" -DOUTPUT="$tmp/out.cpp" -DCOMMIT="${2:-}" -P "$script"
-  sed -n 's/.*return "\(.*\)";.*/\1/p' "$tmp/out.cpp"
+  cmake -DSOURCE_DIR="$1" -DOUTPUT="$tmp/out.cpp" -DTEXT="$tmp/version.txt" -DVERSION=9.8.7 \
+    -DCOMMIT="${2:-}" -P "$script"
+  local commit
+  commit="$(sed -n 's/.*return "\(.*\)";.*/\1/p' "$tmp/out.cpp")"
+  [[ "$(cat "$tmp/version.txt")" == "9.8.7 (commit $commit)" ]] ||
+    { echo "FAIL: version.txt says '$(cat "$tmp/version.txt")' for commit $commit" >&2; exit 1; }
+  echo "$commit"
 }
 expect() {
   [[ "$2" == "$3" ]] || { echo "FAIL: $1: got '$2', expected '$3'"; exit 1; }
