@@ -366,9 +366,10 @@ TEST_F(Emulated, EqualAcceleratorsEndBalancedAfterOneColdSample) {
   // accelerator 1's sample is cold -- 5x its steady time, as a GPU whose window grew (a
   // reallocation) or whose first launch lagged. Learned at once, that one sample moved most of
   // its rows to the other accelerator, and moving them back never paid within the payback
-  // passes: on 2x H200 the two GPUs of a Jacobi sweep stayed 9:1 apart (E 0.43). A split waits
-  // for every accelerator's second sample; the lower median of the two is the warm one, and
-  // both end within 10%.
+  // passes: two GPUs of a Jacobi sweep stayed far apart ('before' in
+  // docs/results/archive/tsar/bench-gpu-interleaved/2026-11-21-h200x2-b4bb757.txt). A split
+  // waits for every accelerator's second sample; the lower median of the two is the warm one,
+  // and both end within 10%.
   set_devices_with("TSAR_LINK_BANDWIDTH", "42K", "cpu:0,omphost:1,omphost:1");
   const std::int64_t rows = 48, cols = 64;
   auto g = grids(rows, cols);
@@ -432,8 +433,9 @@ TEST_F(Emulated, AnAcceleratorIsNotBackedOffForTheShareItHeldWhileItsTimesSettle
   // ms the team would need for all of them. Its rows wait for its second
   // sample, so two passes in a row its share outlasts the CPUs' whole pass -- back-off's test
   // for an accelerator that cannot pay, here only a share no measured time chose (an
-  // OpenMP-offload Jacobi on 2x H200 was retired so). It stays, and ends with a third of the
-  // rows (21 ideally).
+  // OpenMP-offload Jacobi was retired so:
+  // docs/results/archive/tsar/bench-gpu-interleaved/2026-11-21-h200x2-b4bb757.txt). It stays,
+  // and ends with a third of the rows (21 ideally).
   set_devices_with("TSAR_LINK_BANDWIDTH", "512K", "team:0-1,omphost:1");  // a row: 1 ms to move
   const std::int64_t rows = 60, cols = 64;
   auto g = grids(rows, cols);

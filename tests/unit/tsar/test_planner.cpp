@@ -206,9 +206,8 @@ TEST(Planner, FourAndEightAcceleratorsUnderJitterKeepEachTheirShare) {
 
 TEST(Planner, CoresWhoseShareCannotPayTheirStartUpGetNothing) {
   // Each core pays 2 ms before its first row in every pass (the GEMM case: a row of
-  // 4096^2 GEMM reads all of B; on the 1x H100 node the GPU had 99.6% of the rows and the
-  // pass took 50.8 ms against 34.9 ms alone). The accelerator alone needs 1 ms: the cores
-  // cannot help, and the pass must not wait for them.
+  // 4096^2 GEMM reads all of B, so a core given one row made the GPU's pass wait for it). The
+  // accelerator alone needs 1 ms: the cores cannot help, and the pass must not wait for them.
   auto devices = node(8, {1e-8}, {800.0});
   for (auto& d : devices)
     if (!d.accelerator) d.start = 2e-3;
