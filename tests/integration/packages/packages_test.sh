@@ -11,15 +11,18 @@ set -euo pipefail
 src="$1" work="$2"
 rm -rf "$work"
 mkdir -p "$work"
-build="$work/build" root="$work/root"
+# The preset's own folder, beside build/: the same relative paths let ccache reuse build/'s
+# objects, so only what the /usr prefix changes is compiled again.
+build="$src/build-package" root="$work/root"
 unset LD_LIBRARY_PATH
 fail() { echo "FAIL: $*"; exit 1; }
 step() { echo "== $*"; }
 
 step "build the packages (cmake --preset package)"
-(cd "$src" && cmake --preset package -B "$build" >"$work/configure.log") ||
+(cd "$src" && cmake --preset package >"$work/configure.log") ||
   { cat "$work/configure.log"; fail "configure"; }
 cmake --build "$build" -j2 >"$work/build.log" || { tail -50 "$work/build.log"; fail "build"; }
+rm -rf "$build/packages"
 (cd "$build" && cpack --config CPackConfig.cmake >"$work/cpack.log" 2>&1) ||
   { cat "$work/cpack.log"; fail "cpack"; }
 mapfile -t debs < <(find "$build/packages" -maxdepth 1 -name '*.deb' | sort)
