@@ -4,7 +4,9 @@
 says: every option (of every subcommand, for symmerctl) and, for symmerd.toml(5), every
 table and key of the shipped configuration files.
 
-  man_pages_test.py BIN_DIR MAN_DIR SOURCE_DIR
+  man_pages_test.py BIN_DIR MAN_DIR SOURCE_DIR [PROGRAM...]
+
+PROGRAMs are paths of programs kept outside BIN_DIR (tsar-translate).
 """
 import os
 import re
@@ -66,7 +68,7 @@ def subcommands(help_output):
     return names
 
 
-def main(bin_dir, man_dir, source_dir):
+def main(bin_dir, man_dir, source_dir, *elsewhere):
     failures = []
     pages = sorted(p for p in os.listdir(man_dir) if re.search(r"\.[1-8]$", p))
     if not pages:
@@ -76,6 +78,7 @@ def main(bin_dir, man_dir, source_dir):
     checked = 0
     for program, page in PAGES.items():
         exe = os.path.join(bin_dir, program)
+        exe = next((p for p in elsewhere if os.path.basename(p) == program), exe)
         if not os.access(exe, os.X_OK):
             continue
         if page not in pages:
@@ -111,4 +114,4 @@ def main(bin_dir, man_dir, source_dir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:4]))
+    sys.exit(main(*sys.argv[1:]))
