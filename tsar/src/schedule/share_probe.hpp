@@ -24,6 +24,13 @@
 //     cancels a steady trend in the pass times, as Gram-Schmidt's shrinking passes have);
 //     the first pass after a change is left out, since it pays for the previous block
 //     (rows in other cores' caches),
+//   - a way whose first block's median time per iteration is already higher than
+//     stealing's by more than kMargin is out of this probe: its second block is skipped.
+//     A probe's passes the other ways are its cost -- on 3DCONV, pieces of a plane each
+//     read three planes, so its eight chunked passes ran at a fraction of the speed, and in
+//     a run of ten passes a probe is most of the run -- and a way that lost its first
+//     block by more than the margin would need its second to win by far more to be taken,
+//
 //   - stealing stays unless another way's median time per iteration is lower than its by
 //     more than kMargin (stealing is the safe side: it bounds imbalance); of two such ways
 //     the faster one is taken,
@@ -64,12 +71,17 @@ class ShareProbe {
   void record(double seconds, std::int64_t n);
   /// The decision of the last completed probe (kSteal before the first one completes).
   ShareMode decided() const { return decided_; }
+  /// Whether a probe is running (its passes try each way).
+  bool probing() const { return phase_ == Phase::kProbing; }
 
  private:
   enum class Phase { kWarmup, kProbing, kHolding };
   /// The mode of pass `index` of a probe (blocks steal, own, chunks, chunks, own, steal).
   static ShareMode probe_mode(int index);
   void decide();
+  /// At a block boundary of a probe: drops a way that lost its first block, and skips the
+  /// blocks of dropped ways.
+  void drop_losing_ways();
 
   Phase phase_ = Phase::kWarmup;
   int count_ = 0;  ///< passes into the current phase
@@ -78,6 +90,8 @@ class ShareProbe {
   int doublings_ = 0;                   ///< probes in a row that confirmed the decision
   /// Seconds per iteration of the probe's passes, by mode.
   std::array<std::vector<double>, 3> samples_;
+  /// Ways out of the current probe (drop_losing_ways).
+  std::array<bool, 3> dropped_{};
 };
 
 }  // namespace tsar::core
