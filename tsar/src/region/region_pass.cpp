@@ -397,10 +397,9 @@ void Region::finish_sub_pass() {
   if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
   memory_.leave_pass();
   if (learn) reductions_.merge();
-  outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
-             : canceled                                     ? TSAR_ERR_CANCELED
-                                                            : pass_error_;
-  if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
+  const bool failed = device_failed_.load(std::memory_order_relaxed);
+  outcome_ = failed ? device_failure_status_ : canceled ? TSAR_ERR_CANCELED : pass_error_;
+  if (failed) pass_error_message_ = device_failure_;
   schedule_seconds_ += clock(0) - t0;
   if (pass_error_ == TSAR_OK) {  // a refused pass ran nothing
     record_pass(last);
