@@ -14,8 +14,8 @@ packages=(
   hwloc libhwloc-dev libnuma-dev numactl libpapi-dev papi-tools
   # daemon, parsing, logging
   libboost-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
-  # tests and micro-benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests and micro-benchmarks; man-db renders the manual pages in their test
+  libgtest-dev libgmock-dev libbenchmark-dev man-db
   # TSAR: GCC OpenMP offload to NVIDIA, and the peer runtimes of the benchmark suite
   gcc-12-offload-nvptx libtbb-dev libstarpu-dev
   # scripts/bundle.sh: relocatable builds for GPU nodes without these packages

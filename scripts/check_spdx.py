@@ -6,10 +6,10 @@
   scripts/check_spdx.py --fix [ROOT]   adds `SPDX-License-Identifier: BSD-3-Clause` to them
 
 A file counts as source by its name (C, C++, CUDA, Fortran, Python, shell, CMake, templates,
-configuration) or when it starts with `#!`. The line must be among the first three (after a
-shebang, for instance). Files come from git (tracked and untracked, not ignored) or, without
-git (a release tarball), from the tree less build folders. Test fixtures (data captured from
-real nodes) have none of these names and are left alone.
+configuration, manual pages) or when it starts with `#!`. The line must be among the first
+three (after a shebang, for instance). Files come from git (tracked and untracked, not
+ignored) or, without git (a release tarball), from the tree less build folders. Test fixtures
+(data captured from real nodes) have none of these names and are left alone.
 """
 import os
 import subprocess
@@ -22,6 +22,8 @@ COMMENT = {
     ".c": "//", ".h": "//", ".cc": "//", ".cpp": "//", ".hpp": "//", ".cu": "//",
     ".cuh": "//", ".f90": "!", ".F90": "!", ".py": "#", ".sh": "#", ".cmake": "#",
     ".in": "#", ".toml": "#", ".service": "#", "CMakeLists.txt": "#",
+    # manual pages (docs/man/<name>.<section>)
+    **{f".{section}": '.\\"' for section in range(1, 9)},
 }
 HEAD_LINES = 3
 

@@ -14,6 +14,7 @@
 #include "duty_cycle.hpp"
 #include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 std::atomic<bool> stop_requested{false};
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(100, 1000000));
   app.add_flag("--no-realtime", no_realtime,
                "stay SCHED_OTHER (steals less than the share under contention)");
+  symmer::add_version_flag(app, "symmer-noise");
   CLI11_PARSE(app, argc, argv);
 
   if (!(share > 0.0 && share < 1.0)) {

@@ -28,6 +28,7 @@
 
 #include "hand_kernels.h"
 #include "kernels.h"
+#include "symmer_version.hpp"
 
 namespace {
 
@@ -337,6 +338,7 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", warmup, "untimed passes per side first (the split is learned)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  symmer::add_version_flag(app, "tsar-bench-translate");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<std::string> wanted;

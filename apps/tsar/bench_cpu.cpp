@@ -7,8 +7,8 @@
 //   adaptive_over_dynamic  T(OpenMP dynamic) / T(TSAR adaptive)
 //   adaptive_vs_ideal      T(TSAR adaptive) / T(ideal)           (goal: at most 1.10)
 // T(ideal) = 1 / sum_j (1 / T_j), T_j the time of core j alone for the whole loop under the
-// same noise (DESIGN.md's co-execution efficiency is its inverse). Each T is the median pass
-// of the measured rounds; a round runs every variant once, so all see the same conditions.
+// same noise (docs/architecture.md's co-execution efficiency is its inverse). Each T is the median
+// pass of the measured rounds; a round runs every variant once, so all see the same conditions.
 // Every timed pass starts from quiet cores (a 5 ms pause before it), so no runtime pays for
 // the previous one's spinning threads. The top-level ratios are the regular loop's; the
 // imbalanced loop's sit under "imbalanced".
@@ -32,6 +32,7 @@
 #include "noise_process.hpp"
 #include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 #include "tsar/tsar.hpp"
 
 namespace {
@@ -217,6 +218,7 @@ bool parse(int argc, char** argv, Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (symmer::print_version_if_asked(argc, argv, "tsar-bench-cpu")) return 0;
   Options opt;
   if (!parse(argc, argv, opt)) {
     std::fprintf(stderr,

@@ -6,12 +6,12 @@
 // the cores less one control core per GPU, plus the GPUs), through OpenMP target devices and,
 // where built and present, CUDA devices. Per kernel it prints
 //   T per pass of each configuration (accelerators' copies included) and the co-execution
-//   efficiency E = (1 / sum_j 1/T_j) / T_co (DESIGN.md), T_j each device's standalone time:
-//   the CPU's under its best schedule, each GPU's with its whole loop as one range;
-//   for the first schedule (adaptive): bytes moved per pass per device against the bound
-//   "needed inputs (halo included) + own outputs", and the learned split; for the time-step
-//   kernels, under each schedule of one range per device: the bytes a pass moved and those
-//   its loops' splits require (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass).
+//   efficiency E = (1 / sum_j 1/T_j) / T_co (docs/architecture.md), T_j each device's standalone
+//   time: the CPU's under its best schedule, each GPU's with its whole loop as one range; for the
+//   first schedule (adaptive): bytes moved per pass per device against the bound "needed inputs
+//   (halo included) + own outputs", and the learned split; for the time-step kernels, under each
+//   schedule of one range per device: the bytes a pass moved and those its loops' splits require
+//   (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass).
 // Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
 // hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
 // (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
@@ -43,6 +43,7 @@
 #include "tsar/tsar.hpp"
 #if TSAR_BENCH_CUDA
 #include "bench_gpu_cuda.hpp"
+#include "symmer_version.hpp"
 #endif
 
 namespace {
@@ -315,6 +316,7 @@ int main(int argc, char** argv) {
   app.add_option("--passes", opt.passes, "timed passes per configuration (default per kernel)");
   app.add_option("--schedules", opt.schedules,
                  "TSAR schedules to co-schedule with (the first is the primary one)");
+  symmer::add_version_flag(app, "tsar-bench-gpu");
   CLI11_PARSE(app, argc, argv);
   const bool quick = opt.scale == "quick";
 

@@ -24,6 +24,7 @@
 
 #include "numa_bench.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 
@@ -125,6 +126,7 @@ int main(int argc, char** argv) {
   app.add_option("--places", places,
                  "places ('|'-separated device lists); default: NUMA nodes, "
                  "or one per core on a one-node machine");
+  symmer::add_version_flag(app, "tsar-bench-halo");
   CLI11_PARSE(app, argc, argv);
   try {
     const auto node =

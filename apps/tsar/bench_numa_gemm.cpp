@@ -21,6 +21,7 @@
 
 #include "numa_bench.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 15));
   app.add_option("--passes", passes, "passes per variant (the median counts)")
       ->check(CLI::Range(1, 100));
+  symmer::add_version_flag(app, "tsar-bench-numa-gemm");
   CLI11_PARSE(app, argc, argv);
   try {
     const auto node =

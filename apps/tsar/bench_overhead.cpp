@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "symmer_version.hpp"
 #include "tsar/tsar.hpp"
 
 namespace {
@@ -146,6 +147,7 @@ double tsar_dispatch_seconds(tsar::Region& region, std::int64_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (symmer::print_version_if_asked(argc, argv, "tsar-bench-overhead")) return 0;
   int passes = 20000;
   std::int64_t chunks = 1 << 21;
   for (int a = 1; a < argc; ++a) {

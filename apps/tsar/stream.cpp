@@ -20,6 +20,7 @@
 
 #include "numa_bench.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 
@@ -126,6 +127,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 34));
   app.add_option("--times", times, "repetitions of the four kernels")->check(CLI::Range(2, 1000));
   app.add_option("--places", places, "places ('|'-separated device lists); default: NUMA nodes");
+  symmer::add_version_flag(app, "tsar-stream");
   CLI11_PARSE(app, argc, argv);
   try {
     const auto node =

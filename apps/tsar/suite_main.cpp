@@ -39,6 +39,7 @@
 #include "suite_tsar_runner.hpp"
 #include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 
@@ -393,6 +394,7 @@ int main(int argc, char** argv) {
                  "untimed runs calibrating StarPU's models per kernel")
       ->capture_default_str();
   app.add_flag("--list", opt.list, "list kernels and runtimes, then exit");
+  symmer::add_version_flag(app, "tsar-suite");
   CLI11_PARSE(app, argc, argv);
   try {
     if (opt.list) {

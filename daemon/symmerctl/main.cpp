@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "symmer_version.hpp"
 
 int main(int argc, char** argv) try {
   CLI::App app{"symmerctl: inspect and control symmer on this node"};
@@ -18,6 +19,7 @@ int main(int argc, char** argv) try {
     runs.emplace_back(sub, command.setup(*sub));
   }
 
+  symmer::add_version_flag(app, "symmerctl");
   CLI11_PARSE(app, argc, argv);
 
   for (auto& [sub, run] : runs) {

@@ -17,6 +17,7 @@
 #include "control_client.hpp"
 #include "control_server.hpp"
 #include "daemon.hpp"
+#include "symmer_version.hpp"
 
 namespace {
 
@@ -45,6 +46,7 @@ int main(int argc, char** argv) try {
   app.add_option("--segment-dir", segment_dir,
                  "where node segments appear (overrides daemon.segment_dir)");
   app.add_flag("--check-config", check_only, "check the configuration and exit");
+  symmer::add_version_flag(app, "symmerd");
   CLI11_PARSE(app, argc, argv);
 
   spdlog::set_default_logger(spdlog::stderr_color_mt("symmerd"));

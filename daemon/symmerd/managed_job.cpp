@@ -15,10 +15,10 @@
 #include <sstream>
 
 #include "symmer/analysis/config.hpp"
-#include "symmer/analysis/page_migration.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/report.hpp"
 #include "symmer/topology/cpu_list.hpp"
+#include "symmer/topology/page_migration.hpp"
 
 namespace symmer::daemon {
 namespace {
@@ -121,10 +121,10 @@ void ManagedJob::build_analyzer(TimePoint now) {
   analysis::AnalyzerHooks hooks;
   // Page migration acts on the rank's process from outside: only on the job's own processes.
   hooks.hot_ranges = [this](int pid, int node) {
-    if (!ranks_control_.may_act_on(pid)) return std::vector<analysis::MemoryRange>{};
-    return analysis::hot_ranges(pid, node);
+    if (!ranks_control_.may_act_on(pid)) return std::vector<topology::MemoryRange>{};
+    return topology::hot_ranges(pid, node);
   };
-  hooks.move_pages = [this, move = analysis::system_move_pages()](int pid, unsigned long count,
+  hooks.move_pages = [this, move = topology::system_move_pages()](int pid, unsigned long count,
                                                                   void** pages, const int* nodes,
                                                                   int* status, int flags) -> long {
     if (!ranks_control_.may_act_on(pid)) {

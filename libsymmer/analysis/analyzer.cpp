@@ -24,8 +24,8 @@ Analyzer::Analyzer(AnalyzerConfig config, topology::NodeModel node, RankControl*
       log_(decision_log),
       start_(start),
       hooks_(std::move(hooks)) {
-  if (!hooks_.hot_ranges) hooks_.hot_ranges = hot_ranges;
-  if (!hooks_.move_pages) hooks_.move_pages = system_move_pages();
+  if (!hooks_.hot_ranges) hooks_.hot_ranges = topology::hot_ranges;
+  if (!hooks_.move_pages) hooks_.move_pages = topology::system_move_pages();
   std::vector<std::unique_ptr<Metric>> metrics;
   for (const auto& name : config_.metrics)
     if (auto m = make_metric(name)) metrics.push_back(std::move(m));

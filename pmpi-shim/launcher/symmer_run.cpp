@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "symmer/analysis/report.hpp"
+#include "symmer_version.hpp"
 
 namespace fs = std::filesystem;
 
@@ -245,6 +246,7 @@ int main(int argc, char** argv) {
   app.footer("Example: symmer-run mpiexec -n 16 ./app");
   RunOptions opts;
   add_run_options(app, opts);
+  symmer::add_version_flag(app, "symmer-run");
   CLI11_PARSE(app, argc, argv);
   std::vector<std::string> command = app.remaining();
   if (!command.empty() && command.front() == "--") command.erase(command.begin());

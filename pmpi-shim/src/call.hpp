@@ -82,8 +82,6 @@ class Call {
   /// Time the real call took, in ticks (after stop()); the mean for an unclocked poll.
   std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : elapsed(); }
 
-  CallClass call_class() const noexcept { return cls_; }
-
   /// The status argument to give the real call: per-thread scratch instead of
   /// MPI_STATUS_IGNORE, because the shim reads MPI_SOURCE and the byte count.
   SYMMER_INLINE void* status_arg(void* status) noexcept {

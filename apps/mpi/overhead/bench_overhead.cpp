@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "symmer_version.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -275,6 +277,7 @@ int main(int argc, char** argv) {
   app.add_option("--shim", o.shim,
                  "the shim to measure (default: ../lib/libsymmer-pmpi.so beside this program)");
   app.add_option("--mpiexec", o.mpiexec, "MPICH's mpiexec");
+  symmer::add_version_flag(app, "symmer-bench-overhead");
   CLI11_PARSE(app, argc, argv);
   return o.worker ? worker(o) : driver(o);
 }

@@ -7,11 +7,18 @@
 # the Debian applications (NWChem's MPICH build with its basis library; LAMMPS and HPCC with
 # the Open MPI runtime, relocated through OPAL_PREFIX and PMIX_INSTALL_PREFIX):
 #
-#   apps/mpi/symptoms/bundle_symmer.sh [BUILD_DIR [OUT_DIR]]     (defaults: build, bundle-symmer)
+#   apps/mpi/symptoms/bundle_symmer.sh [--proxy-only] [BUILD_DIR [OUT_DIR]]
+#                                        (defaults: build, bundle-symmer; --proxy-only leaves the
+#                                        Debian applications out: NWChem alone is ~95 MB)
 #   cd OUT_DIR && ./bench.sh --ranks 8                           (on the other node)
 #   cd OUT_DIR && ./apps.sh --ranks 8                            (real applications)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
+debian_apps=1
+if [[ ${1:-} == --proxy-only ]]; then
+  debian_apps=0
+  shift
+fi
 build=${1:-build}
 out=${2:-bundle-symmer}
 for tool in patchelf ldd mpiexec.mpich; do
@@ -38,13 +45,13 @@ copy_deps() {
   done
 }
 # Debian's applications, when installed here.
-if [[ -x /usr/bin/nwchem.mpich ]]; then
+if ((debian_apps)) && [[ -x /usr/bin/nwchem.mpich ]]; then
   cp /usr/bin/nwchem.mpich "$out/bin/nwchem"
   mkdir -p "$out/share/nwchem"
   cp -rL /usr/share/nwchem/libraries "$out/share/nwchem/"
 fi
 ompi_elves=()
-if [[ -x /usr/bin/lmp || -x /usr/bin/hpcc ]] && command -v ompi_info >/dev/null; then
+if ((debian_apps)) && [[ -x /usr/bin/lmp || -x /usr/bin/hpcc ]] && command -v ompi_info >/dev/null; then
   for p in lmp hpcc; do [[ -x /usr/bin/$p ]] && cp /usr/bin/$p "$out/bin/"; done
   # Open MPI keeps its layout under OPAL_PREFIX: libraries and components, helpers, help texts.
   info() { ompi_info --path "$1" --parsable | sed 's/^[^:]*:[^:]*://'; }

@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
+
+#include "symmer_version.hpp"
 
 namespace symmer::bench {
 namespace {
@@ -122,6 +125,7 @@ void fail(MPI_Comm comm, const std::string& message) {
 }
 
 void parse(MPI_Comm comm, CLI::App& app, int argc, char** argv) {
+  symmer::add_version_flag(app, std::filesystem::path(argv[0]).filename().string());
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

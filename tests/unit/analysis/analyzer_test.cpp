@@ -284,7 +284,7 @@ TEST(Analyzer, CrossNumaMoveMigratesTheRanksPages) {
   std::vector<std::tuple<int, int, std::size_t>> migrated;  // pid, node, pages
   AnalyzerHooks hooks;
   hooks.hot_ranges = [](int, int) {
-    return std::vector<MemoryRange>{{0x10000, 0x10000 + 5000 * 4096, 4096}};
+    return std::vector<topology::MemoryRange>{{0x10000, 0x10000 + 5000 * 4096, 4096}};
   };
   hooks.move_pages = [&](int pid, unsigned long n, void**, const int* nodes, int* status, int) {
     migrated.emplace_back(pid, nodes[0], n);

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,41 @@ TEST(IntervalSet, AddMergesSubtractSplitsMissingListsTheGaps) {
   EXPECT_EQ(parts(s), (decltype(parts(s)){{6, 12}, {14, 39}}));
   s.clip({8, 20});
   EXPECT_EQ(parts(s), (decltype(parts(s)){{8, 12}, {14, 20}}));
+}
+
+TEST(IntervalSet, RandomEditsMatchAnItemBitmap) {
+  // add, subtract and clip against a bitmap of items (seeded: the same sequence every run);
+  // the parts stay sorted, disjoint and non-adjacent.
+  constexpr int kItems = 64;
+  std::mt19937 random(7);
+  std::uniform_int_distribution<int> item(0, kItems), op(0, 9);
+  IntervalSet s;
+  std::vector<bool> in(kItems, false);
+  for (int step = 0; step < 4000; ++step) {
+    int a = item(random), b = item(random);
+    if (a > b) std::swap(a, b);
+    const int what = op(random);
+    if (what < 5) {
+      s.add({a, b});
+      for (int i = a; i < b; ++i) in[static_cast<std::size_t>(i)] = true;
+    } else if (what < 9) {
+      s.subtract({a, b});
+      for (int i = a; i < b; ++i) in[static_cast<std::size_t>(i)] = false;
+    } else {
+      s.clip({a, b});
+      for (int i = 0; i < kItems; ++i)
+        if (i < a || i >= b) in[static_cast<std::size_t>(i)] = false;
+    }
+    std::vector<bool> got(kItems, false);
+    std::int64_t end = -1;
+    for (const Range& r : s.parts()) {
+      ASSERT_LT(r.begin, r.end) << "step " << step;
+      ASSERT_GT(r.begin, end) << "step " << step << ": parts overlap or touch";
+      end = r.end;
+      for (std::int64_t i = r.begin; i < r.end; ++i) got[static_cast<std::size_t>(i)] = true;
+    }
+    ASSERT_EQ(got, in) << "step " << step;
+  }
 }
 
 TEST(Padding, RowsRoundUpToTheAlignmentWhenAsked) {

@@ -5,9 +5,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +27,13 @@ std::string address(const void* p) {
   std::snprintf(buf, sizeof buf, "%p", p);
   return buf;
 }
+
+/// TSAR_CHECK set while regions and environments are made (they read it then).
+class CheckMode {
+ public:
+  CheckMode() { ::setenv("TSAR_CHECK", "1", 1); }
+  ~CheckMode() { ::unsetenv("TSAR_CHECK"); }
+};
 
 class Traps : public ::testing::Test {
  protected:
@@ -45,6 +54,11 @@ class Traps : public ::testing::Test {
     tsar::Region r(o);
     r.set_backoff(0);
     return r;
+  }
+  /// fixed(name), made under TSAR_CHECK=1.
+  static tsar::Region checked(const char* name) {
+    CheckMode check;
+    return fixed(name);
   }
   static constexpr std::int64_t kRows = 60, kCols = 12;
 };
@@ -110,13 +124,6 @@ TEST_F(Traps, ALoopRunsOverTheInteriorRowsOfAGridRegisteredWhole) {
   for (std::size_t k = 0; k < b.size(); ++k) ASSERT_EQ(b[k], rb[k]) << "row " << k / kCols;
 }
 
-/// TSAR_CHECK set while regions and environments are made (they read it then).
-class CheckMode {
- public:
-  CheckMode() { ::setenv("TSAR_CHECK", "1", 1); }
-  ~CheckMode() { ::unsetenv("TSAR_CHECK"); }
-};
-
 // A persistent input changed on the host without tsar_mem_invalidate: the accelerators kept
 // their old copies and only their rows of the output went wrong (32 of 64 in the report),
 // which rows depending on the learned split. Under TSAR_CHECK=1 the next pass is refused,
@@ -124,15 +131,11 @@ class CheckMode {
 TEST_F(Traps, AHostChangeWithoutInvalidateIsCaughtUnderTsarCheck) {
   const std::int64_t n = 64;
   std::vector<double> x(n, 1.0), y(n, 0.0);
-  std::optional<tsar::Region> region;
-  {
-    CheckMode check;
-    region.emplace(fixed("checked"));
-  }
-  auto xs = region->map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST);
-  auto ys = region->map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  tsar::Region region = checked("checked");
+  auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN | TSAR_MEM_PERSIST);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
   const auto pass = [&] {
-    region->parallel_for(
+    region.parallel_for(
         n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 1.0); });
   };
   pass();
@@ -185,6 +188,64 @@ TEST_F(Traps, AHostWriteToRowsADeviceOwnsIsCaughtUnderTsarCheck) {
   a[static_cast<std::size_t>((rows - 1) * cols)] = -1.0;
   env->update_device(a.data());
   EXPECT_NO_THROW(pass(1));
+}
+
+/// Whether any element of `v` is all TSAR_CHECK's fill byte (0xA5, memory/host_check.hpp).
+bool holds_fill(const std::vector<double>& v) {
+  double fill;
+  std::memset(&fill, 0xA5, sizeof fill);
+  return std::any_of(v.begin(), v.end(),
+                     [&](const double& x) { return std::memcmp(&x, &fill, sizeof x) == 0; });
+}
+
+// TSAR_MEM_OVERWRITE is the program's word that the loop writes its rows whole; a stencil
+// that skips its boundary breaks it, and its accelerators' boundary cells would come back as
+// whatever device memory held. Under TSAR_CHECK=1 the pass fails naming the element, before
+// anything comes back; a loop that does write everything passes.
+TEST_F(Traps, AnOverwriteOutputTheLoopLeavesPartlyUnwrittenIsCaughtUnderTsarCheck) {
+  std::vector<double> a(kRows * kCols, 1.0), b(kRows * kCols, 7.0);
+  tsar::Region region = checked("overwrite-checked");
+  auto in = region.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN, 1);
+  auto out = region.map_2d(b.data(), kRows, kCols, 0, tsar::Assoc::rows,
+                            TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
+  try {
+    region.parallel_for(kRows, [&](const tsar::Chunk& c) {
+      data_test::interior_average(c, c.ptr(in), c.ptr(out), kRows, kCols);
+    });
+    ADD_FAILURE() << "the unwritten elements went unnoticed";
+  } catch (const tsar::Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_STATE);
+    EXPECT_THAT(e.what(), HasSubstr("TSAR_CHECK: buffer " + address(b.data())));
+    EXPECT_THAT(e.what(), HasSubstr("registered TSAR_MEM_OVERWRITE, but the loop did not write"));
+    EXPECT_THAT(e.what(), HasSubstr(", 0) on omphost"));  // a row's first (boundary) column
+  }
+  EXPECT_FALSE(holds_fill(b));
+  EXPECT_NO_THROW(region.parallel_for(kRows, [&](const tsar::Chunk& c) {
+    accel_test::jacobi(c, c.ptr(in), c.ptr(out), kRows, kCols);
+  }));
+}
+
+// The same for columns (packed, and padded, on the devices): a loop that leaves every
+// column's last row alone is named at that row.
+TEST_F(Traps, AnOverwriteColumnOutputLeftPartlyUnwrittenIsCaughtUnderTsarCheck) {
+  std::vector<double> a(kRows * kCols, 1.0), b(kRows * kCols, 7.0);
+  tsar::Region region = checked("overwrite-cols-checked");
+  auto in = region.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::cols, TSAR_MEM_IN, 1);
+  auto out = region.map_2d(b.data(), kRows, kCols, 0, tsar::Assoc::cols,
+                            TSAR_MEM_OUT | TSAR_MEM_OVERWRITE | TSAR_MEM_PAD);
+  try {
+    region.parallel_for(kCols, [&](const tsar::Chunk& c) {
+      accel_test::scale_cols(c, c.layout(in), c.layout(out), kRows - 1);
+    });
+    ADD_FAILURE() << "the unwritten elements went unnoticed";
+  } catch (const tsar::Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_STATE);
+    EXPECT_THAT(e.what(), HasSubstr("element (" + std::to_string(kRows - 1) + ", "));
+  }
+  EXPECT_FALSE(holds_fill(b));
+  EXPECT_NO_THROW(region.parallel_for(kCols, [&](const tsar::Chunk& c) {
+    accel_test::scale_cols(c, c.layout(in), c.layout(out), kRows);
+  }));
 }
 
 // The reset rule (tsar.h, tsar_reg_reduction): a pass combines into *result as it finds it,

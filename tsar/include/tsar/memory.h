@@ -29,7 +29,7 @@ extern "C" {
  * or columns, so elements the loop does not write (a stencil's fixed boundary, say) come
  * back unchanged; with TSAR_MEM_OVERWRITE -- the loop writes every element of its rows or
  * columns, as a matrix product does -- that copy-in is left out and the device's values
- * start as anything. Each pass copies again, except with TSAR_MEM_PERSIST: then a
+ * start as anything (TSAR_CHECK=1 verifies that the loop kept its word). Each pass copies again, except with TSAR_MEM_PERSIST: then a
  * device keeps its copy and moves in only the rows or columns that other devices (or CPU
  * workers) wrote since it last had them. Host changes between passes to a persistent input
  * must be announced with tsar_mem_invalidate. Bytes moved are in tsar_device_stats.

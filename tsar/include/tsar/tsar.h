@@ -53,8 +53,11 @@
  * - TSAR_CHECK: 1 checks before each pass that the program did not change on the host the
  *   rows of a registered buffer that a device holds -- a change needs tsar_mem_invalidate or
  *   tsar_data_update_device -- and refuses the pass with TSAR_ERR_STATE naming the buffer,
- *   rows and device; read when a region or data environment is made; costs hashing those
- *   rows twice a pass
+ *   rows and device; and after each accelerator range that the loop wrote every element of
+ *   a TSAR_MEM_OVERWRITE output's rows or columns there, failing the pass with
+ *   TSAR_ERR_STATE naming the first element it left (before anything is copied back); read
+ *   when a region or data environment is made; costs hashing those rows twice a pass and
+ *   filling and reading back overwritten outputs
  *
  * @section tsar_accelerators Accelerators
  * An OpenMP target device's body offloads its range itself, with pointers from tsar_mem

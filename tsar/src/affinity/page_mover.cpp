@@ -6,8 +6,8 @@
 
 namespace tsar::core {
 
-PageMover::PageMover(NumaMemory& memory, symmer::analysis::MigrationOptions options,
-                     symmer::analysis::PageMigration::Now now)
+PageMover::PageMover(NumaMemory& memory, symmer::topology::MigrationOptions options,
+                     symmer::topology::PageMigration::Now now)
     : memory_(memory), options_(options), now_(std::move(now)) {}
 
 std::vector<int> PageMover::locate(std::span<const PageRun> runs) {
@@ -37,7 +37,7 @@ void PageMover::move(std::span<const PageRun> runs, int os_node, MoveResult* res
   const std::size_t ps = memory_.page_size();
   const std::vector<int> where = locate(runs);
   // The pages elsewhere, as ranges for the throttled migration.
-  std::vector<symmer::analysis::MemoryRange> elsewhere;
+  std::vector<symmer::topology::MemoryRange> elsewhere;
   std::size_t k = 0;
   for (const PageRun& r : runs) {
     for (std::size_t p = 0; p < r.count; ++p, ++k) {
@@ -56,7 +56,7 @@ void PageMover::move(std::span<const PageRun> runs, int os_node, MoveResult* res
   if (elsewhere.empty()) return;
   std::size_t planned = 0;
   for (const auto& r : elsewhere) planned += r.pages();
-  symmer::analysis::PageMigration migration(
+  symmer::topology::PageMigration migration(
       0, os_node, std::move(elsewhere), options_,
       [this](int, unsigned long count, void** pages, const int* nodes, int* status, int) {
         return memory_.move_pages(count, pages, nodes, status);

@@ -14,7 +14,7 @@
 
 #include "affinity/numa_memory.hpp"
 #include "affinity/page_plan.hpp"
-#include "symmer/analysis/page_migration.hpp"
+#include "symmer/topology/page_migration.hpp"
 
 namespace tsar::core {
 
@@ -33,8 +33,8 @@ class PageMover {
   /// Pages per location query (queries are cheap: no copying).
   static constexpr std::size_t kQueryBatch = 4096;
 
-  explicit PageMover(NumaMemory& memory, symmer::analysis::MigrationOptions options = {},
-                     symmer::analysis::PageMigration::Now now = std::chrono::steady_clock::now);
+  explicit PageMover(NumaMemory& memory, symmer::topology::MigrationOptions options = {},
+                     symmer::topology::PageMigration::Now now = std::chrono::steady_clock::now);
 
   /// Moves the pages of `runs` to OS node `os_node`; results are added to *result.
   void move(std::span<const PageRun> runs, int os_node, MoveResult* result);
@@ -44,8 +44,8 @@ class PageMover {
 
  private:
   NumaMemory& memory_;
-  symmer::analysis::MigrationOptions options_;
-  symmer::analysis::PageMigration::Now now_;
+  symmer::topology::MigrationOptions options_;
+  symmer::topology::PageMigration::Now now_;
 };
 
 }  // namespace tsar::core

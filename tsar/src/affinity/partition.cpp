@@ -343,7 +343,8 @@ void Partition::run_place(int w) {
   const double t0 = now_seconds();
   try {
     // The place's thread lives on a core of its place, where its moves and copies run too
-    // (place 0's is the caller's thread: pinned for the pass only, CallerMask).
+    // (place 0's is the caller's thread: pinned for the pass only where it runs elsewhere,
+    // CallerMask).
     const Device& first = *s.place.devices.front();
     SymmerLink& symmer = SymmerLink::instance();  // where symmer moved the rank, if it did
     if (!WorkerPool::on_pool_thread()) {

@@ -64,7 +64,7 @@ class Partition {
     ScheduleSpec outer;  ///< static or adaptive
     ScheduleSpec inner;
     /// Page moves: at most ~20 ms per move_pages call (symmer's PageMigration).
-    symmer::analysis::MigrationOptions migration;
+    symmer::topology::MigrationOptions migration;
   };
 
   /// Throws Error: TSAR_ERR_DEVICES (no places), TSAR_ERR_SCHEDULE (an outer schedule

@@ -58,8 +58,8 @@ OmpTargetDevice::OmpTargetDevice(DeviceDescription description, int device_num)
 
 void OmpTargetDevice::attach_worker() {
   // Initialise the device now, not in the first timed range: libgomp loads (and the driver
-  // JIT-compiles) every offload image when a device is first used -- on an H100 most of a
-  // second, which would make the first pass look like the GPU is slow.
+  // JIT-compiles) every offload image when a device is first used -- up to most of a second,
+  // which would make the first pass look like the GPU is slow.
   std::call_once(ready_,
                  [this] { omp_target_free(omp_target_alloc(1, device_num_), device_num_); });
 }

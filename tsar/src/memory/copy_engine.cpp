@@ -43,6 +43,25 @@ RectCopy rect2(std::size_t elem, std::size_t rows, std::size_t cols, std::size_t
   return r;
 }
 
+/// Rows (COLS: columns) `items` of the ROWS or COLS copy `c` and a packed host buffer of
+/// them, as one rectangle copy: into the device when `in`, out of it otherwise.
+RectCopy packed_items(const Registration& reg, const DeviceCopy& c, Range items, bool in) {
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size, k = sz(items.size());
+  const std::size_t at = sz(items.begin - c.window.begin), win = sz(c.window.size());
+  if (by_cols(reg))
+    return in ? rect2(e, d.rows, k, 0, at, d.rows, c.stride, 0, 0, d.rows, k)
+              : rect2(e, d.rows, k, 0, 0, d.rows, k, 0, at, d.rows, c.stride);
+  return in ? rect2(e, k, d.cols, at, 0, win, c.stride, 0, 0, k, d.cols)
+            : rect2(e, k, d.cols, 0, 0, k, d.cols, at, 0, win, c.stride);
+}
+
+/// Whether TSAR_CHECK holds this output to TSAR_MEM_OVERWRITE's word (host_check.hpp). A
+/// ROWS_COLS output brings back only the elements its device changed anyway.
+bool checks_overwrite(const Registration& r) {
+  return !reads(r) && overwrites(r) && !plus_shaped(r) && r.data->checked;
+}
+
 /// Bytes of a device allocation holding `rows` rows of `stride` elements, the last one
 /// ending after `last_row_elems` (no padding after the last row).
 std::size_t span_bytes(std::size_t rows, std::size_t stride, std::size_t last_row_elems,
@@ -291,8 +310,10 @@ std::int64_t CopyEngine::write_back_rows(const BufferData& data, DeviceCopy& c, 
 
 std::int64_t CopyEngine::queue_rows_back(const BufferData& data, DeviceCopy& c, Range rows) {
   if (c.dirty.empty() || rows.empty()) return 0;
-  // The rows of this call not queued before (halos of two neighbours may overlap).
-  IntervalSet out = c.dirty;
+  // The rows of this call not queued before (halos of two neighbours may overlap), in the
+  // thread's scratch set: copied into its capacity, so a steady pass allocates nothing.
+  thread_local IntervalSet out;
+  out = c.dirty;
   out.clip(rows);
   out.subtract(c.leaving);
   if (out.empty()) return 0;
@@ -437,7 +458,11 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
   // An output's copy starts from the host's values of the range's own rows or columns, so
   // what the body leaves alone comes back unchanged -- unless the loop writes every element
   // (TSAR_MEM_OVERWRITE) and the device's values may start as anything.
-  if (!reads(reg) && overwrites(reg)) return;
+  if (!reads(reg) && overwrites(reg)) {
+    if (checks_overwrite(reg))
+      fill_unwritten(*device, c.data, packed_items(reg, c, clip(range, items), true), me.check);
+    return;
+  }
   const Range fill = reads(reg) ? need : clip(range, items);
   const auto* host = static_cast<const unsigned char*>(reg.host());
   const std::size_t rows = d.rows;
@@ -643,6 +668,13 @@ void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int w
   bool merge = false;
   const bool collect = last && me.staged;
   try {
+    // Before anything comes back, so a failed check leaves the host's values as they were.
+    for (Registration& reg : memory.registrations()) {
+      if (!checks_overwrite(reg)) continue;
+      const Range own = clip(range, by_cols(reg) ? cols_of(reg) : rows_of(reg));
+      verify_written(reg, device, reg.on[sz(worker)]->data,
+                     packed_items(reg, *reg.on[sz(worker)], own, false), own, me.check);
+    }
     for (Registration& reg : memory.registrations()) {
       if (!writes(reg)) continue;
       copy_back(reg, me, worker, device, range);

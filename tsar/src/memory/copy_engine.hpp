@@ -130,8 +130,9 @@ class CopyEngine {
     bool staged = false;     ///< device accumulators set up in this pass
     bool collected = false;  ///< ... and in the host ones since the last range ran
     std::vector<Range> missing;
-    IntervalSet need;              ///< exchange's scratch
-    std::vector<PeerTarget> peer;  ///< exchange's, for this (sub-)pass
+    std::vector<unsigned char> check;  ///< TSAR_CHECK's scratch (host_check.hpp)
+    IntervalSet need;                  ///< exchange's scratch
+    std::vector<PeerTarget> peer;      ///< exchange's, for this (sub-)pass
     /// Rows copied into other copies in this pass: current there once the pass is settled.
     std::vector<std::pair<DeviceCopy*, Range>> delivered;
   };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "memory/host_check.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -93,6 +94,40 @@ void verify_held_rows(const BufferData& data) {
                "buffer between passes)");
   std::fprintf(stderr, "tsar: %s\n", what.c_str());
   throw Error(TSAR_ERR_STATE, what);
+}
+
+void fill_unwritten(Device& device, void* dev, const RectCopy& to_device,
+                    std::vector<unsigned char>& scratch) {
+  scratch.assign(to_device.volume[0] * to_device.volume[1] * to_device.elem_size, kFillByte);
+  if (scratch.empty()) return;
+  device.copy_rect_to_device(dev, scratch.data(), to_device);
+  device.synchronize();  // the scratch buffer is the caller's again
+}
+
+void verify_written(const Registration& reg, Device& device, const void* dev,
+                    const RectCopy& from_device, Range items, std::vector<unsigned char>& scratch) {
+  const std::size_t e = from_device.elem_size;
+  const std::size_t width = from_device.volume[1];
+  scratch.resize(from_device.volume[0] * width * e);
+  if (scratch.empty()) return;
+  device.copy_rect_from_device(scratch.data(), dev, from_device);
+  device.synchronize();
+  for (std::size_t k = 0; k < scratch.size() / e; ++k) {
+    const unsigned char* p = scratch.data() + k * e;
+    if (std::any_of(p, p + e, [](unsigned char b) { return b != kFillByte; })) continue;
+    const bool cols = reg.desc.assoc == TSAR_ASSOC_COLS;
+    const auto row = static_cast<std::int64_t>(k / width) + (cols ? 0 : items.begin);
+    const auto col = static_cast<std::int64_t>(k % width) + (cols ? items.begin : 0);
+    const std::string what =
+        "TSAR_CHECK: buffer " + address_text(reg.host()) +
+        " is registered TSAR_MEM_OVERWRITE, but the loop did not write its element (" +
+        std::to_string(row) + ", " + std::to_string(col) + ") on " + device.description().key +
+        ": without the check it would come back holding whatever device memory held (drop "
+        "TSAR_MEM_OVERWRITE, so the copy starts from the host's values, or write every "
+        "element of the rows)";
+    std::fprintf(stderr, "tsar: %s\n", what.c_str());
+    throw Error(TSAR_ERR_STATE, what);
+  }
 }
 
 }  // namespace tsar::core

@@ -10,15 +10,26 @@
 // before the next pass uses the buffer. A changed row fails that pass with TSAR_ERR_STATE,
 // naming the buffer, the rows and the device that holds them. The cost -- hashing the rows
 // devices hold twice a pass -- is why it is a checking mode.
+//
+// It also holds TSAR_MEM_OVERWRITE to its word (the loop writes every element of its rows):
+// an accelerator's rows of such an output are filled with kFillByte before its range and
+// read back after it; an element still all kFillByte was not written, and the pass fails
+// naming it before anything is copied back (without the check, the host would get whatever
+// device memory held).
 
 #include <cstdint>
 #include <vector>
 
+#include "devices/device.hpp"
 #include "memory/interval_set.hpp"
 
 namespace tsar::core {
 
 struct BufferData;
+struct Registration;
+
+/// The byte a checked TSAR_MEM_OVERWRITE output's device elements start as.
+inline constexpr unsigned char kFillByte = 0xA5;
 
 /// Whether TSAR_CHECK is set to 1 now (read when a region or data environment is made).
 bool check_requested();
@@ -35,5 +46,15 @@ void record_host_rows(BufferData& data, Range rows);
 void record_held_rows(BufferData& data);
 /// Throws Error(TSAR_ERR_STATE) when a row some device copy holds differs from its record.
 void verify_held_rows(const BufferData& data);
+
+/// Fills the elements `to_device` (a rectangle copy from a packed host buffer) covers in
+/// device buffer `dev` with kFillByte and waits for the copy. `scratch`: the caller's buffer.
+void fill_unwritten(Device& device, void* dev, const RectCopy& to_device,
+                    std::vector<unsigned char>& scratch);
+/// Reads the elements `from_device` covers of `dev` back into a packed buffer (waits for the
+/// copy) and throws Error(TSAR_ERR_STATE) naming the first element whose bytes are all
+/// kFillByte. `items`: the rows (COLS: columns) of `reg` the rectangle holds, for the message.
+void verify_written(const Registration& reg, Device& device, const void* dev,
+                    const RectCopy& from_device, Range items, std::vector<unsigned char>& scratch);
 
 }  // namespace tsar::core

@@ -22,21 +22,31 @@ void IntervalSet::add(Range r) {
 
 void IntervalSet::subtract(Range r) {
   if (r.empty()) return;
-  const bool overlaps = std::any_of(parts_.begin(), parts_.end(), [&](const Range& p) {
-    return p.begin < r.end && r.begin < p.end;
-  });
-  if (!overlaps) return;  // the common case at a pass start: nothing to allocate
-  std::vector<Range> kept;
-  kept.reserve(parts_.size() + 1);
-  for (const Range& p : parts_) {
-    if (p.end <= r.begin || p.begin >= r.end) {
-      kept.push_back(p);
-      continue;
+  // The parts r overlaps: [first, last).
+  auto first = std::lower_bound(parts_.begin(), parts_.end(), r.begin,
+                                [](const Range& p, std::int64_t v) { return p.end <= v; });
+  auto last = first;
+  while (last != parts_.end() && last->begin < r.end) ++last;
+  if (first == last) return;
+  // What is left of them: a piece before r and a piece after it. In place, so a steady pass
+  // allocates nothing (a part cut in two grows the vector by one, within its capacity once
+  // the pattern repeats).
+  const Range before{first->begin, r.begin};
+  const Range after{r.end, std::prev(last)->end};
+  std::size_t at = static_cast<std::size_t>(first - parts_.begin());
+  const std::size_t overlapped = static_cast<std::size_t>(last - first);
+  std::size_t kept = 0;
+  if (before.begin < before.end) parts_[at + kept++] = before;
+  if (after.begin < after.end) {
+    if (kept == overlapped) {  // one part cut in two
+      parts_.insert(parts_.begin() + static_cast<std::ptrdiff_t>(at + kept), after);
+      return;
     }
-    if (p.begin < r.begin) kept.push_back({p.begin, r.begin});
-    if (p.end > r.end) kept.push_back({r.end, p.end});
+    parts_[at + kept++] = after;
   }
-  parts_.swap(kept);
+  at += kept;
+  parts_.erase(parts_.begin() + static_cast<std::ptrdiff_t>(at),
+               parts_.begin() + static_cast<std::ptrdiff_t>(at + overlapped - kept));
 }
 
 void IntervalSet::subtract(const IntervalSet& other) {
@@ -44,12 +54,12 @@ void IntervalSet::subtract(const IntervalSet& other) {
 }
 
 void IntervalSet::clip(Range r) {
-  std::vector<Range> kept;
+  std::size_t kept = 0;
   for (const Range& p : parts_) {
     const Range q{std::max(p.begin, r.begin), std::min(p.end, r.end)};
-    if (!q.empty()) kept.push_back(q);
+    if (!q.empty()) parts_[kept++] = q;
   }
-  parts_.swap(kept);
+  parts_.resize(kept);
 }
 
 bool IntervalSet::covers(Range r) const {

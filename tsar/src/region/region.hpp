@@ -173,7 +173,7 @@ class Region : public tsar_region {
   void stage_out(Worker& me, int worker);
   void collect(Worker& me, int worker);
   void lose_device(Worker& me, int worker, const std::string& why);  // out of memory
-  void fail_device(Worker& me, const std::string& why);              // any other failure
+  void fail_device(Worker& me, const std::string& why, int status);  // any other failure
   void exchange_resident_rows();  // planner/leader: after install(), before workers run
   void guard_memory(const std::function<void()>& f);  // planner: a failed copy fails the pass
 
@@ -202,6 +202,7 @@ class Region : public tsar_region {
   std::vector<std::shared_ptr<Device>> pass_devices_;  ///< planner: each worker's device
   std::atomic<bool> device_failed_{false};
   std::string device_failure_;  ///< the first device failure of the pass (its writer only)
+  int device_failure_status_ = TSAR_ERR_SYSTEM;  ///< ... and the pass's status for it
 
   // The current (sub-)pass: written by the planner/leader, read by workers after the
   // state/barrier hand-off.

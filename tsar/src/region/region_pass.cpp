@@ -35,8 +35,9 @@ void Region::ensure_bound(Worker& w) const {
   // new set (runtime/symmer_link.hpp): workers follow at their next pass.
   SymmerLink& symmer = SymmerLink::instance();
   const std::uint64_t moved = symmer.generation();
-  // A thread of the program (tsar_run's caller, a thread of the caller's OpenMP team) is pinned
-  // for the call only (CallerMask); TSAR's own threads once per change of device or move.
+  // A thread of the program (tsar_run's caller, a thread of the caller's OpenMP team) keeps its
+  // mask: pinned for the call only where it runs off its device's CPUs (CallerMask); TSAR's own
+  // threads are pinned once per change of device or move.
   const bool own = WorkerPool::on_pool_thread();
   if (!own && !CallerMask::pin(symmer.follow(device.worker_cpus(runtime_->node()))))
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
@@ -404,10 +405,9 @@ void Region::finish_sub_pass() {
   if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
   memory_.leave_pass();
   if (learn) reductions_.merge();
-  outcome_ = device_failed_.load(std::memory_order_relaxed) ? TSAR_ERR_SYSTEM
-             : canceled                                     ? TSAR_ERR_CANCELED
-                                                            : pass_error_;
-  if (outcome_ == TSAR_ERR_SYSTEM) pass_error_message_ = device_failure_;
+  const bool failed = device_failed_.load(std::memory_order_relaxed);
+  outcome_ = failed ? device_failure_status_ : canceled ? TSAR_ERR_CANCELED : pass_error_;
+  if (failed) pass_error_message_ = device_failure_;
   schedule_seconds_ += clock(0) - t0;
   if (pass_error_ == TSAR_OK) {  // a refused pass ran nothing
     record_pass(last);

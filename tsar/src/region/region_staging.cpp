@@ -9,13 +9,26 @@
 #include "region/region.hpp"
 
 namespace tsar::core {
+namespace {
+
+/// The pass's status for a failed copy: a TSAR error's own (TSAR_CHECK's TSAR_ERR_STATE, say),
+/// TSAR_ERR_SYSTEM for anything else.
+int status_of(const std::exception& e) {
+  const auto* error = dynamic_cast<const Error*>(&e);
+  return error != nullptr ? error->status() : TSAR_ERR_SYSTEM;
+}
+
+}  // namespace
 
 void Region::guard_memory(const std::function<void()>& f) {
   try {
     f();
   } catch (const std::exception& e) {
     // The planner's copies failed: the pass runs nothing and reports the device's error.
-    if (!device_failed_.exchange(true, std::memory_order_acq_rel)) device_failure_ = e.what();
+    if (!device_failed_.exchange(true, std::memory_order_acq_rel)) {
+      device_failure_ = e.what();
+      device_failure_status_ = status_of(e);
+    }
     stop_dispatch();
   }
 }
@@ -40,7 +53,7 @@ void Region::stage_in(Worker& me, int worker) {
   } catch (const DeviceOutOfMemory& e) {
     lose_device(me, worker, e.what());
   } catch (const std::exception& e) {
-    fail_device(me, me.device->description().key + ": " + e.what());
+    fail_device(me, me.device->description().key + ": " + e.what(), status_of(e));
   }
 }
 
@@ -49,7 +62,7 @@ void Region::stage_out(Worker& me, int worker) {
     // Accelerators run one range per (sub-)pass unless the plan hands out chunks.
     engine_.stage_out(memory_, reductions_, worker, *me.device, me.current, !plan_.chunked);
   } catch (const std::exception& e) {
-    fail_device(me, me.device->description().key + ": " + e.what());
+    fail_device(me, me.device->description().key + ": " + e.what(), status_of(e));
   }
 }
 
@@ -58,7 +71,7 @@ void Region::collect(Worker& me, int worker) {
   try {
     engine_.collect_reductions(reductions_, worker, *me.device);
   } catch (const std::exception& e) {
-    fail_device(me, me.device->description().key + ": " + e.what());
+    fail_device(me, me.device->description().key + ": " + e.what(), status_of(e));
   }
 }
 
@@ -68,7 +81,8 @@ void Region::lose_device(Worker& me, int worker, const std::string& why) {
   engine_.abandon_device(memory_, reductions_, worker, *me.device);
   me.lost_device = true;
   if ((kinds_ & TSAR_DEVICE_CPU) == 0 || core < 0) {
-    fail_device(me, why + " (the region allows no CPU device to take over its work)");
+    fail_device(me, why + " (the region allows no CPU device to take over its work)",
+                TSAR_ERR_SYSTEM);
     return;
   }
   // Like back-off: the worker goes on as a CPU worker on the core that drove the device,
@@ -81,9 +95,12 @@ void Region::lose_device(Worker& me, int worker, const std::string& why) {
   bind_device(me);
 }
 
-void Region::fail_device(Worker& me, const std::string& why) {
-  if (!device_failed_.exchange(true, std::memory_order_acq_rel)) device_failure_ = why;
-  me.error = TSAR_ERR_SYSTEM;
+void Region::fail_device(Worker& me, const std::string& why, int status) {
+  if (!device_failed_.exchange(true, std::memory_order_acq_rel)) {
+    device_failure_ = why;
+    device_failure_status_ = status;
+  }
+  me.error = status;
   me.current = {};
   set_last_error(me.error, why);
   stop_dispatch();

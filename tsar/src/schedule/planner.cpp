@@ -39,6 +39,7 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   migration_seconds_.assign(n, 0.0);
   skipped_.assign(n, 0);
   cpu_pooled_.assign(n, 0);
+  core_pool_.assign(n, 0);
   cpu_split_.reserve(n);
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
@@ -132,6 +133,7 @@ bool PassPlanner::any_accelerator() const {
 
 std::span<const double> PassPlanner::current_times() {
   effective_times(estimators_, active_, times_, ratio_scratch_);
+  pool_indistinct_cores();
   // Beside accelerators the CPU devices are planned together at the CPU side's measured rate:
   // their own times only say how they share it. Sixteen per-core estimates, each from a
   // sliver of the pass and blind to the time a core took to start, summed into the CPU
@@ -148,6 +150,54 @@ std::span<const double> PassPlanner::current_times() {
   for (std::size_t w = 0; w < devices_.size(); ++w)
     if (active_[w] && is_cpu(w)) times_[w] *= cpu_scale_;
   return times_;
+}
+
+void PassPlanner::pool_indistinct_cores() {
+  // A core's time per iteration differs from the others' by what makes it faster or slower
+  // (another program on it, the costlier iterations of a triangular loop) and by noise. Where
+  // it lies within the spread of its recent samples from the cores' median time, the
+  // difference is noise, and a split that followed it would move rows between cores every
+  // pass and leave some idle: on Gram-Schmidt's short passes the learned split gave one core
+  // 76 of 320 rows and another none (tsar/README.md, "CPU devices alone"). Such cores are
+  // planned at their common rate -- the harmonic mean, so the cores' total rate, and the CPU
+  // side's share beside accelerators, stay as measured.
+  std::fill(core_pool_.begin(), core_pool_.end(), 0);
+  const auto candidate = [&](std::size_t w) {
+    return active_[w] && is_cpu(w) && cores(w) == 1 && estimators_[w].measured();
+  };
+  // The cores' median time and median scatter. The noise is the node's as much as the core's:
+  // a core whose few samples happened to lie close together, or that has too few to tell
+  // (just re-trained), is judged by the median scatter.
+  ratio_scratch_.clear();
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (candidate(w)) ratio_scratch_.push_back(times_[w]);
+  if (ratio_scratch_.size() < 2) return;
+  const auto middle = [&] {
+    const auto mid =
+        ratio_scratch_.begin() + static_cast<std::ptrdiff_t>(ratio_scratch_.size() / 2);
+    std::nth_element(ratio_scratch_.begin(), mid, ratio_scratch_.end());
+    return *mid;
+  };
+  const double reference = middle();
+  ratio_scratch_.clear();
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (candidate(w) && estimators_[w].scatter() > 0.0)
+      ratio_scratch_.push_back(estimators_[w].scatter());
+  if (ratio_scratch_.empty()) return;
+  const double node_scatter = middle();
+  double rate = 0.0;
+  int members = 0;
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (candidate(w) && std::abs(times_[w] - reference) <=
+                            std::max(estimators_[w].scatter(), node_scatter) * reference) {
+      core_pool_[w] = 1;
+      rate += 1.0 / times_[w];
+      ++members;
+    }
+  if (members < 2) return;
+  const double pooled = members / rate;
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (core_pool_[w]) times_[w] = pooled;
 }
 
 void PassPlanner::learn_cpu_side(std::span<const WorkerSample> samples, const SubPassPlan& plan) {
@@ -201,9 +251,9 @@ void PassPlanner::forget_if_moved(std::size_t w, const SubPassPlan& plan, Range 
 
 void PassPlanner::probe_unmeasured(SubPassPlan& plan) {
   // A device the split gives nothing is never measured, and its prior -- scaled with the
-  // measured devices' error (effective_times) -- goes on giving it nothing: on an H200 node
-  // the peak-based priors gave OpenMP-offloaded 2MM's GPU all 768 rows and the 15 cores none,
-  // pass after pass, with the GPU five times slower than the cores together. Each active,
+  // measured devices' error (effective_times) -- goes on giving it nothing: the peak-based
+  // priors gave OpenMP-offloaded 2MM's GPU every row and the cores none, pass after pass
+  // (docs/results/archive/tsar/suite-gpu/2026-11-21-h200-0feb4bc.jsonl). Each active,
   // unmeasured device the plan leaves empty runs one iteration, taken from the largest count.
   // Beside accelerators the CPU devices are measured as one: while the CPU side is not, and
   // the plan leaves all of it empty, its first device runs the iteration.

@@ -15,7 +15,8 @@
 //
 // What the planner decides, each in its own file:
 //   planner.cpp          times per iteration (estimators, priors, the CPU devices as one
-//                        device beside accelerators), the schedule family's split,
+//                        device beside accelerators, cores within their noise as equal),
+//                        the schedule family's split,
 //                        unmeasured devices' probe iteration, the CPU sharing mode
 //                        (share_probe.hpp)
 //   planner_holds.cpp    when a split may move (split_hysteresis.hpp, cpu_split_hold.hpp) and
@@ -142,6 +143,7 @@ class PassPlanner {
 
   // planner.cpp
   std::span<const double> current_times();
+  void pool_indistinct_cores();
   void probe_unmeasured(SubPassPlan& plan);
   void choose_share_mode(std::int64_t n, SubPassPlan& plan);
   void plan_sharing(const SubPassPlan& plan);
@@ -187,6 +189,8 @@ class PassPlanner {
   /// each CPU device's own time only shares that out among them (current_times).
   TimeEstimator cpu_side_;
   double cpu_side_lo_ = 0.0, cpu_side_hi_ = 0.0;  ///< the relative range it was measured on
+  /// Cores planned at their common rate this pass (pool_indistinct_cores).
+  std::vector<unsigned char> core_pool_;
   /// What CPU devices' own times are multiplied by to plan them at the CPU side's rate (1
   /// while it is not measured, or without accelerators).
   double cpu_scale_ = 1.0;

@@ -76,9 +76,9 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
   for (std::size_t w = 0; w < devices_.size(); ++w) {
     if (!active_[w] || is_cpu(w)) continue;
     // A pass mostly spent copying in rows the split just gave it is not learned
-    // (copy_dominated), and for the same reason not judged: a Jacobi GPU 12x faster than the
-    // cores copies its whole range in its first pass (529 MB, 35 ms against a 6 ms CPU pass
-    // on 1x H200), and one more slow pass then retired it.
+    // (copy_dominated), and for the same reason not judged: a GPU much faster than the cores
+    // copies its whole range in its first pass, several CPU passes long, and one more slow
+    // pass would retire it.
     if (skipped_[w]) continue;
     const WorkerSample& x = totals[w];
     const bool slower_per_iteration = pass_chunked_

@@ -64,7 +64,8 @@ void ShareProbe::record(double seconds, std::int64_t n) {
     case Phase::kProbing:
       if (!changed && n > 0 && seconds > 0.0)
         samples_[slot(ran)].push_back(seconds / static_cast<double>(n));
-      if (++count_ >= kProbePasses) decide();
+      if (++count_ % kBlockPasses == 0) drop_losing_ways();
+      if (count_ >= kProbePasses) decide();
       return;
     case Phase::kHolding:
       if (++count_ >= kHoldPasses << doublings_) {
@@ -73,6 +74,22 @@ void ShareProbe::record(double seconds, std::int64_t n) {
       }
       return;
   }
+}
+
+void ShareProbe::drop_losing_ways() {
+  auto& steal = samples_[slot(ShareMode::kSteal)];
+  const int block = count_ / kBlockPasses - 1;  // the block that just ended
+  const ShareMode ended = probe_mode(block * kBlockPasses);
+  bool first = true;  // the way's first block
+  for (int b = 0; b < block; ++b) first = first && probe_mode(b * kBlockPasses) != ended;
+  if (first && ended != ShareMode::kSteal && !steal.empty()) {
+    auto& s = samples_[slot(ended)];
+    if (!s.empty() && median(s) > (1.0 + kMargin) * median(steal)) {
+      dropped_[slot(ended)] = true;
+      s.clear();
+    }
+  }
+  while (count_ < kProbePasses && dropped_[slot(probe_mode(count_))]) count_ += kBlockPasses;
 }
 
 void ShareProbe::decide() {
@@ -94,6 +111,7 @@ void ShareProbe::decide() {
     }
   }
   for (auto& s : samples_) s.clear();
+  dropped_ = {};
   doublings_ = decided_ == before ? std::min(doublings_ + 1, kMaxHoldDoublings) : 0;
 }
 

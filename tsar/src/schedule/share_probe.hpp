@@ -14,15 +14,23 @@
 //            queue, as OpenMP's dynamic schedule does: loops that walk columns of a
 //            row-major matrix (ATAX's A^T x, MVT, BICG) run faster when all cores walk
 //            neighbouring columns at the same time than on contiguous blocks of columns.
-// On a 16-core H200 node: Gram-Schmidt ran 1.6x slower stealing than on its own ranges,
-// CORR's triangular loops 1.2x slower without stealing, ATAX's column loop 1.3x slower on
-// contiguous ranges than in chunks. So the region measures:
+// No way wins everywhere: Gram-Schmidt runs faster on its own ranges, CORR's triangular loops
+// need stealing, ATAX's column loop runs faster in chunks (measured in
+// docs/results/tsar/cpu-sharing-variants/2026-11-21-h200-c6bd1b5.jsonl and
+// docs/results/tsar/column-loops/2026-11-21-h200-02eb39f.txt). So the region measures:
 //
 //   - after kWarmupPasses (the cold first passes say nothing),
 //   - six blocks of kBlockPasses passes: steal, own, chunks, chunks, own, steal (the order
 //     cancels a steady trend in the pass times, as Gram-Schmidt's shrinking passes have);
 //     the first pass after a change is left out, since it pays for the previous block
 //     (rows in other cores' caches),
+//   - a way whose first block's median time per iteration is already higher than
+//     stealing's by more than kMargin is out of this probe: its second block is skipped.
+//     A probe's passes the other ways are its cost -- on 3DCONV, pieces of a plane each
+//     read three planes, so its eight chunked passes ran at a fraction of the speed, and in
+//     a run of ten passes a probe is most of the run -- and a way that lost its first
+//     block by more than the margin would need its second to win by far more to be taken,
+//
 //   - stealing stays unless another way's median time per iteration is lower than its by
 //     more than kMargin (stealing is the safe side: it bounds imbalance); of two such ways
 //     the faster one is taken,
@@ -63,12 +71,17 @@ class ShareProbe {
   void record(double seconds, std::int64_t n);
   /// The decision of the last completed probe (kSteal before the first one completes).
   ShareMode decided() const { return decided_; }
+  /// Whether a probe is running (its passes try each way).
+  bool probing() const { return phase_ == Phase::kProbing; }
 
  private:
   enum class Phase { kWarmup, kProbing, kHolding };
   /// The mode of pass `index` of a probe (blocks steal, own, chunks, chunks, own, steal).
   static ShareMode probe_mode(int index);
   void decide();
+  /// At a block boundary of a probe: drops a way that lost its first block, and skips the
+  /// blocks of dropped ways.
+  void drop_losing_ways();
 
   Phase phase_ = Phase::kWarmup;
   int count_ = 0;  ///< passes into the current phase
@@ -77,6 +90,8 @@ class ShareProbe {
   int doublings_ = 0;                   ///< probes in a row that confirmed the decision
   /// Seconds per iteration of the probe's passes, by mode.
   std::array<std::vector<double>, 3> samples_;
+  /// Ways out of the current probe (drop_losing_ways).
+  std::array<bool, 3> dropped_{};
 };
 
 }  // namespace tsar::core

@@ -19,11 +19,13 @@
 // law behind "as long again": P(it lasts to t | it lasted to a) = a / t), at least
 // kPaybackPasses. Half, not all of it: the predicted gain is optimistic -- CPU cores measured
 // on a small share run a larger one slower (their rows leave the caches), and the copies
-// leave out what growing a device's window costs; on one H200 the cores' share moved from
-// 2.6% to 9.4% after some 20 passes of a 34-pass run and the passes after it were slower. Large, real imbalances move at once because their gain per row (the
-// bottleneck's time per row) exceeds its copy cost within kPaybackPasses; shuffling rows
-// between two GPUs that each run a row in nanoseconds but copy it in microseconds waits until
-// the split has shown it lives long enough. Counting from the last move, not from the
+// leave out what growing a device's window costs; a late move of the cores' share made the
+// passes after it slower (the one-GPU run of
+// docs/results/archive/tsar/bench-gpu-interleaved/2026-11-21-h200x2-b4bb757.txt).
+// Large, real imbalances move at once because their gain per row (the bottleneck's time per
+// row) exceeds its copy cost within kPaybackPasses; shuffling rows between two GPUs that each
+// run a row in nanoseconds but copy it in microseconds waits until the split has shown it
+// lives long enough. Counting from the last move, not from the
 // region's start, bounds what chasing the estimates' noise can cost: after each move the
 // next must again pay within the time the split has held -- counted from the start, a long
 // region moved a few rows back and forth every few passes on gains that were noise.

@@ -50,6 +50,14 @@ void TimeEstimator::update_median() {
   median_ = sorted[(n - 1) / 2];
 }
 
+double TimeEstimator::scatter() const {
+  const int n = static_cast<int>(std::min<std::int64_t>(count_, kHistory));
+  if (n < kScatterSamples || !(median_ > 0.0)) return 0.0;
+  const auto kept = std::span<const double>(ring_).first(static_cast<std::size_t>(n));
+  const auto [lo, hi] = std::minmax_element(kept.begin(), kept.end());
+  return (*hi - *lo) / median_;
+}
+
 void TimeEstimator::reset() {
   ring_ = {};
   count_ = 0;

@@ -33,6 +33,10 @@ class TimeEstimator {
   bool measured() const { return count_ > 0; }
   /// Measurements since the last re-training (at most kHistory kept).
   std::int64_t samples() const { return count_; }
+  /// How far apart the kept samples lie: (largest - smallest) / estimate, the estimate's own
+  /// noise; 0 with fewer than kScatterSamples kept (too few to tell noise from speed).
+  double scatter() const;
+  static constexpr int kScatterSamples = 3;
   /// Re-trainings so far (large, persistent prediction errors).
   std::int64_t retrains() const { return retrains_; }
   /// Forgets every measurement (the prior stays).

@@ -18,18 +18,18 @@
 #include "symmer/analysis/actuator.hpp"
 #include "symmer/analysis/config.hpp"
 #include "symmer/analysis/decision_log.hpp"
-#include "symmer/analysis/page_migration.hpp"
 #include "symmer/analysis/planner.hpp"
 #include "symmer/analysis/report.hpp"
 #include "symmer/topology/node_model.hpp"
+#include "symmer/topology/page_migration.hpp"
 
 namespace symmer::analysis {
 
 /// Replaceable system access (tests substitute fakes).
 struct AnalyzerHooks {
   /// Hot memory of a process (hot_ranges by default).
-  std::function<std::vector<MemoryRange>(int pid, int target_os_node)> hot_ranges;
-  MovePagesFunction move_pages;  ///< system_move_pages() by default
+  std::function<std::vector<topology::MemoryRange>(int pid, int target_os_node)> hot_ranges;
+  topology::MovePagesFunction move_pages;  ///< system_move_pages() by default
 };
 
 class Analyzer {
@@ -106,7 +106,7 @@ class Analyzer {
   std::map<std::string, TimePoint> onset_;  // metric -> when its current symptom began
   std::map<std::string, int> absent_for_;   // metric -> evaluations in a row without it
   std::map<std::string, std::pair<std::string, TimePoint>> last_logged_;  // dedup key, time
-  std::vector<PageMigration> migrations_;
+  std::vector<topology::PageMigration> migrations_;
   std::string last_window_error_;
   Evidence evidence_;
   std::map<std::string, SymptomTotal> symptom_totals_;

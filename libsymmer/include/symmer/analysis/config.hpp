@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "symmer/analysis/actuator.hpp"
-#include "symmer/analysis/page_migration.hpp"
 #include "symmer/analysis/placement.hpp"
 #include "symmer/analysis/planner.hpp"
+#include "symmer/topology/page_migration.hpp"
 
 namespace symmer::analysis {
 
@@ -41,7 +41,7 @@ struct AnalyzerConfig {
   std::string decision_log;  ///< JSON-lines file; empty: none
   PlannerOptions planner;
   ActuatorOptions actuator;
-  MigrationOptions migration;
+  topology::MigrationOptions migration;
 };
 
 struct ConfigLoad {

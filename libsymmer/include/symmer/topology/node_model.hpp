@@ -92,7 +92,7 @@ struct PciDevice {
 /// What from_this_node() asks besides hwloc about the GPUs it finds.
 enum class GpuQuery {
   /// CUDA ordinals from the CUDA driver (libcuda.so.1) when installed and a GPU lacks a
-  /// "cudaN" name. Initialises the driver (cuInit, no context): about 0.2 s on an H100 node.
+  /// "cudaN" name. Initialises the driver (cuInit, no context): a fraction of a second.
   kCudaDriver,
   /// hwloc only; no GPU runtime is loaded (for processes that must stay light, such as every
   /// rank of an MPI job). cuda_device stays -1 unless hwloc itself names "cudaN".

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Throttled page migration with move_pages (see page_migration.hpp).
-#include "symmer/analysis/page_migration.hpp"
+#include "symmer/topology/page_migration.hpp"
 
 #include <numa.h>
 #include <numaif.h>
@@ -13,7 +13,7 @@
 #include <map>
 #include <sstream>
 
-namespace symmer::analysis {
+namespace symmer::topology {
 namespace {
 
 std::string read_file(const std::string& path) {
@@ -154,4 +154,4 @@ bool PageMigration::step() {
   return !done();
 }
 
-}  // namespace symmer::analysis
+}  // namespace symmer::topology

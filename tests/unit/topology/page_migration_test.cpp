@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Page migration: which memory is hot, and batches that keep every move_pages call short.
-#include "symmer/analysis/page_migration.hpp"
+#include "symmer/topology/page_migration.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <set>
 
-namespace symmer::analysis {
+namespace symmer::topology {
 namespace {
 
 using namespace std::chrono_literals;
@@ -150,4 +150,4 @@ TEST(PageMigration, RealMovePagesOnThisProcess) {
 }
 
 }  // namespace
-}  // namespace symmer::analysis
+}  // namespace symmer::topology

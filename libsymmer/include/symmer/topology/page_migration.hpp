@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace symmer::analysis {
+namespace symmer::topology {
 
 /// A page-aligned address range of another process, in pages of `page_size` bytes.
 struct MemoryRange {
@@ -88,4 +88,4 @@ class PageMigration {
   MigrationStats stats_;
 };
 
-}  // namespace symmer::analysis
+}  // namespace symmer::topology
