@@ -65,14 +65,12 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
   if (!problems.empty()) {
     std::string message = "window rejected:";
     for (const auto& p : problems) message += " " + p + ";";
-    if (message != last_window_error_) {  // a corrupt segment would repeat it every period
+    if (said_.first(message)) {  // a corrupt segment would repeat it every period
       spdlog::warn("symmer: {}", message);
       log({{"event", "fault"}, {"message", message}}, now);
-      last_window_error_ = message;
     }
     return;
   }
-  last_window_error_.clear();
   if (running_) {  // windows during moves describe no mapping
     history_.clear();
     return;

@@ -5,6 +5,9 @@
     attacker.py hold N SOCKET SECONDS   open N idle connections; print one JSON line: how
                                         many were refused at once and how many the daemon
                                         closed within SECONDS
+    attacker.py flood N SOCKET SECONDS  keep N idle connections open for SECONDS, opening a
+                                        new one whenever the daemon closes one; print one JSON
+                                        line: connections made, and open at the end
     attacker.py fake-server SOCKET      listen at SOCKET first and answer "ok" to anything
 """
 import json
@@ -46,6 +49,35 @@ def hold(n, path, seconds):
                       'held': len(open_), 'closed_later': later}), flush=True)
 
 
+def flood(n, path, seconds):
+    def connect():
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            c.connect(path)
+            return c
+        except OSError:
+            c.close()
+            return None
+
+    conns = [c for c in (connect() for _ in range(n)) if c is not None]
+    made = len(conns)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        alive = [c for c in conns if not closed(c)]
+        for c in conns:
+            if c not in alive:
+                c.close()
+        while len(alive) < n and time.monotonic() < end:
+            c = connect()
+            if c is None:
+                break
+            alive.append(c)
+            made += 1
+        conns = alive
+        time.sleep(0.05)
+    print(json.dumps({'made': made, 'open_at_end': len(conns)}), flush=True)
+
+
 def fake_server(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(path)
@@ -63,6 +95,8 @@ if __name__ == '__main__':
     what = sys.argv[1]
     if what == 'hold':
         hold(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
+    elif what == 'flood':
+        flood(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
     elif what == 'fake-server':
         fake_server(sys.argv[2])
     else:

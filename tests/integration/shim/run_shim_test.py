@@ -526,7 +526,7 @@ def overhead_benchmark(t):
 @case
 def symmerctl_ranks(t):
     """symmerctl ranks lists a running job's ranks (table and JSON), reports corrupt and
-    truncated segments, and removes a crashed job's segment."""
+    truncated segments, and removes a crashed job's segment (as the next job does)."""
     ctl = os.path.join(t.bin, 'symmerctl')
     tool = os.path.join(t.tests, 'shim_segment_tool')
     stale = subprocess.run([tool, 'stale', t.shm, 'dead', '0', '2'], capture_output=True, text=True).stdout.strip()
@@ -548,6 +548,11 @@ def symmerctl_ranks(t):
         while not os.path.exists(live) and time.time() < deadline:
             time.sleep(0.02)
         check(os.path.exists(live), 'the job never created its segment')
+        # The next segments made here (the tool's, the job's) removed the crashed one;
+        # symmerctl removes one that crashed since.
+        check(not os.path.exists(stale), "a crashed job's segment outlived the next segments made here")
+        stale = subprocess.run([tool, 'stale', t.shm, 'dead2', '0', '2'], capture_output=True,
+                               text=True).stdout.strip()
         time.sleep(0.2)
         rc, out, err = run([ctl, 'ranks', '--json', '--dir', t.shm], t.env(preload=False))
         check(rc == 0, f'symmerctl ranks --json exited {rc}: {err}')

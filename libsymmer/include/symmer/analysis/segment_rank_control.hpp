@@ -3,12 +3,16 @@
 // RankControl on the node segment's control words (segment/control.hpp): commands name a
 // Linux CPU of the target core, acknowledgements are translated back to logical cores, and
 // liveness uses each slot's recorded process identity (pid + start time), so a reused pid
-// does not pass for the rank.
+// does not pass for the rank. With the job's claim (segment/claim.hpp) it acts only while the
+// claim is held; it acts on a process from outside (binding, page moves) only when that
+// process is one of the job's (segment/job_process.hpp): a segment may name any pid.
 
+#include <functional>
 #include <map>
-#include <mutex>
+#include <string>
 
 #include "symmer/analysis/rank_control.hpp"
+#include "symmer/segment/claim.hpp"
 #include "symmer/segment/control.hpp"
 #include "symmer/segment/reader.hpp"
 #include "symmer/topology/node_model.hpp"
@@ -17,7 +21,11 @@ namespace symmer::analysis {
 
 class SegmentRankControl final : public RankControl {
  public:
-  SegmentRankControl(segment::SegmentControl control, topology::NodeModel node);
+  /// `claim` (may be null: tests, tools) gates every action; `refused` (may be empty) hears
+  /// every refused action, with the reason.
+  SegmentRankControl(segment::SegmentControl control, topology::NodeModel node,
+                     const segment::JobClaim* claim = nullptr,
+                     std::function<void(const std::string&)> refused = {});
 
   /// Records who each slot's process is (call with every new snapshot).
   void update(const segment::SegmentSnapshot& snapshot);
@@ -25,13 +33,23 @@ class SegmentRankControl final : public RankControl {
   std::uint64_t command(int local_rank, int core) override;
   Ack ack(int local_rank) const override;
   bool alive(int local_rank) const override;
-  /// sched_setaffinity on every thread of the rank's process (/proc/<pid>/task).
+  /// sched_setaffinity on every thread of the rank's process (/proc/<pid>/task), after
+  /// may_act_on.
   bool force_bind(int local_rank, int core) override;
 
+  /// Ok when the analyzer may act on process `pid` from outside: it holds the claim (when it
+  /// has one), and `pid` is the process of one of the job's slots and one of the job's
+  /// processes. Else the reason (also told to `refused`).
+  Status may_act_on(int pid) const;
+
  private:
+  bool may_command() const;
   segment::SegmentControl control_;
   topology::NodeModel node_;
+  const segment::JobClaim* claim_;
+  std::function<void(const std::string&)> refused_;
   std::map<int, segment::ProcessIdentity> who_;
+  std::uint64_t owner_uid_ = 0;
 };
 
 /// Binds every thread of process `pid` to the Linux CPUs `cpus`. False when the process is
