@@ -43,9 +43,9 @@ class Call {
     ts->depth.store(depth + 1, std::memory_order_relaxed);
     if (depth != 0) return;  // the outer call (e.g. a Fortran binding) accounts for this one
     tracked_ = true;
-    if (__builtin_expect(
-            segment::load_word(*g.command_word) != g.seen_command.load(std::memory_order_relaxed),
-            0))
+    if (__builtin_expect(segment::load_word(*g.command_word.load(std::memory_order_relaxed)) !=
+                             g.seen_command.load(std::memory_order_relaxed),
+                         0))
       apply_command();
     if (is_poll_class(cls) && !sample_poll(*ts)) {
       unclocked_ = true;
