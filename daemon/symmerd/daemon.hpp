@@ -21,6 +21,7 @@
 #include <chrono>
 #include <ctime>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -75,6 +76,8 @@ struct DaemonState {
   NodeState node_state;
   std::vector<std::string> coschedule_notes;
   std::deque<nlohmann::json> decisions;  ///< recent events of every job, oldest first
+  /// The control socket's figures (ControlServer::to_json), once it listens.
+  std::function<nlohmann::json()> connections;
 };
 
 class Daemon {

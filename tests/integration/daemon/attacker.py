@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What a hostile local user does to symmerd, run as that user by run_daemon_test.py.
 
-    attacker.py hold N SOCKET SECONDS   open N idle connections; print one JSON line: how
-                                        many were refused at once and how many the daemon
-                                        closed within SECONDS
+    attacker.py hold N SOCKET SECONDS   open N idle connections, print "connected"; then
+                                        one JSON line: how many were refused at once and how
+                                        many the daemon closed within SECONDS
     attacker.py flood N SOCKET SECONDS  keep N idle connections open for SECONDS, opening a
                                         new one whenever the daemon closes one; print one JSON
                                         line: connections made, and open at the end
@@ -38,6 +38,7 @@ def hold(n, path, seconds):
             c.close()
             continue
         conns.append(c)
+    print('connected', flush=True)
     time.sleep(1.0)
     refused = [c for c in conns if closed(c)]
     open_ = [c for c in conns if c not in refused]
