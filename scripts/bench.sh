@@ -10,6 +10,10 @@
 #       one JSON line per benchmark on stdout (plain_s, symmer_s, oracle_s, speedup,
 #       symmer_ratio with its spread, reaction_s, analyzer cost, ...).
 #       Needs N cores (default 2 ranks); apps/mpi/symptoms/bench_symmer.py --help for more.
+#   scripts/bench.sh daemon [--connections N] [--segments N] [--seconds S] [--requests N]
+#       symmerd under one hostile user (needs root): N idle connections and N forged 1 GiB
+#       sparse segments; one JSON line: the daemon's resident MiB before and at most, and
+#       root's status times (median, p95, max ms). Goals: 64 MiB, 100 ms.
 #   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
 #       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU
 #       dmda/dmdas/lws in the same run: progress on stderr; a JSON line per kernel, the table
@@ -53,6 +57,13 @@ cmd_symmer() {
   bin="$(bin_dir symmer-idleness symmer-outofsync symmer-locality symmer-noise symmer-run \
     symmer-pmpi)"
   exec python3 "$root/apps/mpi/symptoms/bench_symmer.py" --bin "$bin" "$@"
+}
+
+program_daemon=symmerd
+cmd_daemon() {
+  local bin
+  bin="$(bin_dir symmerd segment_attack)"
+  exec python3 "$root/apps/daemon/bench_hostile.py" --bin "$bin" --tests "$bin/../tests" "$@"
 }
 
 program_tsar=tsar-suite
