@@ -125,7 +125,8 @@ std::vector<std::shared_ptr<Device>> parse(const NodeModel& node, std::string_vi
   std::vector<GpuSlot> gpus;
   bool gpus_known = false;
   const auto known_gpus = [&]() -> const std::vector<GpuSlot>& {
-    if (!gpus_known) gpus = discover_gpus(node, cpus);
+    // A list naming a CUDA device asks the CUDA runtime even where no GPU is seen.
+    if (!gpus_known) gpus = discover_gpus(node, cpus, spec.find("cuda:") != std::string_view::npos);
     gpus_known = true;
     return gpus;
   };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "devices/gpu_discovery.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -45,21 +47,25 @@ void set_gpu_cores_policy(GpuCores policy) { policy_override.store(static_cast<i
 
 bool cuda_backend_built() { return TSAR_HAVE_CUDA != 0; }
 
-GpuRuntimes probe_gpu_runtimes() {
+GpuRuntimes probe_gpu_runtimes(const symmer::topology::NodeModel& node, bool cuda) {
   GpuRuntimes r;
 #if TSAR_HAVE_CUDA
-  for (int o = 0, n = cuda_device_count(); o < n; ++o) {
+  const bool nvidia = cuda || !node.gpus().empty() || access("/dev/nvidiactl", F_OK) == 0;
+  for (int o = 0, n = nvidia ? cuda_device_count() : 0; o < n; ++o) {
     r.cuda_pci.push_back(cuda_pci_address(o));
     r.cuda_peak.push_back(cuda_peak_gflops(o));
   }
+#else
+  (void)node;
+  (void)cuda;
 #endif
   r.omp_devices = omp_target_device_count();
   return r;
 }
 
 std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node,
-                                   const std::vector<int>& cpus) {
-  return place_gpus(node, probe_gpu_runtimes(), cpus);
+                                   const std::vector<int>& cpus, bool cuda) {
+  return place_gpus(node, probe_gpu_runtimes(node, cuda), cpus);
 }
 
 std::vector<CoreCpus> cores_of(const symmer::topology::NodeModel& node,

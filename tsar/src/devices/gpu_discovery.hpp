@@ -41,8 +41,10 @@ struct GpuRuntimes {
   std::vector<double> cuda_peak;      ///< peak GFLOP/s of each CUDA ordinal
   int omp_devices = 0;                ///< OpenMP target devices (GCC numbers them in CUDA order)
 };
-/// Asks the OpenMP runtime and, in CUDA builds, the CUDA runtime.
-GpuRuntimes probe_gpu_runtimes();
+/// Asks the OpenMP runtime and, in CUDA builds, the CUDA runtime when `cuda` (a device list
+/// names a CUDA device) or `node` may have an NVIDIA GPU (one in its model, or the driver's
+/// /dev/nvidiactl): elsewhere the CUDA runtime is not loaded.
+GpuRuntimes probe_gpu_runtimes(const symmer::topology::NodeModel& node, bool cuda);
 
 /// The GPUs `runtimes` see, matched to the node model by PCI address (else by the model's
 /// CUDA/OpenMP numbers), ordered by device number, each with a distinct control core near it
@@ -52,9 +54,9 @@ GpuRuntimes probe_gpu_runtimes();
 /// CPUs in `cpus`.
 std::vector<GpuSlot> place_gpus(const symmer::topology::NodeModel& node,
                                 const GpuRuntimes& runtimes, const std::vector<int>& cpus = {});
-/// place_gpus(node, probe_gpu_runtimes(), cpus).
+/// place_gpus(node, probe_gpu_runtimes(node, cuda), cpus).
 std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node,
-                                   const std::vector<int>& cpus);
+                                   const std::vector<int>& cpus, bool cuda = false);
 
 /// A device description for a GPU's worker (kind and key are set by the backend).
 DeviceDescription gpu_description(const GpuSlot& slot);
