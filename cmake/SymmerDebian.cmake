@@ -17,7 +17,8 @@
 # Dependencies on Debian's libraries come from dpkg-shlibdeps; those between the project's
 # packages are stated here. The package preset builds TSAR as the release preset does (the
 # same compiler flags, so the build reuses ccache's objects); a libtsar built with TSAR_CUDA
-# links NVIDIA's CUDA runtime, which no Debian package provides and no Depends names.
+# loads NVIDIA's CUDA runtime when a CUDA device is used (no Debian package provides it, and
+# no Depends names it).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME symmer)
 set(CPACK_PACKAGE_VENDOR "The symmer and TSAR authors")

@@ -45,6 +45,15 @@ symmer_install_package(Symmer symmer SymmerTargets COMPONENT symmer_dev
   REQUIRES nlohmann_json
   REQUIRES_PRIVATE hwloc)
 if(TARGET tsar)
+  # tsar.pc's offload_cflags / offload_libs: tsar_enable_offload's flags (TsarOffload.cmake)
+  # where this build's compiler offloads; elsewhere target regions stay on the host.
+  if(TSAR_OFFLOAD_ENABLED)
+    list(JOIN TSAR_OFFLOAD_FLAGS " " TSAR_PC_OFFLOAD_FLAGS)
+    set(TSAR_PC_OFFLOAD_LIBS "${TSAR_PC_OFFLOAD_FLAGS} -foffload-options=-lm -Wl,-z,notext")
+  else()
+    set(TSAR_PC_OFFLOAD_FLAGS -foffload=disable)
+    set(TSAR_PC_OFFLOAD_LIBS -foffload=disable)
+  endif()
   # libtsar uses libsymmer-topology privately: its users need no symmer development files.
   symmer_install_package(TSAR tsar TSARTargets COMPONENT tsar_dev LIBRARIES tsar)
 endif()

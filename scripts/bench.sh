@@ -17,6 +17,10 @@
 #       run, then per application, configuration and case a summary line (plain_s, symmer_s,
 #       oracle_s, recovered, symmer_over_plain, moves, verified by the application itself).
 #       Needs N cores (default 8 ranks); apps/mpi/bench_apps.py --help for more.
+#   scripts/bench.sh daemon [--connections N] [--segments N] [--seconds S] [--requests N]
+#       symmerd under one hostile user (needs root): N idle connections and N forged 1 GiB
+#       sparse segments; one JSON line: the daemon's resident MiB before and at most, and
+#       root's status times (median, p95, max ms). Goals: 64 MiB, 100 ms.
 #   scripts/bench.sh tsar [--quick] [--gpu] [tsar-suite options]
 #       TSAR's kernel suite against OpenMP static/dynamic/guided, oneTBB and StarPU
 #       dmda/dmdas/lws in the same run: progress on stderr; a JSON line per kernel, the table
@@ -69,6 +73,13 @@ cmd_apps() {
   grep -q 'symmer-pmpi-ompi' "$root/build/build.ninja" 2>/dev/null && targets+=(symmer-pmpi-ompi)
   bin="$(bin_dir "${targets[@]}")"
   exec python3 "$root/apps/mpi/bench_apps.py" --bin "$bin" "$@"
+}
+
+program_daemon=symmerd
+cmd_daemon() {
+  local bin
+  bin="$(bin_dir symmerd segment_attack)"
+  exec python3 "$root/apps/daemon/bench_hostile.py" --bin "$bin" --tests "$bin/../tests" "$@"
 }
 
 program_tsar=tsar-suite

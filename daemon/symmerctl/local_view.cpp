@@ -12,6 +12,7 @@
 #include "symmer/analysis/decision_log.hpp"
 #include "symmer/analysis/placement.hpp"
 #include "symmer/analysis/segment_window.hpp"
+#include "symmer/segment/claim.hpp"
 #include "symmer/segment/control.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/reader.hpp"
@@ -65,11 +66,13 @@ std::vector<json> published(const SegmentSnapshot& s) {
   return out;
 }
 
-// Who analyses the job: its embedded analyzer, or the symmerd holding its claim.
+// Who analyses the job: the holder of its claim (segment/claim.hpp), embedded when nobody does.
 std::string analysed_by(const SegmentSnapshot& s) {
-  const segment::DaemonClaim claim{s.header.daemon_pid, s.header.daemon_lease_ns};
-  return claim.held(segment::monotonic_ns()) ? "symmerd pid " + std::to_string(claim.pid)
-                                             : std::string("embedded");
+  const auto& h = s.header;
+  const bool held = h.claim_pid != 0 && segment::monotonic_ns() < h.claim_lease_ns;
+  return held && h.claim_kind == static_cast<std::uint64_t>(segment::ClaimKind::kDaemon)
+             ? "symmerd pid " + std::to_string(h.claim_pid)
+             : std::string("embedded");
 }
 
 // Two samples of every live job `window` apart: (before, after) per job, and the node's /proc.

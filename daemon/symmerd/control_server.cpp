@@ -209,14 +209,38 @@ ControlServer::~ControlServer() {
 
 std::size_t ControlServer::connections() const { return shared_->open; }
 
-void ControlServer::turn_away_one() {
+nlohmann::json ControlServer::to_json() const {
+  return {{"open", shared_->open},
+          {"turned_away", turned_away_},
+          {"accepts_out_of_descriptors", accepts_out_of_fds_}};
+}
+
+void ControlServer::turn_away() {
+  ++accepts_out_of_fds_;
   if (!said_out_of_fds_)
     spdlog::warn("symmerd: out of file descriptors: turning connections away until some close");
   said_out_of_fds_ = true;
   if (reserve_fd_ >= 0) ::close(reserve_fd_);
+  // accept fails for lack of a descriptor before it looks for a connection: the queue may be
+  // empty, and accepting again at once would fail the same way for ever.
   const int fd = ::accept4(acceptor_.native_handle(), nullptr, nullptr, SOCK_CLOEXEC);
-  if (fd >= 0) ::close(fd);
+  if (fd >= 0) {
+    ::close(fd);
+    ++turned_away_;
+  }
   reserve_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (reserve_fd_ < 0) {  // something else took it: no way to turn the next one away yet
+    auto pause = std::make_shared<boost::asio::steady_timer>(acceptor_.get_executor(),
+                                                             kOutOfDescriptorsPause);
+    pause->async_wait([this, pause](const boost::system::error_code& e) {
+      if (!e) accept();
+    });
+    return;
+  }
+  acceptor_.async_wait(stream_protocol::acceptor::wait_read,
+                       [this](const boost::system::error_code& e) {
+                         if (!e) accept();
+                       });
 }
 
 void ControlServer::accept() {
@@ -224,18 +248,7 @@ void ControlServer::accept() {
       [this](const boost::system::error_code& ec, stream_protocol::socket socket) {
         if (ec == boost::asio::error::operation_aborted) return;
         if (ec == boost::asio::error::no_descriptors || ec.value() == ENFILE) {
-          // Accepting again at once would fail the same way for ever: take the pending
-          // connection with the reserved descriptor and close it.
-          turn_away_one();
-          if (reserve_fd_ < 0) {
-            auto pause = std::make_shared<boost::asio::steady_timer>(acceptor_.get_executor(),
-                                                                     kOutOfDescriptorsPause);
-            pause->async_wait([this, pause](const boost::system::error_code& e) {
-              if (!e) accept();
-            });
-            return;
-          }
-          accept();
+          turn_away();
           return;
         }
         if (!ec) {

@@ -56,6 +56,9 @@ class ControlServer {
   const std::string& path() const { return path_; }
   /// Connections open now.
   std::size_t connections() const;
+  /// {"open": connections open now, "turned_away": connections closed unanswered for lack of
+  /// descriptors, "accepts_out_of_descriptors": accepts that failed for lack of them}.
+  nlohmann::json to_json() const;
 
   /// What the sessions share with their server, which they may outlive.
   struct Shared;
@@ -64,13 +67,17 @@ class ControlServer {
   ControlServer(boost::asio::io_context& io, std::string path, Handler handler,
                 ControlLimits limits);
   void accept();
-  void turn_away_one();
+  /// Out of descriptors: closes one pending connection with the reserved descriptor, then
+  /// accepts again once another connection is pending (never in a loop on an empty queue).
+  void turn_away();
 
   std::string path_;
   std::shared_ptr<Shared> shared_;
   boost::asio::local::stream_protocol::acceptor acceptor_;
   int reserve_fd_ = -1;  // closed to accept (and close) a connection when out of descriptors
   bool said_out_of_fds_ = false;
+  std::uint64_t turned_away_ = 0;
+  std::uint64_t accepts_out_of_fds_ = 0;
 };
 
 }  // namespace symmer::daemon

@@ -68,7 +68,7 @@ void Daemon::stop() {
   tick_timer_.cancel();
   if (inotify_) inotify_->close();
   for (auto& [key, job] : state_.jobs)
-    if (job->claimed()) job->release(state_.pid);
+    if (job->claimed()) job->release();
   if (!state_.jobs.empty())
     spdlog::info("symmerd: released {} job(s) to their embedded analyzers", state_.jobs.size());
   state_.jobs.clear();

@@ -19,7 +19,9 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <ctime>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -74,6 +76,8 @@ struct DaemonState {
   NodeState node_state;
   std::vector<std::string> coschedule_notes;
   std::deque<nlohmann::json> decisions;  ///< recent events of every job, oldest first
+  /// The control socket's figures (ControlServer::to_json), once it listens.
+  std::function<nlohmann::json()> connections;
 };
 
 class Daemon {
@@ -119,6 +123,13 @@ class Daemon {
   void watch_directory();
   void scan(analysis::TimePoint now);
   void drop(const std::string& key, const std::string& why, analysis::TimePoint now);
+  /// How segments are read this period: bounded tries, max_segment_bytes, and the per-user
+  /// budget of bytes per period.
+  segment::ReadOptions read_options();
+  /// Whether the segment at `path`, which could not be adopted, is worth reading again (it
+  /// changed, or kRecheckPeriods passed).
+  bool due(const std::string& path);
+  void note_problem(const std::string& path, const std::string& error);
   void renew_claims(analysis::TimePoint now);
   void sample_jobs(analysis::TimePoint now);
   void end_reservations();
@@ -127,6 +138,7 @@ class Daemon {
   std::set<int> place(analysis::TimePoint now);
   void analyze_jobs(const std::set<int>& promised, analysis::TimePoint now);
   void collect_events();
+  /// How long a claim lasts.
   std::uint64_t lease_ns() const;
 
   boost::asio::io_context& io_;
@@ -139,6 +151,15 @@ class Daemon {
   bool tick_scheduled_ = false;
   bool stopped_ = false;
   int next_order_ = 0;
+  analysis::TimePoint last_scan_{};
+
+  struct FileSeen {  // a segment that could not be adopted, as it was then
+    std::uint64_t device = 0, inode = 0, size = 0;
+    timespec mtime{}, ctime{};
+    std::uint64_t period = 0;
+  };
+  std::map<std::string, FileSeen> problem_files_;
+  std::map<uid_t, std::uint64_t> read_this_period_;  // bytes of each user's segments read
 
   topology::ProcReader proc_{"/proc"};
   std::optional<topology::ProcSnapshot> proc_previous_;

@@ -179,6 +179,30 @@ const std::vector<DaemonKey>& daemon_keys() {
          c.nic_wait_saving = *d;
          return "";
        }},
+      {"max_segment_mib",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* i = v.as_integer();
+         if (i == nullptr || i->get() < 1 || i->get() > 65536)
+           return "expected MiB in 1..65536 (a segment of 4096 ranks on 1024 nodes is 1 GiB)";
+         c.max_segment_bytes = static_cast<std::uint64_t>(i->get()) << 20;
+         return "";
+       }},
+      {"max_user_mib_per_period",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* i = v.as_integer();
+         if (i == nullptr || i->get() < 1 || i->get() > 1 << 20)
+           return "expected MiB in 1..1048576";
+         c.max_user_bytes_per_period = static_cast<std::uint64_t>(i->get()) << 20;
+         return "";
+       }},
+      {"max_user_segments",
+       [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
+         const auto* i = v.as_integer();
+         if (i == nullptr || i->get() < 1 || i->get() > 65536)
+           return "expected a count in 1..65536";
+         c.max_user_segments = static_cast<std::size_t>(i->get());
+         return "";
+       }},
       {"start_paused",
        [](DaemonConfig& c, const toml::node& v, const topology::NodeModel&) -> std::string {
          const auto* b = v.as_boolean();
@@ -317,7 +341,10 @@ nlohmann::json to_json(const DaemonConfig& c) {
           {"coschedule", c.coschedule},
           {"nic_bytes_per_s", c.nic_bytes_per_s},
           {"nic_wait_saving", c.nic_wait_saving},
-          {"start_paused", c.start_paused}};
+          {"start_paused", c.start_paused},
+          {"max_segment_mib", c.max_segment_bytes >> 20},
+          {"max_user_mib_per_period", c.max_user_bytes_per_period >> 20},
+          {"max_user_segments", c.max_user_segments}};
 }
 
 analysis::ConfigLoad apply_policy(const analysis::AnalyzerConfig& base,

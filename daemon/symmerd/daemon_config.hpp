@@ -32,7 +32,13 @@ struct DaemonConfig {
   /// Share of a communication-heavy rank's MPI wait time a core near the NIC's interrupt
   /// cores is expected to save (the model behind "only when it gains").
   double nic_wait_saving = 0.10;
-  bool start_paused = false;          ///< start with analysis and moves paused
+  bool start_paused = false;  ///< start with analysis and moves paused
+  /// What one user's segments may cost the daemon: the largest segment it reads (bigger ones
+  /// are not adopted), the bytes of that user's segments it reads each period (the rest wait
+  /// for a later period), and how many of that user's segment files it looks at.
+  std::uint64_t max_segment_bytes = std::uint64_t{64} << 20;
+  std::uint64_t max_user_bytes_per_period = std::uint64_t{256} << 20;
+  std::size_t max_user_segments = 64;
   analysis::AnalyzerConfig analyzer;  ///< [analyzer]: period (window_ms), thresholds, metrics
 };
 

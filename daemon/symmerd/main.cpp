@@ -90,6 +90,7 @@ int main(int argc, char** argv) try {
     std::cerr << "symmerd: refusing to start: " << server.error().message << "\n";
     return 2;
   }
+  daemon.state().connections = [&s = **server] { return s.to_json(); };
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
   std::function<void(const boost::system::error_code&, int)> on_signal =
       [&](const boost::system::error_code& ec, int signal) {

@@ -15,10 +15,11 @@
 #include <sstream>
 
 #include "symmer/analysis/config.hpp"
+#include "symmer/analysis/segment_analysis.hpp"
+#include "symmer/segment/job_process.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/report.hpp"
 #include "symmer/topology/cpu_list.hpp"
-#include "symmer/topology/page_migration.hpp"
 
 namespace symmer::daemon {
 namespace {
@@ -68,38 +69,34 @@ std::vector<int> cpus_allowed(int pid) {
   return {};
 }
 
-Expected<std::unique_ptr<ManagedJob>> ManagedJob::open(const std::string& path,
-                                                       const DirectoryFd& log_dir,
-                                                       const topology::NodeModel& node,
-                                                       JobSettings settings, int order,
-                                                       TimePoint now) {
-  auto claims = segment::SegmentControl::open(path);
-  if (!claims) return std::move(claims).error();
-  auto commands = segment::SegmentControl::open(path);
+Expected<std::unique_ptr<ManagedJob>> ManagedJob::open(
+    const std::string& path, const DirectoryFd& log_dir, const topology::NodeModel& node,
+    JobSettings settings, int order, TimePoint now, const segment::ReadOptions& read) {
+  auto claim = segment::JobClaim::open(path, segment::ClaimKind::kDaemon);
+  if (!claim) return std::move(claim).error();
+  auto commands = segment::SegmentControl::open(path, read);
   if (!commands) return std::move(commands).error();
-  auto first = analysis::read_segment_sample(path, topology::ProcReader("/proc"));
+  auto first = analysis::read_segment_sample(path, topology::ProcReader("/proc"), read);
   if (!first) return std::move(first).error();
-  return std::unique_ptr<ManagedJob>(new ManagedJob(path, log_dir, node, std::move(*claims),
+  const auto& st = claim->file().status();
+  if (commands->file().status().st_ino != st.st_ino || first->segment.file_inode != st.st_ino)
+    return Error(Errc::kNotFound, path + " was replaced while it was being opened");
+  return std::unique_ptr<ManagedJob>(new ManagedJob(path, log_dir, node, std::move(*claim),
                                                     std::move(*commands), std::move(*first),
                                                     std::move(settings), order, now));
 }
 
 ManagedJob::ManagedJob(std::string path, const DirectoryFd& log_dir,
-                       const topology::NodeModel& node, segment::SegmentControl control,
+                       const topology::NodeModel& node, segment::JobClaim claim,
                        segment::SegmentControl commands, analysis::SegmentSample first,
                        JobSettings settings, int order, TimePoint now)
     : path_(std::move(path)),
       key_(file_name(path_)),
       node_(node),
-      control_(std::move(control)),
+      claim_(std::move(claim)),
       log_(open_log(log_dir, key_), log_dir ? log_dir.path() + "/" + key_ + ".jsonl" : ""),
-      ranks_control_(std::move(commands), node, path_,
-                     [this](const std::string& why) {
-                       if (why == last_refusal_) return;
-                       last_refusal_ = why;
-                       spdlog::warn("symmerd: job {}: {}", key_, why);
-                       log({{"event", "fault"}, {"message", why}}, analysis::Clock::now());
-                     }),
+      ranks_control_(std::move(commands), node, &claim_,
+                     [this](const std::string& why) { say(why); }),
       settings_(std::move(settings)),
       order_(order),
       adopted_realtime_s_(wall_clock_s()),
@@ -118,24 +115,10 @@ ManagedJob::~ManagedJob() {
 
 void ManagedJob::build_analyzer(TimePoint now) {
   if (analyzer_) analyzer_->finish(now);
-  analysis::AnalyzerHooks hooks;
-  // Page migration acts on the rank's process from outside: only on the job's own processes.
-  hooks.hot_ranges = [this](int pid, int node) {
-    if (!ranks_control_.may_act_on(pid)) return std::vector<topology::MemoryRange>{};
-    return topology::hot_ranges(pid, node);
-  };
-  hooks.move_pages = [this, move = topology::system_move_pages()](int pid, unsigned long count,
-                                                                  void** pages, const int* nodes,
-                                                                  int* status, int flags) -> long {
-    if (!ranks_control_.may_act_on(pid)) {
-      errno = EPERM;
-      return -1;
-    }
-    return move(pid, count, pages, nodes, status, flags);
-  };
   analysis::RankControl* actuate = settings_.analyzer.advice_only ? nullptr : &ranks_control_;
+  // Page migration acts on the rank's process from outside: only on the job's own processes.
   analyzer_ = std::make_unique<analysis::Analyzer>(settings_.analyzer, node_, actuate, log_, now,
-                                                   std::move(hooks));
+                                                   analysis::guarded_hooks(ranks_control_));
   analyzer_busy_ = false;
 }
 
@@ -160,28 +143,42 @@ void ManagedJob::log(nlohmann::json event, TimePoint now) {
   log_.write(event);
 }
 
-bool ManagedJob::claim(pid_t pid, std::uint64_t lease_until_ns, bool holder_dead) {
-  const bool was = claimed_;
-  claimed_ =
-      control_.claim_for_daemon(static_cast<std::uint64_t>(pid), lease_until_ns, holder_dead);
-  if (claimed_ && !was)
-    log({{"event", "control"}, {"claimed", true}, {"daemon_pid", pid}}, analysis::Clock::now());
-  return claimed_;
+void ManagedJob::say(const std::string& problem) {
+  if (!said_.first(problem)) return;
+  spdlog::warn("symmerd: job {}: {}", key_, problem);
+  log({{"event", "fault"}, {"message", problem}}, analysis::Clock::now());
 }
 
-void ManagedJob::release(pid_t pid) {
-  control_.release_daemon_claim(static_cast<std::uint64_t>(pid));
+segment::ClaimOutcome ManagedJob::claim(std::uint64_t lease_ns, segment::Claim* found) {
+  const bool was = claimed_;
+  const auto outcome = claim_.renew(lease_ns, found);
+  if (outcome != segment::ClaimOutcome::kBusy) claimed_ = outcome == segment::ClaimOutcome::kHeld;
+  if (claimed_ && !was)
+    log({{"event", "control"}, {"claimed", true}, {"daemon_pid", ::getpid()}},
+        analysis::Clock::now());
+  if (was && !claimed_) log({{"event", "control"}, {"claimed", false}}, analysis::Clock::now());
+  return outcome;
+}
+
+void ManagedJob::release() {
+  claim_.release();
   claimed_ = false;
 }
 
-ManagedJob::SampleOutcome ManagedJob::sample(const topology::ProcReader& proc, TimePoint now) {
-  auto next = analysis::read_segment_sample(path_, proc);
+ManagedJob::SampleOutcome ManagedJob::sample(const topology::ProcReader& proc, TimePoint now,
+                                             const segment::ReadOptions& read) {
+  auto next = analysis::read_segment_sample(path_, proc, read);
   if (!next) {
     if (next.error().code == Errc::kNotFound) return SampleOutcome::kGone;
     sample_error_ = next.error().message;
-    return SampleOutcome::kUnreadable;
+    return next.error().code == Errc::kUnsupported ? SampleOutcome::kSkipped
+                                                   : SampleOutcome::kUnreadable;
   }
   sample_error_.clear();
+  // Another file put in its place is another job (or none).
+  if (next->segment.file_inode != claim_.file().status().st_ino ||
+      next->segment.file_device != claim_.file().status().st_dev)
+    return SampleOutcome::kGone;
   if (segment::job_liveness(next->segment) == segment::Liveness::kDead) return SampleOutcome::kDead;
   ranks_control_.update(next->segment);
   std::vector<std::string> notes;
@@ -204,6 +201,8 @@ void ManagedJob::update_ranks() {
   for (std::size_t i = 0; i < snap.slots.size(); ++i) {
     const auto& slot = snap.slots[i];
     if (slot.state() != segment::SlotState::kActive) continue;
+    // A slot may name any pid: only the job's own processes are its ranks (placed, counted).
+    if (!verified(static_cast<int>(slot.identity.pid), slot.identity.start_ticks)) continue;
     RankView v;
     v.local_rank = static_cast<int>(i);
     v.global_rank = static_cast<int>(slot.identity.global_rank);
@@ -221,6 +220,23 @@ void ManagedJob::update_ranks() {
       if (const auto* w = window_->find_local(v.local_rank)) v.window = *w;
     ranks_.push_back(std::move(v));
   }
+}
+
+bool ManagedJob::verified(int pid, std::uint64_t start_ticks) {
+  const auto key = std::make_pair(pid, start_ticks);
+  if (const auto it = verified_.find(key); it != verified_.end()) return it->second;
+  const auto& st = claim_.file().status();
+  const auto ok = segment::check_job_process(
+      {pid, start_ticks, previous_.segment.file_uid, st.st_dev, st.st_ino, path_});
+  if (!ok && ok.error().code != Errc::kIo && !said_foreign_pid_) {
+    say("its segment names processes that are not the job's; they are left out (" +
+        ok.error().message + ")");
+    said_foreign_pid_ = true;
+  }
+  // Slots that keep naming new pids must not grow this without bound.
+  if (verified_.size() > 4 * previous_.segment.slots.size() + 64) verified_.clear();
+  if (ok || ok.error().code != Errc::kIo) verified_[key] = static_cast<bool>(ok);  // else later
+  return static_cast<bool>(ok);
 }
 
 void ManagedJob::analyze(const std::vector<int>& allowed_cores, TimePoint now) {
@@ -384,7 +400,8 @@ nlohmann::json ManagedJob::to_json(TimePoint now) const {
           {"nodes", h.node_count},
           {"segment", path_},
           {"state", claimed_ ? "managed" : "standby"},
-          {"daemon_pid", claim.pid},
+          {"daemon_pid", claim.kind == segment::ClaimKind::kDaemon ? claim.holder.pid : 0},
+          {"claimed_by", segment::claim_kind_name(claim.kind)},
           {"paused", settings_.paused},
           {"advice_only", settings_.analyzer.advice_only},
           {"analysis", analysis::to_json(settings_.analyzer)},

@@ -16,10 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "guarded_rank_control.hpp"
 #include "private_directory.hpp"
 #include "symmer/analysis/analyzer.hpp"
+#include "symmer/analysis/segment_rank_control.hpp"
 #include "symmer/analysis/segment_window.hpp"
+#include "symmer/said_once.hpp"
+#include "symmer/segment/claim.hpp"
 
 namespace symmer::daemon {
 
@@ -47,14 +49,12 @@ struct RankView {
 
 class ManagedJob {
  public:
-  /// Opens the segment at `path` for commands and takes the first sample. `log_dir` (when
-  /// open) receives the job's decision log, <segment name>.jsonl; `order` is the adoption
-  /// order.
-  static Expected<std::unique_ptr<ManagedJob>> open(const std::string& path,
-                                                    const DirectoryFd& log_dir,
-                                                    const topology::NodeModel& node,
-                                                    JobSettings settings, int order,
-                                                    analysis::TimePoint now);
+  /// Opens the segment at `path` for its claim and commands and takes the first sample, read
+  /// within `read` (the daemon's bounds). `log_dir` (when open) receives the job's decision
+  /// log, <segment name>.jsonl; `order` is the adoption order.
+  static Expected<std::unique_ptr<ManagedJob>> open(
+      const std::string& path, const DirectoryFd& log_dir, const topology::NodeModel& node,
+      JobSettings settings, int order, analysis::TimePoint now, const segment::ReadOptions& read);
   ~ManagedJob();
 
   const std::string& path() const { return path_; }
@@ -64,19 +64,23 @@ class ManagedJob {
   uid_t owner_uid() const { return static_cast<uid_t>(snapshot().header.owner_uid); }
   int order() const { return order_; }
 
-  /// Claims the job for daemon `pid` (renewing the lease to `lease_until_ns`); false when
-  /// another live daemon holds it (`holder()` says which). `holder_dead` lets the caller take
-  /// over the claim of a daemon it found dead.
-  bool claim(pid_t pid, std::uint64_t lease_until_ns, bool holder_dead);
-  /// The current claim in the segment.
-  segment::DaemonClaim holder() const { return control_.daemon_claim(); }
+  /// Takes or renews the job's claim for this daemon for `lease_ns` (segment/claim.hpp);
+  /// `found` (may be null) receives the claim as it was.
+  segment::ClaimOutcome claim(std::uint64_t lease_ns, segment::Claim* found = nullptr);
+  /// The claim in the segment now.
+  segment::Claim holder() const { return claim_.recorded(); }
+  /// True while this daemon holds the job (it analyses and moves it).
   bool claimed() const { return claimed_; }
-  /// Lets the embedded analyzer take over at once.
-  void release(pid_t pid);
+  /// Lets the next analyzer (the embedded one) take over at once.
+  void release();
+  /// Removes the segment of an ended job (when its name still leads to this file).
+  void remove_segment() const { claim_.file().remove(); }
 
-  enum class SampleOutcome { kOk, kGone, kDead, kUnreadable };
-  /// Takes a new sample; the window since the previous one becomes `ranks()`' windows.
-  SampleOutcome sample(const topology::ProcReader& proc, analysis::TimePoint now);
+  enum class SampleOutcome { kOk, kGone, kDead, kUnreadable, kSkipped };
+  /// Takes a new sample, read within `read`; the window since the previous one becomes
+  /// `ranks()`' windows. kSkipped: `read.admit` refused it for this period (its error).
+  SampleOutcome sample(const topology::ProcReader& proc, analysis::TimePoint now,
+                       const segment::ReadOptions& read);
   /// Why the last sample failed (kUnreadable).
   const std::string& sample_error() const { return sample_error_; }
 
@@ -111,19 +115,24 @@ class ManagedJob {
 
  private:
   ManagedJob(std::string path, const DirectoryFd& log_dir, const topology::NodeModel& node,
-             segment::SegmentControl control, segment::SegmentControl commands,
+             segment::JobClaim claim, segment::SegmentControl commands,
              analysis::SegmentSample first, JobSettings settings, int order,
              analysis::TimePoint now);
   void build_analyzer(analysis::TimePoint now);
   void log(nlohmann::json event, analysis::TimePoint now);
+  /// Says `problem` once (log line and decision-log fault).
+  void say(const std::string& problem);
   void update_ranks();
+  /// Whether the process of a slot is one of the job's (checked once per process).
+  bool verified(int pid, std::uint64_t start_ticks);
 
   std::string path_;
   std::string key_;
   topology::NodeModel node_;
-  segment::SegmentControl control_;  // claim words
+  segment::JobClaim claim_;
   analysis::DecisionLog log_;
-  GuardedRankControl ranks_control_;
+  SaidOnce said_;
+  analysis::SegmentRankControl ranks_control_;
   JobSettings settings_;
   int order_;
   double adopted_realtime_s_ = 0;
@@ -136,7 +145,8 @@ class ManagedJob {
   std::optional<analysis::WindowSample> window_;
   std::vector<RankView> ranks_;
   std::string sample_error_;
-  std::string last_refusal_;
+  std::map<std::pair<int, std::uint64_t>, bool> verified_;  // (pid, start ticks) -> a member
+  bool said_foreign_pid_ = false;
   // Coscheduling: its own actuator on the same ranks, used only while the analyzer is idle.
   std::unique_ptr<analysis::Actuator> coschedule_actuator_;
   std::optional<analysis::Plan> coschedule_running_;

@@ -26,6 +26,7 @@ constexpr std::size_t kKeepDecisions = 1000;
 void Daemon::run_period() {
   const auto now = Clock::now();
   ++state_.periods;
+  read_this_period_.clear();
   scan(now);
   renew_claims(now);
   sample_jobs(now);
@@ -39,18 +40,17 @@ void Daemon::sample_jobs(TimePoint now) {
     const std::string key = it->first;
     ManagedJob& job = *it->second;
     ++it;
-    switch (job.sample(proc_, now)) {
+    switch (job.sample(proc_, now, read_options())) {
       case ManagedJob::SampleOutcome::kOk:
+      case ManagedJob::SampleOutcome::kSkipped:  // over its user's budget: next period
         break;
       case ManagedJob::SampleOutcome::kGone:
         drop(key, "ended (its segment was removed)", now);
         break;
-      case ManagedJob::SampleOutcome::kDead: {
-        const std::string path = job.path();
+      case ManagedJob::SampleOutcome::kDead:
+        job.remove_segment();
         drop(key, "ended without removing its segment; removed it", now);
-        ::unlink(path.c_str());
         break;
-      }
       case ManagedJob::SampleOutcome::kUnreadable:
         if (state_.problems[job.path()] != job.sample_error()) {
           state_.problems[job.path()] = job.sample_error();

@@ -30,6 +30,7 @@ nlohmann::json status(Daemon& daemon, const nlohmann::json&, const PeerCredentia
        {"problems", problems},
        {"notes", s.coschedule_notes},
        {"reservations", s.reservations.size()},
+       {"connections", s.connections ? s.connections() : nlohmann::json()},
        {"policy", s.policy},
        {"daemon", to_json(s.config)},
        {"analysis", analysis::to_json(s.config.analyzer)},

@@ -87,14 +87,12 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
   if (!problems.empty()) {
     std::string message = "window rejected:";
     for (const auto& p : problems) message += " " + p + ";";
-    if (message != last_window_error_) {  // a corrupt segment would repeat it every period
+    if (said_.first(message)) {  // a corrupt segment would repeat it every period
       spdlog::warn("symmer: {}", message);
       log({{"event", "fault"}, {"message", message}}, now);
-      last_window_error_ = message;
     }
     return;
   }
-  last_window_error_.clear();
   // Windows during moves describe no mapping, nor those while a rank that did not answer in
   // time may still act on its move (Actuator::settled).
   if (running_ || (actuator_ != nullptr && !actuator_->settled())) {

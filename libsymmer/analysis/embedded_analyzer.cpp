@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The embedded analyzer: a low-priority, mostly sleeping thread of local rank 0 that runs
 // SegmentAnalysis on the job's node segment (replaces the weak default in segment/), and
-// stands by while symmerd holds the job's claim (segment/control.hpp DaemonClaim).
+// stands by while symmerd holds the job's claim (segment/claim.hpp).
 #include "symmer/embedded_analyzer.hpp"
 
 #include <pthread.h>
@@ -21,7 +21,7 @@
 
 #include "symmer/analysis/config.hpp"
 #include "symmer/analysis/segment_analysis.hpp"
-#include "symmer/segment/control.hpp"
+#include "symmer/segment/claim.hpp"
 #include "symmer/segment/reader.hpp"
 
 namespace symmer {
@@ -36,6 +36,9 @@ constexpr int kNice = 10;
 // Ranks may still be registering when the thread starts: how long it keeps trying.
 constexpr auto kOpenPatience = std::chrono::seconds(3);
 constexpr auto kOpenRetry = std::chrono::milliseconds(50);
+// The claim outlives this many missed windows (and at least kMinLease) if the thread stalls.
+constexpr int kLeasePeriods = 3;
+constexpr auto kMinLease = std::chrono::seconds(2);
 
 // Runs the calling thread on `pus` (false when the kernel refuses, e.g. outside the cpuset).
 bool bind_this_thread(const std::vector<int>& pus) {
@@ -102,36 +105,52 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
       auto node = topology::NodeModel::from_this_node(topology::GpuQuery::kNone);
       // Named once it is where it stays (tests watch it by name).
       pthread_setname_np(pthread_self(), "symmer-analyze");
-      // symmerd claims a job it analyses in the segment header; meanwhile this thread stands by.
-      auto claims = segment::SegmentControl::open(context_.segment_path);
+      // The job's analysis is claimed in the segment header (segment/claim.hpp): this thread
+      // analyses while it holds the claim, and stands by while a symmerd does (or asked for it).
+      auto claim = segment::JobClaim::open(context_.segment_path, segment::ClaimKind::kEmbedded);
+      if (!claim) {
+        spdlog::error("symmer: analyzer not started: {}", claim.error().message);
+        return;
+      }
+      struct ReleaseOnExit {  // the next analyzer takes over at once when this one stops
+        segment::JobClaim& claim;
+        ~ReleaseOnExit() { claim.release(); }
+      } release_on_exit{*claim};
+      const auto lease = static_cast<std::uint64_t>(
+          std::max<std::chrono::nanoseconds>(config_.period * kLeasePeriods, kMinLease).count());
       std::unique_ptr<analysis::SegmentAnalysis> analysis;
       std::uint64_t standing_by_for = 0;  // pid of the daemon that holds the claim
       auto next = Clock::now();
       while (true) {
-        const auto claim = claims ? claims->daemon_claim() : segment::DaemonClaim{};
-        if (claim.held(segment::monotonic_ns())) {
-          if (standing_by_for != claim.pid)
-            spdlog::info(
-                "symmer: symmerd (pid {}) analyses this job; the embedded analyzer "
-                "stands by",
-                claim.pid);
-          standing_by_for = claim.pid;
+        segment::Claim found;
+        const auto outcome = claim->renew(lease, &found);
+        if (outcome == segment::ClaimOutcome::kTaken ||
+            outcome == segment::ClaimOutcome::kYielded) {
+          const std::uint64_t daemon = outcome == segment::ClaimOutcome::kTaken
+                                           ? static_cast<std::uint64_t>(found.holder.pid)
+                                           : 0;
+          if (standing_by_for != daemon || analysis)
+            spdlog::info("symmer: symmerd{} {} this job; the embedded analyzer stands by",
+                         daemon ? " (pid " + std::to_string(daemon) + ")" : std::string(),
+                         daemon ? "analyses" : "asked for");
+          standing_by_for = daemon;
           if (analysis) analysis->finish(Clock::now(), cost());
           analysis.reset();
-        } else if (!analysis) {
+        } else if (outcome == segment::ClaimOutcome::kHeld && !analysis) {
           if (standing_by_for != 0)
             spdlog::info(
                 "symmer: symmerd (pid {}) let go of this job; the embedded analyzer "
                 "takes over",
                 standing_by_for);
           standing_by_for = 0;
-          auto opened =
-              analysis::SegmentAnalysis::open(context_.segment_path, config_, node, Clock::now());
+          auto opened = analysis::SegmentAnalysis::open(context_.segment_path, config_, node,
+                                                        Clock::now(), &*claim);
           // Ranks may still be registering in the segment: retry a while before giving up.
-          for (const auto give_up = Clock::now() + kOpenPatience; !opened && Clock::now() < give_up;)
+          for (const auto give_up = Clock::now() + kOpenPatience;
+               !opened && Clock::now() < give_up;)
             if (sleep_until(Clock::now() + kOpenRetry))
-              opened =
-                  analysis::SegmentAnalysis::open(context_.segment_path, config_, node, Clock::now());
+              opened = analysis::SegmentAnalysis::open(context_.segment_path, config_, node,
+                                                       Clock::now(), &*claim);
             else
               return;
           if (!opened) {

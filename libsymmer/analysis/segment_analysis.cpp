@@ -5,45 +5,69 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cerrno>
+
+#include "symmer/topology/page_migration.hpp"
 
 namespace symmer::analysis {
+
+AnalyzerHooks guarded_hooks(const SegmentRankControl& control) {
+  AnalyzerHooks hooks;
+  hooks.hot_ranges = [&control](int pid, int node) {
+    if (!control.may_act_on(pid)) return std::vector<topology::MemoryRange>{};
+    return topology::hot_ranges(pid, node);
+  };
+  hooks.move_pages = [&control, move = topology::system_move_pages()](
+                         int pid, unsigned long count, void** pages, const int* nodes, int* status,
+                         int flags) -> long {
+    if (!control.may_act_on(pid)) {
+      errno = EPERM;
+      return -1;
+    }
+    return move(pid, count, pages, nodes, status, flags);
+  };
+  return hooks;
+}
 
 Expected<std::unique_ptr<SegmentAnalysis>> SegmentAnalysis::open(const std::string& path,
                                                                  AnalyzerConfig config,
                                                                  topology::NodeModel node,
-                                                                 TimePoint now) {
+                                                                 TimePoint now,
+                                                                 const segment::JobClaim* claim) {
   auto control = segment::SegmentControl::open(path);
   if (!control) return std::move(control).error();
   auto first = read_segment_sample(path, topology::ProcReader("/proc"));
   if (!first) return std::move(first).error();
-  return std::unique_ptr<SegmentAnalysis>(new SegmentAnalysis(
-      path, std::move(config), std::move(node), std::move(*control), std::move(*first), now));
+  return std::unique_ptr<SegmentAnalysis>(new SegmentAnalysis(path, std::move(config),
+                                                              std::move(node), std::move(*control),
+                                                              std::move(*first), now, claim));
 }
 
 SegmentAnalysis::SegmentAnalysis(std::string path, AnalyzerConfig config, topology::NodeModel node,
                                  segment::SegmentControl control, SegmentSample first,
-                                 TimePoint now)
+                                 TimePoint now, const segment::JobClaim* claim)
     : path_(std::move(path)),
       node_(node),
       proc_("/proc"),
-      control_(std::move(control), node),
+      control_(std::move(control), node, claim, [this](const std::string& why) { say(why); }),
       log_(config.decision_log, 256, published_log_path(path_)),
       previous_(std::move(first)) {
   control_.update(previous_.segment);
   RankControl* actuate = config.advice_only ? nullptr : &control_;
-  analyzer_ = std::make_unique<Analyzer>(std::move(config), std::move(node), actuate, log_, now);
+  analyzer_ = std::make_unique<Analyzer>(std::move(config), std::move(node), actuate, log_, now,
+                                         guarded_hooks(control_));
+}
+
+void SegmentAnalysis::say(const std::string& problem) {
+  if (said_.first(problem)) spdlog::warn("symmer: {}", problem);
 }
 
 void SegmentAnalysis::sample(TimePoint now) {
   auto next = read_segment_sample(path_, proc_);
   if (!next) {
-    if (next.error().message != last_error_) {
-      last_error_ = next.error().message;
-      spdlog::warn("symmer: cannot sample the node segment: {}", last_error_);
-    }
+    say("cannot sample the node segment: " + next.error().message);
     return;
   }
-  last_error_.clear();
   control_.update(next->segment);
   note_rank_cores(next->segment);
   std::vector<std::string> notes;
@@ -51,7 +75,7 @@ void SegmentAnalysis::sample(TimePoint now) {
   previous_ = std::move(*next);
   for (const auto& n : notes) spdlog::debug("symmer: {}", n);
   if (!window) {
-    spdlog::warn("symmer: {}", window.error().message);
+    say(window.error().message);
     return;
   }
   analyzer_->on_window(*window, now);

@@ -9,13 +9,20 @@
 #include <string>
 
 #include "symmer/analysis/placement.hpp"
+#include "symmer/segment/job_process.hpp"
 
 namespace symmer::analysis {
 
-SegmentRankControl::SegmentRankControl(segment::SegmentControl control, topology::NodeModel node)
-    : control_(std::move(control)), node_(std::move(node)) {}
+SegmentRankControl::SegmentRankControl(segment::SegmentControl control, topology::NodeModel node,
+                                       const segment::JobClaim* claim,
+                                       std::function<void(const std::string&)> refused)
+    : control_(std::move(control)),
+      node_(std::move(node)),
+      claim_(claim),
+      refused_(std::move(refused)) {}
 
 void SegmentRankControl::update(const segment::SegmentSnapshot& snapshot) {
+  owner_uid_ = snapshot.file_uid;
   for (std::size_t i = 0; i < snapshot.slots.size(); ++i) {
     const auto& id = snapshot.slots[i].identity;
     if (snapshot.slots[i].state() == segment::SlotState::kFree) continue;
@@ -33,7 +40,7 @@ std::vector<int> SegmentRankControl::cpus_for(int local_rank, std::span<const in
 std::uint64_t SegmentRankControl::command(int local_rank, std::span<const int> cores) {
   if (local_rank < 0) return 0;
   const std::vector<int> cpus = cpus_for(local_rank, cores);
-  if (cpus.empty()) return 0;
+  if (cpus.empty() || !may_command()) return 0;
   const auto generation = control_.post_command(static_cast<std::uint64_t>(local_rank), cpus);
   return generation ? *generation : 0;
 }
@@ -59,8 +66,35 @@ bool SegmentRankControl::alive(int local_rank) const {
 bool SegmentRankControl::force_bind(int local_rank, std::span<const int> cores) {
   const auto it = who_.find(local_rank);
   const std::vector<int> cpus = cpus_for(local_rank, cores);
-  if (it == who_.end() || !alive(local_rank) || cpus.empty()) return false;
+  if (it == who_.end() || cpus.empty() || !may_act_on(it->second.pid)) return false;
   return bind_process_threads(it->second.pid, cpus);
+}
+
+bool SegmentRankControl::may_command() const {
+  if (claim_ == nullptr || claim_->acting()) return true;
+  if (refused_) refused_("not acting: this analyzer does not hold the job's claim");
+  return false;
+}
+
+Status SegmentRankControl::may_act_on(int pid) const {
+  Status ok;
+  if (claim_ != nullptr && !claim_->acting()) {
+    ok = Error(Errc::kUnsupported, "not acting on pid " + std::to_string(pid) +
+                                       ": this analyzer does not hold the job's claim");
+  } else {
+    ok = Error(Errc::kInvalidArgument, "not acting on pid " + std::to_string(pid) +
+                                           ": no slot of " + control_.file().path() + " names it");
+    for (const auto& [rank, who] : who_) {
+      if (who.pid != pid) continue;
+      const auto& st = control_.file().status();
+      ok = segment::check_job_process(
+          {pid, who.start_ticks, owner_uid_, st.st_dev, st.st_ino, control_.file().path()});
+      if (!ok) ok = Error(ok.error().code, "not acting on " + ok.error().message);
+      break;
+    }
+  }
+  if (!ok && refused_) refused_(ok.error().message);
+  return ok;
 }
 
 bool bind_process_threads(int pid, const std::vector<int>& cpus) {

@@ -52,8 +52,9 @@ std::optional<double> process_cpu_seconds(int pid) {
 }
 
 Expected<SegmentSample> read_segment_sample(const std::string& path,
-                                            const topology::ProcReader& proc) {
-  auto snapshot = segment::read_segment(path);
+                                            const topology::ProcReader& proc,
+                                            const segment::ReadOptions& options) {
+  auto snapshot = segment::read_segment(path, options);
   if (!snapshot) return std::move(snapshot).error();
   SegmentSample sample{std::move(*snapshot), std::nullopt, {}};
   if (auto p = proc.read()) sample.proc = std::move(*p);

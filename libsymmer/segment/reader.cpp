@@ -13,8 +13,10 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <set>
 
+#include "symmer/segment/job_process.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/segment_file.hpp"
 
@@ -28,10 +30,12 @@ constexpr std::uint64_t kMaxThreadsPerRank = 1u << 16;
 constexpr std::uint64_t kMaxEagerLimit = 1ull << 40;
 
 std::uint64_t pid_max() {
-  std::ifstream in("/proc/sys/kernel/pid_max");
-  std::uint64_t v = 0;
-  if (in >> v && v > 0) return v;
-  return 1u << 22;  // the kernel's upper limit
+  static const std::uint64_t value = [] {
+    std::ifstream in("/proc/sys/kernel/pid_max");
+    std::uint64_t v = 0;
+    return in >> v && v > 0 ? v : std::uint64_t{1} << 22;  // else the kernel's upper limit
+  }();
+  return value;
 }
 
 std::int64_t configured_cpus() {
@@ -277,7 +281,12 @@ ProcessIdentity SegmentSnapshot::creator() const {
 Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOptions& options) {
   auto file = SegmentFile::open(path, SegmentFile::Access::kRead);
   if (!file) return file.error();
-  const struct stat& st = file->status();
+  return read_segment(*file, options);
+}
+
+Expected<SegmentSnapshot> read_segment(const SegmentFile& file, const ReadOptions& options) {
+  const std::string& path = file.path();
+  const struct stat& st = file.status();
   if (!options.other_users && st.st_uid != ::geteuid())
     return Error(Errc::kParse, path + ": owned by uid " + std::to_string(st.st_uid) +
                                    ", not by this user (uid " + std::to_string(::geteuid()) + ")");
@@ -290,14 +299,22 @@ Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOption
   SegmentSnapshot snap;
   snap.path = path;
   snap.file_uid = st.st_uid;
-  if (!file->read(0, &snap.header, sizeof snap.header))
+  snap.file_device = st.st_dev;
+  snap.file_inode = st.st_ino;
+  if (!file.read(0, &snap.header, sizeof snap.header))
     return Error(Errc::kIo, path + ": cannot read the header");
   Checker check(path);
   check_header(snap.header, file_size, snap.file_uid, path, check);
   if (!check.ok()) return check.error();
 
   const SegmentHeader& h = snap.header;
-  if (!read_summaries(*file, h, options.max_tries, snap))
+  if (options.max_bytes != 0 && h.total_size > options.max_bytes)
+    return Error(Errc::kParse, path + ": " + std::to_string(h.total_size) +
+                                   " bytes, more than the " + std::to_string(options.max_bytes) +
+                                   " read of one segment");
+  if (options.admit)
+    if (auto admitted = options.admit(h); !admitted) return admitted.error();
+  if (!read_summaries(file, h, options.max_tries, snap))
     return Error(Errc::kParse, path + ": node summaries changed size or never settled");
   for (std::uint64_t i = 0; i < h.node_buckets; ++i) {
     const NodeSummary& s = snap.summaries[i];
@@ -311,7 +328,7 @@ Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOption
   snap.read_monotonic_ns = monotonic_ns();
   std::set<std::uint64_t> pids;
   for (std::uint64_t i = 0; i < h.local_ranks && check.ok(); ++i) {
-    if (!read_slot(*file, h, i, options.max_tries, buf, snap.slots[i]))
+    if (!read_slot(file, h, i, options.max_tries, buf, snap.slots[i]))
       return Error(Errc::kParse, path + ": slot " + std::to_string(i) +
                                      " could not be read consistently (file shrank, or its "
                                      "writer died while publishing)");
@@ -325,47 +342,105 @@ Expected<SegmentSnapshot> read_segment(const std::string& path, const ReadOption
   return snap;
 }
 
-Liveness job_liveness(const SegmentSnapshot& snap) {
+Liveness job_liveness(const SegmentSnapshot& snap, const std::string& proc_root) {
+  const std::uint64_t mine = this_process().pid_namespace;
+  if (snap.header.pid_namespace != 0 && mine != 0 && snap.header.pid_namespace != mine)
+    return Liveness::kUnknown;  // its pids mean other processes here
   bool unknown = false;
-  auto consider = [&unknown](const ProcessIdentity& p) {
-    const Liveness l = liveness(p);
-    if (l == Liveness::kUnknown) unknown = true;
-    return l == Liveness::kAlive;
+  auto member = [&](std::uint64_t pid, std::uint64_t start_ticks) {
+    const auto ok = check_job_process({static_cast<pid_t>(pid), start_ticks, snap.file_uid,
+                                       snap.file_device, snap.file_inode, snap.path},
+                                      proc_root);
+    if (!ok && ok.error().code == Errc::kIo) unknown = true;
+    return static_cast<bool>(ok);
   };
-  if (consider(snap.creator())) return Liveness::kAlive;
-  for (const auto& slot : snap.slots) {
-    if (slot.state() == SlotState::kFree) continue;
-    ProcessIdentity p;
-    p.pid = static_cast<pid_t>(slot.identity.pid);
-    p.start_ticks = slot.identity.start_ticks;
-    p.pid_namespace = snap.header.pid_namespace;
-    if (consider(p)) return Liveness::kAlive;
-  }
+  if (member(snap.header.creator_pid, snap.header.creator_start_ticks)) return Liveness::kAlive;
+  for (const auto& slot : snap.slots)
+    if (slot.state() != SlotState::kFree && slot.identity.pid != snap.header.creator_pid &&
+        member(slot.identity.pid, slot.identity.start_ticks))
+      return Liveness::kAlive;
   return unknown ? Liveness::kUnknown : Liveness::kDead;
 }
 
-std::vector<ScanEntry> scan_segments(const std::string& directory, const ReadOptions& options) {
-  const std::string dir = directory.empty() ? segment_directory() : directory;
-  std::vector<std::string> paths;
+Liveness segment_liveness(const SegmentFile& file, const Expected<SegmentSnapshot>& snapshot,
+                          std::uint64_t grace_ns) {
+  if (snapshot) return job_liveness(*snapshot);
+  if (snapshot.error().code != Errc::kParse) return Liveness::kUnknown;  // could not look
+  // Corrupt: whoever the header names as creator, if the fields can be read at all, must not
+  // be a process of this file; and it must have been left alone a while (one being created
+  // has no magic yet).
+  const struct stat& st = file.status();
+  const std::uint64_t changed_ns =
+      static_cast<std::uint64_t>(st.st_ctim.tv_sec) * 1'000'000'000ull +
+      static_cast<std::uint64_t>(st.st_ctim.tv_nsec);
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const std::uint64_t now_ns = static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ull +
+                               static_cast<std::uint64_t>(now.tv_nsec);
+  if (now_ns < changed_ns + grace_ns) return Liveness::kUnknown;
+  SegmentHeader h{};
+  if (file.read(0, &h, sizeof h) && h.creator_pid > 0 && h.creator_pid <= pid_max()) {
+    const auto ok = check_job_process({static_cast<pid_t>(h.creator_pid), h.creator_start_ticks,
+                                       st.st_uid, st.st_dev, st.st_ino, file.path()});
+    if (ok) return Liveness::kAlive;
+    if (ok.error().code == Errc::kIo) return Liveness::kUnknown;
+  }
+  return Liveness::kDead;
+}
+
+namespace {
+
+// The segment files of `dir` (names made by segment_file_name; of `uid` only, when given).
+std::vector<std::string> segment_names(const std::string& dir, std::optional<std::uint64_t> uid) {
+  std::vector<std::string> names;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (const dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.rfind(kSegmentPrefix, 0) == 0) paths.push_back(dir + "/" + name);
+      const auto parsed = parse_segment_file_name(e->d_name);
+      if (parsed && (!uid || parsed->uid == *uid)) names.emplace_back(e->d_name);
     }
     ::closedir(d);
   }
-  std::sort(paths.begin(), paths.end());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+std::vector<ScanEntry> scan_segments(const std::string& directory, const ReadOptions& options) {
+  const std::string dir = directory.empty() ? segment_directory() : directory;
   std::vector<ScanEntry> out;
-  for (auto& path : paths) {
+  for (const auto& name : segment_names(dir, std::nullopt)) {
     ScanEntry entry;
-    entry.path = path;
-    entry.snapshot = read_segment(path, options);
-    if (entry.snapshot && job_liveness(*entry.snapshot) == Liveness::kDead &&
-        ::unlink(path.c_str()) == 0)
-      entry.removed_stale = true;
+    entry.path = dir + "/" + name;
+    auto file = SegmentFile::open(entry.path, SegmentFile::Access::kRead);
+    if (!file) {
+      entry.snapshot = file.error();
+    } else {
+      entry.snapshot = read_segment(*file, options);
+      entry.removed_stale =
+          segment_liveness(*file, entry.snapshot) == Liveness::kDead && file->remove();
+    }
     out.push_back(std::move(entry));
   }
   return out;
+}
+
+int remove_stale_segments(const std::string& directory, std::uint64_t uid, int limit) {
+  const std::string dir = directory.empty() ? segment_directory() : directory;
+  int removed = 0;
+  ReadOptions options;
+  options.max_tries = 8;  // a slot caught mid-publish is not corrupt: only a live job does that
+  // Whether it is needed is told from its header and slot identities: a bigger segment is
+  // judged by its creator as a corrupt one is (segment_liveness), without reading it.
+  options.max_bytes = kStaleScanBytes;
+  for (const auto& name : segment_names(dir, uid)) {
+    if (limit-- <= 0) break;
+    auto file = SegmentFile::open(dir + "/" + name, SegmentFile::Access::kRead);
+    if (!file || file->status().st_uid != uid) continue;
+    if (segment_liveness(*file, read_segment(*file, options)) == Liveness::kDead && file->remove())
+      ++removed;
+  }
+  return removed;
 }
 
 }  // namespace symmer::segment

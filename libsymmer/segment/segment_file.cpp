@@ -5,11 +5,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
 #include <utility>
+
+#include "symmer/segment/guarded_mapping.hpp"
 
 namespace symmer::segment {
 namespace {
@@ -32,6 +35,21 @@ bool lock_range(int fd, short type, std::uint64_t offset, std::uint64_t length) 
   lock.l_start = static_cast<off_t>(offset);
   lock.l_len = static_cast<off_t>(length);
   return ::fcntl(fd, F_OFD_SETLK, &lock) == 0;
+}
+
+// Moves `bytes` between `buffer` and the file at `offset` with `io` (pread or pwrite) until
+// all moved; false at an error or the end of the file.
+template <typename Buffer, typename Io>
+bool transfer(int fd, Buffer* buffer, std::size_t bytes, std::uint64_t offset, Io io) {
+  while (bytes > 0) {
+    const ssize_t n = io(fd, buffer, bytes, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    buffer += n;
+    bytes -= static_cast<std::size_t>(n);
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return true;
 }
 
 }  // namespace
@@ -106,16 +124,7 @@ std::uint64_t SegmentFile::current_size() const {
 }
 
 bool SegmentFile::read(std::uint64_t offset, void* dst, std::size_t bytes) const {
-  auto* p = static_cast<char*>(dst);
-  while (bytes > 0) {
-    const ssize_t n = ::pread(fd_, p, bytes, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
+  return transfer(fd_, static_cast<char*>(dst), bytes, offset, ::pread);
 }
 
 bool SegmentFile::read_consistent(std::uint64_t offset, std::span<std::byte> out,
@@ -136,14 +145,52 @@ bool SegmentFile::read_word(std::uint64_t offset, std::uint64_t& value) const {
   return read(offset, &value, sizeof value);
 }
 
-bool SegmentFile::write_word(std::uint64_t offset, std::uint64_t value) const {
+bool SegmentFile::read_word_stable(std::uint64_t offset, std::uint64_t& value) const {
+  std::uint64_t previous = 0;
+  if (!read_word(offset, previous)) return false;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    if (!read_word(offset, value)) return false;
+    if (value == previous) return true;
+    previous = value;
+  }
+  return false;
+}
+
+bool SegmentFile::write(std::uint64_t offset, const void* src, std::size_t bytes) const {
   // pwrite past the end would grow the file: a segment never changes size.
-  if (offset + sizeof value > current_size()) return false;
-  ssize_t n = 0;
-  do {
-    n = ::pwrite(fd_, &value, sizeof value, static_cast<off_t>(offset));
-  } while (n < 0 && errno == EINTR);
-  return n == static_cast<ssize_t>(sizeof value);
+  return offset + bytes <= current_size() &&
+         transfer(fd_, static_cast<const char*>(src), bytes, offset, ::pwrite);
+}
+
+bool SegmentFile::write_word(std::uint64_t offset, std::uint64_t value) const {
+  return write(offset, &value, sizeof value);
+}
+
+bool SegmentFile::store_word(std::uint64_t offset, std::uint64_t value) const {
+  if (offset % 8 != 0 || offset + sizeof value > current_size()) return false;
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  auto mapping = GuardedMapping::map(fd_, page, offset / page * page);
+  if (!mapping) return false;
+  auto* word =
+      reinterpret_cast<std::uint64_t*>(static_cast<char*>(mapping->data()) + offset % page);
+  std::atomic_ref<std::uint64_t>(*word).store(value, std::memory_order_release);
+  return !mapping->lost();
+}
+
+bool SegmentFile::remove() const {
+  const auto slash = path_.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path_.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path_ : path_.substr(slash + 1);
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return false;
+  struct stat now {};
+  const bool same = ::fstatat(dir_fd, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    now.st_dev == status_.st_dev && now.st_ino == status_.st_ino;
+  const bool removed = same && ::unlinkat(dir_fd, name.c_str(), 0) == 0;
+  ::close(dir_fd);
+  return removed;
 }
 
 bool SegmentFile::try_lock(std::uint64_t offset, std::uint64_t length) const {

@@ -3,7 +3,6 @@
 #include "symmer/segment/writer.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/process_identity.hpp"
 #include "symmer/segment/reader.hpp"
+#include "symmer/segment/segment_file.hpp"
 #include "symmer/segment/shared_words.hpp"
 
 namespace symmer::segment {
@@ -38,22 +38,27 @@ void copy_string(char* dst, std::size_t n, const std::string& src) {
 
 // Decides what to do with a file that already has our segment's name.
 Status clear_existing(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return {};  // gone meanwhile: retry the create
-  if (st.st_uid != ::geteuid())
+  auto file = SegmentFile::open(path, SegmentFile::Access::kRead);
+  if (!file) {
+    if (file.error().code == Errc::kNotFound) return {};  // gone meanwhile: retry the create
+    return Error(Errc::kIo,
+                 path + " already exists and is not a segment (" + file.error().message + ")");
+  }
+  if (file->status().st_uid != ::geteuid())
     return Error(Errc::kIo, path + " already exists and belongs to uid " +
-                                std::to_string(st.st_uid) + ", not to this job's uid " +
+                                std::to_string(file->status().st_uid) + ", not to this job's uid " +
                                 std::to_string(::geteuid()));
-  auto existing = read_segment(path);
-  if (!existing)
-    return Error(Errc::kIo, path + " already exists and is not a usable segment (" +
-                                existing.error().message + ")");
-  const Liveness l = job_liveness(*existing);
-  if (l != Liveness::kDead)
+  const auto existing = read_segment(*file);
+  const Liveness l = segment_liveness(*file, existing);
+  if (l != Liveness::kDead) {
+    if (!existing)
+      return Error(Errc::kIo, path + " already exists and is not a usable segment (" +
+                                  existing.error().message + ")");
     return Error(Errc::kIo, path + " already exists and belongs to a running job (creator pid " +
                                 std::to_string(existing->header.creator_pid) + ")");
-  if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-    return Error(Errc::kIo, "cannot remove stale " + path + ": " + errno_text(errno));
+  }
+  if (!file->remove() && ::access(path.c_str(), F_OK) == 0)
+    return Error(Errc::kIo, "cannot remove stale " + path);
   return {};
 }
 
@@ -70,6 +75,7 @@ Expected<SegmentWriter> SegmentWriter::create(const SegmentParams& p) {
 
   const std::string dir = p.directory.empty() ? segment_directory() : p.directory;
   const std::string path = dir + "/" + segment_file_name(::geteuid(), p.job_id, p.node_id);
+  remove_stale_segments(dir, ::geteuid());
   int fd = -1;
   for (int attempt = 0; attempt < 2 && fd < 0; ++attempt) {
     fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -82,18 +88,19 @@ Expected<SegmentWriter> SegmentWriter::create(const SegmentParams& p) {
 
   const std::uint64_t buckets = std::min(p.node_count, kMaxNodeBuckets);
   const std::uint64_t total = segment_bytes(p.local_ranks, buckets);
-  void* base = MAP_FAILED;
+  Expected<GuardedMapping> map = Error(Errc::kIo, errno_text(errno));
   if (::fchmod(fd, 0600) == 0 && ::ftruncate(fd, static_cast<off_t>(total)) == 0)
-    base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  const int err = errno;
-  ::close(fd);
-  if (base == MAP_FAILED) {
+    map = GuardedMapping::map(fd, total);
+  else
+    map = Error(Errc::kIo, errno_text(errno));
+  if (!map) {
+    ::close(fd);
     ::unlink(path.c_str());
-    return Error(Errc::kIo, "cannot size or map " + path + ": " + errno_text(err));
+    return Error(Errc::kIo, "cannot size or map " + path + ": " + map.error().message);
   }
 
   // The file is zero-filled; the header goes in before the magic makes it valid.
-  auto* h = static_cast<SegmentHeader*>(base);
+  auto* h = static_cast<SegmentHeader*>(map->data());
   const ProcessIdentity me = this_process();
   h->version = kSegmentVersion;
   h->header_size = sizeof(SegmentHeader);
@@ -125,7 +132,8 @@ Expected<SegmentWriter> SegmentWriter::create(const SegmentParams& p) {
   copy_string(h->app_name, sizeof h->app_name, p.app_name);
   copy_string(h->mpi_library, sizeof h->mpi_library, p.mpi_library);
   std::atomic_ref<std::uint64_t>(h->magic).store(kSegmentMagic, std::memory_order_release);
-  return SegmentWriter(path, base, total);
+  const SegmentHeader made = *h;
+  return SegmentWriter(path, fd, std::move(*map), made);
 }
 
 Expected<SegmentWriter> SegmentWriter::attach(const std::string& path, std::uint64_t job_id,
@@ -150,36 +158,62 @@ Expected<SegmentWriter> SegmentWriter::attach(const std::string& path, std::uint
            h.total_size != segment_bytes(h.local_ranks, h.node_buckets) ||
            h.total_size != static_cast<std::uint64_t>(st.st_size))
     problem = "inconsistent sizes";
-  void* base = MAP_FAILED;
+  Expected<GuardedMapping> map = Error(Errc::kParse, problem);
   if (problem.empty()) {
-    base = ::mmap(nullptr, h.total_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED) problem = "cannot map: " + errno_text(errno);
+    map = GuardedMapping::map(fd, h.total_size);
+    if (!map) problem = "cannot map: " + map.error().message;
   }
-  ::close(fd);
-  if (!problem.empty()) return Error(Errc::kParse, path + ": " + problem);
-  return SegmentWriter(path, base, h.total_size);
+  if (!problem.empty()) {
+    ::close(fd);
+    return Error(Errc::kParse, path + ": " + problem);
+  }
+  return SegmentWriter(path, fd, std::move(*map), h);
 }
 
+SegmentWriter::SegmentWriter(std::string path, int fd, GuardedMapping map, const SegmentHeader& h)
+    : path_(std::move(path)),
+      fd_(fd),
+      map_(std::move(map)),
+      total_(h.total_size),
+      slots_offset_(h.slots_offset),
+      slot_size_(h.slot_size),
+      summaries_offset_(h.summaries_offset),
+      local_ranks_(h.local_ranks),
+      node_buckets_(h.node_buckets) {}
+
 SegmentWriter::SegmentWriter(SegmentWriter&& o) noexcept
-    : path_(std::move(o.path_)), base_(std::exchange(o.base_, nullptr)), size_(o.size_) {}
+    : path_(std::move(o.path_)),
+      fd_(std::exchange(o.fd_, -1)),
+      map_(std::move(o.map_)),
+      total_(o.total_),
+      slots_offset_(o.slots_offset_),
+      slot_size_(o.slot_size_),
+      summaries_offset_(o.summaries_offset_),
+      local_ranks_(o.local_ranks_),
+      node_buckets_(o.node_buckets_) {}
 
 SegmentWriter& SegmentWriter::operator=(SegmentWriter&& o) noexcept {
   if (this != &o) {
-    if (base_) ::munmap(base_, size_);
+    if (fd_ >= 0) ::close(fd_);
     path_ = std::move(o.path_);
-    base_ = std::exchange(o.base_, nullptr);
-    size_ = o.size_;
+    fd_ = std::exchange(o.fd_, -1);
+    map_ = std::move(o.map_);
+    total_ = o.total_;
+    slots_offset_ = o.slots_offset_;
+    slot_size_ = o.slot_size_;
+    summaries_offset_ = o.summaries_offset_;
+    local_ranks_ = o.local_ranks_;
+    node_buckets_ = o.node_buckets_;
   }
   return *this;
 }
 
 SegmentWriter::~SegmentWriter() {
-  if (base_) ::munmap(base_, size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 std::byte* SegmentWriter::slot(std::uint64_t local_rank) const {
-  const auto& h = header();
-  return static_cast<std::byte*>(base_) + h.slots_offset + local_rank * h.slot_size;
+  return static_cast<std::byte*>(map_.data()) + slots_offset_ + local_rank * slot_size_;
 }
 SlotIdentity& SegmentWriter::identity(std::uint64_t r) const {
   return *reinterpret_cast<SlotIdentity*>(slot(r));
@@ -200,21 +234,19 @@ PeerCounters* SegmentWriter::peers(std::uint64_t r) const {
   return reinterpret_cast<PeerCounters*>(slot(r) + kSlotPeersOffset);
 }
 SummaryArea& SegmentWriter::summary_area() const {
-  return *reinterpret_cast<SummaryArea*>(static_cast<std::byte*>(base_) +
-                                         header().summaries_offset);
+  return *reinterpret_cast<SummaryArea*>(static_cast<std::byte*>(map_.data()) + summaries_offset_);
 }
 NodeSummary* SegmentWriter::summaries() const {
   return reinterpret_cast<NodeSummary*>(&summary_area() + 1);
 }
 
-void SegmentWriter::attach_slot(std::uint64_t local_rank, std::uint64_t global_rank,
+bool SegmentWriter::attach_slot(std::uint64_t local_rank, std::uint64_t global_rank,
                                 const CpuMask& launch, std::uint64_t compute_threads) const {
   SlotIdentity& id = identity(local_rank);
   SlotPlacement& p = placement(local_rank);
   const ProcessIdentity me = this_process();
   SeqlockWriter seq(id.seq);
-  while (!seq.try_begin()) {
-  }
+  if (!seq.try_begin()) return false;
   store_word(id.local_rank, local_rank);
   store_word(id.global_rank, global_rank);
   store_word(id.pid, static_cast<std::uint64_t>(me.pid));
@@ -231,9 +263,28 @@ void SegmentWriter::attach_slot(std::uint64_t local_rank, std::uint64_t global_r
   copy_to_shared(&p.runtime_control, &none, sizeof none);
   store_word(id.state, static_cast<std::uint64_t>(SlotState::kActive));
   seq.end();
+  return true;
+}
+
+Status SegmentWriter::intact() const {
+  struct stat st {};
+  if (map_.lost()) return Error(Errc::kIo, path_ + " shrank under the job (a page of it is gone)");
+  if (::fstat(fd_, &st) != 0) return Error(Errc::kIo, path_ + ": " + errno_text(errno));
+  if (st.st_nlink == 0) return Error(Errc::kIo, path_ + " was removed");
+  if (static_cast<std::uint64_t>(st.st_size) != total_)
+    return Error(Errc::kIo, path_ + " was resized to " + std::to_string(st.st_size) +
+                                " bytes (it had " + std::to_string(total_) + ")");
+  return {};
 }
 
 Status SegmentWriter::remove() const {
+  struct stat mine {
+  }, there{};
+  if (::fstat(fd_, &mine) != 0 ||
+      ::fstatat(AT_FDCWD, path_.c_str(), &there, AT_SYMLINK_NOFOLLOW) != 0)
+    return {};  // gone already
+  if (mine.st_dev != there.st_dev || mine.st_ino != there.st_ino)
+    return Error(Errc::kIo, path_ + " is no longer this job's segment: left alone");
   if (::unlink(path_.c_str()) != 0 && errno != ENOENT)
     return Error(Errc::kIo, "cannot remove " + path_ + ": " + errno_text(errno));
   return {};

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <vector>
 
 #include "mpi.hpp"
@@ -30,6 +31,7 @@ struct Exchange {
   NodeSummary mine{};
   std::vector<NodeSummary> all;
   std::atomic<bool> busy{false};  ///< one thread progresses at a time (MPI_THREAD_MULTIPLE)
+  std::optional<segment::SeqlockWriter> seq;  ///< the summary area's (this node's leader's)
 };
 Exchange x;
 
@@ -63,10 +65,12 @@ NodeSummary summarize_node() noexcept {
 }
 
 void store_summaries() noexcept {
+  if (!g.publishing.load(std::memory_order_relaxed)) return;
   segment::SummaryArea& area = g.segment->summary_area();
   NodeSummary* out = g.segment->summaries();
-  segment::SeqlockWriter seq(area.seq);
-  while (!seq.try_begin()) {
+  if (!x.seq->try_begin()) {
+    stop_publishing("the node summaries were written by someone else", true);
+    return;
   }
   for (const NodeSummary& s : x.all) {
     if (s.valid != 1 || s.node_index >= g.node_count) continue;
@@ -76,7 +80,7 @@ void store_summaries() noexcept {
   }
   store_word(area.exchanges, load_word(area.exchanges) + 1);
   store_word(area.last_exchange_ns, monotonic_now_ns());
-  seq.end();
+  x.seq->end();
 }
 
 void start_exchange() noexcept {
@@ -106,6 +110,7 @@ bool exchange_init(MPI_Comm leaders) noexcept {
   mpi.PMPI_Comm_set_errhandler(x.finish_comm, MPI_ERRORS_RETURN);
   mpi.PMPI_Comm_size(x.comm, &x.leaders);
   x.all.assign(static_cast<std::size_t>(x.leaders), NodeSummary{});
+  x.seq.emplace(g.segment->summary_area().seq);
   x.period_ticks = g.ticks.to_ticks(g.config.exchange_ms * 1'000'000ull);
   x.next_ticks = now_ticks() + x.period_ticks;
   x.enabled = true;

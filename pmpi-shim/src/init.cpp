@@ -49,12 +49,6 @@ struct InitState {
 };
 InitState init_state;
 
-/// One line on stderr, written at once so lines of different ranks do not interleave.
-void say(const std::string& text) {
-  const std::string line = "symmer: " + text + "\n";
-  [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
-}
-
 // The MPI's own description of itself (MPICH's names its device: "MPICH Device: ch4:ucx").
 std::string full_library_version() {
   std::vector<char> text(16384, '\0');  // larger than any MPI_MAX_LIBRARY_VERSION_STRING
@@ -366,10 +360,17 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.launch_cpus = launch_cpus();
   g.current_cpus = g.launch_cpus;
   g.compute_threads = compute_threads();
-  g.segment->attach_slot(g.local_rank, g.world_rank, segment::mask_of(g.launch_cpus),
-                         g.compute_threads);
-  g.command_word = &g.segment->control(g.local_rank).command;
-  g.seen_command.store(segment::load_word(*g.command_word));
+  g.publishing.store(true);
+  if (g.segment->attach_slot(g.local_rank, g.world_rank, segment::mask_of(g.launch_cpus),
+                             g.compute_threads)) {
+    g.slot_seq.emplace(g.segment->identity(g.local_rank).seq);
+    const std::uint64_t* word = &g.segment->control(g.local_rank).command;
+    g.seen_command.store(segment::load_word(*word));
+    g.command_word.store(word);
+  } else {
+    stop_publishing("slot " + std::to_string(g.local_rank) + " is being written by someone else",
+                    false);
+  }
   hooks::prepare(g.thread_level);
   g.retired_peers.reset(new PeerCounter[g.peer_entries]);
   g.sum_peers.reset(new PeerCounter[g.peer_entries]);
@@ -425,7 +426,9 @@ void finalize_begin() noexcept {
   }
   comm_map_shutdown();
   papi_stop();
-  g.command_word = &kNoCommand;
+  g.publishing.store(false);
+  g.command_word.store(&kNoCommand);
+  g.slot_seq.reset();
   g.segment.reset();
   release_comms();
 }

@@ -6,7 +6,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-
 #include "exchange.hpp"
 #include "papi_sampler.hpp"
 #include "placement.hpp"
@@ -87,9 +86,15 @@ struct ThreadReaper {
   }
 };
 
-// Writes the rank's figures into its slot. Caller holds the publish lock.
+// Writes the rank's figures into its slot. Caller holds the publish lock. Never waits: a
+// segment changed under the job, or a slot someone else writes, ends the publishing.
 void write_slot(segment::SlotState state) noexcept {
+  if (!g.publishing.load(std::memory_order_relaxed)) return;
   const segment::SegmentWriter& seg = *g.segment;
+  if (const auto intact = seg.intact(); !intact) {
+    stop_publishing(intact.error().message, true);
+    return;
+  }
   const std::uint64_t me = g.local_rank;
   ThreadCounters sum;
   PeerCounter* peers = g.sum_peers.get();  // preallocated: publishing never allocates
@@ -116,8 +121,9 @@ void write_slot(segment::SlotState state) noexcept {
   segment::SlotPlacement& pl = seg.placement(me);
   segment::SlotCounters& k = seg.counters(me);
   segment::PeerCounters* out = seg.peers(me);
-  segment::SeqlockWriter seq(id.seq);
-  while (!seq.try_begin()) {
+  if (!g.slot_seq->try_begin()) {
+    stop_publishing("slot " + std::to_string(me) + " was written by someone else", false);
+    return;
   }
   store_word(id.state, static_cast<std::uint64_t>(state));
   store_word(reinterpret_cast<std::uint64_t&>(id.cpu), static_cast<std::uint64_t>(sched_getcpu()));
@@ -157,7 +163,7 @@ void write_slot(segment::SlotState state) noexcept {
     store_word(out[p].late_sender_ns, t.to_ns(peers[p].late_sender.get()));
     store_word(out[p].send_wait_ns, t.to_ns(peers[p].send_wait.get()));
   }
-  seq.end();
+  g.slot_seq->end();
 }
 
 }  // namespace
@@ -203,7 +209,8 @@ ThreadState* register_thread() noexcept {
 void publish_slow(ThreadState& ts, std::uint64_t now) noexcept {
   if (!g.active.load(std::memory_order_relaxed)) return;
   // A new command from the analyzer is acted on here, at most a publish period after it.
-  if (segment::load_word(*g.command_word) != g.seen_command.load(std::memory_order_relaxed))
+  if (segment::load_word(*g.command_word.load(std::memory_order_relaxed)) !=
+      g.seen_command.load(std::memory_order_relaxed))
     apply_command();
   if (try_lock_publish()) {
     g.next_publish.store(now + g.publish_period_ticks, std::memory_order_relaxed);
@@ -218,19 +225,36 @@ void publish_slow(ThreadState& ts, std::uint64_t now) noexcept {
 }
 
 void publish_final(segment::SlotState state) noexcept {
-  if (!g.segment) return;
+  if (!g.segment || !g.publishing.load()) return;
   lock_publish();
   papi_sample();
   write_slot(state);
   unlock_publish();
 }
 
+void say(const std::string& text) noexcept {
+  try {
+    const std::string line = "symmer: " + text + "\n";
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  } catch (...) {  // out of memory: nothing to say it with
+  }
+}
+
+void stop_publishing(const std::string& problem, bool whole_segment) noexcept {
+  if (!g.publishing.exchange(false)) return;  // said already
+  g.command_word.store(&kNoCommand);
+  if (!whole_segment || g.local_rank == 0)
+    say("the node segment " + (g.segment ? g.segment->path() : std::string()) + ": " + problem +
+        "; the job goes on unmonitored");
+}
+
 PublishLock::PublishLock() noexcept { lock_publish(); }
 PublishLock::~PublishLock() { unlock_publish(); }
 
 void apply_command() noexcept {
-  const std::uint64_t word = std::atomic_ref<std::uint64_t>(*const_cast<std::uint64_t*>(
-                                                               g.command_word))
+  const std::uint64_t* command = g.command_word.load(std::memory_order_acquire);
+  if (command == &kNoCommand) return;
+  const std::uint64_t word = std::atomic_ref<std::uint64_t>(*const_cast<std::uint64_t*>(command))
                                  .load(std::memory_order_acquire);
   const segment::Command cmd = segment::decode_command(word);
   // The analyzer is still writing the target set: act at a later call.
@@ -242,7 +266,7 @@ void apply_command() noexcept {
   if (cmd.kind == segment::CommandKind::kBind) {
     segment::copy_from_shared(&target, &g.segment->target(g.local_rank).cpus, sizeof target);
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (segment::load_word(*g.command_word) != word) return;  // rewritten meanwhile: later
+    if (segment::load_word(*command) != word) return;  // rewritten meanwhile: later
   }
   // One thread applies each new word; the others carry on.
   if (!g.seen_command.compare_exchange_strong(seen, word)) return;

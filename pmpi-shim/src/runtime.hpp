@@ -19,6 +19,7 @@
 #include "config.hpp"
 #include "symmer/embedded_analyzer.hpp"
 #include "symmer/segment/layout.hpp"
+#include "symmer/segment/shared_words.hpp"
 #include "symmer/segment/writer.hpp"
 
 namespace symmer::shim {
@@ -84,9 +85,14 @@ struct Runtime {
   std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
   std::uint64_t publish_period_ticks = 0;
 
-  // Read at each publish (publish_slow).
-  alignas(64) const std::uint64_t* command_word = &kNoCommand;  ///< SlotControl::command
+  // Read at each publish (publish_slow), never on a call's path.
+  /// This rank's SlotControl::command; kNoCommand while no segment is mapped or once the
+  /// rank stopped publishing (stop_publishing).
+  alignas(64) std::atomic<const std::uint64_t*> command_word{&kNoCommand};
   std::atomic<std::uint64_t> seen_command{0};  ///< last command word acted upon
+  /// The rank still writes into the segment (false once stop_publishing gave it up; the
+  /// job's calls are still accounted, so every rank keeps the same collective path).
+  std::atomic<bool> publishing{false};
 
   // Written at every nonblocking send post and completion (hooks.cpp add_pending).
   alignas(64) std::atomic<std::int64_t> pending_sends{0};  ///< nonblocking sends not completed
@@ -95,6 +101,7 @@ struct Runtime {
   alignas(64) Config config;
   TickConverter ticks;
   std::optional<segment::SegmentWriter> segment;
+  std::optional<segment::SeqlockWriter> slot_seq;  ///< this rank's slot (publish lock)
   std::uint64_t local_rank = 0, local_ranks = 1, world_rank = 0, world_size = 1;
   std::uint64_t node_index = 0, node_count = 1, node_buckets = 1, node_id = 0, job_id = 0;
   std::uint64_t peer_entries = 1;           ///< local_ranks + node_buckets
@@ -113,7 +120,7 @@ struct Runtime {
   std::vector<int> launch_cpus;   ///< as launched
   std::vector<int> current_cpus;  ///< bound now
   std::uint64_t compute_threads = 0;
-  std::atomic<std::uint64_t> set_generation{0};  ///< sets applied by commands
+  std::atomic<std::uint64_t> set_generation{0};           ///< sets applied by commands
   segment::CpuMask runtime_workers{}, runtime_control{};  ///< published by TSAR
   std::uint64_t runtime_updates = 0;
 
@@ -146,6 +153,13 @@ class PublishLock {
   PublishLock(const PublishLock&) = delete;
   PublishLock& operator=(const PublishLock&) = delete;
 };
+
+/// One line on stderr, "symmer: <text>", written at once (ranks' lines do not interleave).
+void say(const std::string& text) noexcept;
+
+/// Stops writing into the node segment for good, saying `problem` once: by local rank 0 when
+/// `whole_segment` (every rank meets it), else by this rank. The job goes on unmonitored.
+void stop_publishing(const std::string& problem, bool whole_segment) noexcept;
 
 /// Acts on a new command of the analyzer (apply_command), publishes the rank's figures into
 /// its slot when no other thread is, progresses the inter-node exchange. Called when a call

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What a hostile local user does to symmerd, run as that user by run_daemon_test.py.
 
-    attacker.py hold N SOCKET SECONDS   open N idle connections; print one JSON line: how
-                                        many were refused at once and how many the daemon
-                                        closed within SECONDS
+    attacker.py hold N SOCKET SECONDS   open N idle connections, print "connected"; then
+                                        one JSON line: how many were refused at once and how
+                                        many the daemon closed within SECONDS
+    attacker.py flood N SOCKET SECONDS  keep N idle connections open for SECONDS, opening a
+                                        new one whenever the daemon closes one; print one JSON
+                                        line: connections made, and open at the end
     attacker.py fake-server SOCKET      listen at SOCKET first and answer "ok" to anything
 """
 import json
@@ -35,6 +38,7 @@ def hold(n, path, seconds):
             c.close()
             continue
         conns.append(c)
+    print('connected', flush=True)
     time.sleep(1.0)
     refused = [c for c in conns if closed(c)]
     open_ = [c for c in conns if c not in refused]
@@ -44,6 +48,35 @@ def hold(n, path, seconds):
     later = sum(1 for c in open_ if closed(c))
     print(json.dumps({'opened': len(conns), 'refused_at_once': len(refused),
                       'held': len(open_), 'closed_later': later}), flush=True)
+
+
+def flood(n, path, seconds):
+    def connect():
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            c.connect(path)
+            return c
+        except OSError:
+            c.close()
+            return None
+
+    conns = [c for c in (connect() for _ in range(n)) if c is not None]
+    made = len(conns)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        alive = [c for c in conns if not closed(c)]
+        for c in conns:
+            if c not in alive:
+                c.close()
+        while len(alive) < n and time.monotonic() < end:
+            c = connect()
+            if c is None:
+                break
+            alive.append(c)
+            made += 1
+        conns = alive
+        time.sleep(0.05)
+    print(json.dumps({'made': made, 'open_at_end': len(conns)}), flush=True)
 
 
 def fake_server(path):
@@ -63,6 +96,8 @@ if __name__ == '__main__':
     what = sys.argv[1]
     if what == 'hold':
         hold(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
+    elif what == 'flood':
+        flood(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
     elif what == 'fake-server':
         fake_server(sys.argv[2])
     else:

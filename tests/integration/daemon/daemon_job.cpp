@@ -13,17 +13,9 @@
 #include <cstring>
 #include <string>
 
+#include "symmer/testing/busy.hpp"
+
 namespace {
-
-volatile double sink = 0;
-
-void compute_for(std::chrono::microseconds span) {
-  const auto until = std::chrono::steady_clock::now() + span;
-  double x = 1.0;
-  while (std::chrono::steady_clock::now() < until)
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  sink = x;
-}
 
 bool exists(const std::string& path) {
   struct stat st {};
@@ -49,7 +41,7 @@ int main(int argc, char** argv) {
   long steps = 0;
   int stop = 0;
   while (!stop) {
-    compute_for(std::chrono::microseconds(1000));
+    symmer::testing::compute_for(std::chrono::microseconds(1000));
     ++steps;
     if (steps % 20 == 0) {
       int local =

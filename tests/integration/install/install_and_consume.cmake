@@ -2,7 +2,11 @@
 # cmake -P script: installs the build tree into a fresh prefix, then proves the install works
 # for users: a CMake project (find_package(Symmer), and TSAR when installed) and a pkg-config
 # build compile against it and run with no LD_LIBRARY_PATH (RPATH), as does installed symmerctl.
-# Inputs: BINARY_DIR, SOURCE_DIR, WORK_DIR, CXX, GENERATOR.
+# TSAR, when installed: the CMake consumer's C program with tsar_enable_offload runs; a C
+# program builds with `pkg-config tsar` alone (no other package's .pc is found) and runs with
+# the libdir on LD_LIBRARY_PATH (tsar.pc sets no run path); the Fortran test program builds
+# against the installed module and runs.
+# Inputs: BINARY_DIR, SOURCE_DIR, WORK_DIR, CXX, CC, FC (empty without Fortran), GENERATOR.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 unset(ENV{LD_LIBRARY_PATH})
@@ -20,11 +24,19 @@ endif()
 
 # 1. CMake consumer.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/integration/install/consumer -B ${WORK_DIR}/cmake-build
-    -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix}
+    -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${CC}
+    -DCMAKE_PREFIX_PATH=${prefix}
     -DEXPECT_TSAR=${expect_tsar})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/cmake-build)
 run(${WORK_DIR}/cmake-build/consumer)
 message(STATUS "find_package(Symmer) consumer: ${run_output}")
+if(expect_tsar)
+  # The GPU branch runs too: an OpenMP target device on the host (omphost).
+  set(ENV{TSAR_DEVICES} "cpu:0,omphost:0")
+  run(${WORK_DIR}/cmake-build/tsar-consumer)
+  unset(ENV{TSAR_DEVICES})
+  message(STATUS "find_package(TSAR) consumer: ${run_output}")
+endif()
 
 # 2. pkg-config consumer.
 find_program(PKG_CONFIG pkg-config REQUIRED)
@@ -37,7 +49,34 @@ run(${CXX} -std=c++20 ${SOURCE_DIR}/tests/integration/install/consumer/main.cpp 
 run(${WORK_DIR}/pc-consumer)
 message(STATUS "pkg-config consumer: ${run_output}")
 if(expect_tsar)
-  run(${PKG_CONFIG} --exists --print-errors tsar)
+  # Only TSAR's own .pc files: symmer.pc removed, the system's directories not searched.
+  file(REMOVE ${pc_dir}/symmer.pc)
+  set(ENV{PKG_CONFIG_PATH} "")
+  set(ENV{PKG_CONFIG_LIBDIR} ${pc_dir})
+  run(${PKG_CONFIG} --cflags --libs tsar)
+  string(STRIP "${run_output}" flags)
+  if(flags MATCHES "rpath")
+    message(FATAL_ERROR "tsar.pc sets a run path: ${flags}")
+  endif()
+  # The offloading flags tsar.pc carries (the compiler here may offload to nvptx).
+  run(${PKG_CONFIG} --variable=offload_libs tsar)
+  string(STRIP "${run_output}" offload)
+  separate_arguments(flags UNIX_COMMAND "${flags} ${offload}")
+  run(${CC} -std=c11 ${SOURCE_DIR}/tests/integration/install/consumer/tsar_consumer.c ${flags}
+      -o ${WORK_DIR}/tsar-pc-consumer)
+  run(${PKG_CONFIG} --variable=libdir tsar)
+  string(STRIP "${run_output}" libdir)
+  set(ENV{LD_LIBRARY_PATH} ${libdir})
+  run(${WORK_DIR}/tsar-pc-consumer)
+  message(STATUS "pkg-config tsar consumer (C): ${run_output}")
+  if(FC)
+    run(${FC} -fopenmp -I${prefix}/include/tsar/fortran
+        ${SOURCE_DIR}/tests/unit/tsar/fortran_example.f90 -L${libdir} -ltsar_fortran -ltsar
+        -o ${WORK_DIR}/tsar-fortran-consumer)
+    run(${WORK_DIR}/tsar-fortran-consumer)
+    message(STATUS "Fortran consumer (use tsar): ${run_output}")
+  endif()
+  unset(ENV{LD_LIBRARY_PATH})
 endif()
 
 # 3. The installed program finds its library through its RUNPATH.

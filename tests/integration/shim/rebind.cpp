@@ -112,7 +112,14 @@ int main(int argc, char** argv) {
       MPI_Abort(MPI_COMM_WORLD, 4);
     ::close(fd);
   }
-  MPI_Barrier(MPI_COMM_WORLD);  // rank 1 sees the corrupt order at its next call
+  MPI_Barrier(MPI_COMM_WORLD);
+  // Rank 1 acts on the corrupt order at its next publish (every SYMMER_PERIOD_MS, 10 ms by
+  // default): calls for about 20 periods.
+  for (int i = 0; i < 200; ++i) {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     auto ctl = SegmentControl::open(find_segment());

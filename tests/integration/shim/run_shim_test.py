@@ -50,9 +50,10 @@ class Env:
         False or names another library."""
         return self.folder.env(preload=self.shim if preload is True else preload, **extra)
 
-    def mpiexec(self, ranks, argv, env, timeout=120, mpmd_env=None):
-        """Runs ranks (pinned one per core); mpmd_env: per-rank extra environment."""
-        cmd = [self.args.mpiexec, '-bind-to', 'core']
+    def mpiexec(self, ranks, argv, env, timeout=120, mpmd_env=None, bind='core', wrap=()):
+        """Runs ranks (pinned one per core unless `bind` says otherwise) under `wrap` (e.g.
+        taskset); mpmd_env: per-rank extra environment."""
+        cmd = [*wrap, self.args.mpiexec, '-bind-to', bind]
         if mpmd_env:
             for i, extra in enumerate(mpmd_env):
                 if i:
@@ -241,13 +242,14 @@ def rebind(t):
           f'rank 1 rebinds ok/failed {rank_of(d, 1)["rebinds_ok"]}/{rank_of(d, 1)["rebinds_failed"]}')
 
 
-def tsar_ranks(t, extra_args, env, mpmd_env=None):
-    """Runs shim_tsar_ranks on 2 ranks (mpiexec -bind-to core); returns each rank's JSON."""
-    if os.cpu_count() < 2:
+def tsar_ranks(t, extra_args, env, mpmd_env=None, **launch):
+    """Runs shim_tsar_ranks on 2 ranks (mpiexec -bind-to core unless `launch` says otherwise);
+    returns each rank's JSON."""
+    if len(os.sched_getaffinity(0)) < 2:
         raise Skip('needs 2 CPUs')
     prefix = os.path.join(t.tmp, 'tsar')
     rc, out, err = t.mpiexec(2, [os.path.join(t.tests, 'shim_tsar_ranks'), prefix, *extra_args],
-                             env, mpmd_env=mpmd_env)
+                             env, mpmd_env=mpmd_env, **launch)
     check(rc == 0, f'shim_tsar_ranks exited {rc}: {err}')
     ranks = []
     for rank in (0, 1):
@@ -267,6 +269,19 @@ def tsar_one_worker_per_core_of_the_rank(t):
               f'rank {r["rank"]} launched on {r["launch"]} ran TSAR work on {r["workers_before"]}')
     check(not cpu_list(ranks[0]['workers_before']) & cpu_list(ranks[1]['workers_before']),
           f'the ranks\' TSAR workers share CPUs: {ranks}')
+
+
+@case
+def tsar_workers_stay_inside_a_taskset_mask(t):
+    """The job confined to CPU 1 by taskset, its two ranks unbound inside it: each rank's TSAR
+    runs on its default devices -- one worker, on CPU 1 -- and nothing of it on CPU 0."""
+    if not {0, 1} <= os.sched_getaffinity(0):
+        raise Skip('needs CPUs 0 and 1')
+    ranks = tsar_ranks(t, [], t.env(SYMMER_ANALYZER='off'), bind='none', wrap=('taskset', '-c', '1'))
+    for r in ranks:
+        check(r['devices'] == 1, f'rank {r["rank"]} runs {r["devices"]} TSAR workers in a 1-CPU mask')
+        check(cpu_list(r['workers_before']) <= {1},
+              f'rank {r["rank"]} confined to CPU 1 ran TSAR work on {r["workers_before"]}')
 
 
 @case
@@ -568,7 +583,7 @@ def overhead_benchmark(t):
 @case
 def symmerctl_ranks(t):
     """symmerctl ranks lists a running job's ranks (table and JSON), reports corrupt and
-    truncated segments, and removes a crashed job's segment."""
+    truncated segments, and removes a crashed job's segment (as the next job does)."""
     ctl = os.path.join(t.bin, 'symmerctl')
     tool = os.path.join(t.tests, 'shim_segment_tool')
     stale = subprocess.run([tool, 'stale', t.shm, 'dead', '0', '2'], capture_output=True, text=True).stdout.strip()
@@ -590,6 +605,11 @@ def symmerctl_ranks(t):
         while not os.path.exists(live) and time.time() < deadline:
             time.sleep(0.02)
         check(os.path.exists(live), 'the job never created its segment')
+        # The next segments made here (the tool's, the job's) removed the crashed one;
+        # symmerctl removes one that crashed since.
+        check(not os.path.exists(stale), "a crashed job's segment outlived the next segments made here")
+        stale = subprocess.run([tool, 'stale', t.shm, 'dead2', '0', '2'], capture_output=True,
+                               text=True).stdout.strip()
         time.sleep(0.2)
         rc, out, err = run([ctl, 'ranks', '--json', '--dir', t.shm], t.env(preload=False))
         check(rc == 0, f'symmerctl ranks --json exited {rc}: {err}')

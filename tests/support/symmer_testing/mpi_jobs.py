@@ -122,6 +122,15 @@ def descendants(pid):
     return out
 
 
+def resident_mib(pid):
+    """Resident memory (VmRSS) of process `pid`, in MiB."""
+    with open(f'/proc/{pid}/status') as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def threads_named(pid, name):
     """Thread ids of `pid` whose name (comm) is `name`."""
     out = []

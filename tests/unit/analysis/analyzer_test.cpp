@@ -267,6 +267,20 @@ TEST(Analyzer, CorruptWindowsAreRejectedOnceAndChangeNothing) {
   EXPECT_TRUE(h.ranks->log.empty());
 }
 
+// A segment corrupted under the job gives windows that are wrong in other figures each time:
+// still one problem, said once (it was said every window).
+TEST(Analyzer, RejectionsThatDifferOnlyInTheirFiguresAreSaidOnce) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, quiet());
+  for (int i = 0; i < 10; ++i) {
+    auto bad = h.job.window(0.2, 0);
+    bad.ranks[1].core = 57 + i;
+    h.analyzer->on_window(bad, h.now += 200ms);
+    h.analyzer->on_window(h.job.window(0.2, 0), h.now += 200ms);  // a good one in between
+  }
+  EXPECT_EQ(h.count("fault"), 1);
+}
+
 TEST(Analyzer, DisabledByConfigDoesNothing) {
   const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
   auto config = quiet();

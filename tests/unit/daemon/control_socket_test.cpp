@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The control socket: one JSON line each way, peer credentials, stale and taken paths; and
-// the daemon claim words of the segment (segment/control.hpp).
+// The control socket: one JSON line each way, peer credentials, stale and taken paths, and
+// the bounds on what a client may hold.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -19,7 +19,6 @@
 #include "../segment/segment_test_util.hpp"
 #include "control_client.hpp"
 #include "control_server.hpp"
-#include "symmer/segment/control.hpp"
 #include "symmer/segment/reader.hpp"
 
 namespace symmer::daemon {
@@ -230,34 +229,6 @@ TEST(ControlSocket, DefaultPaths) {
   ::setenv("SYMMERD_SOCKET", "/x/y.sock", 1);
   EXPECT_EQ(client_socket_path(), "/x/y.sock");
   ::unsetenv("SYMMERD_SOCKET");
-}
-
-TEST(DaemonClaim, OneDaemonAtATimeUntilItsLeaseLapses) {
-  TempSegmentDir dir;
-  auto w = segment::SegmentWriter::create(segment::testing::small_params(dir.path(), 1));
-  ASSERT_TRUE(w) << w.error().message;
-  auto control = segment::SegmentControl::open(w->path());
-  ASSERT_TRUE(control) << control.error().message;
-  const auto now = segment::monotonic_ns();
-  EXPECT_FALSE(control->daemon_claim().held(now));  // a new segment has no claim
-  ASSERT_TRUE(control->claim_for_daemon(100, now + 10'000'000'000ull));
-  EXPECT_TRUE(control->daemon_claim().held(now));
-  EXPECT_EQ(control->daemon_claim().pid, 100u);
-  EXPECT_FALSE(control->claim_for_daemon(200, now + 10'000'000'000ull));  // held by 100
-  EXPECT_TRUE(control->claim_for_daemon(100, now + 20'000'000'000ull));   // renewal
-  control->release_daemon_claim(200);                                     // not 200's
-  EXPECT_EQ(control->daemon_claim().pid, 100u);
-  EXPECT_TRUE(control->claim_for_daemon(200, now + 10'000'000'000ull, true));  // 100 died
-  EXPECT_EQ(control->daemon_claim().pid, 200u);
-  control->release_daemon_claim(200);
-  EXPECT_FALSE(control->daemon_claim().held(now));
-  // A lapsed lease may be taken without take_over.
-  ASSERT_TRUE(control->claim_for_daemon(300, now - 1));
-  EXPECT_TRUE(control->claim_for_daemon(400, now + 10'000'000'000ull));
-  // Readers see the claim, and still accept the segment.
-  const auto snap = segment::read_segment(w->path());
-  ASSERT_TRUE(snap) << snap.error().message;
-  EXPECT_EQ(snap->header.daemon_pid, 400u);
 }
 
 }  // namespace

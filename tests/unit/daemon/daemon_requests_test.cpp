@@ -60,10 +60,11 @@ TEST_F(DaemonRequests, AdoptsTheJobAndClaimsItInTheSegment) {
   EXPECT_EQ(jobs_[0]["daemon_pid"], ::getpid());
   const auto snap = segment::read_segment(writer_->path());
   ASSERT_TRUE(snap);
-  EXPECT_EQ(snap->header.daemon_pid, static_cast<std::uint64_t>(::getpid()));
-  EXPECT_GT(snap->header.daemon_lease_ns, segment::monotonic_ns());
+  EXPECT_EQ(snap->header.claim_pid, static_cast<std::uint64_t>(::getpid()));
+  EXPECT_EQ(snap->header.claim_kind, static_cast<std::uint64_t>(segment::ClaimKind::kDaemon));
+  EXPECT_GT(snap->header.claim_lease_ns, segment::monotonic_ns());
   daemon_->stop();  // hands the job back to its embedded analyzer
-  EXPECT_EQ(segment::read_segment(writer_->path())->header.daemon_pid, 0u);
+  EXPECT_EQ(segment::read_segment(writer_->path())->header.claim_pid, 0u);
 }
 
 TEST_F(DaemonRequests, ReadOnlyRequestsAreForEveryone) {

@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -19,6 +21,7 @@
 #include "symmer/segment/control.hpp"
 #include "symmer/segment/naming.hpp"
 #include "symmer/segment/report.hpp"
+#include "symmer/segment/segment_file.hpp"
 #include "symmer/segment/shared_words.hpp"
 #include "symmer/segment/writer.hpp"
 
@@ -279,24 +282,26 @@ pid_t dead_pid() {
   return child;
 }
 
+// A segment whose creator is dead, as a crashed job leaves it.
+std::string stale_segment(const std::string& dir, std::uint64_t job_id) {
+  auto params = small_params(dir);
+  params.job_id = job_id;
+  auto w = SegmentWriter::create(params);
+  EXPECT_TRUE(w) << w.error().message;
+  poke(w->path(), offsetof(SegmentHeader, creator_pid), static_cast<std::uint64_t>(dead_pid()));
+  return w->path();
+}
+
 TEST(SegmentReader, StaleSegmentOfDeadJobIsRemovedByScan) {
   TempSegmentDir dir;
-  std::string path;
-  {
-    auto w = SegmentWriter::create(small_params(dir.path()));
-    ASSERT_TRUE(w);
-    path = w->path();
-  }
-  poke(path, offsetof(SegmentHeader, creator_pid), static_cast<std::uint64_t>(dead_pid()));
-  auto snap = read_segment(path);
-  ASSERT_TRUE(snap) << snap.error().to_string();
-  EXPECT_EQ(job_liveness(*snap), Liveness::kDead);
-
-  // A live segment beside it stays.
   auto params = small_params(dir.path());
   params.job_id = 77;
   auto live = SegmentWriter::create(params);
   ASSERT_TRUE(live);
+  const std::string path = stale_segment(dir.path(), 78);
+  auto snap = read_segment(path);
+  ASSERT_TRUE(snap) << snap.error().to_string();
+  EXPECT_EQ(job_liveness(*snap), Liveness::kDead);
 
   const auto entries = scan_segments(dir.path());
   ASSERT_EQ(entries.size(), 2u);
@@ -305,6 +310,58 @@ TEST(SegmentReader, StaleSegmentOfDeadJobIsRemovedByScan) {
   EXPECT_EQ(removed, 1);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_TRUE(std::filesystem::exists(live->path()));
+}
+
+TEST(SegmentReader, TheNextJobRemovesItsUsersStaleSegments) {
+  TempSegmentDir dir;
+  const std::string dead = stale_segment(dir.path(), 78);
+  // Corrupt, and its creator field names no process of it: nobody needs it either (once it
+  // has not changed for the grace period: 0 here).
+  const std::string garbage = dir.path() + "/" + segment_file_name(::geteuid(), 79, 3);
+  std::ofstream(garbage) << std::string(4096, 'x');
+  auto file = SegmentFile::open(garbage, SegmentFile::Access::kRead);
+  ASSERT_TRUE(file);
+  EXPECT_EQ(segment_liveness(*file, read_segment(*file), 0), Liveness::kDead);
+  EXPECT_EQ(segment_liveness(*file, read_segment(*file)), Liveness::kUnknown)
+      << "just written: it could be a segment being made";
+  auto params = small_params(dir.path());
+  params.job_id = 80;
+  auto next = SegmentWriter::create(params);
+  ASSERT_TRUE(next);
+  EXPECT_FALSE(std::filesystem::exists(dead)) << "the next job of the user removes it";
+  EXPECT_EQ(remove_stale_segments(dir.path(), ::geteuid()), 0) << "only the live one is left, "
+                                                                  "and the fresh garbage";
+}
+
+// A process of the segment's owner that does not map it keeps no job alive: a segment may
+// name any pid (pid 1, another user's process, a process of the same user elsewhere).
+TEST(SegmentReader, APidThatIsNotTheJobsKeepsNoJobAlive) {
+  TempSegmentDir dir;
+  std::string path;
+  {
+    auto w = SegmentWriter::create(small_params(dir.path()));
+    ASSERT_TRUE(w);
+    path = w->path();
+  }  // unmapped: this process is no longer one of the job's
+  auto snap = read_segment(path);
+  ASSERT_TRUE(snap);
+  EXPECT_EQ(job_liveness(*snap), Liveness::kDead);
+  // Another live process of the same user that does not map it.
+  const pid_t other = ::fork();
+  if (other == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  std::uint64_t ticks = 0;
+  for (int i = 0; i < 1000 && ticks == 0; ++i) ticks = process_start_ticks(other);
+  poke(path, offsetof(SegmentHeader, creator_pid), static_cast<std::uint64_t>(other));
+  poke(path, offsetof(SegmentHeader, creator_start_ticks), ticks);
+  snap = read_segment(path);
+  ASSERT_TRUE(snap);
+  const Liveness l = job_liveness(*snap);
+  ::kill(other, SIGKILL);
+  ::waitpid(other, nullptr, 0);
+  EXPECT_EQ(l, Liveness::kDead) << "a live process, but not one of the job's";
 }
 
 TEST(SegmentReader, ReusedPidWithOtherStartTimeIsDead) {

@@ -19,7 +19,8 @@ using symmer::topology::NodeModel;
 TEST(HostDevice, DescribesCoresPlacesAndEmulatedAccelerators) {
   const NodeModel node = NodeModel::from_synthetic("pack:2 numa:1 core:4 pu:2");
   const auto core = make_cpu_core(node, 5);
-  EXPECT_EQ(core->description().key, "cpu:5");
+  EXPECT_EQ(core->description().key, "cpu:10");  // named by its first Linux CPU
+  EXPECT_EQ(core->description().cpus, (std::vector<int>{10, 11}));
   EXPECT_EQ(core->kind(), DeviceKind::kCpu);
   EXPECT_EQ(core->description().numa_node, 1);
   EXPECT_TRUE(core->description().host_memory);
@@ -27,12 +28,14 @@ TEST(HostDevice, DescribesCoresPlacesAndEmulatedAccelerators) {
   const auto place = make_cpu_place(node, 1);
   EXPECT_EQ(place->description().cores, (std::vector<int>{4, 5, 6, 7}));
   EXPECT_DOUBLE_EQ(place->description().peak_gflops, 4 * core->description().peak_gflops);
-  const auto emul = make_emulated(node, 0, 3);
+  const auto emul = make_emulated(node, 0, 7);
   EXPECT_EQ(emul->kind(), DeviceKind::kEmulated);
   EXPECT_EQ(emul->description().control_core, 3);
+  EXPECT_EQ(emul->description().cpus, (std::vector<int>{7}));
   EXPECT_NE(core->serial(), emul->serial());
   EXPECT_THROW(make_cpu_core(node, 8), Error);
   EXPECT_THROW(make_cpu_place(node, 2), Error);
+  EXPECT_THROW(make_emulated(node, 0, 16), Error);
 }
 
 TEST(HostDevice, MemoryAndRectangleCopies) {
@@ -72,17 +75,18 @@ TEST(HostDevice, MemoryAndRectangleCopies) {
 
 TEST(DeviceList, ParsesEntriesAndNamesTheBadOne) {
   const NodeModel node = NodeModel::from_synthetic("pack:1 numa:2 core:2 pu:1");
-  EXPECT_EQ(build_devices(node, "").size(), 4u);
-  const auto list = build_devices(node, "cpu:0-2, cpu:0 ,place:1,emul:3,emul:0");
+  const ProcessCpus all;  // no mask: every CPU of the model
+  EXPECT_EQ(build_devices(node, "", all).size(), 4u);
+  const auto list = build_devices(node, "cpu:0-2, cpu:0 ,place:1,emul:3,emul:0", all);
   ASSERT_EQ(list.size(), 7u);
   EXPECT_EQ(list[3]->description().key, "cpu:0");
   EXPECT_EQ(list[4]->description().key, "place:1");
   EXPECT_EQ(list[6]->description().key, "emul:1");
-  EXPECT_EQ(build_devices(node, "cpu:all").size(), 4u);
-  for (const char* bad :
-       {"gpu:0", "cpu:9", "cpu:", "cpu:2-1", "cpu:0,,cpu:1", "place:5", "cpu", "cpu:x"}) {
+  EXPECT_EQ(build_devices(node, "cpu:all", all).size(), 4u);
+  for (const char* bad : {"gpu:0", "cpu:9", "cpu:", "cpu:2-1", "cpu:0,,cpu:1", "place:5", "cpu",
+                          "cpu:x", "cpu:L:4", "emul:0-1"}) {
     try {
-      build_devices(node, bad);
+      build_devices(node, bad, all);
       ADD_FAILURE() << bad;
     } catch (const Error& e) {
       EXPECT_EQ(e.status(), TSAR_ERR_DEVICES) << bad;
@@ -92,7 +96,7 @@ TEST(DeviceList, ParsesEntriesAndNamesTheBadOne) {
 
 TEST(DeviceList, TeamsTakeACoreRangeOrTheDefaultListsCores) {
   const NodeModel node = NodeModel::from_synthetic("pack:1 numa:2 core:2 pu:1");
-  const auto list = build_devices(node, "team:1-3,team:2,team:all");
+  const auto list = build_devices(node, "team:1-3,team:2,team:all", {});
   ASSERT_EQ(list.size(), 3u);
   EXPECT_EQ(list[0]->description().key, "team:1-3");
   EXPECT_EQ(list[0]->kind(), DeviceKind::kCpu);
@@ -104,11 +108,31 @@ TEST(DeviceList, TeamsTakeACoreRangeOrTheDefaultListsCores) {
   EXPECT_EQ(list[2]->description().cores, (std::vector<int>{0, 1, 2, 3}));
   for (const char* bad : {"team:3-1", "team:4", "team:2-9", "team:", "team:a-b"}) {
     try {
-      build_devices(node, bad);
+      build_devices(node, bad, {});
       ADD_FAILURE() << bad;
     } catch (const Error& e) {
       EXPECT_EQ(e.status(), TSAR_ERR_DEVICES) << bad;
     }
+  }
+}
+
+TEST(DeviceList, EntriesTakeLinuxCpusAndLogicalCoresWithThePrefix) {
+  // Two CPUs per core: Linux CPUs 2k, 2k+1 on logical core k.
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:4 pu:2");
+  const auto list = build_devices(node, "cpu:3,cpu:L:1,team:4-7,emul:5,place:0", {});
+  ASSERT_EQ(list.size(), 5u);
+  EXPECT_EQ(list[0]->description().cpus, (std::vector<int>{3}));
+  EXPECT_EQ(list[0]->description().cores, (std::vector<int>{1}));
+  EXPECT_EQ(list[1]->description().cpus, (std::vector<int>{2, 3}));
+  EXPECT_EQ(list[2]->description().key, "team:4-7");
+  EXPECT_EQ(list[2]->description().cores, (std::vector<int>{2, 3}));
+  EXPECT_EQ(list[3]->description().control_core, 2);
+  EXPECT_EQ(list[4]->description().cpus, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  try {
+    build_devices(node, "cpu:8", {});
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("CPU 8"), std::string::npos) << e.what();
   }
 }
 

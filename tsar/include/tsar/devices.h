@@ -28,10 +28,10 @@ enum {
 /** What a region's device is (tsar_get_device_info). */
 typedef struct tsar_device_info {
   unsigned kind;      /**< one TSAR_DEVICE_* bit */
-  int id;             /**< CPU: first logical core; OpenMP target: device number; CUDA: ordinal */
+  int id;             /**< CPU: its first Linux CPU; OpenMP target: device number; CUDA: ordinal */
   int numa_node;      /**< logical NUMA node it is closest to, -1 when unknown */
   int control_core;   /**< logical core its worker thread is pinned to */
-  int num_cores;      /**< cores it computes on: 1 for a core, the team size for a place */
+  int num_cores;      /**< cores it computes on: 1 for a core, the team's cores for a team */
   int omp_device;     /**< OpenMP device number for target regions, -1 for host devices */
   int retired;        /**< 1 when back-off took it out of the region */
   double peak_gflops; /**< the peak estimate behind the default split */
@@ -40,21 +40,25 @@ typedef struct tsar_device_info {
 
 /** Sets the devices of regions created from now on (existing regions keep theirs).
  * @param spec a comma-separated device list, or NULL for the default: TSAR_DEVICES when set,
- *   else every allowed core of this node -- less one control core per GPU, see
- *   tsar_set_gpu_cores -- then every GPU as an OpenMP target device, then every GPU as a CUDA
- *   device. Entries:
- *   - `cpu:N`, `cpu:N-M`: a CPU device per core (logical index); a core may be listed twice
- *     (two workers on one core: tests of many devices on small machines)
- *   - `cpu:all`: one CPU device per allowed core
- *   - `place:N`: one CPU device for all cores of NUMA node N (a team)
- *   - `team:N-M`, `team:all`: one CPU device for cores N..M, or for the default list's cores
+ *   else the process's CPUs -- the calling thread's affinity mask (taskset, mpiexec -bind-to,
+ *   Slurm), narrowed by OMP_PLACES / OMP_NUM_THREADS when set (the README, "Which CPUs"),
+ *   one CPU device per core of them, less one control core per GPU (see tsar_set_gpu_cores)
+ *   -- then every GPU as an OpenMP target device, then every GPU as a CUDA device.
+ *   CPUs and NUMA nodes are Linux numbers (as taskset and OMP_PLACES write them); logical
+ *   (hwloc) indices take the prefix `L:` (`cpu:L:0-3`). Entries:
+ *   - `cpu:N`, `cpu:N-M`: a CPU device per CPU, bound to it; `cpu:L:N-M` one per logical
+ *     core, bound to all its CPUs. A CPU may be listed twice (two workers on one CPU: tests
+ *     of many devices on small machines)
+ *   - `cpu:all`: one CPU device per core of the process's CPUs
+ *   - `place:N`: one CPU device for the process's CPUs of NUMA node N (a team)
+ *   - `team:N-M`, `team:all`: one CPU device for CPUs N..M, or for the default list's CPUs
  *     (GPU control cores left out): a team whose bodies spread each range over its cores
  *     (tsar_device_info.num_cores), e.g. with
  *     `#pragma omp parallel for schedule(dynamic) num_threads(num_cores)`
- *   - `emul:N`: an emulated accelerator whose worker is pinned to core N
+ *   - `emul:N`: an emulated accelerator whose worker is bound to CPU N
  *   - `omp:N[@C]`: OpenMP target device N (a GPU under nvptx offloading); its worker runs on
- *     a core near the GPU, or on core C; `omp:all` every OpenMP target device
- *   - `omphost:C`: the host's initial OpenMP device as an accelerator, worker on core C:
+ *     a core of the process's near the GPU, or on CPU C; `omp:all` every OpenMP target device
+ *   - `omphost:C`: the host's initial OpenMP device as an accelerator, worker on CPU C:
  *     separate allocations and real copies (the GPU memory path, without GPU)
  *   - `cuda:N[@C]`: CUDA device N (builds with TSAR_CUDA); `cuda:all` every CUDA device
  *
@@ -72,8 +76,8 @@ enum {
 
 /** Sets the GPU control core policy (overriding TSAR_GPU_CORES=reserve|share) and rebuilds
  * the default device list with it for regions created from now on, as tsar_set_devices(NULL)
- * does. Each GPU's control core is the highest-numbered free core of its NUMA node (thesis
- * 6.4.1).
+ * does. Each GPU's control core is the highest-numbered free core of the process's CPUs
+ * on its NUMA node, else of the process's CPUs (thesis 6.4.1).
  * @param policy TSAR_GPU_CORES_RESERVE or TSAR_GPU_CORES_SHARE.
  * @return TSAR_OK; TSAR_ERR_INVALID for another policy; TSAR_ERR_DEVICES when TSAR_DEVICES
  *   holds a bad list; TSAR_ERR_SYSTEM when a device could not be set up. */

@@ -40,7 +40,9 @@
  *
  * @section tsar_environment Environment
  * - TSAR_SCHEDULE: the schedule when the API gives none
- * - TSAR_DEVICES: the device list (see tsar_set_devices)
+ * - TSAR_DEVICES: the device list (see tsar_set_devices); without it, a CPU device per core of
+ *   the process's affinity mask, or of OMP_PLACES's places, the first OMP_NUM_THREADS of them
+ *   when that is set (tsar/README.md, "Which CPUs the default devices use")
  * - TSAR_CACHE: file of learned times per region name and device set
  * - TSAR_TRACE: per-pass statistics, CSV when the name ends in .csv, else JSON lines
  * - TSAR_GPU_CORES: reserve|share (see tsar_set_gpu_cores)

@@ -58,7 +58,7 @@ int tsar_partition_init(tsar_partition** part, const char* name, const char* pla
     auto impl = std::make_unique<tsar::core::Partition>(
         runtime->node(),
         tsar::core::build_places(runtime->node(), places != nullptr ? places : "",
-                                 runtime->device_spec(), kinds),
+                                 runtime->device_spec(), runtime->process_cpus(), kinds),
         std::move(options), tsar::core::system_numa_memory());
     *part = new tsar_partition{std::move(impl)};
   });

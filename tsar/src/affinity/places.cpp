@@ -29,7 +29,8 @@ Place make_place(const symmer::topology::NodeModel& node, int index, int numa_no
 }  // namespace
 
 std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::string_view spec,
-                                std::string_view device_spec, unsigned kinds) {
+                                std::string_view device_spec, const ProcessCpus& process,
+                                unsigned kinds) {
   const auto keep = [kinds](std::vector<std::shared_ptr<Device>> devices) {
     std::erase_if(devices, [kinds](const auto& d) {
       return (static_cast<unsigned>(d->kind()) & kinds) == 0;
@@ -39,7 +40,7 @@ std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::st
   std::vector<Place> places;
   if (spec.find_first_not_of(" \t") == std::string_view::npos) {
     std::map<int, std::vector<std::shared_ptr<Device>>> by_node;
-    for (auto& d : keep(build_devices(node, device_spec)))
+    for (auto& d : keep(build_devices(node, device_spec, process)))
       by_node[std::max(0, d->description().numa_node)].push_back(std::move(d));
     if (by_node.empty())
       throw Error(TSAR_ERR_DEVICES, "no device of the allowed kinds for any place");
@@ -61,7 +62,7 @@ std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::st
                                         "separated by '|', e.g. \"cpu:0-3|cpu:4-7\")");
     std::vector<std::shared_ptr<Device>> devices;
     try {
-      devices = keep(build_devices(node, group));
+      devices = keep(build_devices(node, group, process));
     } catch (const Error& e) {
       throw Error(TSAR_ERR_DEVICES, name + ": " + e.what());
     }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "devices/default_cpus.hpp"
 #include "devices/device.hpp"
 #include "tsar/tsar.h"
 
@@ -29,10 +30,11 @@ struct Place {
 
 /// The places `spec` names: device lists separated by '|' (each place on the NUMA node of
 /// its first device); an empty spec groups the devices of the list `device_spec` ("" = the
-/// default set) by NUMA node, one place per node that has any. Only devices of `kinds`
-/// (TSAR_DEVICE_* mask) are kept. Throws Error(TSAR_ERR_DEVICES) naming the bad place, or
-/// when no place is left.
+/// default set) by NUMA node, one place per node that has any. Lists are built on the
+/// process's CPUs `process` (build_devices). Only devices of `kinds` (TSAR_DEVICE_* mask) are
+/// kept. Throws Error(TSAR_ERR_DEVICES) naming the bad place, or when no place is left.
 std::vector<Place> build_places(const symmer::topology::NodeModel& node, std::string_view spec,
-                                std::string_view device_spec, unsigned kinds = TSAR_DEVICE_ALL);
+                                std::string_view device_spec, const ProcessCpus& process = {},
+                                unsigned kinds = TSAR_DEVICE_ALL);
 
 }  // namespace tsar::core

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "devices/cuda_device.hpp"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -12,6 +10,7 @@
 #include <shared_mutex>
 #include <string>
 
+#include "devices/cuda_runtime.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace tsar::core {
@@ -22,6 +21,10 @@ namespace {
 constexpr std::size_t kSlots = 4;
 constexpr std::size_t kSlotBytes = std::size_t{8} << 20;
 
+/// The loaded runtime: every path here runs after cuda_runtime() succeeded (cuda_device_count
+/// found a device, make_cuda made one, pin_host_range checked).
+const CudaRuntime& rt() { return *cuda_runtime(); }
+
 cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
 
@@ -30,11 +33,11 @@ cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
 class DeviceScope {
  public:
   explicit DeviceScope(int ordinal) {
-    if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
-    if (previous_ != ordinal) cudaSetDevice(ordinal);
+    if (rt().cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+    if (previous_ != ordinal) rt().cudaSetDevice(ordinal);
   }
   ~DeviceScope() {
-    if (previous_ >= 0) cudaSetDevice(previous_);
+    if (previous_ >= 0) rt().cudaSetDevice(previous_);
   }
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;
@@ -50,9 +53,9 @@ std::map<std::uintptr_t, std::size_t> pinned;
 }  // namespace
 
 std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes) {
-  if (host == nullptr || bytes == 0) return nullptr;
-  if (cudaHostRegister(host, bytes, cudaHostRegisterPortable) != cudaSuccess) {
-    cudaGetLastError();
+  if (host == nullptr || bytes == 0 || cuda_runtime() == nullptr) return nullptr;
+  if (rt().cudaHostRegister(host, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+    rt().cudaGetLastError();
     return nullptr;
   }
   const auto at = reinterpret_cast<std::uintptr_t>(host);
@@ -65,7 +68,7 @@ std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes) {
       std::unique_lock lock(pinned_mutex);
       pinned.erase(at);
     }
-    cudaHostUnregister(p);
+    rt().cudaHostUnregister(p);
   });
 }
 
@@ -90,18 +93,18 @@ CudaDevice::~CudaDevice() {
   // At process exit the CUDA runtime may already be torn down: errors are ignored.
   DeviceScope scope(ordinal_);
   for (Slot& s : slots_) {
-    if (s.done != nullptr) cudaEventDestroy(as_event(s.done));
-    if (s.host != nullptr) cudaFreeHost(s.host);
+    if (s.done != nullptr) rt().cudaEventDestroy(as_event(s.done));
+    if (s.host != nullptr) rt().cudaFreeHost(s.host);
   }
-  if (stream_ != nullptr) cudaStreamDestroy(as_stream(stream_));
+  if (stream_ != nullptr) rt().cudaStreamDestroy(as_stream(stream_));
 }
 
 void CudaDevice::initialise() {
   cudaStream_t stream = nullptr;
-  if (const cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (const cudaError_t e = rt().cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
       e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM,
-                description().key + ": cudaStreamCreate: " + cudaGetErrorString(e));
+                description().key + ": cudaStreamCreate: " + rt().cudaGetErrorString(e));
   stream_ = stream;
 }
 
@@ -109,31 +112,32 @@ void CudaDevice::allocate_staging() {
   std::vector<Slot> slots(kSlots);
   const auto release = [&] {
     for (Slot& s : slots) {
-      if (s.done != nullptr) cudaEventDestroy(as_event(s.done));
-      if (s.host != nullptr) cudaFreeHost(s.host);
+      if (s.done != nullptr) rt().cudaEventDestroy(as_event(s.done));
+      if (s.host != nullptr) rt().cudaFreeHost(s.host);
     }
   };
   for (Slot& s : slots) {
     void* host = nullptr;
     cudaEvent_t ev = nullptr;
-    cudaError_t e = cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
+    cudaError_t e = rt().cudaHostAlloc(&host, kSlotBytes, cudaHostAllocPortable);
     if (e == cudaSuccess) {
       s.host = static_cast<unsigned char*>(host);
-      e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+      e = rt().cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
       s.done = ev;
     }
     if (e != cudaSuccess) {
       release();
       throw Error(TSAR_ERR_SYSTEM,
-                  description().key + ": staging memory: " + cudaGetErrorString(e));
+                  description().key + ": staging memory: " + rt().cudaGetErrorString(e));
     }
   }
   slots_ = std::move(slots);
 }
 
 void CudaDevice::attach_worker() {
-  if (const cudaError_t e = cudaSetDevice(ordinal_); e != cudaSuccess)
-    throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaSetDevice: " + cudaGetErrorString(e));
+  if (const cudaError_t e = rt().cudaSetDevice(ordinal_); e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": cudaSetDevice: " + rt().cudaGetErrorString(e));
   std::call_once(init_, [this] { initialise(); });
 }
 
@@ -145,21 +149,21 @@ void CudaDevice::prepare_copies() {
 void* CudaDevice::allocate_memory(std::size_t bytes) {
   DeviceScope scope(ordinal_);
   void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
+  const cudaError_t e = rt().cudaMalloc(&p, bytes);
   if (e == cudaErrorMemoryAllocation) {
-    cudaGetLastError();  // clear the sticky-free error so later calls are not blamed
+    rt().cudaGetLastError();  // clear the sticky-free error so later calls are not blamed
     throw DeviceOutOfMemory("cudaMalloc of " + std::to_string(bytes) + " bytes on " +
                             description().key + ": out of device memory");
   }
   if (e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM, description().key + ": cudaMalloc of " + std::to_string(bytes) +
-                                     " bytes: " + cudaGetErrorString(e));
+                                     " bytes: " + rt().cudaGetErrorString(e));
   return p;
 }
 
 void CudaDevice::release_memory(void* device_ptr) noexcept {
   DeviceScope scope(ordinal_);
-  cudaFree(device_ptr);
+  rt().cudaFree(device_ptr);
 }
 
 CudaDevice::Slot& CudaDevice::acquire() {
@@ -171,9 +175,9 @@ CudaDevice::Slot& CudaDevice::acquire() {
 }
 
 void CudaDevice::finish(Slot& s) {
-  if (const cudaError_t e = cudaEventSynchronize(as_event(s.done)); e != cudaSuccess)
+  if (const cudaError_t e = rt().cudaEventSynchronize(as_event(s.done)); e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM,
-                description().key + ": waiting for a copy: " + cudaGetErrorString(e));
+                description().key + ": waiting for a copy: " + rt().cudaGetErrorString(e));
   if (s.unpack_to == nullptr) return;
   for (std::size_t r = 0; r < s.unpack_rows; ++r)
     std::memcpy(s.unpack_to + r * s.unpack_pitch, s.host + r * s.unpack_row_bytes,
@@ -189,12 +193,12 @@ void CudaDevice::move_rows(Direction dir, unsigned char* dst, std::size_t dpitch
   const auto async = [&](void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t k) {
     const cudaMemcpyKind kind = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
     const cudaError_t e =
-        k == 1 ? cudaMemcpyAsync(d, s, row_bytes, kind, as_stream(stream_))
-               : cudaMemcpy2DAsync(d, dp, s, sp, row_bytes, k, kind, as_stream(stream_));
+        k == 1 ? rt().cudaMemcpyAsync(d, s, row_bytes, kind, as_stream(stream_))
+               : rt().cudaMemcpy2DAsync(d, dp, s, sp, row_bytes, k, kind, as_stream(stream_));
     if (e != cudaSuccess)
       throw Error(TSAR_ERR_SYSTEM, description().key +
                                        (to ? ": copy to device: " : ": copy from device: ") +
-                                       cudaGetErrorString(e));
+                                       rt().cudaGetErrorString(e));
   };
   // Page-locked host side: straight by DMA (copies back complete at synchronize).
   if (to ? host_range_pinned(src, (rows - 1) * spitch + row_bytes)
@@ -225,7 +229,7 @@ void CudaDevice::move_rows(Direction dir, unsigned char* dst, std::size_t dpitch
       s.unpack_row_bytes = row_bytes;
       s.unpack_rows = k;
     }
-    cudaEventRecord(as_event(s.done), as_stream(stream_));
+    rt().cudaEventRecord(as_event(s.done), as_stream(stream_));
   }
 }
 
@@ -247,10 +251,10 @@ void CudaDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
   DeviceScope scope(ordinal_);
   if (const cudaError_t e =
-          cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, as_stream(stream_));
+          rt().cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, as_stream(stream_));
       e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM,
-                description().key + ": copy on the device: " + cudaGetErrorString(e));
+                description().key + ": copy on the device: " + rt().cudaGetErrorString(e));
 }
 
 bool CudaDevice::can_copy_peer(const Device& to) const {
@@ -266,16 +270,16 @@ void CudaDevice::copy_peer(Device& to, void* dst, const void* src, std::size_t b
       std::find(peers_.begin(), peers_.end(), other->ordinal_) == peers_.end()) {
     // Direct access where the GPUs have it; else the driver stages the copies itself.
     int can = 0;
-    if (cudaDeviceCanAccessPeer(&can, ordinal_, other->ordinal_) == cudaSuccess && can != 0 &&
-        cudaDeviceEnablePeerAccess(other->ordinal_, 0) != cudaSuccess)
-      cudaGetLastError();  // already enabled (another region's device object)
+    if (rt().cudaDeviceCanAccessPeer(&can, ordinal_, other->ordinal_) == cudaSuccess && can != 0 &&
+        rt().cudaDeviceEnablePeerAccess(other->ordinal_, 0) != cudaSuccess)
+      rt().cudaGetLastError();  // already enabled (another region's device object)
     peers_.push_back(other->ordinal_);
   }
   if (const cudaError_t e =
-          cudaMemcpyPeerAsync(dst, other->ordinal_, src, ordinal_, bytes, as_stream(stream_));
+          rt().cudaMemcpyPeerAsync(dst, other->ordinal_, src, ordinal_, bytes, as_stream(stream_));
       e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM, description().key + ": copy into " + to.description().key + ": " +
-                                     cudaGetErrorString(e));
+                                     rt().cudaGetErrorString(e));
 }
 
 void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, Direction dir) {
@@ -320,15 +324,16 @@ void CudaDevice::copy_rect_from_device(void* dst_host, const void* src, const Re
 void CudaDevice::synchronize() {
   if (stream_ == nullptr) return;
   DeviceScope scope(ordinal_);
-  if (const cudaError_t e = cudaStreamSynchronize(as_stream(stream_)); e != cudaSuccess)
-    throw Error(TSAR_ERR_SYSTEM, description().key + ": " + cudaGetErrorString(e));
+  if (const cudaError_t e = rt().cudaStreamSynchronize(as_stream(stream_)); e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM, description().key + ": " + rt().cudaGetErrorString(e));
   for (std::size_t k = 0; k < slots_.size(); ++k) finish(slots_[(next_slot_ + k) % slots_.size()]);
 }
 
 int cuda_device_count() {
+  if (cuda_runtime() == nullptr) return 0;
   int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
+  if (rt().cudaGetDeviceCount(&n) != cudaSuccess) {
+    rt().cudaGetLastError();
     return 0;
   }
   return n;
@@ -336,10 +341,13 @@ int cuda_device_count() {
 
 double cuda_peak_gflops(int ordinal) {
   int sms = 0, khz = 0, major = 0, minor = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess ||
-      cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, ordinal) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal) != cudaSuccess)
+  if (cuda_runtime() == nullptr ||
+      rt().cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess ||
+      rt().cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, ordinal) != cudaSuccess ||
+      rt().cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal) !=
+          cudaSuccess ||
+      rt().cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal) !=
+          cudaSuccess)
     return 0.0;
   // FP64 lanes per SM: 64 on Hopper, 32 on the other data-centre parts (x.0), 2 elsewhere.
   const double lanes = minor != 0 ? 2.0 : major >= 9 ? 64.0 : major >= 6 ? 32.0 : 2.0;
@@ -348,13 +356,16 @@ double cuda_peak_gflops(int ordinal) {
 
 std::string cuda_pci_address(int ordinal) {
   char id[32] = {};
-  if (cudaDeviceGetPCIBusId(id, sizeof id, ordinal) != cudaSuccess) return "";
+  if (cuda_runtime() == nullptr) return "";
+  if (rt().cudaDeviceGetPCIBusId(id, sizeof id, ordinal) != cudaSuccess) return "";
   std::string s(id);
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
 std::shared_ptr<Device> make_cuda(DeviceDescription description, int ordinal) {
+  if (cuda_runtime() == nullptr)
+    throw Error(TSAR_ERR_DEVICES, "cuda:" + std::to_string(ordinal) + ": " + cuda_runtime_error());
   description.kind = DeviceKind::kCuda;
   description.id = ordinal;
   description.key = "cuda:" + std::to_string(ordinal);

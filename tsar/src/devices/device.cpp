@@ -17,6 +17,10 @@ cpu_set_t Device::worker_cpus(const symmer::topology::NodeModel& node) const {
   const auto& d = description_;
   cpu_set_t set;
   CPU_ZERO(&set);
+  if (!d.cpus.empty()) {
+    for (int cpu : d.cpus) CPU_SET(cpu, &set);
+    return set;
+  }
   const auto add = [&](int core) {
     for (int pu : node.cores().at(static_cast<std::size_t>(core)).pus) CPU_SET(pu, &set);
   };

@@ -41,11 +41,14 @@ const char* device_kind_name(DeviceKind kind);
 /// What a device is, fixed when it is created.
 struct DeviceDescription {
   DeviceKind kind = DeviceKind::kCpu;
-  int id = -1;             ///< CPU: first logical core; OpenMP target: device number; CUDA: ordinal
-  std::string key;         ///< stable name for caches and traces: "cpu:3", "place:0", "cuda:1"
+  int id = -1;      ///< CPU: first Linux CPU; emulated: its number; OpenMP: device; CUDA: ordinal
+  std::string key;  ///< stable name for caches and traces: "cpu:3", "place:0", "cuda:1"
   int numa_node = -1;      ///< logical NUMA node it is attached to
   std::vector<int> cores;  ///< logical cores it computes on (accelerators: none)
   int control_core = -1;   ///< logical core its worker thread is pinned to
+  /// Linux CPUs its worker runs on (of its cores, or of an accelerator's control core);
+  /// empty: every CPU of them.
+  std::vector<int> cpus;
   /// Computes apart from the host's cores (a GPU, or one emulated on a core): the pass planner
   /// weighs it against the cores, never lets the cores steal its range, and back-off may
   /// retire it so its worker computes on its control core instead. False for CPU devices.

@@ -10,6 +10,7 @@
 #include "devices/gpu_discovery.hpp"
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
 #if TSAR_HAVE_CUDA
 #include "devices/cuda_device.hpp"
@@ -18,10 +19,12 @@
 namespace tsar::core {
 namespace {
 
+using symmer::topology::NodeModel;
+
 constexpr const char* kSyntax =
-    "expected cpu:N, cpu:N-M, cpu:all, place:N, team:N-M, team:all, emul:N, omp:N[@CORE], omp:all, "
-    "omphost:N, "
-    "cuda:N[@CORE] or cuda:all";
+    "expected cpu:N, cpu:N-M, cpu:all, place:N, team:N-M, team:all, emul:N, omp:N[@CPU], "
+    "omp:all, omphost:N, cuda:N[@CPU] or cuda:all; CPUs and NUMA nodes are Linux numbers, "
+    "logical ones with an L: prefix (cpu:L:0-3)";
 
 [[noreturn]] void bad(std::string_view entry, const std::string& why) {
   throw Error(TSAR_ERR_DEVICES,
@@ -42,17 +45,53 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// A GPU entry (omp:N, cuda:N, with an optional @CORE): the GPU's slot, its control core
+/// The numbers of an entry's argument, N or N-M (one item of a Linux CPU list, by the one
+/// CPU-list parser): Linux numbers, or logical indices after "L:" (likwid's prefix).
+struct Numbers {
+  bool logical = false;
+  std::vector<int> values;
+};
+Numbers numbers(std::string_view entry, std::string_view text) {
+  Numbers n;
+  if (text.substr(0, 2) == "L:") {
+    n.logical = true;
+    text.remove_prefix(2);
+  }
+  if (text.find(',') != std::string_view::npos) bad(entry, "one number or range per entry");
+  auto parsed = symmer::topology::parse_cpu_list(text);
+  if (!parsed) bad(entry, parsed.error().message);
+  n.values = std::move(parsed.value());
+  return n;
+}
+
+/// The logical core `index` (checked).
+const symmer::topology::Core& logical_core(const NodeModel& node, std::string_view entry,
+                                           int index) {
+  if (index >= static_cast<int>(node.cores().size()))
+    bad(entry, "core L:" + std::to_string(index) + " does not exist (cores L:0-" +
+                   std::to_string(node.cores().size() - 1) + " are allowed here)");
+  return node.cores()[static_cast<std::size_t>(index)];
+}
+
+/// One CPU an entry names (a worker's: emul:, omphost:, @CPU): a Linux CPU, or the first CPU
+/// of logical core L:N.
+int one_cpu(const NodeModel& node, std::string_view entry, std::string_view text) {
+  const Numbers n = numbers(entry, text);
+  if (n.values.size() != 1) bad(entry, "one CPU, not a range");
+  if (n.logical) return logical_core(node, entry, n.values.front()).pus.front();
+  core_of_cpu(node, n.values.front(), "device list entry '" + std::string(entry) + "'");
+  return n.values.front();
+}
+
+/// A GPU entry (omp:N, cuda:N, with an optional @CPU): the GPU's slot, its control CPU
 /// replaced when the entry names one.
-GpuSlot gpu_entry(const symmer::topology::NodeModel& node, const std::vector<GpuSlot>& gpus,
-                  std::string_view entry, std::string_view arg, bool cuda) {
+GpuSlot gpu_entry(const NodeModel& node, const std::vector<GpuSlot>& gpus, std::string_view entry,
+                  std::string_view arg, bool cuda) {
   std::string_view number = arg;
-  int core = -1;
+  int cpu = -1;
   if (const std::size_t at = arg.find('@'); at != std::string_view::npos) {
     number = arg.substr(0, at);
-    core = parse_index(entry, arg.substr(at + 1));
-    if (core >= static_cast<int>(node.cores().size()))
-      bad(entry, "core " + std::to_string(core) + " does not exist");
+    cpu = one_cpu(node, entry, arg.substr(at + 1));
   }
   const int id = parse_index(entry, number);
   int count = 0;
@@ -61,7 +100,10 @@ GpuSlot gpu_entry(const symmer::topology::NodeModel& node, const std::vector<Gpu
     ++count;
     if ((cuda ? g.cuda_device : g.omp_device) != id) continue;
     GpuSlot s = g;
-    if (core >= 0) s.control_core = core;
+    if (cpu >= 0) {
+      s.control_core = node.core_of_pu(cpu);
+      s.control_cpus = {cpu};
+    }
     return s;
   }
   bad(entry, std::string(cuda ? "CUDA device " : "OpenMP target device ") + std::to_string(id) +
@@ -76,15 +118,15 @@ std::shared_ptr<Device> make_gpu(const GpuSlot& slot, bool cuda) {
   return make_omp_target(gpu_description(slot), slot.omp_device);
 }
 
-std::vector<std::shared_ptr<Device>> parse(const symmer::topology::NodeModel& node,
-                                           std::string_view spec) {
+std::vector<std::shared_ptr<Device>> parse(const NodeModel& node, std::string_view spec,
+                                           const std::vector<int>& cpus) {
   std::vector<std::shared_ptr<Device>> devices;
-  const int cores = static_cast<int>(node.cores().size());
   int emulated = 0, omp_hosts = 0;
   std::vector<GpuSlot> gpus;
   bool gpus_known = false;
   const auto known_gpus = [&]() -> const std::vector<GpuSlot>& {
-    if (!gpus_known) gpus = discover_gpus(node);
+    // A list naming a CUDA device asks the CUDA runtime even where no GPU is seen.
+    if (!gpus_known) gpus = discover_gpus(node, cpus, spec.find("cuda:") != std::string_view::npos);
     gpus_known = true;
     return gpus;
   };
@@ -99,38 +141,52 @@ std::vector<std::shared_ptr<Device>> parse(const symmer::topology::NodeModel& no
     if (colon == std::string_view::npos) bad(entry, "no ':'");
     const std::string_view kind = entry.substr(0, colon);
     const std::string_view arg = entry.substr(colon + 1);
+    const std::string what = "device list entry '" + std::string(entry) + "'";
     if (kind == "cpu") {
-      if (arg == "all") {
-        for (int c = 0; c < cores; ++c) devices.push_back(make_cpu_core(node, c));
-      } else if (const std::size_t dash = arg.find('-'); dash != std::string_view::npos) {
-        const int lo = parse_index(entry, arg.substr(0, dash));
-        const int hi = parse_index(entry, arg.substr(dash + 1));
-        if (hi < lo) bad(entry, "empty range");
-        for (int c = lo; c <= hi; ++c) devices.push_back(make_cpu_core(node, c));
-      } else {
-        devices.push_back(make_cpu_core(node, parse_index(entry, arg)));
+      if (arg == "all") {  // a device per core of the process's CPUs
+        for (const auto& c : cores_of(node, cpus))
+          devices.push_back(make_cpu_core(node, c.core, c.cpus));
+        continue;
+      }
+      const Numbers n = numbers(entry, arg);
+      for (int v : n.values) {
+        if (n.logical)
+          devices.push_back(make_cpu_core(node, logical_core(node, entry, v).index));
+        else
+          devices.push_back(make_cpu_core(node, core_of_cpu(node, v, what), {v}));
       }
     } else if (kind == "team") {
       std::vector<int> team;
-      if (arg == "all") {  // the default list's cores: GPU control cores stay reserved
-        for (const auto& d : default_devices(node, known_gpus(), gpu_cores_policy()))
-          if (d->kind() == DeviceKind::kCpu) team.push_back(d->description().id);
+      if (arg == "all") {  // the default list's CPUs: GPU control cores stay reserved
+        for (const auto& d : default_devices(node, known_gpus(), gpu_cores_policy(), cpus))
+          if (d->kind() == DeviceKind::kCpu)
+            team.insert(team.end(), d->description().cpus.begin(), d->description().cpus.end());
       } else {
-        const std::size_t dash = arg.find('-');
-        const int lo = parse_index(entry, arg.substr(0, dash));
-        const int hi =
-            dash == std::string_view::npos ? lo : parse_index(entry, arg.substr(dash + 1));
-        if (hi < lo) bad(entry, "empty range");
-        if (hi >= cores) bad(entry, "core " + std::to_string(hi) + " does not exist");
-        for (int c = lo; c <= hi; ++c) team.push_back(c);
+        const Numbers n = numbers(entry, arg);
+        for (int v : n.values) {
+          if (!n.logical) {
+            core_of_cpu(node, v, what);
+            team.push_back(v);
+            continue;
+          }
+          const auto& pus = logical_core(node, entry, v).pus;
+          team.insert(team.end(), pus.begin(), pus.end());
+        }
       }
       devices.push_back(make_cpu_team(node, std::move(team)));
     } else if (kind == "place") {
-      devices.push_back(make_cpu_place(node, parse_index(entry, arg)));
+      const Numbers n = numbers(entry, arg);
+      if (n.values.size() != 1) bad(entry, "one NUMA node, not a range");
+      int numa = -1;
+      for (const auto& m : node.numa_nodes())
+        if (n.logical ? m.index == n.values.front() : m.os_index == n.values.front())
+          numa = m.index;
+      if (numa < 0) bad(entry, "NUMA node " + std::string(arg) + " does not exist here");
+      devices.push_back(make_cpu_place(node, numa, cpus));
     } else if (kind == "emul") {
-      devices.push_back(make_emulated(node, emulated++, parse_index(entry, arg)));
+      devices.push_back(make_emulated(node, emulated++, one_cpu(node, entry, arg)));
     } else if (kind == "omphost") {
-      devices.push_back(make_omp_host(node, omp_hosts++, parse_index(entry, arg)));
+      devices.push_back(make_omp_host(node, omp_hosts++, one_cpu(node, entry, arg)));
     } else if (kind == "omp" || kind == "cuda") {
       const bool cuda = kind == "cuda";
       if (cuda && !cuda_backend_built())
@@ -150,10 +206,12 @@ std::vector<std::shared_ptr<Device>> parse(const symmer::topology::NodeModel& no
 
 }  // namespace
 
-std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeModel& node,
-                                                   std::string_view spec) {
-  auto devices = trim(spec).empty() ? default_devices(node, discover_gpus(node), gpu_cores_policy())
-                                    : parse(node, spec);
+std::vector<std::shared_ptr<Device>> build_devices(const NodeModel& node, std::string_view spec,
+                                                   const ProcessCpus& process) {
+  const std::vector<int> cpus = default_cpus(node, process);
+  auto devices = trim(spec).empty()
+                     ? default_devices(node, discover_gpus(node, cpus), gpu_cores_policy(), cpus)
+                     : parse(node, spec, cpus);
   // Per-accelerator byte figures from the environment (per_device_bytes' list syntax).
   const auto from_env = [&devices](const char* variable, auto set) {
     const char* list = std::getenv(variable);

@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The devices of a runtime, from a device list ("cpu:0-3,emul:0,cuda:0"; see tsar_set_devices
-// in tsar.h) or, by default, every allowed core and GPU of this node (gpu_discovery.hpp).
-// Accelerators get their TSAR_DEVICE_MEMORY_LIMIT here.
+// in tsar/devices.h) or, by default, a device per core of this process's CPUs
+// (default_cpus.hpp) and every GPU (gpu_discovery.hpp). Accelerators get their
+// TSAR_DEVICE_MEMORY_LIMIT here.
 
 #include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include "devices/default_cpus.hpp"
 #include "devices/device.hpp"
 
 namespace tsar::core {
 
-/// Builds the devices `spec` names; an empty spec means default_devices(node).
-/// Throws Error(TSAR_ERR_DEVICES) naming the bad entry.
+/// Builds the devices `spec` names; an empty spec means default_devices on
+/// default_cpus(node, process) (the runtime passes this_process_cpus(); {}: every CPU). The
+/// process's CPUs are also what "cpu:all", "team:all" and "place:N" take and where GPU control
+/// cores are chosen; entries naming CPUs get exactly those. Throws Error(TSAR_ERR_DEVICES) naming
+/// the bad entry.
 std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeModel& node,
-                                                   std::string_view spec);
+                                                   std::string_view spec,
+                                                   const ProcessCpus& process = {});
 
 /// The devices a region of device kinds `kinds` (a TSAR_DEVICE_* mask, 0 = all) runs on, as
 /// indices into `devices`: every device of those kinds in list order, one per physical

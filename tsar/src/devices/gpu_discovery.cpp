@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "devices/gpu_discovery.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -45,24 +47,41 @@ void set_gpu_cores_policy(GpuCores policy) { policy_override.store(static_cast<i
 
 bool cuda_backend_built() { return TSAR_HAVE_CUDA != 0; }
 
-GpuRuntimes probe_gpu_runtimes() {
+GpuRuntimes probe_gpu_runtimes(const symmer::topology::NodeModel& node, bool cuda) {
   GpuRuntimes r;
 #if TSAR_HAVE_CUDA
-  for (int o = 0, n = cuda_device_count(); o < n; ++o) {
+  const bool nvidia = cuda || !node.gpus().empty() || access("/dev/nvidiactl", F_OK) == 0;
+  for (int o = 0, n = nvidia ? cuda_device_count() : 0; o < n; ++o) {
     r.cuda_pci.push_back(cuda_pci_address(o));
     r.cuda_peak.push_back(cuda_peak_gflops(o));
   }
+#else
+  (void)node;
+  (void)cuda;
 #endif
   r.omp_devices = omp_target_device_count();
   return r;
 }
 
-std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node) {
-  return place_gpus(node, probe_gpu_runtimes());
+std::vector<GpuSlot> discover_gpus(const symmer::topology::NodeModel& node,
+                                   const std::vector<int>& cpus, bool cuda) {
+  return place_gpus(node, probe_gpu_runtimes(node, cuda), cpus);
+}
+
+std::vector<CoreCpus> cores_of(const symmer::topology::NodeModel& node,
+                               const std::vector<int>& cpus) {
+  std::vector<CoreCpus> out;
+  for (const auto& core : node.cores()) {
+    CoreCpus c{core.index, {}};
+    for (int pu : core.pus)
+      if (cpus.empty() || std::binary_search(cpus.begin(), cpus.end(), pu)) c.cpus.push_back(pu);
+    if (!c.cpus.empty()) out.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::vector<GpuSlot> place_gpus(const symmer::topology::NodeModel& node,
-                                const GpuRuntimes& runtimes) {
+                                const GpuRuntimes& runtimes, const std::vector<int>& cpus) {
   const auto model = node.gpus();
   std::vector<GpuSlot> slots;
   std::vector<const symmer::topology::PciDevice*> placed;  // model entry of each slot
@@ -102,28 +121,33 @@ std::vector<GpuSlot> place_gpus(const symmer::topology::NodeModel& node,
     }
     slots[k].omp_device = d;
   }
-  // Control cores: the highest-numbered free core near each GPU (core 0 is the caller's).
-  const int cores = static_cast<int>(node.cores().size());
-  std::vector<char> taken(static_cast<std::size_t>(cores), 0);
+  // Control cores: the highest-numbered free core of the process's near each GPU (the first
+  // core is the caller's).
+  const std::vector<CoreCpus> mine = cores_of(node, cpus);
+  if (mine.empty() && !slots.empty())
+    throw Error(TSAR_ERR_DEVICES, "no CPU of this process's is in the node model");
+  std::vector<char> taken(mine.size(), 0);
   for (std::size_t k = 0; k < slots.size(); ++k) {
     std::vector<int> near;
     if (placed[k] != nullptr) near = placed[k]->local_cores;
     if (near.empty() && slots[k].numa_node >= 0 &&
         slots[k].numa_node < static_cast<int>(node.numa_nodes().size()))
       near = node.numa_nodes()[static_cast<std::size_t>(slots[k].numa_node)].cores;
-    // An empty list means any core.
+    // An empty list means any core; the result indexes `mine`.
     const auto free_core_in = [&](const std::vector<int>& list) {
-      for (int c = cores - 1; c >= 0; --c)
-        if (!taken[static_cast<std::size_t>(c)] &&
-            (list.empty() || std::find(list.begin(), list.end(), c) != list.end()))
-          return c;
+      for (std::size_t m = mine.size(); m-- > 0;)
+        if (!taken[m] &&
+            (list.empty() || std::find(list.begin(), list.end(), mine[m].core) != list.end()))
+          return static_cast<int>(m);
       return -1;
     };
     int pick = free_core_in(near);
     if (pick < 0) pick = free_core_in({});
-    if (pick < 0) pick = cores - 1 - static_cast<int>(k % static_cast<std::size_t>(cores));
+    if (pick < 0) pick = static_cast<int>(mine.size() - 1 - k % mine.size());
     taken[static_cast<std::size_t>(pick)] = 1;
-    slots[k].control_core = pick;
+    slots[k].control_core = mine[static_cast<std::size_t>(pick)].core;
+    slots[k].control_cpus = mine[static_cast<std::size_t>(pick)].cpus;
+    pick = slots[k].control_core;
     if (slots[k].numa_node < 0) slots[k].numa_node = node.cores().at(pick).numa_node;
     if (slots[k].peak_gflops <= 0.0) slots[k].peak_gflops = kUnknownGpuPeakGflops;
   }
@@ -134,6 +158,7 @@ DeviceDescription gpu_description(const GpuSlot& slot) {
   DeviceDescription d;
   d.numa_node = slot.numa_node;
   d.control_core = slot.control_core;
+  d.cpus = slot.control_cpus;
   d.peak_gflops = slot.peak_gflops;
   d.alignment = 128;  // a warp's 32 four-byte words: coalesced row starts
   d.host_memory = false;
@@ -145,14 +170,16 @@ DeviceDescription gpu_description(const GpuSlot& slot) {
 
 std::vector<std::shared_ptr<Device>> default_devices(const symmer::topology::NodeModel& node,
                                                      const std::vector<GpuSlot>& gpus,
-                                                     GpuCores policy) {
-  const int cores = static_cast<int>(node.cores().size());
-  std::vector<char> reserved(static_cast<std::size_t>(cores), 0);
-  if (policy == GpuCores::kReserve && static_cast<int>(gpus.size()) < cores)
-    for (const auto& g : gpus) reserved[static_cast<std::size_t>(g.control_core)] = 1;
+                                                     GpuCores policy,
+                                                     const std::vector<int>& cpus) {
+  const std::vector<CoreCpus> mine = cores_of(node, cpus);
+  const bool reserve = policy == GpuCores::kReserve && gpus.size() < mine.size();
   std::vector<std::shared_ptr<Device>> devices;
-  for (int c = 0; c < cores; ++c)
-    if (!reserved[static_cast<std::size_t>(c)]) devices.push_back(make_cpu_core(node, c));
+  for (const auto& c : mine) {
+    const bool control = std::any_of(gpus.begin(), gpus.end(),
+                                     [&](const GpuSlot& g) { return g.control_core == c.core; });
+    if (!(reserve && control)) devices.push_back(make_cpu_core(node, c.core, c.cpus));
+  }
   for (const auto& g : gpus)
     if (g.omp_device >= 0) devices.push_back(make_omp_target(gpu_description(g), g.omp_device));
 #if TSAR_HAVE_CUDA

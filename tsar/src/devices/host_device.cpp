@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "devices/host_device.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
 
 #include "api/error.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace tsar::core {
@@ -116,17 +118,26 @@ double core_peak_gflops() {
 
 namespace {
 
+/// A host device's description: computing on logical cores `cores`, its worker on Linux CPUs
+/// `cpus` (empty: every CPU of the cores).
 DeviceDescription host_description(const symmer::topology::NodeModel& node, DeviceKind kind,
-                                   std::vector<int> cores, std::string key, int id) {
+                                   std::vector<int> cores, std::vector<int> cpus, std::string key,
+                                   int id) {
   DeviceDescription d;
   d.kind = kind;
   d.id = id;
   d.key = std::move(key);
   d.control_core = cores.front();
-  d.numa_node = node.cores().at(cores.front()).numa_node;
+  d.numa_node = node.cores().at(static_cast<std::size_t>(cores.front())).numa_node;
   d.peak_gflops = core_peak_gflops() * static_cast<double>(cores.size());
   d.alignment = 64;
   d.host_memory = true;
+  if (cpus.empty())
+    for (int core : cores) {
+      const auto& pus = node.cores().at(static_cast<std::size_t>(core)).pus;
+      cpus.insert(cpus.end(), pus.begin(), pus.end());
+    }
+  d.cpus = std::move(cpus);
   d.cores = std::move(cores);
   return d;
 }
@@ -134,49 +145,81 @@ DeviceDescription host_description(const symmer::topology::NodeModel& node, Devi
 void check_core(const symmer::topology::NodeModel& node, int core, const std::string& what) {
   const auto cores = static_cast<int>(node.cores().size());
   if (core < 0 || core >= cores)
-    throw Error(TSAR_ERR_DEVICES, what + ": core " + std::to_string(core) +
-                                      " does not exist (cores 0-" + std::to_string(cores - 1) +
+    throw Error(TSAR_ERR_DEVICES, what + ": core L:" + std::to_string(core) +
+                                      " does not exist (cores L:0-" + std::to_string(cores - 1) +
                                       " are allowed here)");
 }
 
 }  // namespace
 
-std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core) {
-  check_core(node, core, "cpu:" + std::to_string(core));
-  return std::make_shared<HostDevice>(
-      host_description(node, DeviceKind::kCpu, {core}, "cpu:" + std::to_string(core), core));
+int core_of_cpu(const symmer::topology::NodeModel& node, int cpu, const std::string& what) {
+  const int core = node.core_of_pu(cpu);
+  if (core < 0) {
+    std::vector<int> allowed;
+    for (const auto& c : node.cores()) allowed.insert(allowed.end(), c.pus.begin(), c.pus.end());
+    throw Error(TSAR_ERR_DEVICES, what + ": CPU " + std::to_string(cpu) +
+                                      " is not one this process may use (CPUs " +
+                                      symmer::topology::format_cpu_list(allowed) + ")");
+  }
+  return core;
 }
 
-std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node) {
+std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core,
+                                      std::vector<int> cpus) {
+  check_core(node, core, "cpu:L:" + std::to_string(core));
+  if (cpus.empty()) cpus = node.cores()[static_cast<std::size_t>(core)].pus;
+  const int first = cpus.front();
+  return std::make_shared<HostDevice>(host_description(
+      node, DeviceKind::kCpu, {core}, std::move(cpus), "cpu:" + std::to_string(first), first));
+}
+
+std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node,
+                                       const std::vector<int>& allowed) {
   const auto& numa = node.numa_nodes();
-  const std::string key = "place:" + std::to_string(numa_node);
   if (numa_node < 0 || numa_node >= static_cast<int>(numa.size()))
-    throw Error(TSAR_ERR_DEVICES, key + ": NUMA node " + std::to_string(numa_node) +
-                                      " does not exist (" + std::to_string(numa.size()) +
+    throw Error(TSAR_ERR_DEVICES, "place:L:" + std::to_string(numa_node) +
+                                      ": NUMA node does not exist (" + std::to_string(numa.size()) +
                                       " NUMA nodes here)");
-  if (numa[numa_node].cores.empty())
-    throw Error(TSAR_ERR_DEVICES, key + ": NUMA node has no allowed cores");
-  auto d = host_description(node, DeviceKind::kCpu, numa[numa_node].cores, key,
-                            numa[numa_node].cores.front());
+  const auto& place = numa[static_cast<std::size_t>(numa_node)];
+  const std::string key = "place:" + std::to_string(place.os_index);
+  std::vector<int> cores, cpus;
+  for (int core : place.cores) {
+    bool any = false;
+    for (int pu : node.cores()[static_cast<std::size_t>(core)].pus)
+      if (allowed.empty() || std::binary_search(allowed.begin(), allowed.end(), pu)) {
+        cpus.push_back(pu);
+        any = true;
+      }
+    if (any) cores.push_back(core);
+  }
+  if (cores.empty())
+    throw Error(TSAR_ERR_DEVICES, key + ": NUMA node has none of this process's CPUs");
+  const int first = cpus.front();
+  auto d = host_description(node, DeviceKind::kCpu, std::move(cores), std::move(cpus), key, first);
   d.numa_node = numa_node;
   return std::make_shared<HostDevice>(std::move(d));
 }
 
 std::shared_ptr<Device> make_cpu_team(const symmer::topology::NodeModel& node,
-                                      std::vector<int> cores) {
-  if (cores.empty()) throw Error(TSAR_ERR_DEVICES, "team: no cores");
-  for (int core : cores) check_core(node, core, "team");
-  std::string key = "team:" + std::to_string(cores.front());
-  if (cores.size() > 1) key += "-" + std::to_string(cores.back());
-  const int id = cores.front();
+                                      std::vector<int> cpus) {
+  if (cpus.empty()) throw Error(TSAR_ERR_DEVICES, "team: no CPUs");
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  const std::string key = "team:" + symmer::topology::format_cpu_list(cpus);
+  std::vector<int> cores;
+  for (int cpu : cpus) {
+    const int core = core_of_cpu(node, cpu, key);
+    if (std::find(cores.begin(), cores.end(), core) == cores.end()) cores.push_back(core);
+  }
+  const int first = cpus.front();
   return std::make_shared<HostDevice>(
-      host_description(node, DeviceKind::kCpu, std::move(cores), std::move(key), id));
+      host_description(node, DeviceKind::kCpu, std::move(cores), std::move(cpus), key, first));
 }
 
-std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int core) {
+std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int cpu) {
   const std::string key = "emul:" + std::to_string(id);
-  check_core(node, core, key);
-  auto d = host_description(node, DeviceKind::kEmulated, {core}, key, id);
+  const int core = core_of_cpu(node, cpu, key);
+  auto d = host_description(node, DeviceKind::kEmulated, {core}, {cpu}, key, id);
   d.accelerator = true;
   return std::make_shared<HostDevice>(std::move(d));
 }

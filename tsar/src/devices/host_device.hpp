@@ -6,6 +6,7 @@
 // allocations so the generic memory paths can be exercised; registered buffers need none.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -30,17 +31,27 @@ class HostDevice final : public Device {
   void release_memory(void* device_ptr) noexcept override;
 };
 
-/// One CPU device per logical core.
-std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core);
-/// One CPU device for all cores of NUMA node `numa_node` (a team; its worker runs on them all).
-std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node);
-/// One CPU device for the given cores (a team, key "team:FIRST-LAST" or "team:N"): bodies
-/// spread its ranges over them with nested parallelism, so the cores balance among
-/// themselves and the split sees one device.
+/// Device creators take logical cores (the node model's) and Linux CPU numbers (what workers
+/// are bound to, and what keys and tsar_device_info speak). Each throws
+/// Error(TSAR_ERR_DEVICES) naming a core or CPU the model lacks.
+
+/// The logical core holding Linux CPU `cpu`; `what` names the entry in the error.
+int core_of_cpu(const symmer::topology::NodeModel& node, int cpu, const std::string& what);
+/// A CPU device computing on logical core `core`, its worker on Linux CPUs `cpus` of it
+/// (empty: all the core's), named cpu:<its first CPU>.
+std::shared_ptr<Device> make_cpu_core(const symmer::topology::NodeModel& node, int core,
+                                      std::vector<int> cpus = {});
+/// One CPU device for the cores of logical NUMA node `numa_node` with CPUs among `allowed`
+/// (sorted; empty: all), a team named place:<Linux node number>.
+std::shared_ptr<Device> make_cpu_place(const symmer::topology::NodeModel& node, int numa_node,
+                                       const std::vector<int>& allowed = {});
+/// One CPU device for Linux CPUs `cpus` (a team, key "team:<CPU list>"): bodies spread its
+/// ranges over them with nested parallelism, so the cores balance among themselves and the
+/// split sees one device.
 std::shared_ptr<Device> make_cpu_team(const symmer::topology::NodeModel& node,
-                                      std::vector<int> cores);
-/// The emulated accelerator number `id`, its worker pinned to `core`.
-std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int core);
+                                      std::vector<int> cpus);
+/// The emulated accelerator number `id`, its worker on Linux CPU `cpu`.
+std::shared_ptr<Device> make_emulated(const symmer::topology::NodeModel& node, int id, int cpu);
 
 /// Copies a rectangle between two host arrays (the host half of omp_target_memcpy_rect).
 void copy_rect_host(void* dst, const void* src, const RectCopy& rect);

@@ -163,19 +163,16 @@ std::shared_ptr<Device> make_omp_target(DeviceDescription description, int devic
   return std::make_shared<OmpTargetDevice>(std::move(description), device_num);
 }
 
-std::shared_ptr<Device> make_omp_host(const symmer::topology::NodeModel& node, int id, int core) {
-  const int cores = static_cast<int>(node.cores().size());
+std::shared_ptr<Device> make_omp_host(const symmer::topology::NodeModel& node, int id, int cpu) {
   const std::string key = "omphost:" + std::to_string(id);
-  if (core < 0 || core >= cores)
-    throw Error(TSAR_ERR_DEVICES, key + ": core " + std::to_string(core) +
-                                      " does not exist (cores 0-" + std::to_string(cores - 1) +
-                                      " are allowed here)");
+  const int core = core_of_cpu(node, cpu, key);
   DeviceDescription d;
   d.kind = DeviceKind::kOmpTarget;
   d.id = omp_get_initial_device();
   d.key = key;
   d.numa_node = node.cores().at(static_cast<std::size_t>(core)).numa_node;
   d.control_core = core;
+  d.cpus = {cpu};
   d.peak_gflops = core_peak_gflops();
   d.alignment = 64;
   d.host_memory = false;

@@ -65,7 +65,7 @@ int omp_target_device_count();
 /// fields are filled in here.
 std::shared_ptr<Device> make_omp_target(DeviceDescription description, int device_num);
 
-/// The host's initial OpenMP device as accelerator number `id`, its worker on core `core`.
-std::shared_ptr<Device> make_omp_host(const symmer::topology::NodeModel& node, int id, int core);
+/// The host's initial OpenMP device as accelerator number `id`, its worker on Linux CPU `cpu`.
+std::shared_ptr<Device> make_omp_host(const symmer::topology::NodeModel& node, int id, int cpu);
 
 }  // namespace tsar::core

@@ -160,7 +160,7 @@ std::shared_ptr<Device> Region::retire_worker(int worker) {
     return nullptr;
   }
   // Its worker becomes a CPU worker on the core that drove the accelerator.
-  x.device = make_cpu_core(runtime_->node(), core);
+  x.device = make_cpu_core(runtime_->node(), core, x.device->description().cpus);
   return x.device;
 }
 

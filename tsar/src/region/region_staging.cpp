@@ -91,7 +91,7 @@ void Region::lose_device(Worker& me, int worker, const std::string& why) {
                "tsar: region '%s': %s; %s is retired for this region and its work continues on "
                "core %d\n",
                name_.c_str(), why.c_str(), key.c_str(), core);
-  me.device = make_cpu_core(runtime_->node(), core);
+  me.device = make_cpu_core(runtime_->node(), core, me.device->description().cpus);
   bind_device(me);
 }
 

@@ -8,6 +8,7 @@
 #include "devices/device_list.hpp"
 #include "devices/gpu_discovery.hpp"
 #include "runtime/symmer_link.hpp"
+#include "symmer/topology/cpu_list.hpp"
 
 namespace tsar::core {
 namespace {
@@ -22,10 +23,10 @@ std::string device_text(const std::optional<std::string>& spec) {
   return env != nullptr ? env : "";
 }
 
-/// Everything build_devices reads besides the node: the device list, the accelerators'
-/// memory limits and declared links, and the GPU control-core policy. Equal keys build equal
-/// device sets.
-std::string selection_key(const std::string& text) {
+/// Everything build_devices reads besides the node: the device list, the process's CPUs, the
+/// accelerators' memory limits and declared links, and the GPU control-core policy. Equal
+/// keys build equal device sets.
+std::string selection_key(const std::string& text, const ProcessCpus& process) {
   const char* limits = std::getenv("TSAR_DEVICE_MEMORY_LIMIT");
   const char* links = std::getenv("TSAR_LINK_BANDWIDTH");
   std::string policy;
@@ -34,11 +35,16 @@ std::string selection_key(const std::string& text) {
   } catch (const Error&) {
     policy = "invalid";  // build_devices reports it where the policy matters
   }
-  return text + '\n' + (limits != nullptr ? limits : "") + '\n' + (links != nullptr ? links : "") +
-         '\n' + policy;
+  std::string cpus = symmer::topology::format_cpu_list(process.affinity) + ';' +
+                     std::to_string(process.omp_num_threads);
+  for (const auto& place : process.omp_places)
+    cpus += ";" + symmer::topology::format_cpu_list(place);
+  return text + '\n' + cpus + '\n' + (limits != nullptr ? limits : "") + '\n' +
+         (links != nullptr ? links : "") + '\n' + policy;
 }
 
-std::shared_ptr<Runtime> build(const std::optional<std::string>& spec, std::string key) {
+std::shared_ptr<Runtime> build(const std::optional<std::string>& spec, const ProcessCpus& process,
+                               std::string key) {
   symmer::topology::NodeModel node = [] {
     try {
       return symmer::topology::NodeModel::from_this_node();
@@ -48,8 +54,9 @@ std::shared_ptr<Runtime> build(const std::optional<std::string>& spec, std::stri
   }();
   const std::string text = device_text(spec);
   try {
-    auto devices = build_devices(node, text);
-    return std::make_shared<Runtime>(std::move(node), std::move(devices), text, std::move(key));
+    auto devices = build_devices(node, text, process);
+    return std::make_shared<Runtime>(std::move(node), std::move(devices), text, process,
+                                     std::move(key));
   } catch (const Error& e) {
     if (spec) throw;
     throw Error(e.status(), std::string("TSAR_DEVICES: ") + e.what());
@@ -59,10 +66,11 @@ std::shared_ptr<Runtime> build(const std::optional<std::string>& spec, std::stri
 }  // namespace
 
 Runtime::Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<Device>> devices,
-                 std::string device_spec, std::string selection_key)
+                 std::string device_spec, ProcessCpus process, std::string selection_key)
     : node_(std::move(node)),
       devices_(std::move(devices)),
       device_spec_(std::move(device_spec)),
+      process_(std::move(process)),
       selection_key_(std::move(selection_key)),
       pool_(static_cast<int>(devices_.size())) {
   // Inside an MPI rank under symmer: tell it where TSAR's workers and GPU-driving threads run.
@@ -84,20 +92,24 @@ Runtime::Runtime(symmer::topology::NodeModel node, std::vector<std::shared_ptr<D
 
 std::shared_ptr<Runtime> Runtime::current() {
   std::lock_guard lock(current_mutex);
-  if (!current_runtime)
-    current_runtime = build(std::nullopt, selection_key(device_text(std::nullopt)));
+  if (!current_runtime) {
+    const ProcessCpus process = this_process_cpus();
+    current_runtime =
+        build(std::nullopt, process, selection_key(device_text(std::nullopt), process));
+  }
   return current_runtime;
 }
 
 void Runtime::select(const std::optional<std::string>& spec) {
-  std::string key = selection_key(device_text(spec));
+  const ProcessCpus process = this_process_cpus();
+  std::string key = selection_key(device_text(spec), process);
   {
     // The same selection again keeps the runtime: a new one would read the topology again
     // and start a second pool whose threads share the cores with the first one's.
     std::lock_guard lock(current_mutex);
     if (current_runtime && current_runtime->selection_key_ == key) return;
   }
-  auto next = build(spec, std::move(key));
+  auto next = build(spec, process, std::move(key));
   std::lock_guard lock(current_mutex);
   current_runtime = std::move(next);
 }

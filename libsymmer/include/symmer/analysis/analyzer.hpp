@@ -20,6 +20,7 @@
 #include "symmer/analysis/decision_log.hpp"
 #include "symmer/analysis/planner.hpp"
 #include "symmer/analysis/report.hpp"
+#include "symmer/said_once.hpp"
 #include "symmer/topology/node_model.hpp"
 #include "symmer/topology/page_migration.hpp"
 
@@ -107,7 +108,7 @@ class Analyzer {
   std::map<std::string, int> absent_for_;   // metric -> evaluations in a row without it
   std::map<std::string, std::pair<std::string, TimePoint>> last_logged_;  // dedup key, time
   std::vector<topology::PageMigration> migrations_;
-  std::string last_window_error_;
+  SaidOnce said_;  // window rejections said so far
   Evidence evidence_;
   std::map<std::string, SymptomTotal> symptom_totals_;
   std::optional<Recovery> recovering_;

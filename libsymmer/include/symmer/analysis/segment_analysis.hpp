@@ -13,16 +13,23 @@
 #include "symmer/analysis/segment_rank_control.hpp"
 #include "symmer/analysis/segment_window.hpp"
 #include "symmer/expected.hpp"
+#include "symmer/said_once.hpp"
 
 namespace symmer::analysis {
 
+/// Page migration hooks that act on a process only when `control` may act on it
+/// (SegmentRankControl::may_act_on): a segment may name any pid.
+AnalyzerHooks guarded_hooks(const SegmentRankControl& control);
+
 class SegmentAnalysis {
  public:
-  /// Opens the segment at `path` for commands and takes the first sample. Errors: the
-  /// segment cannot be read or mapped.
+  /// Opens the segment at `path` for commands and takes the first sample; `claim` (may be
+  /// null) is the job's claim, which must be held for the analysis to act. Errors: the segment
+  /// cannot be read.
   static Expected<std::unique_ptr<SegmentAnalysis>> open(const std::string& path,
                                                          AnalyzerConfig config,
-                                                         topology::NodeModel node, TimePoint now);
+                                                         topology::NodeModel node, TimePoint now,
+                                                         const segment::JobClaim* claim = nullptr);
 
   /// Takes a sample and feeds the window since the previous one to the analyzer. An
   /// unreadable segment is reported (once per distinct message) and skipped.
@@ -42,7 +49,9 @@ class SegmentAnalysis {
 
  private:
   SegmentAnalysis(std::string path, AnalyzerConfig config, topology::NodeModel node,
-                  segment::SegmentControl control, SegmentSample first, TimePoint now);
+                  segment::SegmentControl control, SegmentSample first, TimePoint now,
+                  const segment::JobClaim* claim);
+  void say(const std::string& problem);
 
   std::string path_;
   topology::NodeModel node_;
@@ -51,7 +60,7 @@ class SegmentAnalysis {
   DecisionLog log_;
   std::unique_ptr<Analyzer> analyzer_;
   SegmentSample previous_;
-  std::string last_error_;
+  SaidOnce said_;
   void note_rank_cores(const segment::SegmentSnapshot& snapshot);
 
   std::vector<int> rank_cores_;  // cores of the ranks at the latest sample

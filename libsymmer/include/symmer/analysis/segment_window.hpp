@@ -26,11 +26,12 @@ struct SegmentSample {
   std::map<int, double> cpu_seconds;           ///< pid -> CPU time of the process (s)
 };
 
-/// Reads the segment at `path`, the node's /proc counters through `proc` and the CPU time of
-/// every active rank. Errors come from the segment (missing, corrupt); /proc problems only
-/// leave `proc` empty.
+/// Reads the segment at `path` (with `options`: segment/reader.hpp), the node's /proc counters
+/// through `proc` and the CPU time of every active rank. Errors come from the segment
+/// (missing, corrupt, refused by the options); /proc problems only leave `proc` empty.
 Expected<SegmentSample> read_segment_sample(const std::string& path,
-                                            const topology::ProcReader& proc);
+                                            const topology::ProcReader& proc,
+                                            const segment::ReadOptions& options = {});
 
 /// CPU time (user + system, all threads) of process `pid` in seconds, from /proc/<pid>/stat;
 /// nullopt when the process is gone or the file is unreadable.

@@ -8,7 +8,7 @@
 // reader that finds every process of the job dead).
 //
 //   offset 0                 SegmentHeader        immutable once `magic` is published, except
-//                                                 the two daemon words (symmerd's claim)
+//                                                 the claim words (who analyses the job)
 //   header.summaries_offset  SummaryArea          seqlock; NodeSummary[node_buckets] (inter-node)
 //   header.slots_offset      Slot 0 .. Slot local_ranks-1, each header.slot_size bytes:
 //        +0    SlotIdentity   64 B  seq (seqlock) + who the rank is and where it runs
@@ -30,9 +30,9 @@
 // each of its threads to the same relative place in it (pmpi-shim/README.md).
 // CPU sets are CpuMask bitmaps of Linux CPU numbers 0..kMaxSegmentCpus-1.
 //
-// Seqlock protocol (identity except `seq`, placement, counters, peers): the writer makes `seq` odd, writes,
-// then makes it even again (release). A reader copies the slot and accepts the copy only when
-// `seq` was even and unchanged before and after; otherwise it retries.
+// Seqlock protocol (identity except `seq`, placement, counters, peers): the writer makes `seq` odd,
+// writes, then makes it even again (release). A reader copies the slot and accepts the copy only
+// when `seq` was even and unchanged before and after; otherwise it retries.
 //
 // The segment is untrusted input: readers validate every field (segment/reader.hpp).
 // Any change to this layout bumps kSegmentVersion.
@@ -131,14 +131,18 @@ struct SegmentHeader {
   std::uint64_t eager_limit_local;     ///< bytes; larger sends to local peers are rendezvous
   std::uint64_t eager_limit_remote;    ///< bytes; larger sends to remote peers are rendezvous
   std::uint64_t publish_period_ns;     ///< how often ranks publish at most (SYMMER_PERIOD_MS)
-  /// symmerd that analyses this job (0: none): while its claim holds, the embedded analyzer
-  /// stands by. Written only by symmerd (control.hpp claim_for_daemon), never by the ranks.
-  std::uint64_t daemon_pid;
-  std::uint64_t daemon_lease_ns;  ///< CLOCK_MONOTONIC until which that claim holds
-  std::uint64_t reserved[5];      ///< zero
-  char hostname[64];                   ///< NUL-terminated
-  char app_name[64];                   ///< basename of the application, NUL-terminated
-  char mpi_library[128];               ///< first line of MPI_Get_library_version
+  /// The claim: who analyses this job (claim.hpp). Written by analyzers only (the embedded
+  /// one, symmerd), under a lock on these words, never by the ranks; zero in a new segment.
+  std::uint64_t claim_pid;              ///< holder's pid in its pid namespace, 0: nobody
+  std::uint64_t claim_lease_ns;         ///< CLOCK_MONOTONIC until which the claim holds
+  std::uint64_t claim_start_ticks;      ///< holder's start time (a dead holder is told by it)
+  std::uint64_t claim_pid_namespace;    ///< inode of the holder's pid namespace
+  std::uint64_t claim_kind;             ///< ClaimKind of the holder
+  std::uint64_t claim_wanted_until_ns;  ///< a symmerd waits for the job until then
+  std::uint64_t reserved[1];            ///< zero
+  char hostname[64];                    ///< NUL-terminated
+  char app_name[64];                    ///< basename of the application, NUL-terminated
+  char mpi_library[128];                ///< first line of MPI_Get_library_version
 };
 static_assert(sizeof(SegmentHeader) == 512);
 

@@ -55,10 +55,26 @@ class SegmentFile {
   bool read_consistent(std::uint64_t offset, std::span<std::byte> out, int max_tries) const;
   /// Reads the 64-bit word at `offset` (8-byte aligned); false when it cannot.
   bool read_word(std::uint64_t offset, std::uint64_t& value) const;
-  /// Writes the 64-bit word at `offset` (8-byte aligned) with one pwrite; false when the
-  /// file is shorter than offset + 8 or was not opened for writing. A reader that maps the
-  /// file sees the word change at once.
+  /// Reads the 64-bit word at `offset` until two reads agree: a word another process stores
+  /// atomically through a mapping is then never taken half-copied (a copy races with at most
+  /// one store). False when it cannot be read or does not settle.
+  bool read_word_stable(std::uint64_t offset, std::uint64_t& value) const;
+  /// Writes `bytes` at `offset` with pwrite; false when the file is shorter than offset +
+  /// bytes (a write never grows it) or was not opened for writing. A reader that maps the
+  /// file may see the bytes land one by one.
+  bool write(std::uint64_t offset, const void* src, std::size_t bytes) const;
+  /// write() of one 64-bit word (8-byte aligned).
   bool write_word(std::uint64_t offset, std::uint64_t value) const;
+  /// Stores the 64-bit word at `offset` (8-byte aligned) with one atomic store (release),
+  /// through a one-page shared mapping made for it and undone at once, under the SIGBUS guard
+  /// (guarded_mapping.hpp): a reader that maps the file sees the old word or the new one,
+  /// never a mix. False when the file is shorter than offset + 8, was not opened for writing,
+  /// or shrank during the store.
+  bool store_word(std::uint64_t offset, std::uint64_t value) const;
+
+  /// Removes the file from its directory when its name still leads to this very file (not to
+  /// one put in its place since); true when it did.
+  bool remove() const;
 
   /// Takes an open-file-description write lock on [offset, offset + length) without waiting:
   /// true when taken. Every analyzer of a job takes the same one around changes of the claim

@@ -37,29 +37,35 @@ inline void copy_to_shared(void* shared_dst, const void* src, std::size_t bytes)
   for (std::size_t i = 0; i < bytes / 8; ++i) store_word(d[i], s[i]);
 }
 
-/// Writer side of a seqlock whose sequence word is `seq`. Several threads of one rank may
-/// publish; try_begin lets exactly one in and never waits.
+/// Writer side of a seqlock whose sequence word only this writer changes (a rank's slot,
+/// local rank 0's summary area; the process serialises its own threads). It keeps the count it
+/// expects and never waits: try_begin() fails, changing nothing, when the word is not what it
+/// last wrote (something else wrote into the segment), and the caller stops publishing.
 class SeqlockWriter {
  public:
-  explicit SeqlockWriter(std::uint64_t& seq) noexcept : seq_(seq) {}
+  /// Takes the word's current value as its count (begin fails if that is odd).
+  explicit SeqlockWriter(std::uint64_t& seq) noexcept
+      : seq_(seq), next_(seq_.load(std::memory_order_relaxed)) {}
 
-  /// Makes the sequence odd if it was even; false when another writer holds it.
+  /// Makes the sequence odd; false, changing nothing, when it is not the count this writer
+  /// left it at.
   bool try_begin() noexcept {
-    std::uint64_t s = seq_.load(std::memory_order_relaxed);
-    if (s & 1) return false;
-    if (!seq_.compare_exchange_strong(s, s + 1, std::memory_order_acquire,
-                                      std::memory_order_relaxed))
-      return false;
+    if ((next_ & 1) != 0 || seq_.load(std::memory_order_relaxed) != next_) return false;
+    seq_.store(next_ + 1, std::memory_order_relaxed);
     // Data stores below must not become visible before the odd sequence.
     std::atomic_thread_fence(std::memory_order_release);
     return true;
   }
 
   /// Makes the sequence even again, publishing what was written since try_begin.
-  void end() noexcept { seq_.fetch_add(1, std::memory_order_release); }
+  void end() noexcept {
+    next_ += 2;
+    seq_.store(next_, std::memory_order_release);
+  }
 
  private:
   std::atomic_ref<std::uint64_t> seq_;
+  std::uint64_t next_;
 };
 
 }  // namespace symmer::segment

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "symmer/expected.hpp"
+#include "symmer/segment/guarded_mapping.hpp"
 #include "symmer/segment/layout.hpp"
 
 namespace symmer::segment {
@@ -30,11 +31,17 @@ struct SegmentParams {
 };
 
 /// A mapped node segment. Move-only; unmaps (but does not remove) on destruction.
+///
+/// Its owner (the job's user) can change the file under the job: the slots' places and sizes
+/// are fixed when the writer creates or attaches it (never taken again from the header), the
+/// mapping is under the SIGBUS guard (guarded_mapping.hpp: a truncated file faults nobody),
+/// and intact() tells when the file is no longer what it was, so the ranks stop publishing.
 class SegmentWriter {
  public:
-  /// Creates the segment file (mode 0600, exclusive) and publishes its header. An existing
-  /// file of the same name is replaced only when it is the caller's and its job is dead;
-  /// otherwise this fails with a message naming the owner or the live job.
+  /// Creates the segment file (mode 0600, exclusive) and publishes its header. First removes
+  /// the caller's segments of jobs that ended (remove_stale_segments). An existing file of the
+  /// same name is replaced only when it is the caller's and nobody needs it; otherwise this
+  /// fails with a message naming the owner or the live job.
   static Expected<SegmentWriter> create(const SegmentParams& params);
 
   /// Maps a segment another rank created; checks that it is a complete segment of `job_id`
@@ -49,9 +56,12 @@ class SegmentWriter {
   ~SegmentWriter();
 
   const std::string& path() const { return path_; }
-  const SegmentHeader& header() const { return *static_cast<const SegmentHeader*>(base_); }
+  /// The header as it is now in memory. Read it at set-up only: its owner can change it later.
+  const SegmentHeader& header() const { return *static_cast<const SegmentHeader*>(map_.data()); }
+  std::uint64_t local_ranks() const { return local_ranks_; }
+  std::uint64_t node_buckets() const { return node_buckets_; }
 
-  /// Start of slot `local_rank` (SlotIdentity at +0, see layout.hpp).
+  /// Start of slot `local_rank` (< local_ranks(); SlotIdentity at +0, see layout.hpp).
   std::byte* slot(std::uint64_t local_rank) const;
   SlotIdentity& identity(std::uint64_t local_rank) const;
   SlotControl& control(std::uint64_t local_rank) const;
@@ -64,19 +74,27 @@ class SegmentWriter {
   NodeSummary* summaries() const;
 
   /// Marks slot `local_rank` active for the calling process (pid, start time, ranks), launched
-  /// on the CPUs of `launch` (also its current set) with `compute_threads` (0: unknown).
-  void attach_slot(std::uint64_t local_rank, std::uint64_t global_rank, const CpuMask& launch,
+  /// on the CPUs of `launch` (also its current set) with `compute_threads` (0: unknown). False,
+  /// writing nothing, when the slot's sequence word is odd (someone else writes there).
+  bool attach_slot(std::uint64_t local_rank, std::uint64_t global_rank, const CpuMask& launch,
                    std::uint64_t compute_threads) const;
 
-  /// Removes the file (the mapping stays valid until destruction).
+  /// Ok while the file is the one this writer made or attached: same size, still linked,
+  /// and the mapping still reaches it. Else what happened to it ("truncated to N bytes",
+  /// "removed", ...): the job must stop publishing.
+  Status intact() const;
+
+  /// Removes the file, when its name still leads to this very file (the mapping stays valid
+  /// until destruction).
   Status remove() const;
 
  private:
-  SegmentWriter(std::string path, void* base, std::size_t size)
-      : path_(std::move(path)), base_(base), size_(size) {}
+  SegmentWriter(std::string path, int fd, GuardedMapping map, const SegmentHeader& h);
   std::string path_;
-  void* base_ = nullptr;
-  std::size_t size_ = 0;
+  int fd_ = -1;  // kept to tell what became of the file
+  GuardedMapping map_;
+  std::uint64_t total_ = 0, slots_offset_ = 0, slot_size_ = 0, summaries_offset_ = 0;
+  std::uint64_t local_ranks_ = 0, node_buckets_ = 0;
 };
 
 }  // namespace symmer::segment

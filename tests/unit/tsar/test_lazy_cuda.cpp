@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// libtsar loads the CUDA runtime only when a CUDA device is used: a CPU-only program never maps
+// libcudart (so it runs with any driver, or none). Each test is its own process (ctest), and
+// reads this process's mappings.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "tsar/tsar.h"
+
+namespace {
+
+bool cuda_runtime_mapped() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("libcudart") != std::string::npos) return true;
+  return false;
+}
+
+void run_a_region() {
+  tsar_region* region = nullptr;
+  ASSERT_EQ(tsar_init(&region, "lazy-cuda", "static", TSAR_DEVICE_ALL, nullptr, 0, 0), TSAR_OK)
+      << tsar_last_error();
+  ASSERT_EQ(tsar_run(
+                region, 1000, [](const tsar_chunk*, void*) {}, nullptr),
+            TSAR_OK);
+  tsar_free(region);
+}
+
+TEST(LazyCuda, ACpuOnlyProgramNeverMapsTheCudaRuntime) {
+  EXPECT_FALSE(cuda_runtime_mapped()) << "at start";
+  ASSERT_EQ(tsar_set_devices("cpu:0,omphost:0"), TSAR_OK) << tsar_last_error();
+  run_a_region();
+  EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on CPU and OpenMP devices";
+  if (access("/dev/nvidiactl", F_OK) != 0) {  // no NVIDIA driver: the default list has no GPU
+    ASSERT_EQ(tsar_set_devices(nullptr), TSAR_OK) << tsar_last_error();
+    run_a_region();
+    EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on the default devices";
+  }
+}
+
+#if TSAR_TEST_CUDA
+TEST(LazyCuda, ACudaDeviceLoadsTheRuntime) {
+  EXPECT_FALSE(cuda_runtime_mapped());
+  // Without a GPU the entry is refused (device 0 does not exist), after the runtime answered.
+  const int status = tsar_set_devices("cuda:0");
+  EXPECT_TRUE(status == TSAR_OK || status == TSAR_ERR_DEVICES) << tsar_last_error();
+  EXPECT_TRUE(cuda_runtime_mapped()) << tsar_last_error();
+}
+#endif
+
+}  // namespace
