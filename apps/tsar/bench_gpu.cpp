@@ -127,7 +127,8 @@ struct Result {
   double tsar_pass = 0.0;  ///< mean of TSAR's own pass time (split to last arrival)
   std::vector<std::string> keys;
   std::vector<std::int64_t> iterations;  ///< last pass
-  std::vector<int> retired;
+  std::vector<int> retired;  ///< loops whose region retired the device (its core ran its rows)
+  std::size_t loops = 0;
   std::vector<double> to, from;  ///< mean bytes per timed pass
   std::vector<double> bound;     ///< mean bound per timed pass
   int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
@@ -215,13 +216,15 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
   r.finish = std::chrono::duration<double>(Clock::now() - t_finish).count();
   r.total += r.finish;
   r.per_pass = r.total / std::max(1, passes);
-  // The last pass's split, every loop's iterations together; a device retired in any loop.
+  // The last pass's split, every loop's iterations together; the loops that retired a device
+  // (there its worker ran its iterations on the core that drove it).
+  r.loops = regions.size();
   for (tsar::Region* region : regions) {
     const auto stats = region->pass_stats();
     for (int w = 0; w < n; ++w) {
       r.iterations[static_cast<std::size_t>(w)] +=
           stats.devices[static_cast<std::size_t>(w)].iterations;
-      r.retired[static_cast<std::size_t>(w)] |= region->device(w).retired;
+      r.retired[static_cast<std::size_t>(w)] += region->device(w).retired != 0 ? 1 : 0;
     }
   }
   r.sample = k.sample();
@@ -245,6 +248,7 @@ json result_json(const Result& r) {
     devices.push_back({{"device", r.keys[w]},
                        {"iterations", r.iterations[w]},
                        {"retired", r.retired[w] != 0},
+                       {"retired_loops", r.retired[w]},
                        {"bytes_to_device", r.to[w]},
                        {"bytes_from_device", r.from[w]},
                        {"bytes_bound", r.bound[w]}});
@@ -265,13 +269,17 @@ std::string split_text(const Result& r) {
   std::int64_t n = 0;
   for (auto i : r.iterations) n += i;
   std::string s;
-  char buf[96];
+  char buf[160];
   for (std::size_t w = 0; w < r.keys.size(); ++w) {
     if (r.iterations[w] == 0 && is_cpu(r.keys[w])) continue;
+    char retired[96] = "";
+    if (r.retired[w] != 0)
+      std::snprintf(retired, sizeof retired, " (retired in %d of %zu loops; its core ran those)",
+                    r.retired[w], r.loops);
     std::snprintf(buf, sizeof buf, "%s%s %.1f%%%s", s.empty() ? "" : ", ", r.keys[w].c_str(),
                   100.0 * static_cast<double>(r.iterations[w]) /
                       static_cast<double>(std::max<std::int64_t>(1, n)),
-                  r.retired[w] ? " (retired)" : "");
+                  retired);
     s += buf;
   }
   std::int64_t cpu = 0;
