@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ gfortran cmake ninja-build pkg-config python3
+  # ccache: the packages test builds the tree a second time under the package preset
+  ccache
   # MPI: MPICH first; Open MPI for the second build of the PMPI shim
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   # node model (hwloc: lstopo regenerates test fixtures), memory placement, counters
