@@ -39,8 +39,8 @@
 //
 // Every pass a split holds, each boundary between two devices' ranges costs the halo copies
 // across it (costs.boundary: per copy a latency, per byte the link), paid by the device with
-// its own memory. On short passes that is most of what co-execution costs -- a 40 us GPU loop
-// pass gains a few microseconds from the cores' rows and pays tens for its halo copies -- so
+// its own memory. On short passes that is most of what co-execution costs -- a GPU loop pass
+// of tens of microseconds gains a few from the cores' rows and pays a latency per halo copy -- so
 // the predicted pass time counts it, and a split whose boundaries cost more than the cores
 // gain is worse than the accelerators' alone (PassPlanner::drop_host_side_that_cannot_pay).
 //
