@@ -121,6 +121,7 @@ if [[ -n $base_build ]]; then
         [[ $soname =~ $skip || -e $out/lib/$soname || -e $out/base/lib/$soname ]] && continue
         cp -L "$path" "$out/base/lib/$soname"
         chmod u+w "$out/base/lib/$soname"
+        strip --strip-debug "$out/base/lib/$soname" 2>/dev/null || true
         patchelf --set-rpath '$ORIGIN:$ORIGIN/../../lib' "$out/base/lib/$soname"
       done
   done
