@@ -26,6 +26,8 @@ packages=(
   python3-matplotlib
   # tsar-translate: libclang's Python bindings, clang's own headers and omp.h for its parse
   python3-clang-14 libclang-common-14-dev libomp-14-dev
+  # the fuzz preset (tests/fuzz): clang and its libFuzzer and sanitizer runtimes
+  clang-14 libclang-rt-14-dev
 )
 
 if ! command -v dpkg-query >/dev/null; then

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Installs what is missing, builds (build/), and runs the whole test suite with ctest.
-# Extra arguments go to ctest, e.g. `scripts/test.sh -L unit`.
+# Installs what is missing, builds (build/), and runs the whole test suite with ctest; then,
+# where clang-14 is installed, builds the libFuzzer targets (the fuzz preset, build-fuzz/) and
+# runs each for 30 s. Extra arguments go to ctest, e.g. `scripts/test.sh -L unit` (the fuzz
+# targets then do not run).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -16,3 +18,8 @@ fi
 cmake --preset release >/dev/null
 cmake --build --preset release
 ctest --preset release "$@"
+if (($# == 0)) && command -v clang++-14 >/dev/null; then
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz
+  ctest --preset fuzz
+fi
