@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Adaptation end to end on two and four CPU devices of known relative speed. Where a test
-// asserts what the planner decides (splits learned, kept or moved), each device's speed is
-// emulated time (emulated_clock.hpp): a body advances its worker's clock by its iterations
-// times a per-device factor instead of sleeping, so the times the planner learns are the same
-// on a loaded machine as on an idle one. Which core steals which piece still follows real
-// time; each core's time per iteration does not. The tests whose subject is the balancing
-// itself (a core taking over a waiting core's range, the share probe's blocks) sleep or wait
-// for real and assert only what real time cannot bend: every iteration runs once, the
-// probe's order. Accelerators on emulated time are in test_emulated_regions.cpp.
+// Adaptation end to end on two and four CPU devices of known relative speed. Each device's
+// speed is emulated time (emulated_clock.hpp): a body advances its worker's clock by its
+// iterations times a per-device factor instead of sleeping, so the times the planner learns,
+// and the pass times the share probe compares, are the same on a loaded machine as on an idle
+// one. Which core steals which piece still follows real time, so where a test needs a core to
+// run (or leave) a piece, it waits for another core's progress -- an order, not a duration --
+// and the iterations each core ran are asserted only where the schedule fixes them. Regions
+// with accelerators on emulated time are in test_emulated_regions.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,11 +23,6 @@
 namespace {
 
 constexpr double kUnit = 500e-6;  ///< emulated seconds of one iteration at factor 1
-
-void sleep_iterations(std::int64_t iterations, double factor) {
-  std::this_thread::sleep_for(std::chrono::duration<double>(kUnit * factor *
-                                                            static_cast<double>(iterations)));
-}
 
 /// Chunk `c`'s device "runs" its iterations at `factor` times kUnit each, on `clock`.
 void run_emulated(emulated::Clock& clock, const tsar::Chunk& c, double factor) {
@@ -279,18 +273,30 @@ TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {
 // Two cores on a loop where one of them, in turn, starts 20 units late in every pass (a core
 // shared with another program): on its own range the late core's whole range waits for it.
 // After the probe's warm-up and blocks the cores must go on balancing the pass (stealing, or
-// chunks taken in order).
+// chunks taken in order). On emulated time; that the on-time core takes over the late one's
+// rest is made certain by order: the late core's first piece waits until every other
+// iteration has run but the last, which thieves leave to its owner (on own ranges, the other
+// iterations are the on-time core's range).
 TEST_F(Adaptation, CoresKeepBalancingWhereItSavesALateCoresRest) {
   tsar::set_devices("cpu:0,cpu:1");
   tsar::Region region("balancing-pays", "adaptive");
+  auto clock = emulated::emulate_time(region);
+  constexpr std::int64_t kN = 40;
   int balanced = 0;
   for (int pass = 0; pass < 2 + 24 + 6; ++pass) {
     std::vector<int> first(2, 1);  // one thread per worker
-    region.parallel_for(40, [&](const tsar::Chunk& c) {
+    std::atomic<std::int64_t> done{0};
+    region.parallel_for(kN, [&](const tsar::Chunk& c) {
       const auto w = static_cast<std::size_t>(c.worker());
-      if (first[w] && c.worker() == pass % 2) sleep_iterations(20, 1.0);
+      if (first[w] && c.worker() == pass % 2) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (done.load() + c.size() < kN - 1 && std::chrono::steady_clock::now() < until)
+          std::this_thread::yield();
+        clock->advance(c.worker(), 20 * kUnit);
+      }
       first[w] = 0;
-      sleep_iterations(c.size(), 1.0);
+      run_emulated(*clock, c, 1.0);
+      done += c.size();
     });
     if (pass >= 2 + 24) balanced += region.pass_stats().pass.cpu_sharing != TSAR_SHARE_OWN;
   }
