@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ gfortran cmake ninja-build pkg-config python3
+  # ccache: the packages test builds the tree a second time under the package preset
+  ccache
   # MPI: MPICH first; Open MPI for the second build of the PMPI shim
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   # node model (hwloc: lstopo regenerates test fixtures), memory placement, counters
@@ -27,6 +29,8 @@ packages=(
   python3-matplotlib
   # tsar-translate: libclang's Python bindings, clang's own headers and omp.h for its parse
   python3-clang-14 libclang-common-14-dev libomp-14-dev
+  # the fuzz preset (tests/fuzz): clang and its libFuzzer and sanitizer runtimes
+  clang-14 libclang-rt-14-dev
 )
 
 if ! command -v dpkg-query >/dev/null; then

@@ -112,7 +112,19 @@ if [[ -n $base_build ]]; then
   chmod u+w "$out"/base/bin/* "$out"/base/lib/*
   strip --strip-debug "$out"/base/bin/* "$out"/base/lib/* 2>/dev/null || true
   for f in "$out"/base/bin/*; do patchelf --set-rpath '$ORIGIN/../lib:$ORIGIN/../../lib' "$f"; done
-  patchelf --set-rpath '$ORIGIN/../../lib' "$out/base/lib/libtsar.so.0"
+  patchelf --set-rpath '$ORIGIN:$ORIGIN/../../lib' "$out/base/lib/libtsar.so.0"
+  # What the baseline needs beyond lib/ (an older libtsar links libraries the new one does not,
+  # libsymmer or the CUDA runtime): from its own build first, into base/lib.
+  for f in "$out"/base/bin/* "$out"/base/lib/libtsar.so.0; do
+    LD_LIBRARY_PATH=$base_build/lib:$out/lib ldd "$f" |
+      awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r soname path; do
+        [[ $soname =~ $skip || -e $out/lib/$soname || -e $out/base/lib/$soname ]] && continue
+        cp -L "$path" "$out/base/lib/$soname"
+        chmod u+w "$out/base/lib/$soname"
+        strip --strip-debug "$out/base/lib/$soname" 2>/dev/null || true
+        patchelf --set-rpath '$ORIGIN:$ORIGIN/../../lib' "$out/base/lib/$soname"
+      done
+  done
 fi
 if [[ -n $base_lib ]]; then
   mkdir -p "$out/lib-base"

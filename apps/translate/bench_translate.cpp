@@ -235,6 +235,41 @@ std::vector<Case> cases(const Sizes& z) {
                    }});
   }
   {
+    // Ten time steps per pass in the data environment (entered and left once a pass).
+    const std::int64_t n = z.grid, m = z.grid;
+    const auto size = static_cast<std::size_t>(n * m);
+    const int steps = 10;
+    const double k = 0.2;
+    struct Data {
+      std::vector<double> u, v, f;
+    };
+    auto make = [size] {
+      auto d = std::make_shared<Data>();
+      d->u = data(size, 18), d->v.assign(size, 0.0), d->f = data(size, 19);
+      for (auto& x : d->f) x *= 1e-3;  // a small source: u stays of the same size
+      return d;
+    };
+    out.push_back({"heat",
+                   [=] {
+                     auto d = make();
+                     auto h = std::make_shared<hand_heat>(hand_heat{
+                         n, m, steps, k, d->u.data(), d->v.data(), d->f.data(), nullptr,
+                         nullptr, nullptr});
+                     if (!hand_heat_open(h.get())) fail("heat");
+                     return Side{[h] { check(hand_heat_pass(h.get()), "heat"); },
+                                 [d] { return d->u; },
+                                 [h] { hand_heat_free(h.get()); }};
+                   },
+                   [=] {
+                     auto d = make();
+                     return Side{[d, n, m, steps, k] {
+                                   tk_heat(n, m, steps, k, d->u.data(), d->v.data(),
+                                           d->f.data());
+                                 },
+                                 [d] { return d->u; }};
+                   }});
+  }
+  {
     const std::int64_t n = z.stream;
     const auto n1 = static_cast<std::size_t>(n);
     const double s = std::sqrt(2.0) - 1.0;  // a keeps its size pass after pass
@@ -324,7 +359,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Translated kernels (tsar-translate) beside the same loops ported to TSAR by "
                "hand: time per pass of each, interleaved, and their ratio"};
   std::string scale = "quick";
-  std::string kernels = "gemm,atax,mvt,jacobi,stream,kmeans";
+  std::string kernels = "gemm,atax,mvt,jacobi,heat,stream,kmeans";
   int reps = 9, passes = 5, warmup = 10;
   app.add_option("--scale", scale, "tiny, quick, full (a workstation) or large (a GPU node)")
       ->capture_default_str();

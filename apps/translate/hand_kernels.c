@@ -258,6 +258,84 @@ int hand_jacobi_pass(struct hand_jacobi* k) {
   return s;
 }
 
+/* ---- a time step of two loops in a data environment (heat) ------------------------------ */
+
+static void heat_smooth(const tsar_chunk* ch, void* arg) {
+  const struct hand_heat* k = arg;
+  const double* u = tsar_mem(ch->region, k->u);
+  double* v = tsar_mem(ch->region, k->v);
+  const int64_t m = k->m;
+  const double kk = k->k;
+  if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
+    for (int64_t i = ch->begin; i < ch->end; ++i)
+      for (int64_t j = 1; j < m - 1; ++j)
+        v[i * m + j] = u[i * m + j] + kk * (u[(i - 1) * m + j] + u[(i + 1) * m + j] +
+                                            u[i * m + j - 1] + u[i * m + j + 1] -
+                                            4.0 * u[i * m + j]);
+  } else {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(u, v)
+    for (int64_t i = ch->begin; i < ch->end; ++i)
+      for (int64_t j = 1; j < m - 1; ++j)
+        v[i * m + j] = u[i * m + j] + kk * (u[(i - 1) * m + j] + u[(i + 1) * m + j] +
+                                            u[i * m + j - 1] + u[i * m + j + 1] -
+                                            4.0 * u[i * m + j]);
+  }
+}
+
+static void heat_update(const tsar_chunk* ch, void* arg) {
+  const struct hand_heat* k = arg;
+  const double* v = tsar_mem(ch->region, k->v);
+  const double* f = tsar_mem(ch->region, k->f);
+  double* u = tsar_mem(ch->region, k->u);
+  const int64_t m = k->m;
+  if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
+    for (int64_t i = ch->begin; i < ch->end; ++i)
+      for (int64_t j = 1; j < m - 1; ++j) u[i * m + j] = v[i * m + j] + f[i * m + j];
+  } else {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(u, v, f)
+    for (int64_t i = ch->begin; i < ch->end; ++i)
+      for (int64_t j = 1; j < m - 1; ++j) u[i * m + j] = v[i * m + j] + f[i * m + j];
+  }
+}
+
+int hand_heat_open(struct hand_heat* k) {
+  const size_t n = (size_t)k->n, m = (size_t)k->m;
+  const tsar_mem_desc grid = {sizeof(double), n, m, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT};
+  return opened(tsar_data_create(&k->env), "heat") &&
+         opened(tsar_data_map(k->env, k->u, &grid), "heat u") &&
+         opened(tsar_data_map(k->env, k->v, &grid), "heat v") &&
+         opened(tsar_data_map(k->env, (void*)k->f, &grid), "heat f") &&
+         opened(tsar_init(&k->smooth, "hand:heat.smooth", NULL, KINDS, NULL, 0, 0), "heat") &&
+         opened(tsar_data_attach(k->smooth, k->env), "heat") &&
+         opened(rows(k->smooth, k->u, n, m, 1, TSAR_MEM_IN), "heat u") &&
+         opened(rows(k->smooth, k->v, n, m, 0, TSAR_MEM_INOUT), "heat v") &&
+         opened(tsar_init(&k->update, "hand:heat.update", NULL, KINDS, NULL, 0, 0), "heat") &&
+         opened(tsar_data_attach(k->update, k->env), "heat") &&
+         opened(rows(k->update, k->v, n, m, 0, TSAR_MEM_IN), "heat v") &&
+         opened(rows(k->update, k->u, n, m, 0, TSAR_MEM_INOUT), "heat u") &&
+         opened(tsar_reg_mem_2d(k->update, (void*)k->f, sizeof(double), n, m, 0, 0,
+                                TSAR_ASSOC_FULL, TSAR_MEM_IN),
+                "heat f");
+}
+
+int hand_heat_pass(struct hand_heat* k) {
+  int s = tsar_data_update_device(k->env, NULL); /* the host's values count at the start */
+  for (int step = 0; s == TSAR_OK && step < k->steps; ++step) {
+    s = tsar_run_range(k->smooth, 1, k->n - 1, heat_smooth, k);
+    if (s == TSAR_OK) s = tsar_run_range(k->update, 1, k->n - 1, heat_update, k);
+  }
+  if (s == TSAR_OK) s = tsar_data_update_host(k->env, k->u);
+  if (s == TSAR_OK) s = tsar_data_update_host(k->env, k->v);
+  return s;
+}
+
+void hand_heat_free(struct hand_heat* k) {
+  tsar_region* regions[2] = {k->smooth, k->update};
+  hand_free(regions, 2);
+  tsar_data_free(k->env);
+  k->env = NULL;
+}
+
 /* ---- STREAM ------------------------------------------------------------------------------ */
 
 static void stream_copy(const tsar_chunk* ch, void* arg) {

@@ -54,6 +54,22 @@ struct hand_jacobi {
 int hand_jacobi_open(struct hand_jacobi* k);
 int hand_jacobi_pass(struct hand_jacobi* k);
 
+/* `steps` time steps of two loops in one data environment per pass, as kernels/heat.c: the
+ * devices' copies dropped when a pass starts, the results brought back when it ends. */
+struct hand_heat {
+  int64_t n, m;
+  int steps;
+  double k;
+  double *u, *v;
+  const double* f;
+  tsar_data* env;
+  tsar_region *smooth, *update;
+};
+int hand_heat_open(struct hand_heat* k);
+int hand_heat_pass(struct hand_heat* k);
+/* Frees the regions and the environment. */
+void hand_heat_free(struct hand_heat* k);
+
 struct hand_stream {
   int64_t n;
   double s;

@@ -8,7 +8,8 @@
 // (for the co-execution efficiency E), then each runtime in turn: its preparation (StarPU:
 // calibrating its performance models, untimed), warm-up runs, timed runs; the median counts.
 // Progress goes to stderr; stdout gets one JSON line per kernel as it finishes, then the
-// table, then a summary JSON line with the goals of issue 9.
+// table, then a summary JSON line: geomean_speedup_vs_best_peer, min_speedup_vs_best_peer and
+// min_speedup_kernel, speedup_vs_best_peer_by_kernel, and the goals of issue 9.
 //
 // Usage: tsar-suite [--scale tiny|quick|full|large] [--kernels LIST] [--runtimes LIST]
 //                   [--cores LIST] [--chunks-per-thread K] [--reps R] [--warmup W]

@@ -140,12 +140,21 @@ nlohmann::json summary_json(const std::vector<nlohmann::json>& kernels) {
   bool correct = true;
   double log_sum = 0.0;
   int counted = 0;
+  // The worst kernel against its best peer (issue 16's goal: none below 0.85x).
+  double worst = INFINITY;
+  nlohmann::json worst_kernel = nullptr, by_kernel = nlohmann::json::object();
   nlohmann::json beat = nlohmann::json::array(), regular = nlohmann::json::array();
   for (const auto& k : kernels) {
     correct = correct && k["correct"].get<bool>();
     if (k["speedup_vs_best_peer"].is_number()) {
-      log_sum += std::log(k["speedup_vs_best_peer"].get<double>());
+      const double speedup = k["speedup_vs_best_peer"].get<double>();
+      log_sum += std::log(speedup);
       ++counted;
+      by_kernel[k["kernel"].get<std::string>()] = speedup;
+      if (speedup < worst) {
+        worst = speedup;
+        worst_kernel = k["kernel"];
+      }
     }
     const auto ratio = [&](const char* key) {
       return k[key].is_number() ? k[key].get<double>() : NAN;
@@ -173,6 +182,9 @@ nlohmann::json summary_json(const std::vector<nlohmann::json>& kernels) {
   s["correct"] = correct;
   s["geomean_speedup_vs_best_peer"] =
       counted ? number_or_null(std::exp(log_sum / counted)) : nullptr;
+  s["min_speedup_vs_best_peer"] = counted ? number_or_null(worst) : nullptr;
+  s["min_speedup_kernel"] = worst_kernel;
+  s["speedup_vs_best_peer_by_kernel"] = by_kernel;
   s["goal_beat_best_omp_and_starpu"] = beat;
   s["goal_regular_within_2pct_of_omp_static"] = regular;
   return s;

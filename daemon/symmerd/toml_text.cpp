@@ -39,6 +39,11 @@ std::size_t utf8_length(std::string_view t, std::size_t i) {
   return n;
 }
 
+// Where a quoted key or string may begin: after these (or at the start of a statement).
+bool string_may_start_after(char c) {
+  return c == '=' || c == '[' || c == '{' || c == ',' || c == '.' || c == '\n';
+}
+
 bool key_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '-' || c == '"' || c == '\'';
@@ -53,6 +58,7 @@ class Scanner {
     bool statement_start = true;  // at the start of a key/value pair or a table header
     bool in_header = false;
     int depth = 0;
+    char previous = '\n';  // the last character that was not blank or in a comment
     while (i_ < t_.size()) {
       const char c = t_[i_];
       if (c == '#') {
@@ -60,8 +66,13 @@ class Scanner {
         continue;
       }
       if (c == '"' || c == '\'') {
+        // A quote inside a bare value ('0"...') starts no string for the parser, which would
+        // then meet what follows it outside one.
+        if (!statement_start && !string_may_start_after(previous))
+          return at(i_, "a quote inside a bare key or value");
         if (auto e = string(c); !e.empty()) return e;
         statement_start = false;
+        previous = c;
         continue;
       }
       if (static_cast<unsigned char>(c) >= 0x80)
@@ -69,6 +80,7 @@ class Scanner {
       if (c == '\n') {
         if (depth == 0) statement_start = true;
         in_header = false;
+        previous = c;
         ++i_;
         continue;
       }
@@ -84,6 +96,7 @@ class Scanner {
           return at(k, "a table name starts with a letter, a digit, '_', '-' or a quote");
         in_header = true;
         statement_start = false;
+        previous = '[';
         i_ = k;
         continue;
       }
@@ -95,6 +108,7 @@ class Scanner {
         --depth;
       }
       statement_start = false;
+      previous = c;
       ++i_;
     }
     return "";

@@ -44,7 +44,7 @@ bool Actuator::start(const Plan& plan, const std::map<int, int>& placement,
   // A target held by a rank outside the plan would end up shared.
   for (const auto& [rank, core] : placement) {
     const bool in_plan = std::any_of(plan.moves.begin(), plan.moves.end(),
-                                     [&](const Move& m) { return m.local_rank == rank; });
+                                     [r = rank](const Move& m) { return m.local_rank == r; });
     if (!in_plan && targets.count(core) != 0) {
       refusal_ = "place L:" + std::to_string(core) + " is held by local rank " +
                  std::to_string(rank) + ", which the plan does not move";

@@ -82,6 +82,7 @@ pcdir="$(dirname "$(find "$root/usr/lib" -name tsar.pc | head -1)")"
 flags="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs tsar)" || fail "pkg-config tsar"
 # shellcheck disable=SC2086  # the flags are words
 cc -std=c11 "$src/tests/integration/packages/consumer/main.c" $flags -o "$work/pc-consumer"
-"$work/pc-consumer"
+# tsar.pc sets no run path: the program finds libtsar as users' programs do.
+LD_LIBRARY_PATH="$(PKG_CONFIG_PATH="$pcdir" pkg-config --variable=libdir tsar)" "$work/pc-consumer"
 rm -rf "$work"
 echo "packages: ok"

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "../segment/segment_test_util.hpp"
+#include "toml_text.hpp"
 
 namespace symmer::daemon {
 namespace {
@@ -174,6 +175,9 @@ TEST(DaemonConfig, TextTheParserMishandlesIsRefusedFirst) {
       {"a = \"\xed\xa0\x80\"\n", "bytes that are not UTF-8"},  // a surrogate
       {"a = 1\x01\n", "control character 1"},
       {"s = \"\"\"\\\n\xc2\xa7\"\"\"\n", "non-ASCII character in a multi-line string"},
+      // Found by tests/fuzz/daemon_config: the parser reads the value 0, then the rest
+      // outside any string.
+      {"socket =0\"/tmp/s\xd1\x9b\xd1\x87\"\n", "t.toml:1:10: a quote inside a bare key or value"},
   };
   for (const auto& [text, why] : refused) EXPECT_THAT(one_error(text), HasSubstr(why)) << text;
   // Non-ASCII in comments and one-line strings, brackets in strings, nested arrays in values.
@@ -182,6 +186,10 @@ TEST(DaemonConfig, TextTheParserMishandlesIsRefusedFirst) {
       "[analyzer]\nmetrics = [\n  \"locality\", # ]\n]\n");
   EXPECT_TRUE(fine.errors.empty()) << ::testing::PrintToString(fine.errors);
   EXPECT_EQ(fine.config.socket, "/tmp/[x]/\xc3\xa9.sock");
+  // Quotes where TOML starts strings: quoted and dotted keys, inline tables, arrays.
+  EXPECT_EQ(toml_text_problem("\"q\".k = 'x'\nt = { \"a\" = \"b\", 'c' = [\"d\",\n\"e\"] }\n"
+                              "[\"s\".u]\n"),
+            "");
 }
 
 TEST(DaemonConfig, MissingFile) {

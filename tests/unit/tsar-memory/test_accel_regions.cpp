@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <numeric>
@@ -611,9 +612,10 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   // the CPU pass, so the accelerator is retired unrun and its worker computes on the core that
   // drove it). The team spreads what it takes over its cores (a fork and join per piece): it
   // takes its range in one piece, and at most one more (the rest of the core's range), while
-  // the core takes its own in pieces. Both take part; how much each takes follows real time
-  // (sleeps), which a loaded machine bends, so no share is asserted. Results equal the serial
-  // loop's.
+  // the core takes its own in pieces. How much each takes follows real time (sleeps), which a
+  // loaded machine bends, so no share is asserted; that both take part is made certain by
+  // order: the team's pieces wait until the core has run one (a core woken late would
+  // otherwise find its range taken). Results equal the serial loop's.
   if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
   set_devices_with("TSAR_LINK_BANDWIDTH", "1M", "team:0-1,omphost:1");
   const std::int64_t n = 60, len = std::int64_t{1} << 17;
@@ -625,7 +627,11 @@ TEST_F(Accel, ARetiredAcceleratorsCoreBesideATeamLeavesTheTeamItsRangeWhole) {
   double core_share = 0.0;
   for (int pass = 0; pass < 6; ++pass) {
     std::fill(y.begin(), y.end(), 0.0);
+    std::atomic<bool> core_ran{pass == 0};  // pass 0: the accelerator sits out
     region.parallel_for(n, [&](const tsar::Chunk& c) {
+      if (c.worker() == 1) core_ran = true;
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!core_ran && std::chrono::steady_clock::now() < until) std::this_thread::yield();
       sleep_us((c.worker() == 0 ? 250.0 : 500.0) * static_cast<double>(c.size()));
       accel_test::gather(c, c.ptr(ts), len, c.ptr(ys));
     });

@@ -154,6 +154,43 @@ TEST_F(Traps, AHostChangeWithoutInvalidateIsCaughtUnderTsarCheck) {
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 6.0) << i;
 }
 
+// Columns too: an accelerator's copy of a COLS input holds whole columns, so a change
+// anywhere in them is caught (named by column); a change in a column no device holds is not
+// a change to anything TSAR copied, and the pass runs.
+TEST_F(Traps, AHostChangeToAColumnADeviceHoldsIsCaughtUnderTsarCheck) {
+  const std::int64_t rows = 6, cols = 48;  // more columns than rows
+  std::vector<double> a(rows * cols), y(rows * cols, 0.0);
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k % 11);
+  tsar::Region region = checked("checked-cols");
+  auto as = region.map_2d(a.data(), rows, cols, 0, tsar::Assoc::cols,
+                          TSAR_MEM_IN | TSAR_MEM_PERSIST, 1);
+  auto ys = region.map_2d(y.data(), rows, cols, 0, tsar::Assoc::cols, TSAR_MEM_OUT);
+  const auto pass = [&] {
+    region.parallel_for(cols, [&](const tsar::Chunk& c) {
+      accel_test::scale_cols(c, c.layout(as), c.layout(ys), rows);
+    });
+  };
+  pass();
+  a[static_cast<std::size_t>(rows * cols - 1)] = -1.0;  // the last column is an accelerator's
+  try {
+    pass();
+    ADD_FAILURE() << "the change went unnoticed";
+  } catch (const tsar::Error& e) {
+    EXPECT_EQ(e.status(), TSAR_ERR_STATE);
+    EXPECT_THAT(e.what(), HasSubstr("TSAR_CHECK: buffer " + address(a.data())));
+    EXPECT_THAT(e.what(), HasSubstr("columns " + std::to_string(cols - 1) + "-"));
+  }
+  as.invalidate();
+  pass();
+  a[0] = 5.0;  // column 0: the CPU's, read in place
+  EXPECT_NO_THROW(pass());
+  std::vector<double> ref(y.size());
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < cols; ++j)
+      ref[r * cols + j] = 2 * a[r * cols + j] + (j > 0 ? a[r * cols + j - 1] : 0.0);
+  EXPECT_EQ(y, ref);
+}
+
 // Rows a device owns (written there, not yet written back) changed on the host: the program
 // wrote into stale rows, and its change would be lost.
 TEST_F(Traps, AHostWriteToRowsADeviceOwnsIsCaughtUnderTsarCheck) {

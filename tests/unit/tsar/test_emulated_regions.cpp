@@ -16,11 +16,24 @@
 #include <vector>
 
 #include "emulated_clock.hpp"
+#include "tsar/data.hpp"
 #include "tsar/tsar.hpp"
 
 namespace {
 
 constexpr double kUnit = 500e-6;  ///< emulated seconds of one iteration at factor 1
+
+/// next = 5-point average of cur on interior points, copy on the border, rows [b, e).
+void jacobi(const double* cur, double* next, std::int64_t rows, std::int64_t cols,
+            std::int64_t b, std::int64_t e) {
+  for (std::int64_t i = b; i < e; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) {
+      const std::int64_t k = i * cols + j;
+      next[k] = (i == 0 || i == rows - 1 || j == 0 || j == cols - 1)
+                    ? cur[k]
+                    : (cur[k - cols] + cur[k] + cur[k + cols] + cur[k - 1] + cur[k + 1]) / 5;
+    }
+}
 
 class Emulated : public ::testing::Test {
  protected:
@@ -62,17 +75,6 @@ class Emulated : public ::testing::Test {
     g.ra = g.a;
     g.rb = g.b;
     return g;
-  }
-  /// next = 5-point average of cur on interior points, copy on the border, rows [b, e).
-  static void jacobi(const double* cur, double* next, std::int64_t rows, std::int64_t cols,
-                     std::int64_t b, std::int64_t e) {
-    for (std::int64_t i = b; i < e; ++i)
-      for (std::int64_t j = 0; j < cols; ++j) {
-        const std::int64_t k = i * cols + j;
-        next[k] = (i == 0 || i == rows - 1 || j == 0 || j == cols - 1)
-                      ? cur[k]
-                      : (cur[k - cols] + cur[k] + cur[k + cols] + cur[k - 1] + cur[k + 1]) / 5;
-      }
   }
   /// One pass of the double-buffered stencil over g's buffers mapped as cur and next, each of
   /// worker w's rows taking seconds_per_row(w) on its emulated clock, then the serial sweep,
@@ -549,6 +551,162 @@ TEST_F(Emulated, FourAndEightAcceleratorsShareAResidentStencilAndTradeHalosDirec
     EXPECT_EQ(g.a, g.ra);
     EXPECT_EQ(g.b, g.rb);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// A time step of dependent loops on a data environment: where co-execution cannot pay
+
+/// Two dependent loops of a time step, each its own adaptive region on a data environment
+/// that keeps u and next on the devices: a sweep (next = the 5-point average of u, halo 1)
+/// and a norm (u = next; partial[i] = the sum of next's neighbouring rows, halo 1; partial is
+/// what the host step reads, registered by the norm alone and copied back every pass). Each
+/// of worker w's rows takes sweep_row(w), norm_row(w) emulated seconds, plus fixed(w) per
+/// (non-empty) range. The serial loop runs beside it.
+class Step {
+ public:
+  Step(std::int64_t rows, std::int64_t cols)
+      : rows_(rows), cols_(cols), sweep_(region("step.sweep")), norm_(region("step.norm")) {
+    u_.resize(static_cast<std::size_t>(rows * cols));
+    std::iota(u_.begin(), u_.end(), 0.0);
+    next_.assign(u_.size(), 0.0);
+    partial_.assign(static_cast<std::size_t>(rows), 0.0);
+    ru_ = u_;
+    rnext_ = next_;
+    rpartial_ = partial_;
+    env_.map_2d(u_.data(), rows, cols);
+    env_.map_2d(next_.data(), rows, cols);
+    env_.attach(sweep_);
+    env_.attach(norm_);
+    sweep_clock_ = emulated::emulate_time(sweep_);
+    norm_clock_ = emulated::emulate_time(norm_);
+    const unsigned out = TSAR_MEM_OUT | TSAR_MEM_OVERWRITE;
+    su_ = sweep_.map_2d(u_.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN, 1);
+    snext_ = sweep_.map_2d(next_.data(), rows, cols, 0, tsar::Assoc::rows, out);
+    nnext_ = norm_.map_2d(next_.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN, 1);
+    nu_ = norm_.map_2d(u_.data(), rows, cols, 0, tsar::Assoc::rows, out);
+    npartial_ = norm_.map(partial_.data(), rows, tsar::Assoc::rows, out);
+  }
+  tsar::Region& sweep() { return sweep_; }
+  tsar::Region& norm() { return norm_; }
+
+  /// One step: both loops, then the serial loops.
+  template <class Sweep, class Norm, class Fixed>
+  void run(Sweep sweep_row, Norm norm_row, Fixed fixed) {
+    const std::int64_t rows = rows_, cols = cols_;
+    sweep_.parallel_for(rows, [&](const tsar::Chunk& c) {
+      sweep_clock_->advance(c.worker(), fixed(c.worker()) +
+                                            sweep_row(c.worker()) * static_cast<double>(c.size()));
+      jacobi(c.ptr(su_), c.ptr(snext_), rows, cols, c.begin(), c.end());
+    });
+    norm_.parallel_for(rows, [&](const tsar::Chunk& c) {
+      norm_clock_->advance(c.worker(), fixed(c.worker()) +
+                                           norm_row(c.worker()) * static_cast<double>(c.size()));
+      norm_rows(c.ptr(nnext_), c.ptr(nu_), c.ptr(npartial_), rows, cols, c.begin(), c.end());
+    });
+    jacobi(ru_.data(), rnext_.data(), rows, cols, 0, rows);
+    norm_rows(rnext_.data(), ru_.data(), rpartial_.data(), rows, cols, 0, rows);
+  }
+  /// Whether the host sees the serial loops' results (after writing the devices' rows back).
+  void expect_reference() {
+    env_.update_host();
+    EXPECT_EQ(u_, ru_);
+    EXPECT_EQ(next_, rnext_);
+    EXPECT_EQ(partial_, rpartial_);
+  }
+
+  static void norm_rows(const double* next, double* u, double* partial, std::int64_t rows,
+                        std::int64_t cols, std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      double sum = 0.0;
+      for (std::int64_t j = 0; j < cols; ++j) {
+        u[i * cols + j] = next[i * cols + j];
+        if (i > 0) sum += next[(i - 1) * cols + j];
+        if (i < rows - 1) sum += next[(i + 1) * cols + j];
+      }
+      partial[i] = sum;
+    }
+  }
+
+ private:
+  static tsar::Region region(const char* name) {
+    tsar::Region r(name, "adaptive");
+    return r;
+  }
+  std::int64_t rows_, cols_;
+  std::vector<double> u_, next_, partial_, ru_, rnext_, rpartial_;
+  tsar::Data env_;
+  tsar::Region sweep_, norm_;
+  std::shared_ptr<emulated::Clock> sweep_clock_, norm_clock_;
+  tsar::Mapped<double> su_, snext_, nnext_, nu_, npartial_;
+};
+
+/// Bytes worker w moved in `region`'s last pass, both ways.
+std::int64_t moved(const tsar::Region& region, int w) {
+  const auto& d = region.pass_stats().devices[static_cast<std::size_t>(w)];
+  return d.bytes_to_device + d.bytes_from_device;
+}
+
+TEST_F(Emulated, WhereTheLinkCostsMoreThanTheCoresGainTheAcceleratorTakesEveryRowOfAStep) {
+  // A core and a host-as-device accelerator 4x faster per row, behind a link declared at
+  // 256 KiB/s (a row of 32 doubles: ~1 ms). Split 4 : 1 by speed, each loop's pass would be
+  // 20% shorter than the accelerator's alone (1.28 of 6.4 ms), but the boundary between the
+  // core's rows and the accelerator's makes two halo rows cross the link every pass of each
+  // loop (~2 ms): co-execution cannot pay. Once the times are known every row goes to the
+  // accelerator and stays there: a steady pass moves only the partial sums the host step
+  // reads (one double a row, out of the norm), and the core is not handed rows again.
+  set_devices_with("TSAR_LINK_BANDWIDTH", "256K", "cpu:0,omphost:1");
+  constexpr std::int64_t kRows = 64, kCols = 32;
+  Step step(kRows, kCols);
+  ASSERT_EQ(step.sweep().num_devices(), 2);
+  ASSERT_NE(step.sweep().device(1).kind, static_cast<unsigned>(TSAR_DEVICE_CPU));
+  const auto per_row = [](int w) { return w == 0 ? 0.4e-3 : 0.1e-3; };
+  const auto none = [](int) { return 0.0; };
+  std::string history;
+  int steady = 0;
+  for (int s = 0; s < 40; ++s) {
+    step.run(per_row, per_row, none);
+    history += " " + std::to_string(step.sweep().split()[1]) + "/" +
+               std::to_string(step.norm().split()[1]);
+    if (s < 20) continue;
+    ++steady;
+    for (tsar::Region* r : {&step.sweep(), &step.norm()}) {
+      EXPECT_EQ(r->split()[0], 0) << "step " << s << ":" << history;
+      EXPECT_EQ(r->device(1).retired, 0);
+    }
+    EXPECT_EQ(moved(step.sweep(), 1), 0) << "step " << s;
+    EXPECT_EQ(moved(step.norm(), 1), kRows * static_cast<std::int64_t>(sizeof(double)))
+        << "step " << s;
+  }
+  EXPECT_EQ(steady, 20);
+  step.expect_reference();
+}
+
+TEST_F(Emulated, AnAcceleratorHoldingAStepsRowsIsNotRetiredFromItsShortLoop) {
+  // The norm is a short loop: the accelerator pays 2 ms a pass whatever its share (launch,
+  // synchronisation) while the core runs all 64 rows in 1.3 ms. Retiring it from the norm
+  // alone would make the sweep's rows, which the accelerator holds, cross a link declared at
+  // 256 KiB/s twice every step (~64 ms each way): back-off must count what retiring moves,
+  // and the accelerator keeps the norm's rows it holds.
+  set_devices_with("TSAR_LINK_BANDWIDTH", "256K", "cpu:0,omphost:1");
+  constexpr std::int64_t kRows = 64, kCols = 32;
+  Step step(kRows, kCols);
+  ASSERT_EQ(step.sweep().num_devices(), 2);
+  const auto sweep_row = [](int w) { return w == 0 ? 1e-3 : 0.02e-3; };
+  const auto norm_row = [](int w) { return w == 0 ? 0.02e-3 : 0.001e-3; };
+  const auto fixed = [](int w) { return w == 0 ? 0.0 : 2e-3; };
+  std::string history;
+  for (int s = 0; s < 30; ++s) {
+    step.run(sweep_row, norm_row, fixed);
+    history += " " + std::to_string(step.sweep().split()[1]) + "/" +
+               std::to_string(step.norm().split()[1]);
+    if (s < 15) continue;
+    EXPECT_EQ(step.norm().device(1).retired, 0) << "step " << s << ":" << history;
+    EXPECT_EQ(step.norm().split()[1], kRows) << "step " << s << ":" << history;
+    EXPECT_EQ(moved(step.sweep(), 1), 0) << "step " << s;
+    EXPECT_LE(moved(step.norm(), 1), kRows * static_cast<std::int64_t>(sizeof(double)))
+        << "step " << s;
+  }
+  step.expect_reference();
 }
 
 }  // namespace

@@ -39,6 +39,24 @@ TEST(SplitHysteresis, PredictsThePassAsItsSlowestDeviceWithPooledDevicesAsOne) {
   EXPECT_DOUBLE_EQ(predicted_pass_seconds(Counts{70, 10, 20}, unpooled.costs()), 70.0);
 }
 
+TEST(SplitHysteresis, EachBoundaryOfADevicesRangeCostsItThePerPassCopies) {
+  // Device 1 (its own memory) pays 10 for each neighbouring range: one neighbour when it
+  // shares the pass with device 0, two in the middle of three, none alone.
+  const std::vector<double> tpi{4, 1, 4}, move{0, 1, 0}, boundary{0, 10, 0};
+  const SplitCosts costs{tpi, move, {}, {}, kPaybackPasses, boundary};
+  EXPECT_DOUBLE_EQ(predicted_pass_seconds(Counts{8, 32, 0}, costs), 42.0);
+  EXPECT_DOUBLE_EQ(predicted_pass_seconds(Counts{4, 32, 4}, costs), 52.0);
+  EXPECT_DOUBLE_EQ(predicted_pass_seconds(Counts{0, 40, 0}, costs), 40.0);
+  // So the move to the device alone pays (2 a pass, 8 rows to copy once) where the split's
+  // compute alone says it would not (32 against 40).
+  Counts proposed{0, 40, 0};
+  SplitScratch scratch;
+  EXPECT_FALSE(keep_split_unless_it_pays(Counts{8, 32, 0}, proposed, costs, scratch));
+  const SplitCosts free_halos{tpi, move, {}, {}, kPaybackPasses};
+  proposed = {0, 40, 0};
+  EXPECT_TRUE(keep_split_unless_it_pays(Counts{8, 32, 0}, proposed, free_halos, scratch));
+}
+
 TEST(SplitHysteresis, CountsTheIterationsThatChangeOwner) {
   const Case c{{1, 1}, {2, 3}, {}};
   // [0,60) -> [0,50): 10 change; [60,100) -> [50,100): 10 change.

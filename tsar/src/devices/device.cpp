@@ -94,13 +94,23 @@ std::size_t parse_bytes(std::string_view variable, std::string_view entry, std::
 
 }  // namespace
 
-double Device::link_seconds_per_byte() {
+void Device::calibrate_link() {
   std::call_once(link_once_, [this] {
     if (description_.host_memory) return;
     link_seconds_per_byte_ = link_bandwidth_ > 0 ? 1.0 / static_cast<double>(link_bandwidth_)
                                                  : measure_link_seconds_per_byte(*this);
+    link_latency_ = measure_link_latency(*this);
   });
+}
+
+double Device::link_seconds_per_byte() {
+  calibrate_link();
   return link_seconds_per_byte_;
+}
+
+double Device::link_latency() {
+  calibrate_link();
+  return link_latency_;
 }
 
 std::size_t per_device_bytes(std::string_view variable, std::string_view spec,

@@ -134,6 +134,9 @@ class Device {
   /// measured by one calibration copy the first time it is asked (devices/link_speed.hpp).
   /// Call it from one thread at a time, outside the device worker's ranges.
   double link_seconds_per_byte();
+  /// Seconds a copy of a few bytes takes, start to synchronisation (a halo row's copy is
+  /// this, not its bytes): 0 on host-memory devices; measured with link_seconds_per_byte.
+  double link_latency();
   /// Declares the link's bandwidth in bytes per second (0 = measure); before first use.
   void set_link_bandwidth(std::size_t bytes_per_second) { link_bandwidth_ = bytes_per_second; }
   /// Makes copies possible from any thread before a worker attached (the calibration copy
@@ -184,6 +187,8 @@ class Device {
   std::size_t link_bandwidth_ = 0;
   std::once_flag link_once_;
   double link_seconds_per_byte_ = 0.0;
+  double link_latency_ = 0.0;
+  void calibrate_link();
 };
 
 /// Parses a per-device byte list from the environment variable `variable`

@@ -19,4 +19,10 @@ inline constexpr double kFallbackLinkBytesPerSecond = 12e9;
 /// Seconds per byte of copies to `device` (one with its own memory), measured now.
 double measure_link_seconds_per_byte(Device& device);
 
+/// Seconds of a small copy to `device` and its synchronisation, the best of a few (after one
+/// that sets the path up): what each separate copy costs whatever its bytes. Not replaced by
+/// TSAR_LINK_BANDWIDTH (a declared link is slower per byte, not per copy). 0 when it cannot
+/// run.
+double measure_link_latency(Device& device);
+
 }  // namespace tsar::core

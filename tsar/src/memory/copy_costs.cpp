@@ -19,7 +19,12 @@ CopyCosts copy_costs(std::span<const Registration> registrations) {
     if (!persistent) continue;
     // An iteration's item: a row (ROWS, and the row half of ROWS_COLS) or a column (COLS).
     const double item = bytes * static_cast<double>(d.assoc == TSAR_ASSOC_COLS ? d.rows : d.cols);
-    if (in) costs.moved_bytes_per_iteration += item;
+    if (!in) continue;
+    costs.moved_bytes_per_iteration += item;
+    if (d.halo > 0) {
+      costs.boundary_bytes += 2.0 * static_cast<double>(d.halo) * item;
+      costs.boundary_copies += 2;
+    }
   }
   return costs;
 }

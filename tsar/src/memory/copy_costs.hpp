@@ -3,9 +3,9 @@
 // What registered buffers make an accelerator copy, in bytes, for the split's cost model
 // (schedule/split_hysteresis.hpp) and for probing accelerators (region.cpp): the part of the
 // copies that comes with any share every pass, the part that comes with changing the
-// share, and -- for a data environment's buffers, placed by other regions' passes -- the
-// split that moves nothing. Halos, padding and reductions are left out: they are small next
-// to the rest.
+// share, the part that comes with every boundary between two devices' ranges (halos), and
+// -- for a data environment's buffers, placed by other regions' passes -- the split that
+// moves nothing. Padding and reductions are left out: they are small next to the rest.
 
 #include <cstdint>
 #include <memory>
@@ -26,6 +26,12 @@ struct CopyCosts {
   /// do not travel: the new owner overwrites them and the old owner's rows go stale.
   /// Non-persistent data travels every pass wherever the split lies, so it does not count.
   double moved_bytes_per_iteration = 0.0;
+  /// What a boundary between two devices' ranges costs every pass while the split holds: the
+  /// halo items of persistent inputs each side reads of the other's (both ways), in bytes
+  /// and in separate copies. A device with its own memory pays it for each neighbour its
+  /// range has; a split that gives one device everything has none.
+  double boundary_bytes = 0.0;
+  int boundary_copies = 0;
   /// Per worker, the iterations of the split that moves nothing: each accelerator takes the
   /// rows its device holds of the region's widest data-environment buffer -- the consumer
   /// stays with its producer (OpenStream's largest-dependence walk) --, host-memory workers

@@ -187,7 +187,7 @@ void CopyEngine::end_pass(MemoryRegistry& memory) {
     s.delivered.clear();
   }
   for (Registration& reg : memory.registrations())
-    if (reg.data->checked) record_held_rows(*reg.data);
+    if (reg.data->checked) record_held(*reg.data, reg.desc.assoc);
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {

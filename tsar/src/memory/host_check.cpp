@@ -14,37 +14,83 @@
 namespace tsar::core {
 namespace {
 
-/// FNV-1a over one row's bytes.
-std::uint64_t row_hash(const BufferData& data, std::int64_t row) {
+/// FNV-1a over the host's bytes of one row (`cols`: one column) of `data`.
+std::uint64_t item_hash(const BufferData& data, std::int64_t item, bool cols) {
   const tsar_mem_desc& s = data.shape;
-  const auto* p = static_cast<const unsigned char*>(data.host) +
-                  static_cast<std::size_t>(row) * s.row_stride * s.elem_size;
+  const auto* base = static_cast<const unsigned char*>(data.host);
+  const auto i = static_cast<std::size_t>(item);
   std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t k = 0; k < s.cols * s.elem_size; ++k) h = (h ^ p[k]) * 1099511628211ull;
+  const auto mix = [&h](const unsigned char* p, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) h = (h ^ p[k]) * 1099511628211ull;
+  };
+  if (cols) {
+    for (std::size_t r = 0; r < s.rows; ++r)
+      mix(base + (r * s.row_stride + i) * s.elem_size, s.elem_size);
+  } else {
+    mix(base + i * s.row_stride * s.elem_size, s.cols * s.elem_size);
+  }
   return h;
 }
 
-/// The rows some copy holds (valid or owned).
-IntervalSet held_rows(const BufferData& data) {
-  IntervalSet held;
-  for (const auto& c : data.copies) {
-    for (const Range& r : c->valid.parts()) held.add(r);
-    for (const Range& r : c->dirty.parts()) held.add(r);
+/// The items of copy `c` that count as held rows (`cols`: columns) under association
+/// `assoc`: a COLS copy's items are columns, a ROWS_COLS copy holds rows and columns.
+void add_held(const DeviceCopy& c, int assoc, bool cols, IntervalSet& held) {
+  const auto add = [&held](const IntervalSet& s) {
+    for (const Range& r : s.parts()) held.add(r);
+  };
+  if (cols && assoc == TSAR_ASSOC_ROWS_COLS) {
+    add(c.valid_cols);
+  } else if (cols == (assoc == TSAR_ASSOC_COLS)) {
+    add(c.valid);
+    add(c.dirty);
   }
+}
+
+/// The rows (`cols`: columns) some copy of `data` holds, valid or owned.
+IntervalSet held_items(const BufferData& data, int assoc, bool cols) {
+  IntervalSet held;
+  for (const auto& c : data.copies) add_held(*c, assoc, cols, held);
   return held;
 }
 
-/// The device of the first copy holding `row`; *owned: whether it owns the row.
-std::string holder_of(const BufferData& data, std::int64_t row, bool* owned) {
+/// The device of the first copy holding row (`cols`: column) `item`; *owned: whether it
+/// owns it.
+std::string holder_of(const BufferData& data, int assoc, bool cols, std::int64_t item,
+                      bool* owned) {
+  const Range one{item, item + 1};
   for (const auto& c : data.copies) {
-    const Range one{row, row + 1};
-    if (c->dirty.covers(one) || c->valid.covers(one)) {
-      *owned = c->dirty.covers(one);
+    IntervalSet held;
+    add_held(*c, assoc, cols, held);
+    if (held.covers(one)) {
+      *owned = c->dirty.covers(one) && cols == (assoc == TSAR_ASSOC_COLS);
       return c->device ? c->device->description().key : "a device";
     }
   }
   *owned = false;
   return "a device";
+}
+
+void record_items(BufferData& data, bool cols, Range items) {
+  HostItemHashes& h = cols ? data.check.cols : data.check.rows;
+  const std::size_t count = cols ? data.shape.cols : data.shape.rows;
+  if (h.hash.size() != count) h.hash.assign(count, 0);
+  for (std::int64_t i = items.begin; i < items.end; ++i)
+    h.hash[static_cast<std::size_t>(i)] = item_hash(data, i, cols);
+  h.known.add(items);
+}
+
+/// The held rows (`cols`: columns) of `data` whose host contents differ from their record.
+IntervalSet changed_items(const BufferData& data, int assoc, bool cols) {
+  const HostItemHashes& h = cols ? data.check.cols : data.check.rows;
+  IntervalSet checked = held_items(data, assoc, cols);
+  IntervalSet unrecorded = checked;
+  unrecorded.subtract(h.known);
+  checked.subtract(unrecorded);
+  IntervalSet changed;
+  for (const Range& r : checked.parts())
+    for (std::int64_t i = r.begin; i < r.end; ++i)
+      if (h.hash[static_cast<std::size_t>(i)] != item_hash(data, i, cols)) changed.add({i, i + 1});
+  return changed;
 }
 
 }  // namespace
@@ -54,46 +100,37 @@ bool check_requested() {
   return v != nullptr && std::strcmp(v, "1") == 0;
 }
 
-void record_host_rows(BufferData& data, Range rows) {
-  HostRowHashes& h = data.check;
-  if (h.hash.size() != data.shape.rows) h.hash.assign(data.shape.rows, 0);
-  for (std::int64_t r = rows.begin; r < rows.end; ++r)
-    h.hash[static_cast<std::size_t>(r)] = row_hash(data, r);
-  h.known.add(rows);
+void record_host_rows(BufferData& data, Range rows) { record_items(data, false, rows); }
+
+void record_held(BufferData& data, int assoc) {
+  for (const bool cols : {false, true}) {
+    const IntervalSet held = held_items(data, assoc, cols);
+    for (const Range& r : held.parts()) record_items(data, cols, r);
+  }
 }
 
-void record_held_rows(BufferData& data) {
-  const IntervalSet held = held_rows(data);
-  for (const Range& r : held.parts()) record_host_rows(data, r);
-}
-
-void verify_held_rows(const BufferData& data) {
-  // The rows devices hold whose host contents were recorded.
-  IntervalSet checked = held_rows(data);
-  IntervalSet unrecorded = checked;
-  unrecorded.subtract(data.check.known);
-  checked.subtract(unrecorded);
-  IntervalSet changed;
-  for (const Range& r : checked.parts())
-    for (std::int64_t row = r.begin; row < r.end; ++row)
-      if (data.check.hash[static_cast<std::size_t>(row)] != row_hash(data, row))
-        changed.add({row, row + 1});
-  if (changed.empty()) return;
-  const Range first = changed.parts().front();
-  bool owned = false;
-  const std::string device = holder_of(data, first.begin, &owned);
-  std::string rows = "rows " + std::to_string(first.begin) + "-" + std::to_string(first.end - 1);
-  if (changed.parts().size() > 1) rows += " (" + std::to_string(changed.count()) + " rows in all)";
-  const std::string what =
-      "TSAR_CHECK: buffer " + address_text(data.host) + ": " + rows +
-      " changed on the host since TSAR last copied them, while " + device +
-      (owned ? " owns them (the host's were stale: call tsar_mem_sync or tsar_data_update_host "
-               "before changing them, then tsar_mem_invalidate or tsar_data_update_device)"
-             : " holds a copy with the old values (call tsar_mem_invalidate, or "
-               "tsar_data_update_device for a data environment, after changing a registered "
-               "buffer between passes)");
-  std::fprintf(stderr, "tsar: %s\n", what.c_str());
-  throw Error(TSAR_ERR_STATE, what);
+void verify_held(const BufferData& data, int assoc) {
+  for (const bool cols : {false, true}) {
+    const IntervalSet changed = changed_items(data, assoc, cols);
+    if (changed.empty()) continue;
+    const Range first = changed.parts().front();
+    bool owned = false;
+    const std::string device = holder_of(data, assoc, cols, first.begin, &owned);
+    std::string items = std::string(cols ? "columns " : "rows ") + std::to_string(first.begin) +
+                        "-" + std::to_string(first.end - 1);
+    if (changed.parts().size() > 1)
+      items += " (" + std::to_string(changed.count()) + (cols ? " columns" : " rows") + " in all)";
+    const std::string what =
+        "TSAR_CHECK: buffer " + address_text(data.host) + ": " + items +
+        " changed on the host since TSAR last copied them, while " + device +
+        (owned ? " owns them (the host's were stale: call tsar_mem_sync or tsar_data_update_host "
+                 "before changing them, then tsar_mem_invalidate or tsar_data_update_device)"
+               : " holds a copy with the old values (call tsar_mem_invalidate, or "
+                 "tsar_data_update_device for a data environment, after changing a registered "
+                 "buffer between passes)");
+    std::fprintf(stderr, "tsar: %s\n", what.c_str());
+    throw Error(TSAR_ERR_STATE, what);
+  }
 }
 
 void fill_unwritten(Device& device, void* dev, const RectCopy& to_device,
@@ -124,7 +161,8 @@ void verify_written(const Registration& reg, Device& device, const void* dev,
         std::to_string(row) + ", " + std::to_string(col) + ") on " + device.description().key +
         ": without the check it would come back holding whatever device memory held (drop "
         "TSAR_MEM_OVERWRITE, so the copy starts from the host's values, or write every "
-        "element of the rows)";
+        "element of the " +
+        (cols ? "columns)" : "rows)");
     std::fprintf(stderr, "tsar: %s\n", what.c_str());
     throw Error(TSAR_ERR_STATE, what);
   }

@@ -5,11 +5,12 @@
 // old values and only the rows an accelerator computes go wrong -- which rows depends on the
 // learned split, so the error wanders from run to run.
 //
-// For each row some device copy holds (valid or owned), the hash of the host's row as TSAR
-// last left it is kept: recorded at the end of every pass and after every write-back, checked
-// before the next pass uses the buffer. A changed row fails that pass with TSAR_ERR_STATE,
-// naming the buffer, the rows and the device that holds them. The cost -- hashing the rows
-// devices hold twice a pass -- is why it is a checking mode.
+// For each row some device copy holds (valid or owned) -- each column, for the copies of
+// column-associated buffers -- the hash of the host's row (column) as TSAR last left it is
+// kept: recorded at the end of every pass and after every write-back, checked before the
+// next pass uses the buffer. A changed row or column fails that pass with TSAR_ERR_STATE,
+// naming the buffer, the rows or columns and the device that holds them. The cost --
+// hashing what devices hold twice a pass -- is why it is a checking mode.
 //
 // It also holds TSAR_MEM_OVERWRITE to its word (the loop writes every element of its rows):
 // an accelerator's rows of such an output are filled with kFillByte before its range and
@@ -34,18 +35,25 @@ inline constexpr unsigned char kFillByte = 0xA5;
 /// Whether TSAR_CHECK is set to 1 now (read when a region or data environment is made).
 bool check_requested();
 
-/// The host rows' hashes of one buffer.
-struct HostRowHashes {
-  std::vector<std::uint64_t> hash;  ///< per row, for rows in `known`
+/// Hashes of a buffer's host rows, or columns.
+struct HostItemHashes {
+  std::vector<std::uint64_t> hash;  ///< per row (column), for those in `known`
   IntervalSet known;
+};
+/// The host contents of one buffer as TSAR last left them: rows, and the columns that copies
+/// of COLS and ROWS_COLS registrations hold whole.
+struct HostHashes {
+  HostItemHashes rows, cols;
 };
 
 /// Records the host's rows `rows` of `data` as TSAR leaves them.
 void record_host_rows(BufferData& data, Range rows);
-/// Records every row some device copy of `data` holds.
-void record_held_rows(BufferData& data);
-/// Throws Error(TSAR_ERR_STATE) when a row some device copy holds differs from its record.
-void verify_held_rows(const BufferData& data);
+/// Records every row and column some device copy of `data` holds; `assoc`: the association
+/// of its registration (what a copy's items are: rows, or columns of COLS).
+void record_held(BufferData& data, int assoc);
+/// Throws Error(TSAR_ERR_STATE) when a row or column some device copy holds differs from its
+/// record. `assoc` as for record_held.
+void verify_held(const BufferData& data, int assoc);
 
 /// Fills the elements `to_device` (a rectangle copy from a packed host buffer) covers in
 /// device buffer `dev` with kFillByte and waits for the copy. `scratch`: the caller's buffer.

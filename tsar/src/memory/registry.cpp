@@ -302,7 +302,7 @@ void MemoryRegistry::enter_pass(std::int64_t n, const std::string& who) {
   }
   try {
     for (const auto& e : entries_)
-      if (e.data->checked) verify_held_rows(*e.data);
+      if (e.data->checked) verify_held(*e.data, e.desc.assoc);
   } catch (...) {
     leave_pass();
     throw;

@@ -55,8 +55,8 @@ struct BufferData {
   bool shared = false;
   std::vector<std::unique_ptr<DeviceCopy>> copies;             ///< one per device that used it
   std::shared_ptr<HostPin> pin = std::make_shared<HostPin>();  ///< follows `host`
-  /// TSAR_CHECK: the host rows as TSAR left them (memory/host_check.hpp).
-  HostRowHashes check;
+  /// TSAR_CHECK: the host rows and columns as TSAR left them (memory/host_check.hpp).
+  HostHashes check;
   /// TSAR_CHECK was set when the registry or environment holding it was made.
   bool checked = false;
 

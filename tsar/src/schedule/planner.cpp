@@ -33,6 +33,10 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   backoff_streak_.assign(n, 0);
   sitting_out_.assign(n, 0);
   move_seconds_.assign(n, 0.0);
+  boundary_seconds_.assign(n, 0.0);
+  held_.assign(n, 0);
+  alone_times_.assign(n, 0.0);
+  alone_counts_.assign(n, 0);
   pooled_.assign(n, 0);
   settled_.assign(n, 0);
   entering_.assign(n, 0);
@@ -69,6 +73,7 @@ std::vector<double> PassPlanner::learned_times() const {
 void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
   n_ = n;
   if (device_memory_ && scheduler_->adapts()) screen_accelerators(n, copies);
+  if (device_memory_) link_costs(copies);
   copying_ = false;
   for (const auto& d : devices_) copying_ = copying_ || !d->description().host_memory;
   current_times();

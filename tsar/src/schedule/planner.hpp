@@ -19,11 +19,14 @@
 //                        the schedule family's split,
 //                        unmeasured devices' probe iteration, the CPU sharing mode
 //                        (share_probe.hpp)
-//   planner_holds.cpp    when a split may move (split_hysteresis.hpp, cpu_split_hold.hpp) and
-//                        which samples are not learned (copies of rows a new split moved)
+//   planner_holds.cpp    what moving data costs (link_costs), when a split may move
+//                        (split_hysteresis.hpp, cpu_split_hold.hpp), when the host side's
+//                        rows cannot pay their boundaries' copies, and which samples are not
+//                        learned (copies of rows a new split moved)
 //   planner_back_off.cpp accelerators that cannot pay: screened before they run, retired
-//                        after K slow passes (thesis 5.4.1), retired when they run out of
-//                        memory
+//                        after K slow passes (thesis 5.4.1) -- counting the copies retiring
+//                        one that holds a data environment's rows would make --, retired
+//                        when they run out of memory
 //
 // It never asks a device what kind it is: what it needs are properties of the device
 // interface (DeviceDescription: accelerator, host_memory, cores, control_core, peak; the
@@ -151,6 +154,8 @@ class PassPlanner {
   bool any_accelerator() const;
   void forget_if_moved(std::size_t w, const SubPassPlan& plan, Range range);
   // planner_holds.cpp
+  void link_costs(const CopyCosts& copies);
+  void drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& plan);
   void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
   bool copy_dominated(std::size_t w, double busy);
@@ -209,7 +214,15 @@ class PassPlanner {
   bool copying_ = false;  ///< some device of this pass has its own memory
   std::vector<std::int64_t> last_split_;
   std::int64_t last_split_n_ = -1;
+  /// Per device with its own memory: seconds to move one iteration's data, each boundary's
+  /// copies per pass (CopyCosts::boundary_*), and the iterations of this region's
+  /// data-environment buffers it holds (CopyCosts::resident) -- rows the other regions keep
+  /// there, which would cross its link every pass if this region gave them up (link_costs).
   std::vector<double> move_seconds_;
+  std::vector<double> boundary_seconds_;
+  std::vector<std::int64_t> held_;
+  std::vector<double> alone_times_;
+  std::vector<std::int64_t> alone_counts_;
   std::vector<unsigned char> pooled_;
   std::vector<unsigned char> settled_;
   std::int64_t split_since_ = 0;  ///< the pass from which last_split_'s data stayed put

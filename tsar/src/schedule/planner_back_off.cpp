@@ -72,9 +72,16 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
     fewest = std::min(fewest, static_cast<double>(totals[w].iterations) / c);
     cpu_finish = std::max(cpu_finish, totals[w].finish);
   }
-  const double cpu_alone = cpu.seconds;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
     if (!active_[w] || is_cpu(w)) continue;
+    // An accelerator holding rows the region's other loops keep on it (a data environment)
+    // gives them up when retired: the cores then fetch them every pass, and the other loops
+    // move them back. The cores are compared with that cost included -- per row and per pass
+    // -- or a short loop whose launch outlasts the cores' pass retires the device that holds
+    // the whole time step's data (tsar/README.md, "Time steps of short loops").
+    const double fetch = held_[w] > 0 ? move_seconds_[w] : 0.0;
+    const double cpu_alone =
+        cpu.seconds > 0.0 ? cpu.seconds + static_cast<double>(held_[w]) * fetch : 0.0;
     // A pass mostly spent copying in rows the split just gave it is not learned
     // (copy_dominated), and for the same reason not judged: a GPU much faster than the cores
     // copies its whole range in its first pass, several CPU passes long, and one more slow
@@ -84,7 +91,7 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
     const bool slower_per_iteration = pass_chunked_
                                           ? static_cast<double>(x.iterations) < fewest
                                           : estimators_[w].measured() && slowest_tpi > 0.0 &&
-                                                estimators_[w].estimate() > slowest_tpi;
+                                                estimators_[w].estimate() > slowest_tpi + fetch;
     // A split kept for times to settle gave shares no measured time chose: how long a share
     // took is judged once they did (per iteration, the accelerator is judged all along).
     const bool slower_than_cpus_alone = !settling_ && cpu_alone > 0.0 && x.iterations > 0 &&

@@ -2,6 +2,7 @@
 // The pass planner's holds: when a split may move, and which samples a moved split makes
 // worthless (planner.hpp).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "schedule/cpu_split_hold.hpp"
@@ -9,6 +10,51 @@
 #include "schedule/split_hysteresis.hpp"
 
 namespace tsar::core {
+
+void PassPlanner::link_costs(const CopyCosts& copies) {
+  // The link is calibrated only once something would be charged to it.
+  const double per_iteration = copies.moved_bytes_per_iteration;
+  const bool resident = copies.resident.size() == devices_.size();
+  const bool charged = per_iteration > 0.0 || copies.boundary_copies > 0;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    Device& d = *devices_[w];
+    const bool link = charged && active_[w] && !d.description().host_memory;
+    move_seconds_[w] = link ? per_iteration * d.link_seconds_per_byte() : 0.0;
+    boundary_seconds_[w] = link ? copies.boundary_copies * d.link_latency() +
+                                      copies.boundary_bytes * d.link_seconds_per_byte()
+                                : 0.0;
+    held_[w] = resident && move_seconds_[w] > 0.0 ? copies.resident[w] : 0;
+  }
+}
+
+void PassPlanner::drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& plan) {
+  // The split balances the devices' compute times; each boundary between a host-memory
+  // device's range and an accelerator's costs the accelerator its halo copies every pass on
+  // top (split_hysteresis.hpp). Where the accelerators alone, split among themselves, finish
+  // sooner than the split with those copies counted, the host-memory devices' rows cannot
+  // pay: the pass is the accelerators'. Judged once the host side is measured (until then
+  // probe_unmeasured gives it its row), by the same prediction the hysteresis moves data on.
+  bool host_rows = false, accelerator = false;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (!active_[w]) continue;
+    if (device(w).description().host_memory) {
+      if (plan.counts[w] == 0) continue;
+      if (!estimators_[w].measured() && !(is_cpu(w) && cpu_side_.measured())) return;
+      host_rows = true;
+    } else {
+      accelerator = accelerator || (boundary_seconds_[w] > 0.0 && std::isfinite(times_[w]));
+    }
+  }
+  if (!host_rows || !accelerator) return;
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    alone_times_[w] = active_[w] && !device(w).description().host_memory
+                          ? times_[w]
+                          : std::numeric_limits<double>::infinity();
+  split_iterations(n, alone_times_, alone_counts_, plan.scratch);
+  const SplitCosts costs{times_, move_seconds_, pooled_, {}, kPaybackPasses, boundary_seconds_};
+  if (predicted_pass_seconds(alone_counts_, costs) <= predicted_pass_seconds(plan.counts, costs))
+    std::copy(alone_counts_.begin(), alone_counts_.end(), plan.counts.begin());
+}
 
 void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
   // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
@@ -20,6 +66,11 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
     last_split_n_ = -1;
     return;
   }
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    pooled_[w] = balance_cpu_ && is_cpu(w) && active_[w] ? 1 : 0;
+    settled_[w] = estimators_[w].samples() >= kSettledSamples ? 1 : 0;
+  }
+  if (scheduler_->adapts()) drop_host_side_that_cannot_pay(n, plan);
   bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();
   // A data environment's rows where another region's pass left them: the split that moves
   // nothing is theirs, and any other moves rows every pass (that region moves them back), so
@@ -33,20 +84,15 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   }
   if (!known) last_split_.assign(plan.counts.size(), 0);  // the devices hold none of it yet
   if (!std::equal(last_split_.begin(), last_split_.end(), plan.counts.begin())) {
-    const double per_iteration = copies.moved_bytes_per_iteration;
-    bool costly = false;
-    for (std::size_t w = 0; w < devices_.size(); ++w) {
-      Device& d = *devices_[w];
-      move_seconds_[w] = active_[w] && !d.description().host_memory && per_iteration > 0.0
-                             ? per_iteration * d.link_seconds_per_byte()
-                             : 0.0;
-      costly = costly || move_seconds_[w] > 0.0;
-      pooled_[w] = balance_cpu_ && is_cpu(w) && active_[w] ? 1 : 0;
-      settled_[w] = estimators_[w].samples() >= kSettledSamples ? 1 : 0;
-    }
+    const bool costly = std::any_of(move_seconds_.begin(), move_seconds_.end(),
+                                    [](double s) { return s > 0.0; });
     if (costly) {
-      const SplitCosts costs{times_, move_seconds_, pooled_, settled_,
-                             produced ? 1.0 : payback_passes(passes_ - split_since_)};
+      const SplitCosts costs{times_,
+                             move_seconds_,
+                             pooled_,
+                             settled_,
+                             produced ? 1.0 : payback_passes(passes_ - split_since_),
+                             boundary_seconds_};
       if (known) {
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);

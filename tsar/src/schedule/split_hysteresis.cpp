@@ -26,14 +26,18 @@ bool times_settled(std::span<const std::int64_t> previous, const SplitCosts& cos
 
 double predicted_pass_seconds(std::span<const std::int64_t> counts, const SplitCosts& costs) {
   double slowest = 0.0, pooled_count = 0.0, pooled_rate = 0.0;
-  for (std::size_t j = 0; j < counts.size(); ++j) {
+  const std::int64_t total = std::accumulate(counts.begin(), counts.end(), std::int64_t{0});
+  std::int64_t at = 0;  // where device j's range begins
+  for (std::size_t j = 0; j < counts.size(); at += counts[j], ++j) {
     if (counts[j] <= 0 || !usable(costs.tpi[j])) continue;
     const auto c = static_cast<double>(counts[j]);
     if (j < costs.pooled.size() && costs.pooled[j]) {
       pooled_count += c;
       pooled_rate += 1.0 / costs.tpi[j];
     } else {
-      slowest = std::max(slowest, c * costs.tpi[j]);
+      const int neighbours = (at > 0 ? 1 : 0) + (at + counts[j] < total ? 1 : 0);
+      const double boundary = j < costs.boundary.size() ? costs.boundary[j] : 0.0;
+      slowest = std::max(slowest, c * costs.tpi[j] + neighbours * boundary);
     }
   }
   return pooled_rate > 0.0 ? std::max(slowest, pooled_count / pooled_rate) : slowest;

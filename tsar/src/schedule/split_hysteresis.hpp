@@ -37,6 +37,13 @@
 // lower median discounts one cold sample once a second one exists; until then the previous
 // split is kept (its host-memory part still re-split).
 //
+// Every pass a split holds, each boundary between two devices' ranges costs the halo copies
+// across it (costs.boundary: per copy a latency, per byte the link), paid by the device with
+// its own memory. On short passes that is most of what co-execution costs -- a GPU loop pass
+// of tens of microseconds gains a few from the cores' rows and pays a latency per halo copy -- so
+// the predicted pass time counts it, and a split whose boundaries cost more than the cores
+// gain is worse than the accelerators' alone (PassPlanner::drop_host_side_that_cannot_pay).
+//
 // Pure logic: times, costs and counts in, a decision out.
 
 #include <cstdint>
@@ -65,13 +72,17 @@ struct SplitCosts {
   std::span<const unsigned char> settled = {};
   /// Passes a move must pay for itself within (payback_passes).
   double payback = kPaybackPasses;
+  /// Seconds a pass costs the device for each neighbouring range another device holds (its
+  /// halo copies: CopyCosts::boundary_*); empty: none.
+  std::span<const double> boundary = {};
 };
 
 /// The payback horizon of a split whose data has stayed put for `passes` passes: half as many
 /// again, at least kPaybackPasses.
 double payback_passes(std::int64_t passes);
 
-/// Predicted seconds of a pass split into `counts` (ranges in device order).
+/// Predicted seconds of a pass split into `counts` (ranges in device order), each device's
+/// boundary costs included.
 double predicted_pass_seconds(std::span<const std::int64_t> counts, const SplitCosts& costs);
 
 /// Seconds of the copies when the split changes from `previous` to `proposed`: each device's

@@ -317,8 +317,10 @@ class Analyzer:
     def _header(self, loop, stmt, end):
         u = self.unit
         toks = list(stmt.get_tokens())
+        # A for written by a macro: libclang's tokens are then the macro's definition's.
         if u.from_macro(stmt) or len(toks) < 2 or toks[0].spelling != "for" or \
-                toks[1].spelling != "(":
+                toks[1].spelling != "(" or \
+                toks[0].extent.start.offset != stmt.extent.start.offset:
             self.error(stmt.extent.start.offset, "cannot read this for loop's header "
                        "(written with a macro?)")
         depth, semis, close = 0, [], None

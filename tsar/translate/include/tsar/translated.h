@@ -127,7 +127,7 @@ typedef struct tsar_tr_loop {
 static tsar_tr_loop* tsar_tr_loops_ = NULL;
 static tsar_tr_data* tsar_tr_datas_ = NULL;
 
-/* Says `what` on stderr with `prefix` and `then`, unless it was the last thing said in
+/* Says "tsar: <where>: <what><then>" on stderr, unless `what` was the last thing said in
  * `said` (512 bytes). */
 static inline void tsar_tr_say_once_(char* said, const char* where, const char* what,
                                      const char* then) {
