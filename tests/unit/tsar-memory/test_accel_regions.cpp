@@ -528,6 +528,9 @@ TEST_F(Accel, ResidentStencilKeepsItsSplitWhereMovingRowsDoesNotPay) {
   // each accelerator moves only the halo exchange -- one row per neighbour each way -- and
   // the results equal the serial loop's. The first pass, which copies an accelerator's whole
   // range in, is all copies at that speed: not learned as the device's time per iteration.
+  // That the split never pays for its moves needs the emulated accelerators' speeds: a real
+  // GPU, many times faster than the cores, takes every row.
+  if (setup().kind != "omphost") GTEST_SKIP() << "emulated speeds: host-as-device only";
   set_devices_with("TSAR_LINK_BANDWIDTH", "1K", setup().devices);
   const std::int64_t rows = 300, cols = 40;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);
