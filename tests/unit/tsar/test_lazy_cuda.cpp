@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// libtsar loads the CUDA runtime only when a CUDA device is used: a CPU-only program never maps
-// libcudart (so it runs with any driver, or none). Each test is its own process (ctest), and
-// reads this process's mappings.
+// Where libtsar maps the CUDA runtime: with libtsar where an NVIDIA driver is installed (so it
+// is torn down after OpenMP offload at exit), else only when a CUDA device is used: a machine
+// without the driver runs CPU and OpenMP programs without libcudart. Each test is its own
+// process (ctest), and reads this process's mappings.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -20,6 +21,8 @@ bool cuda_runtime_mapped() {
   return false;
 }
 
+bool nvidia_driver() { return access("/dev/nvidiactl", F_OK) == 0; }
+
 void run_a_region() {
   tsar_region* region = nullptr;
   ASSERT_EQ(tsar_init(&region, "lazy-cuda", "static", TSAR_DEVICE_ALL, nullptr, 0, 0), TSAR_OK)
@@ -30,12 +33,14 @@ void run_a_region() {
   tsar_free(region);
 }
 
-TEST(LazyCuda, ACpuOnlyProgramNeverMapsTheCudaRuntime) {
+TEST(LazyCuda, WithoutTheNvidiaDriverACpuOnlyProgramNeverMapsTheCudaRuntime) {
+  if (TSAR_TEST_CUDA && nvidia_driver())
+    GTEST_SKIP() << "an NVIDIA driver is installed: the runtime comes with libtsar";
   EXPECT_FALSE(cuda_runtime_mapped()) << "at start";
   ASSERT_EQ(tsar_set_devices("cpu:0,omphost:0"), TSAR_OK) << tsar_last_error();
   run_a_region();
   EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on CPU and OpenMP devices";
-  if (access("/dev/nvidiactl", F_OK) != 0) {  // no NVIDIA driver: the default list has no GPU
+  if (!nvidia_driver()) {  // the default list has no GPU
     ASSERT_EQ(tsar_set_devices(nullptr), TSAR_OK) << tsar_last_error();
     run_a_region();
     EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on the default devices";
@@ -43,8 +48,15 @@ TEST(LazyCuda, ACpuOnlyProgramNeverMapsTheCudaRuntime) {
 }
 
 #if TSAR_TEST_CUDA
+TEST(LazyCuda, WhereTheNvidiaDriverIsInstalledTheRuntimeComesWithLibtsar) {
+  // Before the program calls TSAR or starts OpenMP offload: loaded later, the runtime would
+  // release its CUDA context at exit before libgomp frees device memory in it.
+  if (!nvidia_driver()) GTEST_SKIP() << "no NVIDIA driver (/dev/nvidiactl)";
+  EXPECT_TRUE(cuda_runtime_mapped());
+}
+
 TEST(LazyCuda, ACudaDeviceLoadsTheRuntime) {
-  EXPECT_FALSE(cuda_runtime_mapped());
+  EXPECT_EQ(cuda_runtime_mapped(), nvidia_driver()) << "at start";
   // Without a GPU the entry is refused (device 0 does not exist), after the runtime answered.
   const int status = tsar_set_devices("cuda:0");
   EXPECT_TRUE(status == TSAR_OK || status == TSAR_ERR_DEVICES) << tsar_last_error();

@@ -2,6 +2,7 @@
 #include "devices/cuda_runtime.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <mutex>
 
@@ -49,5 +50,19 @@ const CudaRuntime* cuda_runtime() {
 }
 
 const std::string& cuda_runtime_error() { return error; }
+
+namespace {
+
+// Where an NVIDIA driver is installed the runtime is loaded with libtsar, before the program
+// runs, as a linked runtime would be: its exit handlers, registered when it loads, then run
+// after libgomp's (exit runs them in reverse order of registration). Loaded later -- after the
+// program or TSAR's discovery started OpenMP offload --, it would release the CUDA primary
+// context at exit before libgomp frees its device memory in that context (libgomp's nvptx
+// plugin uses the context current on the thread), and the program would fail at exit
+// ("cuMemFree_v2 error: context is destroyed", exit status 1). Loading starts no CUDA context.
+[[maybe_unused]] const bool loaded_with_libtsar =
+    access("/dev/nvidiactl", F_OK) == 0 && cuda_runtime() != nullptr;
+
+}  // namespace
 
 }  // namespace tsar::core

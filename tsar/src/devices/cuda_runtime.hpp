@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// The CUDA runtime, loaded (dlopen) the first time TSAR needs it -- a CUDA device named in a
-// device list, the default list on a node with an NVIDIA GPU, or pinning host memory for a
-// GPU -- never at program start: a program that uses no CUDA device never maps libcudart,
-// and needs no driver recent enough for it. The application's own kernels link the same
+// The CUDA runtime, loaded (dlopen) with libtsar where an NVIDIA driver is installed (so that
+// it is torn down after OpenMP offload at exit: cuda_runtime.cpp), elsewhere the first time
+// TSAR needs it -- a CUDA device named in a device list, or pinning host memory for a GPU: a
+// machine without the driver never maps libcudart. The application's own kernels link the same
 // shared runtime (one soname, so one instance and one set of streams).
 //
 // Built with TSAR_CUDA only; cuda_device.cpp calls the runtime through this table.
@@ -50,7 +50,8 @@ struct CudaRuntime {
 #undef TSAR_CUDA_RUNTIME_POINTER
 };
 
-/// The CUDA runtime, loaded on the first call (thread-safe): the soname TSAR was built
+/// The CUDA runtime, loaded with libtsar where an NVIDIA driver is installed (/dev/nvidiactl),
+/// else on the first call (thread-safe): the soname TSAR was built
 /// against (found as the loader finds libraries: beside libtsar through its RUNPATH,
 /// LD_LIBRARY_PATH, the system's), else the build's CUDA toolkit's copy.
 /// @return nullptr when it cannot be loaded or lacks a function; cuda_runtime_error() says why.
