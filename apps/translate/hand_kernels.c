@@ -3,7 +3,11 @@
  * a region per loop, its arrays registered once (the same associations, directions and
  * persistence as the kernels' directives), a body per loop with a CPU branch (the loop) and
  * an OpenMP target branch (the same construct on TSAR's device pointers), one tsar_run per
- * pass. tsar-bench-translate runs them beside the translated kernels. */
+ * pass. tsar-bench-translate runs them beside the translated kernels.
+ * Every target construct says defaultmap(none): a body's arguments are host memory (the chunk,
+ * the kernel's struct), so the range's bounds and the scalars are copied into locals and passed
+ * firstprivate; the compiler refuses any other host variable in a target region, which a GPU
+ * would read through a host pointer (an illegal address) while host offloading reads it fine. */
 #include "hand_kernels.h"
 
 #include <stdio.h>
@@ -36,6 +40,7 @@ static void add_double(void* inout, const void* in, void* ctx) {
 /* ---- GEMM ------------------------------------------------------------------------------ */
 
 static void gemm_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_gemm* k = arg;
   const double* a = tsar_mem(k->region, k->a);
   const double* b = tsar_mem(k->region, k->b);
@@ -43,7 +48,7 @@ static void gemm_body(const tsar_chunk* ch, void* arg) {
   const int64_t n = k->n;
   const double alpha = k->alpha, beta = k->beta;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+    for (int64_t i = begin; i < end; ++i) {
       for (int64_t j = 0; j < n; ++j) c[i * n + j] *= beta;
       for (int64_t q = 0; q < n; ++q) {
         const double aiq = alpha * a[i * n + q];
@@ -51,8 +56,9 @@ static void gemm_body(const tsar_chunk* ch, void* arg) {
       }
     }
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, b, c)
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, b, c) \
+    defaultmap(none) firstprivate(begin, end, n, alpha, beta)
+    for (int64_t i = begin; i < end; ++i) {
       for (int64_t j = 0; j < n; ++j) c[i * n + j] *= beta;
       for (int64_t q = 0; q < n; ++q) {
         const double aiq = alpha * a[i * n + q];
@@ -75,20 +81,22 @@ int hand_gemm_pass(struct hand_gemm* k) { return tsar_run(k->region, k->n, gemm_
 /* ---- ATAX -------------------------------------------------------------------------------- */
 
 static void atax_ax_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_atax* k = arg;
   const double* a = tsar_mem(k->ax, k->a);
   const double* x = tsar_mem(k->ax, k->x);
   double* tmp = tsar_mem(k->ax, k->tmp);
   const int64_t n = k->n;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+    for (int64_t i = begin; i < end; ++i) {
       double s = 0.0;
       for (int64_t j = 0; j < n; ++j) s += a[i * n + j] * x[j];
       tmp[i] = s;
     }
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, x, tmp)
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, x, tmp) \
+    defaultmap(none) firstprivate(begin, end, n)
+    for (int64_t i = begin; i < end; ++i) {
       double s = 0.0;
       for (int64_t j = 0; j < n; ++j) s += a[i * n + j] * x[j];
       tmp[i] = s;
@@ -97,20 +105,22 @@ static void atax_ax_body(const tsar_chunk* ch, void* arg) {
 }
 
 static void atax_aty_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_atax* k = arg;
   const double* a = tsar_mem(k->aty, k->a);
   const double* tmp = tsar_mem(k->aty, k->tmp);
   double* y = tsar_mem(k->aty, k->y);
   const int64_t n = k->n;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t j = ch->begin; j < ch->end; ++j) {
+    for (int64_t j = begin; j < end; ++j) {
       double s = 0.0;
       for (int64_t i = 0; i < n; ++i) s += a[i * n + j] * tmp[i];
       y[j] = s;
     }
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, tmp, y)
-    for (int64_t j = ch->begin; j < ch->end; ++j) {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, tmp, y) \
+    defaultmap(none) firstprivate(begin, end, n)
+    for (int64_t j = begin; j < end; ++j) {
       double s = 0.0;
       for (int64_t i = 0; i < n; ++i) s += a[i * n + j] * tmp[i];
       y[j] = s;
@@ -138,20 +148,22 @@ int hand_atax_pass(struct hand_atax* k) {
 /* ---- MVT --------------------------------------------------------------------------------- */
 
 static void mvt_x1_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_mvt* k = arg;
   const double* a = tsar_mem(k->x1r, k->a);
   const double* y1 = tsar_mem(k->x1r, k->y1);
   double* x1 = tsar_mem(k->x1r, k->x1);
   const int64_t n = k->n;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+    for (int64_t i = begin; i < end; ++i) {
       double s = x1[i];
       for (int64_t j = 0; j < n; ++j) s += a[i * n + j] * y1[j];
       x1[i] = s;
     }
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, y1, x1)
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, y1, x1) \
+    defaultmap(none) firstprivate(begin, end, n)
+    for (int64_t i = begin; i < end; ++i) {
       double s = x1[i];
       for (int64_t j = 0; j < n; ++j) s += a[i * n + j] * y1[j];
       x1[i] = s;
@@ -160,20 +172,22 @@ static void mvt_x1_body(const tsar_chunk* ch, void* arg) {
 }
 
 static void mvt_x2_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_mvt* k = arg;
   const double* a = tsar_mem(k->x2r, k->a);
   const double* y2 = tsar_mem(k->x2r, k->y2);
   double* x2 = tsar_mem(k->x2r, k->x2);
   const int64_t n = k->n;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+    for (int64_t i = begin; i < end; ++i) {
       double s = x2[i];
       for (int64_t j = 0; j < n; ++j) s += a[j * n + i] * y2[j];
       x2[i] = s;
     }
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, y2, x2)
-    for (int64_t i = ch->begin; i < ch->end; ++i) {
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(a, y2, x2) \
+    defaultmap(none) firstprivate(begin, end, n)
+    for (int64_t i = begin; i < end; ++i) {
       double s = x2[i];
       for (int64_t j = 0; j < n; ++j) s += a[j * n + i] * y2[j];
       x2[i] = s;
@@ -201,6 +215,7 @@ int hand_mvt_pass(struct hand_mvt* k) {
 /* ---- Jacobi ------------------------------------------------------------------------------ */
 
 static void jacobi_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_jacobi* k = arg;
   const double* uold = tsar_mem(k->region, k->uold);
   const double* f = tsar_mem(k->region, k->f);
@@ -210,7 +225,7 @@ static void jacobi_body(const tsar_chunk* ch, void* arg) {
   const double ax = k->ax, ay = k->ay, b = k->b, omega = k->omega;
   double error = 0.0;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i)
+    for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 1; j < m - 1; ++j) {
         const double resid = (ax * (uold[(i - 1) * m + j] + uold[(i + 1) * m + j]) +
                               ay * (uold[i * m + j - 1] + uold[i * m + j + 1]) +
@@ -221,8 +236,9 @@ static void jacobi_body(const tsar_chunk* ch, void* arg) {
     *acc += error;
   } else {
 #pragma omp target teams distribute parallel for device(ch->omp_device) \
-    is_device_ptr(uold, f, u) reduction(+: error) map(tofrom: error)
-    for (int64_t i = ch->begin; i < ch->end; ++i)
+    is_device_ptr(uold, f, u) reduction(+: error) map(tofrom: error) \
+    defaultmap(none) firstprivate(begin, end, m, ax, ay, b, omega)
+    for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 1; j < m - 1; ++j) {
         const double resid = (ax * (uold[(i - 1) * m + j] + uold[(i + 1) * m + j]) +
                               ay * (uold[i * m + j - 1] + uold[i * m + j + 1]) +
@@ -230,7 +246,8 @@ static void jacobi_body(const tsar_chunk* ch, void* arg) {
         u[i * m + j] = uold[i * m + j] - omega * resid;
         error += resid * resid;
       }
-#pragma omp target device(ch->omp_device) is_device_ptr(acc)
+#pragma omp target device(ch->omp_device) is_device_ptr(acc) \
+    defaultmap(none) firstprivate(error)
     *acc += error;
   }
 }
@@ -261,20 +278,22 @@ int hand_jacobi_pass(struct hand_jacobi* k) {
 /* ---- a time step of two loops in a data environment (heat) ------------------------------ */
 
 static void heat_smooth(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_heat* k = arg;
   const double* u = tsar_mem(ch->region, k->u);
   double* v = tsar_mem(ch->region, k->v);
   const int64_t m = k->m;
   const double kk = k->k;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i)
+    for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 1; j < m - 1; ++j)
         v[i * m + j] = u[i * m + j] + kk * (u[(i - 1) * m + j] + u[(i + 1) * m + j] +
                                             u[i * m + j - 1] + u[i * m + j + 1] -
                                             4.0 * u[i * m + j]);
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(u, v)
-    for (int64_t i = ch->begin; i < ch->end; ++i)
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(u, v) \
+    defaultmap(none) firstprivate(begin, end, m, kk)
+    for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 1; j < m - 1; ++j)
         v[i * m + j] = u[i * m + j] + kk * (u[(i - 1) * m + j] + u[(i + 1) * m + j] +
                                             u[i * m + j - 1] + u[i * m + j + 1] -
@@ -283,17 +302,19 @@ static void heat_smooth(const tsar_chunk* ch, void* arg) {
 }
 
 static void heat_update(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_heat* k = arg;
   const double* v = tsar_mem(ch->region, k->v);
   const double* f = tsar_mem(ch->region, k->f);
   double* u = tsar_mem(ch->region, k->u);
   const int64_t m = k->m;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i)
+    for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 1; j < m - 1; ++j) u[i * m + j] = v[i * m + j] + f[i * m + j];
   } else {
-#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(u, v, f)
-    for (int64_t i = ch->begin; i < ch->end; ++i)
+#pragma omp target teams distribute parallel for device(ch->omp_device) is_device_ptr(u, v, f) \
+    defaultmap(none) firstprivate(begin, end, m)
+    for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 1; j < m - 1; ++j) u[i * m + j] = v[i * m + j] + f[i * m + j];
   }
 }
@@ -339,56 +360,64 @@ void hand_heat_free(struct hand_heat* k) {
 /* ---- STREAM ------------------------------------------------------------------------------ */
 
 static void stream_copy(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_stream* k = arg;
   const double* a = tsar_mem(k->regions[0], k->a);
   double* c = tsar_mem(k->regions[0], k->c);
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) c[i] = a[i];
+    for (int64_t i = begin; i < end; ++i) c[i] = a[i];
   } else {
-#pragma omp target teams distribute parallel for simd device(ch->omp_device) is_device_ptr(a, c)
-    for (int64_t i = ch->begin; i < ch->end; ++i) c[i] = a[i];
+#pragma omp target teams distribute parallel for simd device(ch->omp_device) is_device_ptr(a, c) \
+    defaultmap(none) firstprivate(begin, end)
+    for (int64_t i = begin; i < end; ++i) c[i] = a[i];
   }
 }
 
 static void stream_scale(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_stream* k = arg;
   const double* c = tsar_mem(k->regions[1], k->c);
   double* b = tsar_mem(k->regions[1], k->b);
   const double s = k->s;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) b[i] = s * c[i];
+    for (int64_t i = begin; i < end; ++i) b[i] = s * c[i];
   } else {
-#pragma omp target teams distribute parallel for simd device(ch->omp_device) is_device_ptr(b, c)
-    for (int64_t i = ch->begin; i < ch->end; ++i) b[i] = s * c[i];
+#pragma omp target teams distribute parallel for simd device(ch->omp_device) is_device_ptr(b, c) \
+    defaultmap(none) firstprivate(begin, end, s)
+    for (int64_t i = begin; i < end; ++i) b[i] = s * c[i];
   }
 }
 
 static void stream_add(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_stream* k = arg;
   const double* a = tsar_mem(k->regions[2], k->a);
   const double* b = tsar_mem(k->regions[2], k->b);
   double* c = tsar_mem(k->regions[2], k->c);
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) c[i] = a[i] + b[i];
+    for (int64_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
   } else {
 #pragma omp target teams distribute parallel for simd device(ch->omp_device) \
-    is_device_ptr(a, b, c)
-    for (int64_t i = ch->begin; i < ch->end; ++i) c[i] = a[i] + b[i];
+    is_device_ptr(a, b, c) \
+    defaultmap(none) firstprivate(begin, end)
+    for (int64_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
   }
 }
 
 static void stream_triad(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_stream* k = arg;
   const double* b = tsar_mem(k->regions[3], k->b);
   const double* c = tsar_mem(k->regions[3], k->c);
   double* a = tsar_mem(k->regions[3], k->a);
   const double s = k->s;
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t i = ch->begin; i < ch->end; ++i) a[i] = b[i] + s * c[i];
+    for (int64_t i = begin; i < end; ++i) a[i] = b[i] + s * c[i];
   } else {
 #pragma omp target teams distribute parallel for simd device(ch->omp_device) \
-    is_device_ptr(a, b, c)
-    for (int64_t i = ch->begin; i < ch->end; ++i) a[i] = b[i] + s * c[i];
+    is_device_ptr(a, b, c) \
+    defaultmap(none) firstprivate(begin, end, s)
+    for (int64_t i = begin; i < end; ++i) a[i] = b[i] + s * c[i];
   }
 }
 
@@ -421,6 +450,7 @@ int hand_stream_pass(struct hand_stream* k) {
 /* ---- k-means ----------------------------------------------------------------------------- */
 
 static void kmeans_body(const tsar_chunk* ch, void* arg) {
+  const int64_t begin = ch->begin, end = ch->end;
   const struct hand_kmeans* k = arg;
   const double* points = tsar_mem(k->region, k->points);
   const double* centres = tsar_mem(k->region, k->centres);
@@ -452,11 +482,12 @@ static void kmeans_body(const tsar_chunk* ch, void* arg) {
     }                                                                       \
   }
   if (ch->kind != TSAR_DEVICE_OMP_TARGET) {
-    for (int64_t bl = ch->begin; bl < ch->end; ++bl) KMEANS_BLOCK
+    for (int64_t bl = begin; bl < end; ++bl) KMEANS_BLOCK
   } else {
 #pragma omp target teams distribute parallel for device(ch->omp_device) \
-    is_device_ptr(points, centres, member, partial)
-    for (int64_t bl = ch->begin; bl < ch->end; ++bl) KMEANS_BLOCK
+    is_device_ptr(points, centres, member, partial) \
+    defaultmap(none) firstprivate(begin, end, block, d, kk)
+    for (int64_t bl = begin; bl < end; ++bl) KMEANS_BLOCK
   }
 #undef KMEANS_BLOCK
 }

@@ -13,6 +13,9 @@
   check_translate.py --tool TOOL guide GUIDE
       the code of the porting guide's tsar-translate section is the tested kernel it names
       (apps/translate/kernels/..., which tests/translate translates, builds and checks)
+  check_translate.py --tool TOOL targets FILE
+      every OpenMP target construct of FILE says defaultmap(none), so that the compiler
+      refuses a host variable (a body's chunk, say) read inside it
 Run from tests/translate (file names in the outputs are relative). Exit 0 when all pass."""
 
 import argparse
@@ -140,17 +143,33 @@ def guide(args):
     return failed
 
 
+def targets(args):
+    with open(args.page, encoding="utf-8") as f:
+        text = f.read().replace("\\\n", " ")
+    found = re.findall(r"^#pragma omp target\b.*$", text, flags=re.M)
+    bare = [c for c in found if "defaultmap(none)" not in c]
+    for c in bare:
+        print(f"FAIL {args.page}: no defaultmap(none): {c}")
+    if not found:
+        print(f"FAIL {args.page}: no target construct")
+        return 1
+    if not bare:
+        print(f"ok   {args.page}: {len(found)} target constructs say defaultmap(none)")
+    return len(bare)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
-    ap.add_argument("what", choices=("golden", "errors", "man", "guide"))
+    ap.add_argument("what", choices=("golden", "errors", "man", "guide", "targets"))
     ap.add_argument("page", nargs="?")
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--cc")
     ap.add_argument("--cxx")
     ap.add_argument("-I", dest="include", action="append", default=[])
     args = ap.parse_args()
-    failed = {"golden": golden, "errors": errors, "man": man, "guide": guide}[args.what](args)
+    failed = {"golden": golden, "errors": errors, "man": man, "guide": guide,
+              "targets": targets}[args.what](args)
     return 1 if failed else 0
 
 
