@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "api/error.hpp"
+#include "emulated_clock.hpp"
 #include "partition_fixture.hpp"
 
 namespace tsar::test {
@@ -193,19 +194,20 @@ TEST(Partition, ABoundPartitionIsBalancedForItsLoopOverManyPasses) {
   // work loop (loop 1) costs the same per iteration on both places. Timed on the whole body,
   // place 0 looks ~4x slower per iteration and loses most of its part (about 4 of 20);
   // bound to loop 1 the places are equally fast and the split stays near 10:10, pass after
-  // pass.
+  // pass. On emulated time (emulated_clock.hpp: place w's clock is worker w's), so the split
+  // is the same on a loaded machine.
   const auto run = [](bool bind) {
     auto p = make_partition(two_nodes(), "cpu:0|cpu:1", {0, 1});
+    auto clock = std::make_shared<emulated::Clock>(2);
+    p->set_clock(clock);
     if (bind) p->bind(1);
     std::vector<std::int64_t> parts;
     for (int pass = 0; pass < 4; ++pass) {
       run_pass(*p, 20, [&](tsar_place* place, std::int64_t b, std::int64_t e) {
         if (place->index == 0)
-          place_for(place, 0, 0, 1, [](const tsar_chunk&) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(90));
-          });
-        place_for(place, 1, b, e, [](const tsar_chunk& c) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(3) * (c.end - c.begin));
+          place_for(place, 0, 0, 1, [&](const tsar_chunk&) { clock->advance(0, 90e-3); });
+        place_for(place, 1, b, e, [&](const tsar_chunk& c) {
+          clock->advance(place->index, 3e-3 * static_cast<double>(c.end - c.begin));
         });
       });
       parts.push_back(p->ranges()[0].size());
@@ -224,10 +226,12 @@ TEST(Partition, ABoundPartitionIsBalancedForItsLoopOverManyPasses) {
 TEST(Partition, TheSplitStaysForRebalancePasses) {
   auto p = make_partition(two_nodes(), "cpu:0|cpu:1", {0, 1});
   p->set_rebalance(3);
+  auto clock = std::make_shared<emulated::Clock>(2);  // place 0 10x slower, on emulated time
+  p->set_clock(clock);
   const auto body = [&](tsar_place* place, std::int64_t b, std::int64_t e) {
     place_for(place, 0, b, e, [&](const tsar_chunk& c) {
-      std::this_thread::sleep_for(std::chrono::microseconds(place->index == 0 ? 3000 : 300) *
-                                  (c.end - c.begin));
+      clock->advance(place->index,
+                     (place->index == 0 ? 3e-3 : 3e-4) * static_cast<double>(c.end - c.begin));
     });
   };
   std::vector<std::vector<Range>> splits;

@@ -191,6 +191,11 @@ void Partition::bind(int loop) {
   bound_loop_ = loop;
 }
 
+void Partition::set_clock(std::shared_ptr<PassClock> clock) {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "a partition's clock cannot change during a pass");
+  clock_ = std::move(clock);
+}
+
 void Partition::set_rebalance(int passes) {
   if (in_pass()) throw Error(TSAR_ERR_STATE, "tsar_partition_set_rebalance during a pass");
   if (passes < 1) throw Error(TSAR_ERR_INVALID, "rebalance passes must be >= 1");
@@ -340,7 +345,7 @@ void Partition::cancel_all() {
 
 void Partition::run_place(int w) {
   Slot& s = *slots_[static_cast<std::size_t>(w)];
-  const double t0 = now_seconds();
+  const double t0 = clock(w);
   try {
     // The place's thread lives on a core of its place, where its moves and copies run too
     // (place 0's is the caller's thread: pinned for the pass only where it runs elsewhere,
@@ -362,18 +367,18 @@ void Partition::run_place(int w) {
   } catch (const std::exception& e) {
     fail_place(s, TSAR_ERR_SYSTEM, std::string("placing data: ") + e.what());
   }
-  s.stats.placement_seconds = now_seconds() - t0;
+  s.stats.placement_seconds = clock(w) - t0;
   if (s.error == TSAR_OK && !canceled_.load()) {
     const tsar_place* const outer = tls_place;
     tls_place = &s.handle;
-    const double tb = now_seconds();
+    const double tb = clock(w);
     try {
       body_(&s.handle, s.range.begin, s.range.end, body_arg_);
     } catch (...) {  // a C++ body passed as a C callback: stop the pass, keep the partition
       fail_place(s, TSAR_ERR_CANCELED, "the place body threw");
     }
     tls_place = outer;
-    s.stats.seconds = now_seconds() - tb;
+    s.stats.seconds = clock(w) - tb;
     s.stats.timed_seconds =
         bound_loop_ >= 0 ? s.bound_seconds : std::max(0.0, s.stats.seconds - s.stats.wait_seconds);
   }
@@ -407,12 +412,12 @@ void Partition::place_data(Slot& s) {
 
 void Partition::merge_place(int w) {
   Slot& s = *slots_[static_cast<std::size_t>(w)];
-  const double t0 = now_seconds();
+  const double t0 = clock(w);
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < entries_.size() && i < s.copies.size(); ++i)
     if (s.copies[i]) bytes += s.copies[i]->merge_out(entries_[i]->association);
   s.stats.bytes_merged = static_cast<std::int64_t>(bytes);
-  s.stats.placement_seconds += now_seconds() - t0;
+  s.stats.placement_seconds += clock(w) - t0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -444,16 +449,16 @@ int Partition::place_for(int place, int loop, std::int64_t begin, std::int64_t e
       s.running.store(nullptr);
       return fail(TSAR_ERR_CANCELED, "the pass of partition '" + options_.name + "' was canceled");
     }
-    const double t0 = now_seconds();
+    const double t0 = clock(place);
     try {
       region->run(begin, end - begin, body, arg);
     } catch (...) {
       s.running.store(nullptr);
-      if (loop == bound_loop_) s.bound_seconds += now_seconds() - t0;
+      if (loop == bound_loop_) s.bound_seconds += clock(place) - t0;
       throw;
     }
     s.running.store(nullptr);
-    if (loop == bound_loop_) s.bound_seconds += now_seconds() - t0;
+    if (loop == bound_loop_) s.bound_seconds += clock(place) - t0;
   } catch (const Error& e) {
     status = fail(e.status(), std::string("tsar_place_for: ") + e.what());
   } catch (const std::exception& e) {
@@ -467,9 +472,9 @@ int Partition::barrier(int place) {
   if (tls_place != &s.handle)
     return fail(TSAR_ERR_THREADS, "tsar_place_barrier: call it from the body of place " +
                                       std::to_string(place) + " (on its thread)");
-  const double t0 = now_seconds();
+  const double t0 = clock(place);
   const bool ok = barrier_.arrive_and_wait();
-  s.stats.wait_seconds += now_seconds() - t0;
+  s.stats.wait_seconds += clock(place) - t0;
   if (!ok)
     return fail(TSAR_ERR_CANCELED, "the pass of partition '" + options_.name + "' was canceled");
   return TSAR_OK;
@@ -558,9 +563,9 @@ std::size_t Partition::exchange_halo(int place, const Entry& entry, int what) {
   const std::size_t e = a.shape().elem_size;
   const View host = host_view(a);
   const auto wait = [&] {
-    const double t0 = now_seconds();
+    const double t0 = clock(place);
     const bool ok = barrier_.arrive_and_wait();
-    s.stats.wait_seconds += now_seconds() - t0;
+    s.stats.wait_seconds += clock(place) - t0;
     return ok;
   };
   constexpr std::size_t kCanceled = static_cast<std::size_t>(-1);

@@ -28,6 +28,8 @@
 #include "affinity/place_barrier.hpp"
 #include "affinity/place_copy.hpp"
 #include "affinity/places.hpp"
+#include "region/pass_clock.hpp"
+#include "region/tick_clock.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "schedule/scheduler.hpp"
@@ -87,6 +89,10 @@ class Partition {
   }
   void bind(int loop);
   void set_rebalance(int passes);
+  /// Replaces the clock the places' bodies, bound loops and barrier waits are timed with
+  /// (emulated time in tests: worker w of the clock is place w). Throws Error(TSAR_ERR_STATE)
+  /// during a pass.
+  void set_clock(std::shared_ptr<PassClock> clock);
   bool in_pass() const { return in_pass_.load(std::memory_order_acquire); }
 
   // -- a pass -------------------------------------------------------------------------------
@@ -113,6 +119,9 @@ class Partition {
   std::vector<Range> ranges() const;
 
  private:
+  /// Seconds on place `place`'s clock: the machine's, or the emulated one of set_clock.
+  double clock(int place) const { return clock_ ? clock_->now(place) : now_seconds(); }
+
   struct Entry {
     Association association;
     std::vector<Range> placed;  ///< the ranges its pages were migrated for
@@ -162,6 +171,7 @@ class Partition {
   int outer_policy_ = TSAR_POLICY_COHERENT;
   int bound_loop_ = -1;
   int rebalance_ = 1;
+  std::shared_ptr<PassClock> clock_;  ///< nullptr: the machine's clock
   std::int64_t split_n_ = -1;
   int passes_since_split_ = 0;
 
