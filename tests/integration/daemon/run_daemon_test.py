@@ -397,8 +397,12 @@ def restart(env):
              're-adoption of the running jobs')
     jobs = env.managed_jobs()
     check(all(j['daemon_pid'] == second.pid for j in jobs), f'claims: {jobs}')
-    check(f'taking over from symmerd pid {first.pid}' in env.daemon_log(second),
-          f'no take-over logged:\n{env.daemon_log(second)}')
+    # The crashed daemon's claim is taken over where it still stands; where it lapsed first
+    # (a slow start), the embedded analyzers hold the jobs again and are asked for them.
+    log = env.daemon_log(second)
+    check(f'taking over from symmerd pid {first.pid}' in log or
+          log.count('asked its embedded analyzer for it') == len(keys),
+          f'no take-over logged:\n{log}')
     env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the restarted daemon to separate them')
     # A clean stop hands the jobs back to their embedded analyzers at once (each looks at the
     # claim once per window: first let both see that they stand by).
