@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <numeric>
 #include <random>
 #include <string>
@@ -622,6 +623,104 @@ TEST_F(Engine, AccumulatorsComeBackUnderTheLastRangesWait) {
   reductions.merge();
   EXPECT_EQ(result, 2.0);
   EXPECT_EQ(device->waits, 5);
+}
+
+/// A GPU stand-in that page-locks host buffers as CUDA does: a range that overlaps a locked
+/// one cannot be locked, and a copy from host memory that starts in a locked range must end
+/// inside it (cuMemcpyHtoD: "invalid argument" otherwise).
+class PageLockingDevice final : public Device {
+ public:
+  explicit PageLockingDevice(DeviceDescription d) : Device(std::move(d)) {}
+  void attach_worker() override {}
+  LaunchContext launch_context() const override { return {}; }
+  std::shared_ptr<void> pin_host(void* host, std::size_t bytes) override {
+    const auto lo = reinterpret_cast<std::uintptr_t>(host);
+    for (const auto& [at, n] : locked)
+      if (lo < at + n && at < lo + bytes) return nullptr;
+    locked[lo] = bytes;
+    return std::shared_ptr<void>(host, [this, lo](void*) { locked.erase(lo); });
+  }
+  void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    check_source(src, bytes);
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_from_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_rect_to_device(void* dst, const void* src, const RectCopy& r) override {
+    std::size_t first = 0, last = 0;
+    for (int d = 0; d < r.dims; ++d) {
+      first = first * r.src_dims[d] + r.src_offsets[d];
+      last = last * r.src_dims[d] + r.src_offsets[d] + r.volume[d] - 1;
+    }
+    check_source(static_cast<const char*>(src) + first * r.elem_size,
+                 (last - first + 1) * r.elem_size);
+    copy_rect_host(dst, src, r);
+  }
+  void copy_rect_from_device(void* dst, const void* src, const RectCopy& r) override {
+    copy_rect_host(dst, src, r);
+  }
+  void copy_on_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void synchronize() override {}
+  std::map<std::uintptr_t, std::size_t> locked;  ///< start -> bytes
+
+ protected:
+  void* allocate_memory(std::size_t bytes) override { return std::malloc(bytes); }
+  void release_memory(void* p) noexcept override { std::free(p); }
+
+ private:
+  void check_source(const void* src, std::size_t bytes) const {
+    const auto lo = reinterpret_cast<std::uintptr_t>(src);
+    for (const auto& [at, n] : locked)
+      if (lo >= at && lo < at + n && lo + bytes > at + n)
+        throw Error(TSAR_ERR_SYSTEM, "copy from a host range that leaves a page-locked one");
+  }
+};
+
+// Two translated kernels in one process: the first kernel's region keeps its registration
+// after the program freed the array, and the second kernel's larger array starts at the same
+// host address. A lock that outlives the first array fails the second kernel's copies (as on
+// the H100 at 1b27022: docs/results/tsar/gpu-tests/2026-11-26-h100-1b27022.txt), so
+// translated loops register TSAR_MEM_NO_PIN and the second kernel copies its array whole.
+TEST(PageLocking, AKeptRegistrationOfAFreedArrayLocksNothingWithNoPin) {
+  const unsigned kept = TSAR_MEM_IN | TSAR_MEM_PERSIST;
+  NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  DeviceDescription d;
+  d.kind = DeviceKind::kCuda;
+  d.key = "gpu:0";
+  d.host_memory = false;
+  d.pin_host = true;
+  auto gpu = std::make_shared<PageLockingDevice>(d);
+  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0), gpu};
+  std::vector<double> heap(100 * 6);
+  std::iota(heap.begin(), heap.end(), 0.0);
+  // One pass with all rows on the GPU; returns the GPU's first value of `host`.
+  const auto pass = [&](MemoryRegistry& memory, CopyEngine& engine, double* host, int rows) {
+    Reductions reductions{2};
+    engine.begin_pass(memory, reductions, devices);
+    engine.stage_in(memory, reductions, 1, gpu, {0, rows});
+    engine.stage_out(memory, reductions, 0, *devices[0], {0, 0}, true);
+    engine.stage_out(memory, reductions, 1, *gpu, {0, rows}, true);
+    engine.end_pass(memory);
+    return *static_cast<const double*>(MemoryRegistry::view(*memory.find(host), *gpu, 1).base);
+  };
+  for (const unsigned pin : {0u, static_cast<unsigned>(TSAR_MEM_NO_PIN)}) {
+    MemoryRegistry first, second;
+    CopyEngine first_engine{2}, second_engine{2};
+    first.add(heap.data() + 6, {8, 40, 6, 0, 0, TSAR_ASSOC_ROWS, kept | pin});
+    EXPECT_EQ(pass(first, first_engine, heap.data() + 6, 40), 6.0);
+    // The first array is freed (its registration kept); the second one starts there.
+    second.add(heap.data() + 6, {8, 90, 6, 0, 0, TSAR_ASSOC_ROWS, kept | pin});
+    if (pin == 0) {
+      EXPECT_EQ(gpu->locked.size(), 1u);
+      EXPECT_THROW(pass(second, second_engine, heap.data() + 6, 90), Error);
+    } else {
+      EXPECT_TRUE(gpu->locked.empty());
+      EXPECT_EQ(pass(second, second_engine, heap.data() + 6, 90), 6.0);
+    }
+  }
 }
 
 TEST(DataEnvironmentPasses, OneRegionAtATime) {

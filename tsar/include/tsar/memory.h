@@ -53,8 +53,11 @@ enum {
   TSAR_MEM_PERSIST = 4u,   /**< device copies stay between passes until unregistered */
   TSAR_MEM_PAD = 8u,       /**< rows may be padded to the device's alignment (see layout) */
   TSAR_MEM_RESIDENT = 16u, /**< outputs stay on the device that wrote them (see above) */
-  TSAR_MEM_OVERWRITE = 32u /**< the loop writes every element of an output's rows or columns:
+  TSAR_MEM_OVERWRITE = 32u, /**< the loop writes every element of an output's rows or columns:
                                 its device copy need not start from the host's values */
+  TSAR_MEM_NO_PIN = 64u /**< never page-lock the host buffer for GPU copies: for a
+                             registration kept while the program may free the array (a lock
+                             that outlives it makes later copies from its addresses fail) */
 };
 
 /** How iterations select the part of a buffer a device needs. */

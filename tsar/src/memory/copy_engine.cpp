@@ -385,7 +385,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
                                     device->description().key + " in this pass");
   DeviceCopy& c = *reg.on[sz(worker)];
   BufferData& data = *reg.data;
-  if (device->description().pin_host)
+  if (device->description().pin_host && (reg.desc.flags & TSAR_MEM_NO_PIN) == 0)
     std::call_once(data.pin->once,
                    [&] { data.pin->handle = device->pin_host(data.host, data.extent); });
   const tsar_mem_desc& d = reg.desc;

@@ -36,7 +36,8 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
   if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
     throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
   constexpr unsigned kKnown =
-      TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT | TSAR_MEM_OVERWRITE;
+      TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT | TSAR_MEM_OVERWRITE |
+      TSAR_MEM_NO_PIN;
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
