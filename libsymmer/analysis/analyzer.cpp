@@ -245,8 +245,10 @@ void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
   // A symptom without any remedy to weigh: say so once (the report names it).
   for (const auto& [metric, symptom] : round.symptoms) {
     if (!symptom.present) continue;
-    const bool proposed = std::any_of(round.decisions.begin(), round.decisions.end(),
-                                      [&](const Decision& d) { return d.proposal.metric == metric; });
+    // clang 14 cannot capture a structured binding: name it.
+    const bool proposed =
+        std::any_of(round.decisions.begin(), round.decisions.end(),
+                    [&m = metric](const Decision& d) { return d.proposal.metric == m; });
     if (!proposed && changed("decision:" + metric, "no_better_core"))
       log({{"event", "decision"},
            {"metric", metric},

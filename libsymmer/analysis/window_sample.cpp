@@ -39,7 +39,8 @@ std::vector<int> WindowSample::place_cores(int key) const {
 std::vector<int> WindowSample::free_places() const {
   std::vector<int> out;
   for (const auto& [key, place] : places)
-    if (std::none_of(ranks.begin(), ranks.end(), [&](const RankWindow& r) { return r.core == key; }))
+    if (std::none_of(ranks.begin(), ranks.end(),
+                     [k = key](const RankWindow& r) { return r.core == k; }))  // clang 14
       out.push_back(key);
   return out;
 }
