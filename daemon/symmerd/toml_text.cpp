@@ -131,6 +131,7 @@ class Scanner {
   // A string starting at i_ with quote `q`; leaves i_ after it (or at the end of its line when
   // it is not closed: the parser reports that).
   std::string string(char q) {
+    const std::size_t start = i_;
     const bool multi = i_ + 2 < t_.size() && t_[i_ + 1] == q && t_[i_ + 2] == q;
     i_ += multi ? 3 : 1;
     while (i_ < t_.size()) {
@@ -143,12 +144,14 @@ class Scanner {
         ++i_;
         return "";
       }
-      if (!multi && c == '\n') return "";
+      // The parser refuses it too, but toml++ 3.3.0 can reach undefined behaviour first
+      // (`i=+{"` then U+0490: a fuzzer's find).
+      if (!multi && c == '\n') return at(start, "a string not closed on its line");
       if (multi && static_cast<unsigned char>(c) >= 0x80)
         return at(i_, "a non-ASCII character in a multi-line string");
       i_ += (q == '"' && c == '\\' && i_ + 1 < t_.size()) ? 2 : 1;
     }
-    return "";
+    return multi ? "" : at(start, "a string not closed on its line");
   }
 
   std::string at(std::size_t pos, const std::string& what) const {

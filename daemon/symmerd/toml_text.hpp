@@ -17,7 +17,7 @@ inline constexpr int kMaxTomlNesting = 8;
 
 /// What is wrong with `text` as symmerd's TOML, as "<line>:<column>: <what>" ("" when it may
 /// be handed to toml++): bytes that are not UTF-8, control characters, non-ASCII outside
-/// comments and one-line strings, a table header whose key does not start with a key
+/// comments and one-line strings, a one-line string not closed on its line, a table header whose key does not start with a key
 /// character or a quote, or nesting deeper than kMaxTomlNesting. Syntax errors the parser
 /// reports itself pass.
 std::string toml_text_problem(std::string_view text);

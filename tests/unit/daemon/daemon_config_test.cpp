@@ -186,6 +186,9 @@ TEST(DaemonConfig, TextTheParserMishandlesIsRefusedFirst) {
       "[analyzer]\nmetrics = [\n  \"locality\", # ]\n]\n");
   EXPECT_TRUE(fine.errors.empty()) << ::testing::PrintToString(fine.errors);
   EXPECT_EQ(fine.config.socket, "/tmp/[x]/\xc3\xa9.sock");
+  // A fuzzer's find: toml++ 3.3.0 reached undefined behaviour on it.
+  EXPECT_NE(toml_text_problem("i=+{\"\xd2\x90n\xd2\x91'\xd2\x91a"), "");
+  EXPECT_NE(toml_text_problem("socket = \"/run/x\n"), "");
   // Quotes where TOML starts strings: quoted and dotted keys, inline tables, arrays.
   EXPECT_EQ(toml_text_problem("\"q\".k = 'x'\nt = { \"a\" = \"b\", 'c' = [\"d\",\n\"e\"] }\n"
                               "[\"s\".u]\n"),
