@@ -259,7 +259,7 @@ void Partition::run(std::int64_t n, tsar_place_fn body, void* arg) {
   body_ = body;
   body_arg_ = arg;
   canceled_.store(false);
-  barrier_.reset(num_places());
+  barrier_.reset(num_places(), clock_.get());
   pool_.run(pool_slots_, &Partition::body_job, this);
   bool failed = false;
   for (const auto& s : slots_) failed = failed || s->error != TSAR_OK;

@@ -8,15 +8,19 @@
 #include <cstdint>
 #include <mutex>
 
+#include "region/pass_clock.hpp"
 #include "workers/wait_word.hpp"
 
 namespace tsar::core {
 
 class PlaceBarrier {
  public:
-  /// Re-arms it for `places` places (outside passes).
-  void reset(int places) {
+  /// Re-arms it for `places` places (outside passes). `clock`, when not null, is synchronized
+  /// at every release, before any waiter goes on: on emulated time a place leaves a barrier
+  /// at the last arrival's time, as it would on real time.
+  void reset(int places, PassClock* clock) {
     std::lock_guard lock(mutex_);
+    clock_ = clock;
     active_ = places;
     arrived_ = 0;
     canceled_ = false;
@@ -55,11 +59,13 @@ class PlaceBarrier {
 
  private:
   void release_locked() {
+    if (clock_ && !canceled_) clock_->synchronize();
     arrived_ = 0;
     generation_.store(generation_.load() + 1);
   }
 
   std::mutex mutex_;
+  PassClock* clock_ = nullptr;
   int active_ = 0;
   int arrived_ = 0;
   bool canceled_ = false;
