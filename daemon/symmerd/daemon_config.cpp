@@ -18,7 +18,6 @@
 
 #include "private_directory.hpp"
 #include "symmer/topology/cpu_list.hpp"
-#include "toml_text.hpp"
 
 #ifndef SYMMER_SYSCONFDIR
 #define SYMMER_SYSCONFDIR "/etc"
@@ -219,7 +218,7 @@ const std::vector<DaemonKey>& daemon_keys() {
 DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& source,
                                      const topology::NodeModel& node) {
   DaemonConfigLoad load;
-  if (const auto problem = toml_text_problem(text); !problem.empty()) {
+  if (const auto problem = analysis::toml_text_problem(text); !problem.empty()) {
     load.errors.push_back(source + ":" + problem);
     return load;
   }
@@ -379,10 +378,6 @@ analysis::ConfigLoad apply_policy(const analysis::AnalyzerConfig& base,
     text += key + " = " + value.dump() + "\n";
   }
   if (!load.errors.empty()) return load;
-  if (const auto problem = toml_text_problem(text); !problem.empty()) {
-    load.errors.push_back("policy: " + problem);
-    return load;
-  }
   analysis::apply_toml(load, text, "policy");
   return load;
 }

@@ -234,6 +234,11 @@ std::string environment_name(std::string_view key) {
 }
 
 void apply_toml(ConfigLoad& load, std::string_view text, const std::string& source) {
+  if (const auto problem = toml_text_problem(text); !problem.empty()) {
+    load.errors.push_back(source + ":" + problem);
+    finish(load);
+    return;
+  }
   toml::table root;
   try {
     root = toml::parse(text, source);

@@ -178,6 +178,16 @@ TEST(Config, SyntaxErrorsGiveTheLine) {
   EXPECT_FALSE(l.config.enabled);
 }
 
+
+// A job's own symmer.toml gets the check symmerd's files get: text on which toml++ 3.3.0
+// reaches undefined behaviour is an error naming the place, and the job runs on.
+TEST(Config, TextTheParserMishandlesIsAnErrorNotACrash) {
+  ConfigLoad l;
+  apply_toml(l, "[analyzer]\nwindow_ms = 1\xc8\x88\n", "mine.toml");
+  ASSERT_EQ(l.errors.size(), 1u);
+  EXPECT_THAT(l.errors[0], HasSubstr("mine.toml:2:14: a non-ASCII byte"));
+  EXPECT_FALSE(l.config.enabled);
+}
 TEST(Config, MissingConfigFileNamedBySymmerConfigIsAnError) {
   const auto l = load_config(env({{"SYMMER_CONFIG", "/nonexistent/symmer.toml"}}));
   EXPECT_THAT(errors(l), HasSubstr("SYMMER_CONFIG=/nonexistent/symmer.toml: cannot read the file"));

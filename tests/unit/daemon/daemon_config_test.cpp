@@ -11,7 +11,6 @@
 #include <fstream>
 
 #include "../segment/segment_test_util.hpp"
-#include "toml_text.hpp"
 
 namespace symmer::daemon {
 namespace {
@@ -166,31 +165,36 @@ TEST(DaemonConfig, OnlyARegularFileOfBoundedSizeIsRead) {
 // refused before it sees them, with where and why; what symmerd.toml needs still parses.
 TEST(DaemonConfig, TextTheParserMishandlesIsRefusedFirst) {
   const std::pair<std::string, std::string> refused[] = {
-      {"x\xce\x90 = 1\n", "t.toml:1:2: a non-ASCII character outside"},
+      {"x\xce\x90 = 1\n", "t.toml:1:2: a non-ASCII byte outside a comment"},
       {"[\nx]\n", "t.toml:1:2: a table name starts with"},
       {"[[[a]]]\n", "t.toml:1:3: a table name starts with"},
       {"[ ]\n", "a table name starts with"},
       {"a = " + std::string(20, '[') + std::string(20, ']') + "\n", "nested deeper than 8"},
-      {"a = \"\xff\"\n", "bytes that are not UTF-8"},
-      {"a = \"\xed\xa0\x80\"\n", "bytes that are not UTF-8"},  // a surrogate
+      {"a = \"\xff\"\n", "t.toml:1:6: a non-ASCII byte outside a comment"},
+      {"a = \"\xc3\xa9\" # \xc3\xa9\n", "t.toml:1:6: a non-ASCII byte outside a comment"},
+      {"a = 1 # \xc3\xa9\n", "t.toml:1:9: a non-ASCII byte outside a comment"},
       {"a = 1\x01\n", "control character 1"},
-      {"s = \"\"\"\\\n\xc2\xa7\"\"\"\n", "non-ASCII character in a multi-line string"},
+      {"s = \"\"\"\\\n# x\"\"\"\n", "t.toml:1:5: a multi-line string"},
+      {"s = '''\n'''\n", "t.toml:1:5: a multi-line string"},
+      {"s = \"a\\\n\"\n", "t.toml:1:5: a string not closed on its line"},
       // Found by tests/fuzz/daemon_config: the parser reads the value 0, then the rest
       // outside any string.
-      {"socket =0\"/tmp/s\xd1\x9b\xd1\x87\"\n", "t.toml:1:10: a quote inside a bare key or value"},
+      {"socket =0\"/tmp/s\"\n", "t.toml:1:10: a quote inside a bare key or value"},
+      // Found by tests/fuzz/daemon_config: a quote after a '.' inside a value, then U+0208.
+      {"2=[+/yG=){R.\"\xc8\x88\" x\"\n", "t.toml:1:14: a non-ASCII byte"},
   };
   for (const auto& [text, why] : refused) EXPECT_THAT(one_error(text), HasSubstr(why)) << text;
-  // Non-ASCII in comments and one-line strings, brackets in strings, nested arrays in values.
+  // Non-ASCII in comments on lines of their own, brackets in strings, nested arrays in values.
   const auto fine = parse(
-      "# r\xc3\xa9glages\n[daemon] # [\nsocket = \"/tmp/[x]/\xc3\xa9.sock\"\n"
+      "# r\xc3\xa9glages\n[daemon] # [\n  # \xc3\xa9\nsocket = \"/tmp/[x]/\\\"s.sock\"\n"
       "[analyzer]\nmetrics = [\n  \"locality\", # ]\n]\n");
   EXPECT_TRUE(fine.errors.empty()) << ::testing::PrintToString(fine.errors);
-  EXPECT_EQ(fine.config.socket, "/tmp/[x]/\xc3\xa9.sock");
+  EXPECT_EQ(fine.config.socket, "/tmp/[x]/\"s.sock");
   // A fuzzer's find: toml++ 3.3.0 reached undefined behaviour on it.
-  EXPECT_NE(toml_text_problem("i=+{\"\xd2\x90n\xd2\x91'\xd2\x91a"), "");
-  EXPECT_NE(toml_text_problem("socket = \"/run/x\n"), "");
+  EXPECT_NE(analysis::toml_text_problem("i=+{\"\xd2\x90n\xd2\x91'\xd2\x91" "a"), "");
+  EXPECT_NE(analysis::toml_text_problem("socket = \"/run/x\n"), "");
   // Quotes where TOML starts strings: quoted and dotted keys, inline tables, arrays.
-  EXPECT_EQ(toml_text_problem("\"q\".k = 'x'\nt = { \"a\" = \"b\", 'c' = [\"d\",\n\"e\"] }\n"
+  EXPECT_EQ(analysis::toml_text_problem("\"q\".k = 'x'\nt = { \"a\" = \"b\", 'c' = [\"d\",\n\"e\"] }\n"
                               "[\"s\".u]\n"),
             "");
 }

@@ -56,7 +56,25 @@ using Getenv = std::function<const char*(const char*)>;
 /// Defaults, the configuration file, then the environment (std::getenv by default).
 ConfigLoad load_config(const Getenv& getenv = {});
 
-/// Applies TOML text (the [analyzer] table) to `load`; `source` names it in messages.
+/// What is wrong with `text` as symmer's TOML (symmer.toml, symmerd.toml, policies), as
+/// "<line>:<column>: <what>"; "" when it may be handed to toml++. Refused: control
+/// characters, non-ASCII bytes outside a comment on a line of its own, a multi-line string, a
+/// one-line string not closed on its line, a quote inside a bare key or value, a table header
+/// whose key does not start with a key character or a quote, and nesting deeper than 8.
+/// Syntax errors the parser reports itself pass.
+///
+/// Why: the toml++ 3.3.0 that Debian 12 ships reaches undefined behaviour (an "unreachable"
+/// point, which a release build may turn into anything) on a non-ASCII character where it
+/// expects whitespace (any code point from U+00A1 to U+049A in a bare value), a table header
+/// whose key starts with neither a key character nor a quote (`[\nx]`, `[[[`), and arrays
+/// nested deeply enough to overflow the stack (upstream fixes: tomlplusplus #293, #301, #305).
+/// Non-ASCII is refused outside comments on lines of their own because a check that guessed
+/// where toml++'s strings end was wrong twice (the fuzzer's finds in
+/// tests/fuzz/corpus/daemon_config).
+std::string toml_text_problem(std::string_view text);
+
+/// Applies TOML text (the [analyzer] table) to `load`; `source` names it in messages. Text
+/// toml_text_problem refuses is an error "<source>:<line>:<column>: <what>".
 void apply_toml(ConfigLoad& load, std::string_view text, const std::string& source);
 /// Applies SYMMER_* variables to `load`.
 void apply_environment(ConfigLoad& load, const Getenv& getenv);

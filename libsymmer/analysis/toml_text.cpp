@@ -1,43 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The stricter grammar checked before toml++ parses (see toml_text.hpp).
-#include "toml_text.hpp"
+// The stricter grammar checked before toml++ parses (why: symmer/analysis/config.hpp).
+#include "symmer/analysis/config.hpp"
 
-#include <cstdint>
-
-namespace symmer::daemon {
+namespace symmer::analysis {
 namespace {
 
-// Length of the UTF-8 sequence at `t[i]`, 0 when it is not a valid one (overlong forms,
-// surrogates and code points above U+10FFFF included).
-std::size_t utf8_length(std::string_view t, std::size_t i) {
-  const auto byte = [&](std::size_t k) -> unsigned {
-    return k < t.size() ? static_cast<unsigned char>(t[k]) : 0u;
-  };
-  const unsigned b0 = byte(i);
-  if (b0 < 0x80) return 1;
-  std::size_t n = 0;
-  std::uint32_t cp = 0;
-  if ((b0 & 0xE0) == 0xC0) {
-    n = 2;
-    cp = b0 & 0x1F;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    n = 3;
-    cp = b0 & 0x0F;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    n = 4;
-    cp = b0 & 0x07;
-  } else {
-    return 0;
-  }
-  for (std::size_t k = 1; k < n; ++k) {
-    const unsigned b = byte(i + k);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
+// Deepest nesting of arrays and inline tables accepted.
+constexpr int kMaxNesting = 8;
 
 // Where a quoted key or string may begin: after these (or at the start of a statement).
 bool string_may_start_after(char c) {
@@ -75,8 +44,6 @@ class Scanner {
         previous = c;
         continue;
       }
-      if (static_cast<unsigned char>(c) >= 0x80)
-        return at(i_, "a non-ASCII character outside a comment or a one-line string");
       if (c == '\n') {
         if (depth == 0) statement_start = true;
         in_header = false;
@@ -101,9 +68,9 @@ class Scanner {
         continue;
       }
       if (c == '[' || c == '{') {
-        if (++depth > kMaxTomlNesting)
+        if (++depth > kMaxNesting)
           return at(
-              i_, "arrays and inline tables nested deeper than " + std::to_string(kMaxTomlNesting));
+              i_, "arrays and inline tables nested deeper than " + std::to_string(kMaxNesting));
       } else if ((c == ']' || c == '}') && !in_header && depth > 0) {
         --depth;
       }
@@ -115,43 +82,46 @@ class Scanner {
   }
 
  private:
-  // Every byte: UTF-8, and no control character but tab, newline and carriage return.
+  // Every byte: no control character but tab, newline and carriage return, and ASCII except
+  // in a comment on a line of its own. toml++'s undefined behaviour needs a non-ASCII
+  // character that its parser reads outside a string, and where a string ends depends on
+  // its grammar; with multi-line strings refused, a line whose first character that is not
+  // blank is '#' is a comment for both, whatever came before it.
   std::string check_bytes() const {
-    for (std::size_t k = 0; k < t_.size();) {
+    bool line_comment = false, line_start = true;
+    for (std::size_t k = 0; k < t_.size(); ++k) {
       const unsigned char b = static_cast<unsigned char>(t_[k]);
-      if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f)
+      if (b == '\n') {
+        line_comment = false;
+        line_start = true;
+        continue;
+      }
+      if (line_start && b == '#') line_comment = true;
+      if (b != ' ' && b != '\t') line_start = false;
+      if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f)
         return at(k, "control character " + std::to_string(b));
-      const std::size_t n = utf8_length(t_, k);
-      if (n == 0) return at(k, "bytes that are not UTF-8");
-      k += n;
+      if (b >= 0x80 && !line_comment)
+        return at(k, "a non-ASCII byte outside a comment on a line of its own");
     }
     return "";
   }
 
-  // A string starting at i_ with quote `q`; leaves i_ after it (or at the end of its line when
-  // it is not closed: the parser reports that).
+  // A one-line string starting at i_ with quote `q`; leaves i_ after it.
   std::string string(char q) {
     const std::size_t start = i_;
-    const bool multi = i_ + 2 < t_.size() && t_[i_ + 1] == q && t_[i_ + 2] == q;
-    i_ += multi ? 3 : 1;
-    while (i_ < t_.size()) {
+    if (i_ + 2 < t_.size() && t_[i_ + 1] == q && t_[i_ + 2] == q)
+      return at(start, "a multi-line string (symmerd takes one-line strings only)");
+    for (++i_; i_ < t_.size(); ++i_) {
       const char c = t_[i_];
-      if (multi && c == q && i_ + 2 < t_.size() && t_[i_ + 1] == q && t_[i_ + 2] == q) {
-        i_ += 3;
-        return "";
-      }
-      if (!multi && c == q) {
+      if (c == q) {
         ++i_;
         return "";
       }
-      // The parser refuses it too, but toml++ 3.3.0 can reach undefined behaviour first
-      // (`i=+{"` then U+0490: a fuzzer's find).
-      if (!multi && c == '\n') return at(start, "a string not closed on its line");
-      if (multi && static_cast<unsigned char>(c) >= 0x80)
-        return at(i_, "a non-ASCII character in a multi-line string");
-      i_ += (q == '"' && c == '\\' && i_ + 1 < t_.size()) ? 2 : 1;
+      if (c == '\n') break;
+      if (q == '"' && c == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] != '\n') ++i_;
     }
-    return multi ? "" : at(start, "a string not closed on its line");
+    // The parser refuses it too, but toml++ 3.3.0 can reach undefined behaviour first.
+    return at(start, "a string not closed on its line");
   }
 
   std::string at(std::size_t pos, const std::string& what) const {
@@ -175,4 +145,4 @@ class Scanner {
 
 std::string toml_text_problem(std::string_view text) { return Scanner(text).run(); }
 
-}  // namespace symmer::daemon
+}  // namespace symmer::analysis
