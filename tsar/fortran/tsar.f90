@@ -7,10 +7,16 @@
 !  - strings TSAR returns (tsar_version, tsar_status_string, tsar_last_error, tsar_get_schedule)
 !    come back as character(:), allocatable.
 ! Pointers are type(c_ptr): pass c_loc(x) for a buffer, c_funloc(body) for a body, and turn
-! what tsar_mem or tsar_reduction returns into an array with c_f_pointer. Iteration i of a
-! region (0-based, as in C) is element i+1 of a 1-based Fortran array; a ROWS association of
-! a Fortran matrix a(m, n) (column-major) maps iteration j to column j+1: register it as n
-! rows of m elements.
+! what tsar_mem, tsar_place_mem or tsar_reduction returns into an array with c_f_pointer.
+! Iteration i of a region (0-based, as in C) is element i+1 of a 1-based Fortran array; a ROWS
+! association of a Fortran matrix a(m, n) (column-major) maps iteration j to column j+1:
+! register it as n rows of m elements.
+! NUMA partitions (tsar/partition.h): a place body is a bind(C) subroutine with value
+! arguments (tsar_place_fn: place, begin, end, arg), its inner loops' bodies are tsar_body_fn.
+! tsar_array_desc and tsar_indirect_desc are the C structs: their name is c_null_ptr or c_loc
+! of a character(kind=c_char) variable ending in c_null_char (copied when mapped); extent and
+! stride are outermost first and part_dim is 0-based, so a matrix a(m, n) split by columns is
+! dims 2, extent [n, m, 0], part_dim 0.
 !
 !   use tsar
 !   type(c_ptr) :: r
@@ -90,6 +96,52 @@ module tsar
     integer(c_int64_t) :: bytes_to_device, bytes_from_device
   end type
 
+  ! tsar/partition.h
+  integer(c_int), parameter :: TSAR_POLICY_COHERENT = 0, TSAR_POLICY_INTERLEAVE = 1, &
+                               TSAR_POLICY_MIGRATE = 2, TSAR_POLICY_MIGRATE_INTERLEAVED = 3, &
+                               TSAR_POLICY_REPLICATE = 4
+  integer(c_int), parameter :: TSAR_LEVEL_PLACES = 0, TSAR_LEVEL_DEVICES = 1
+  integer(c_int), parameter :: TSAR_UPDATE_PADDING_NEARBY = 0, TSAR_UPDATE_PADDING_FROM = 1, &
+                               TSAR_UPDATE_PADDING_TO = 2, TSAR_UPDATE_MERGE = 3
+
+  type, bind(C) :: tsar_place_info
+    integer(c_int) :: numa_node, os_node, num_devices, num_cores
+    character(kind=c_char) :: devices(128)
+  end type
+
+  type, bind(C) :: tsar_array_desc
+    type(c_ptr) :: name
+    integer(c_size_t) :: elem_size
+    integer(c_int) :: dims
+    integer(c_size_t) :: extent(3), stride(3)
+    integer(c_int) :: part_dim
+    integer(c_size_t) :: halo
+    integer(c_int) :: flags
+  end type
+
+  type, bind(C) :: tsar_indirect_desc
+    type(c_ptr) :: name
+    integer(c_size_t) :: elem_size, count
+    type(c_ptr) :: map
+    integer(c_size_t) :: map_size, map_count
+    integer(c_int) :: flags
+  end type
+
+  type, bind(C) :: tsar_array_view
+    type(c_ptr) :: base
+    integer(c_int) :: dims
+    integer(c_size_t) :: stride(3)
+    integer(c_int64_t) :: offset(3), extent(3)
+  end type
+
+  type, bind(C) :: tsar_place_stats
+    integer(c_int64_t) :: begin, end
+    real(c_double) :: seconds, timed_seconds, wait_seconds, placement_seconds
+    integer(c_int64_t) :: pages_moved, pages_failed, pages_absent, bytes_replicated, &
+                          bytes_merged, halo_bytes
+    integer(c_int) :: numa_node
+  end type
+
   ! The procedures TSAR calls back (pass them with c_funloc).
   abstract interface
     subroutine tsar_body_fn(chunk, arg) bind(C)
@@ -100,6 +152,11 @@ module tsar
     subroutine tsar_combine_fn(inout, in, ctx) bind(C)
       import :: c_ptr
       type(c_ptr), value :: inout, in, ctx
+    end subroutine
+    subroutine tsar_place_fn(place, begin, end, arg) bind(C)
+      import :: c_ptr, c_int64_t
+      type(c_ptr), value :: place, arg
+      integer(c_int64_t), value :: begin, end
     end subroutine
   end interface
 
@@ -315,6 +372,117 @@ module tsar
       type(tsar_device_stats), intent(out) :: devices(*)
       integer(c_int), value :: capacity
     end function
+
+    integer(c_int) function tsar_partition_free(part) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: part
+    end function
+    integer(c_int) function tsar_partition_num_places(part) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: part
+    end function
+    integer(c_int) function tsar_partition_get_place_info(part, place, info) bind(C)
+      import :: c_ptr, c_int, tsar_place_info
+      type(c_ptr), value :: part
+      integer(c_int), value :: place
+      type(tsar_place_info), intent(out) :: info
+    end function
+    integer(c_int) function tsar_set_mem_policy(part, level, policy) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: part
+      integer(c_int), value :: level, policy
+    end function
+    integer(c_int) function tsar_bind_partition(part, loop) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: part
+      integer(c_int), value :: loop
+    end function
+    integer(c_int) function tsar_partition_set_rebalance(part, passes) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: part
+      integer(c_int), value :: passes
+    end function
+    integer(c_int) function tsar_partition_map_array(part, host, desc) bind(C)
+      import :: c_ptr, c_int, tsar_array_desc
+      type(c_ptr), value :: part, host
+      type(tsar_array_desc), intent(in) :: desc
+    end function
+    integer(c_int) function tsar_partition_map_segmented(part, host, desc) bind(C)
+      import :: c_ptr, c_int, tsar_indirect_desc
+      type(c_ptr), value :: part, host
+      type(tsar_indirect_desc), intent(in) :: desc
+    end function
+    integer(c_int) function tsar_partition_map_indexed(part, host, desc) bind(C)
+      import :: c_ptr, c_int, tsar_indirect_desc
+      type(c_ptr), value :: part, host
+      type(tsar_indirect_desc), intent(in) :: desc
+    end function
+    integer(c_int) function tsar_partition_unmap(part, host) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: part, host
+    end function
+    integer(c_int) function tsar_partition_run(part, n, body, arg) bind(C)
+      import :: c_ptr, c_int, c_int64_t, c_funptr
+      type(c_ptr), value :: part, arg
+      integer(c_int64_t), value :: n
+      type(c_funptr), value :: body
+    end function
+    integer(c_int) function tsar_place_index(place) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: place
+    end function
+    integer(c_int) function tsar_place_for(place, loop, begin, end, body, arg) bind(C)
+      import :: c_ptr, c_int, c_int64_t, c_funptr
+      type(c_ptr), value :: place, arg
+      integer(c_int), value :: loop
+      integer(c_int64_t), value :: begin, end
+      type(c_funptr), value :: body
+    end function
+    integer(c_int) function tsar_place_barrier(place) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: place
+    end function
+    integer(c_int) function tsar_place_update(place, host, what) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: place, host
+      integer(c_int), value :: what
+    end function
+    integer(c_int) function tsar_place_cancel(place) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: place
+    end function
+    type(c_ptr) function tsar_place_mem(place, host) bind(C)
+      import :: c_ptr
+      type(c_ptr), value :: place, host
+    end function
+    integer(c_int) function tsar_place_view(place, host, view) bind(C)
+      import :: c_ptr, c_int, tsar_array_view
+      type(c_ptr), value :: place, host
+      type(tsar_array_view), intent(out) :: view
+    end function
+    integer(c_int64_t) function tsar_partition_num_passes(part) bind(C)
+      import :: c_ptr, c_int64_t
+      type(c_ptr), value :: part
+    end function
+    integer(c_int) function tsar_partition_get_pass_stats(part, pass, stats, places, capacity) &
+        bind(C)
+      import :: c_ptr, c_int, c_int64_t, tsar_pass_stats, tsar_place_stats
+      type(c_ptr), value :: part
+      integer(c_int64_t), value :: pass
+      type(tsar_pass_stats), intent(out) :: stats
+      type(tsar_place_stats), intent(out) :: places(*)
+      integer(c_int), value :: capacity
+    end function
+    integer(c_int) function tsar_mem_location(addr, bytes, nodes, capacity, pages) bind(C)
+      import :: c_ptr, c_int, c_size_t
+      type(c_ptr), value :: addr
+      integer(c_size_t), value :: bytes, capacity
+      integer(c_int), intent(out) :: nodes(*)
+      integer(c_size_t), intent(out) :: pages
+    end function
+    integer(c_int) function tsar_num_numa_nodes() bind(C)
+      import :: c_int
+    end function
   end interface
 
 contains
@@ -463,6 +631,29 @@ contains
     end interface
     c = to_c(path)
     tsar_write_trace = c_tsar_write_trace(region, c_loc(c))
+  end function
+
+  integer(c_int) function tsar_partition_init(part, name, places, outer_schedule, &
+                                              inner_schedule, device_kinds)
+    type(c_ptr), intent(out) :: part
+    character(*), intent(in) :: name, places, outer_schedule, inner_schedule
+    integer(c_int), intent(in) :: device_kinds
+    character(kind=c_char, len=:), allocatable, target :: cname, cplaces, couter, cinner
+    interface
+      integer(c_int) function c_tsar_partition_init(part, name, places, outer, inner, kinds) &
+          bind(C, name="tsar_partition_init")
+        import :: c_ptr, c_int
+        type(c_ptr), intent(out) :: part
+        type(c_ptr), value :: name, places, outer, inner
+        integer(c_int), value :: kinds
+      end function
+    end interface
+    cname = to_c(name)
+    cplaces = to_c(places)
+    couter = to_c(outer_schedule)
+    cinner = to_c(inner_schedule)
+    tsar_partition_init = c_tsar_partition_init(part, blank_or(cname), blank_or(cplaces), &
+                                                blank_or(couter), blank_or(cinner), device_kinds)
   end function
 
 end module tsar

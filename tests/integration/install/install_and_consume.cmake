@@ -4,8 +4,8 @@
 # build compile against it and run with no LD_LIBRARY_PATH (RPATH), as does installed symmerctl.
 # TSAR, when installed: the CMake consumer's C program with tsar_enable_offload runs; a C
 # program builds with `pkg-config tsar` alone (no other package's .pc is found) and runs with
-# the libdir on LD_LIBRARY_PATH (tsar.pc sets no run path); the Fortran test program builds
-# against the installed module and runs.
+# the libdir on LD_LIBRARY_PATH (tsar.pc sets no run path); the Fortran test programs (a
+# region, NUMA partitions) build against the installed module and run.
 # Inputs: BINARY_DIR, SOURCE_DIR, WORK_DIR, CXX, CC, FC (empty without Fortran), GENERATOR.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
@@ -70,11 +70,13 @@ if(expect_tsar)
   run(${WORK_DIR}/tsar-pc-consumer)
   message(STATUS "pkg-config tsar consumer (C): ${run_output}")
   if(FC)
-    run(${FC} -fopenmp -I${prefix}/include/tsar/fortran
-        ${SOURCE_DIR}/tests/unit/tsar/fortran_example.f90 -L${libdir} -ltsar_fortran -ltsar
-        -o ${WORK_DIR}/tsar-fortran-consumer)
-    run(${WORK_DIR}/tsar-fortran-consumer)
-    message(STATUS "Fortran consumer (use tsar): ${run_output}")
+    foreach(program fortran_example fortran_partition)
+      run(${FC} -fopenmp -I${prefix}/include/tsar/fortran
+          ${SOURCE_DIR}/tests/unit/tsar/${program}.f90 -L${libdir} -ltsar_fortran -ltsar
+          -o ${WORK_DIR}/tsar-${program})
+      run(${WORK_DIR}/tsar-${program})
+      message(STATUS "Fortran consumer (use tsar): ${run_output}")
+    endforeach()
   endif()
   unset(ENV{LD_LIBRARY_PATH})
 endif()
