@@ -97,19 +97,31 @@ const char* info(hwloc_obj_t obj, const char* name) {
   return v && *v ? v : nullptr;
 }
 
-// OS devices through which a GPU computes (as opposed to a display-only "card0").
-bool is_compute_osdev(hwloc_obj_t os) {
-  if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC) return true;  // cuda, opencl, ze, ve
-  static const char* const kComputeGpuPrefixes[] = {"nvml", "rsmi"};
-  return os->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU &&
-         std::any_of(std::begin(kComputeGpuPrefixes), std::end(kComputeGpuPrefixes),
-                     [&](const char* p) { return std::strncmp(os->name, p, std::strlen(p)) == 0; });
+// True for an OS device of a GPU API whose hwloc backend finds the device by the whole PCI
+// address the API reports (cuDeviceGetPCIBusId, nvmlDeviceGetPciInfo, rsmi_dev_pci_id_get,
+// zeDevicePciGetPropertiesExt): the PCI device it hangs under is that GPU. OpenCL is not one:
+// hwloc rebuilds its address from vendor extensions that lose the PCI domain (AMD) or pack
+// device and function otherwise than hwloc reads them (NVIDIA), so an OpenCL device can hang
+// under another PCI device -- a virtio disk on a 4-GPU VM
+// (docs/results/tsar/gpu-tests/2026-11-26-h200x4-20e3214.txt).
+bool locates_gpu(hwloc_obj_t os) {
+  static const char* const kGpuApis[] = {"CUDA", "NVML", "RSMI", "LevelZero"};
+  return os->subtype != nullptr &&
+         std::any_of(std::begin(kGpuApis), std::end(kGpuApis),
+                     [&](const char* api) { return std::strcmp(os->subtype, api) == 0; });
 }
 
-PciKind classify(std::uint16_t class_id, bool has_compute_osdev, bool has_network_osdev) {
+// The one rule for what a PCI device is to symmer and TSAR. A 3D controller (0302: NVIDIA's data-centre
+// GPUs) or a processing accelerator (base class 12) is a GPU by its class. Another display
+// controller (VGA 0300, 0380: workstation cards, AMD Instinct, Intel Max) is one only when a
+// GPU API locates it, since a BMC's or a VM's display has the same classes. A device of any
+// other class (storage, network, bridge) is never a GPU, whatever OS device hwloc hangs under
+// it: lstopo draws an OS device where its backend put it, which says nothing of the device.
+PciKind classify(std::uint16_t class_id, bool located_by_gpu_api, bool has_network_osdev) {
   const unsigned base = class_id >> 8;
   if (base == 0x02 || class_id == 0x0c06 || has_network_osdev) return PciKind::kNic;  // 0c06: IB
-  if (class_id == 0x0302 || base == 0x12 || has_compute_osdev) return PciKind::kGpu;
+  if (class_id == 0x0302 || base == 0x12 || (base == 0x03 && located_by_gpu_api))
+    return PciKind::kGpu;
   return PciKind::kOther;
 }
 
@@ -220,7 +232,7 @@ void fill_packages_and_caches(detail::NodeModelData& m) {
 
 std::string model_of(hwloc_obj_t pci, const PciDevice& d) {
   for (hwloc_obj_t os = pci->io_first_child; os; os = os->next_sibling)
-    if (const char* gpu = info(os, "GPUModel")) return gpu;
+    if (const char* gpu = info(os, "GPUModel"); gpu && locates_gpu(os)) return gpu;
   const char* vendor = info(pci, "PCIVendor");
   const char* device = info(pci, "PCIDevice");
   if (vendor && device) return std::string(vendor) + " " + device;
@@ -240,18 +252,18 @@ void fill_pci_devices(detail::NodeModelData& m) {
                   pci->attr->pcidev.bus, pci->attr->pcidev.dev, pci->attr->pcidev.func);
     d.pci_address = addr;
     d.class_id = pci->attr->pcidev.class_id;
-    bool compute = false, network = false;
+    bool located = false, network = false;
     for (hwloc_obj_t os = pci->io_first_child; os; os = os->next_sibling) {
       if (os->type != HWLOC_OBJ_OS_DEVICE || !os->name) continue;
       d.names.emplace_back(os->name);
       int id = -1;
       char rest = 0;
       if (std::sscanf(os->name, "cuda%d%c", &id, &rest) == 1) d.cuda_device = d.omp_device = id;
-      compute = compute || is_compute_osdev(os);
+      located = located || locates_gpu(os);
       network = network || os->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK ||
                 os->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS;
     }
-    d.kind = classify(d.class_id, compute, network);
+    d.kind = classify(d.class_id, located, network);
     if (d.kind == PciKind::kOther) continue;  // storage, BMC display, USB: not ours
     d.model = model_of(pci, d);
     hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, pci);

@@ -240,6 +240,47 @@ TEST(H100VirtualMachineExport, ThreeDControllerIsAGpuAndStorageIsNotListed) {
   EXPECT_EQ(m.pci_devices().size(), 2u) << "vda, vdb and the 0xffff-class devices are not ours";
 }
 
+// --- The 4x H200 VM: an OpenCL device hwloc hung under the virtio disk -------------------
+
+TEST(FourH200VirtualMachine, OpenClUnderTheDiskIsNotAGpuAndTheFourGpusKeepTheirLocality) {
+  const NodeModel m = NodeModel::from_xml_file(fixture("h200x4-vm-1p1n64c.xml"));
+  ASSERT_EQ(m.cores().size(), 64u);
+  ASSERT_EQ(m.numa_nodes().size(), 1u);
+  EXPECT_EQ(find_device(m, "0000:00:01.0"), nullptr)
+      << "a mass-storage device with opencl1d2 under it is not a GPU";
+  const auto gpus = m.gpus();
+  ASSERT_EQ(gpus.size(), 4u);
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    SCOPED_TRACE(gpus[i].pci_address);
+    EXPECT_EQ(gpus[i].pci_address, "0000:00:0" + std::to_string(6 + i) + ".0");
+    EXPECT_EQ(gpus[i].class_id, 0x0302);
+    EXPECT_EQ(gpus[i].model, "[10de:2335]");
+    EXPECT_TRUE(gpus[i].names.empty()) << "the other OpenCL devices hang under the bridge";
+    EXPECT_EQ(gpus[i].numa_node, 0);
+    EXPECT_EQ(gpus[i].local_cores, iota(0, 63));
+    EXPECT_EQ(gpus[i].cuda_device, -1) << "an export of another machine: no CUDA driver to ask";
+  }
+  ASSERT_EQ(m.nics().size(), 1u);
+  EXPECT_EQ(m.nics()[0].pci_address, "0000:00:03.0");
+  EXPECT_EQ(m.pci_devices().size(), 5u);
+  EXPECT_THAT(m.to_text(), ::testing::Not(HasSubstr("opencl")));
+}
+
+// --- A workstation: two VGA controllers, one of them located by CUDA ----------------------
+
+TEST(WorkstationTwoVga, OnlyTheVgaControllerCudaLocatesIsAGpu) {
+  const NodeModel m = NodeModel::from_xml_file(fixture("ws-1p1n8c-2vga.xml"));
+  const auto gpus = m.gpus();
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_EQ(gpus[0].pci_address, "0000:01:00.0");
+  EXPECT_EQ(gpus[0].class_id, 0x0300);
+  EXPECT_EQ(gpus[0].cuda_device, 0);
+  EXPECT_EQ(gpus[0].model, "NVIDIA GeForce RTX 4090");
+  EXPECT_EQ(gpus[0].local_cores, iota(0, 7));
+  EXPECT_EQ(find_device(m, "0000:00:02.0"), nullptr)
+      << "integrated graphics with DRM and OpenCL devices only";
+}
+
 // --- Synthetic descriptions ----------------------------------------------------------------
 
 TEST(Synthetic, ShapeFromDescription) {

@@ -71,8 +71,9 @@ enum class PciKind { kNic, kGpu, kOther };
 /// (TSAR devices; their driving cores stay free of MPI ranks).
 ///
 /// A NIC is a network-class device (Ethernet, InfiniBand, fabric). A GPU is a 3D-controller or
-/// processing-accelerator device, or a display device with a compute OS device (cuda, nvml,
-/// opencl, rsmi...); a plain VGA controller such as a server's BMC display is not a GPU.
+/// processing-accelerator device, or another display device that a GPU API (CUDA, NVML, RSMI,
+/// Level Zero) locates; a plain VGA controller such as a server's BMC display is not a GPU, nor
+/// is a device of any other class, whatever OS device (such as OpenCL's) hwloc hangs under it.
 struct PciDevice {
   PciKind kind = PciKind::kOther;
   std::string pci_address;         ///< "0000:3b:00.0"
