@@ -118,12 +118,13 @@ void Daemon::sample_node(TimePoint now) {
     // What a rank placed on each core would get, with every managed rank's own time taken
     // out: interrupts and steal are lost to it; busy processes symmerd does not place share
     // the rest with it (the scheduler splits a core fairly: a core fully busy with one
-    // foreign process gives a newcomer half).
+    // foreign process gives a newcomer half), niced ones yield it.
     if (auto loads = topology::core_loads(node, *proc_previous_, *now_proc, job_seconds)) {
       node_state.capability.clear();
       for (const auto& l : *loads) {
         const double left = 1.0 - l.irq - l.softirq - l.steal;
-        node_state.capability.push_back(std::clamp(left - l.foreign / 2, 0.0, 1.0));
+        node_state.capability.push_back(
+            std::clamp(left - (l.foreign - l.background) / 2, 0.0, 1.0));
       }
     }
     std::set<int> irq;

@@ -20,16 +20,19 @@ std::uint64_t grown(std::uint64_t before, std::uint64_t after) {
 // Ticks of a window, by where they went.
 struct Ticks {
   std::uint64_t busy = 0, irq = 0, softirq = 0, steal = 0, idle = 0;
+  std::uint64_t nice = 0;  // the part of busy run at a positive nice value
   std::uint64_t total() const { return busy + irq + softirq + steal + idle; }
   Ticks& operator+=(const Ticks& o) {
     busy += o.busy, irq += o.irq, softirq += o.softirq, steal += o.steal, idle += o.idle;
+    nice += o.nice;
     return *this;
   }
 };
 
 Ticks window_ticks(const CpuTimes& a, const CpuTimes& b) {
   Ticks t;
-  t.busy = grown(a.user, b.user) + grown(a.nice, b.nice) + grown(a.system, b.system);
+  t.nice = grown(a.nice, b.nice);
+  t.busy = grown(a.user, b.user) + t.nice + grown(a.system, b.system);
   t.irq = grown(a.irq, b.irq);
   t.softirq = grown(a.softirq, b.softirq);
   t.steal = grown(a.steal, b.steal);
@@ -77,7 +80,10 @@ void set_shares(CoreLoad& load, const Ticks& t, double job_seconds, double hz, i
   load.idle = static_cast<double>(t.idle) / total;
   load.job = std::clamp(job_seconds * hz / total, 0.0, load.busy);
   load.foreign = load.busy - load.job;
-  load.capability = std::clamp(1.0 - load.irq - load.softirq - load.steal - load.foreign, 0.0, 1.0);
+  // The job's own time may be niced too: only nice time beyond it is surely someone else's.
+  load.background = std::clamp(static_cast<double>(t.nice) / total - load.job, 0.0, load.foreign);
+  load.capability = std::clamp(
+      1.0 - load.irq - load.softirq - load.steal - (load.foreign - load.background), 0.0, 1.0);
 }
 
 Status check_window(const ProcSnapshot& before, const ProcSnapshot& after, double hz) {
@@ -162,14 +168,14 @@ Expected<std::vector<CoreLoad>> core_loads(const NodeModel& model, const ProcSna
       auto ticks = cpu_window(cpu, before, after);
       if (!ticks)
         return Error(ticks.error().code,
-                     "core " + std::to_string(core.index) + ": " + ticks.error().message);
+                     "core L:" + std::to_string(core.index) + ": " + ticks.error().message);
       sum += *ticks;
       add_event_counts(load, cpu, irqs, before, after);
     }
     const auto i = static_cast<std::size_t>(core.index);
     const double job_seconds =
         i < job_busy_seconds_by_core.size() ? job_busy_seconds_by_core[i] : 0.0;
-    if (auto ok = check_job_seconds(job_seconds, "core " + std::to_string(core.index)); !ok)
+    if (auto ok = check_job_seconds(job_seconds, "core L:" + std::to_string(core.index)); !ok)
       return ok.error();
     set_shares(load, sum, job_seconds, hz, static_cast<int>(core.pus.size()));
     out.push_back(std::move(load));

@@ -109,6 +109,40 @@ TEST_F(Synthetic4Cpu, SwappedOrIdenticalSnapshotsAreAnError) {
   EXPECT_FALSE(cpu_loads(a, a, {}, kHz));
 }
 
+// Niced work yields to a job at nice 0: it does not lower the capability the job is offered,
+// while work at the job's own priority does (a CPU busy with a nice-5 build gives a nice-0 rank
+// 75% of itself; one busy with another job's rank, half, taken from that rank).
+TEST(CoreLoad, NicedWorkIsBackgroundThatYieldsToTheJob) {
+  // 100 ticks per CPU; columns: user nice system idle iowait irq softirq steal.
+  const auto stat = [](const char* all, const char* cpu0, const char* cpu1) {
+    ProcSnapshot s;
+    s.stat = parse_proc_stat(std::string("cpu  ") + all + "\ncpu0 " + cpu0 + "\ncpu1 " + cpu1 +
+                             "\n")
+                 .value();
+    return s;
+  };
+  const char* zero = "0 0 0 0 0 0 0 0";
+  const ProcSnapshot before = stat(zero, zero, zero);
+  // CPU 0: the job 40, a nice-0 process 30, niced work 10, idle 20.
+  // CPU 1: niced work 90, steal 10: free for the job but for the steal.
+  const ProcSnapshot after =
+      stat("70 100 0 20 0 0 0 10", "70 10 0 20 0 0 0 0", "0 90 0 0 0 0 0 10");
+  auto loads = cpu_loads(before, after, {{0, 0.4}}, kHz);
+  ASSERT_TRUE(loads) << loads.error().to_string();
+  EXPECT_DOUBLE_EQ((*loads)[1].foreign, 0.9);
+  EXPECT_DOUBLE_EQ((*loads)[1].background, 0.9);
+  EXPECT_DOUBLE_EQ((*loads)[1].capability, 0.9);
+  // The job's 40 ticks may have been niced: only nice time beyond them is surely background.
+  EXPECT_DOUBLE_EQ((*loads)[0].foreign, 0.4);
+  EXPECT_DOUBLE_EQ((*loads)[0].background, 0.0);
+  EXPECT_DOUBLE_EQ((*loads)[0].capability, 0.6);
+  // Without the job there, the niced 10 ticks are background, the nice-0 70 are not.
+  auto free = cpu_loads(before, after, {}, kHz);
+  ASSERT_TRUE(free);
+  EXPECT_DOUBLE_EQ((*free)[0].background, 0.1);
+  EXPECT_DOUBLE_EQ((*free)[0].capability, 0.3);
+}
+
 TEST_F(Synthetic4Cpu, BadArgumentsAreErrors) {
   EXPECT_EQ(cpu_loads(a, b, {{1, -1.0}}, kHz).error().code, Errc::kInvalidArgument);
   EXPECT_EQ(cpu_loads(a, b, {}, -5).error().code, Errc::kInvalidArgument);
@@ -123,7 +157,7 @@ TEST_F(Synthetic4Cpu, AModelCpuMissingFromTheSnapshotsIsAnError) {
   auto loads = core_loads(model, a, b, {}, kHz);
   ASSERT_FALSE(loads);
   EXPECT_EQ(loads.error().code, Errc::kNotFound);
-  EXPECT_THAT(loads.error().message, HasSubstr("core 2: CPU 4 is not in /proc/stat"));
+  EXPECT_THAT(loads.error().message, HasSubstr("core L:2: CPU 4 is not in /proc/stat"));
 }
 
 TEST_F(Synthetic4Cpu, ACpuWithoutTicksIsAnError) {

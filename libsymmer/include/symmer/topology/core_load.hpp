@@ -2,7 +2,8 @@
 #pragma once
 // Per-core load over a window and each core's *effective capability* for the job: the share
 // of the core left to it after hardware interrupts, soft interrupts, hypervisor steal and
-// foreign processes (docs/architecture.md; thesis 3.3). Computed from two ProcSnapshots.
+// foreign processes of the job's priority (docs/architecture.md; thesis 3.3); niced work
+// yields to the job and does not count. Computed from two ProcSnapshots.
 
 #include <chrono>
 #include <cstdint>
@@ -24,11 +25,17 @@ struct CoreLoad {
   double busy = 0;            ///< user+nice+system: every process, kernel threads, guests
   double job = 0;             ///< the job's own busy share (given by the caller), <= busy
   double foreign = 0;         ///< busy - job: other processes and kernel threads
+  /// The part of `foreign` run at a positive nice value beyond the job's own share: work
+  /// that yields to a job at nice 0 (the kernel gives a nice-0 thread 55% of a CPU against
+  /// one nice-1 thread, 75% against nice 5, 90% against nice 10), so it does not lower
+  /// `capability`.
+  double background = 0;
   double irq = 0;             ///< hardware interrupt handling
   double softirq = 0;         ///< soft interrupt handling (network stack, block, timers)
   double steal = 0;           ///< time the hypervisor gave to other guests
   double idle = 0;            ///< idle + iowait
-  /// 1 - irq - softirq - steal - foreign, clamped to [0,1]: what the job can get.
+  /// 1 - irq - softirq - steal - (foreign - background), clamped to [0,1]: what the job can
+  /// get without taking from other work of its own priority.
   double capability = 1;
   std::uint64_t device_interrupts = 0;  ///< device interrupt lines' counts in the window
   std::uint64_t net_rx = 0;             ///< NET_RX soft interrupts raised in the window
