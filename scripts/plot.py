@@ -249,7 +249,7 @@ def placements(events):
                     changed = True
         if e["event"] == "actuation" and e.get("completed"):
             for m in e.get("moves_in_effect", []):
-                current[m["rank"]] = m["to"]
+                current[m["rank"]] = m["to_core"]
                 changed = True
         if changed:
             out.append((e["t_s"], dict(current)))
@@ -266,7 +266,7 @@ def cmd_symmer(args):
     end = max(e["t_s"] for e in events)
     ranks = sorted({r for _, s in states for r in s})
     cores = sorted({c for _, s in states for c in s.values()} |
-                   {m[k] for e in events for m in e.get("moves", []) for k in ("from", "to")})
+                   {m[k] for e in events for m in e.get("moves", []) for k in ("from_core", "to_core")})
     lane = {c: i for i, c in enumerate(cores)}
     cs = colors(len(ranks))
     color = {r: cs[i] for i, r in enumerate(ranks)}
@@ -284,7 +284,7 @@ def cmd_symmer(args):
         if e["event"] == "actuation":
             bad = not e.get("completed") or e.get("rollback")
             for m in e.get("moves_in_effect", []):
-                ax.annotate("", xy=(e["t_s"], lane[m["to"]]), xytext=(e["t_s"], lane[m["from"]]),
+                ax.annotate("", xy=(e["t_s"], lane[m["to_core"]]), xytext=(e["t_s"], lane[m["from_core"]]),
                             arrowprops=dict(arrowstyle="->", color="#c00000" if bad else "black",
                                             lw=1.5))
             label = "rollback" if e.get("rollback") else "move"

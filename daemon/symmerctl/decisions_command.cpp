@@ -16,8 +16,8 @@ std::string move_cell(const nlohmann::json& m) {
   const std::string r = "r" + m.value("rank", nlohmann::json(-1)).dump() + ":";
   if (m.contains("from_cpus") && m.contains("to_cpus"))
     return r + cell(m["from_cpus"]) + "->" + cell(m["to_cpus"]);
-  return r + "L:" + m.value("from", nlohmann::json(-1)).dump() + "->L:" +
-         m.value("to", nlohmann::json(-1)).dump();
+  return r + "L:" + m.value("from_core", nlohmann::json(-1)).dump() + "->L:" +
+         m.value("to_core", nlohmann::json(-1)).dump();
 }
 
 struct Options : symmer::ctl::DaemonOptions {

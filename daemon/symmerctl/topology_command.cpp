@@ -12,6 +12,7 @@
 
 #include "command.hpp"
 #include "symmer/topology/core_load.hpp"
+#include "symmer/topology/cpu_list.hpp"
 #include "symmer/topology/device_interrupts.hpp"
 #include "symmer/topology/node_model.hpp"
 #include "symmer/topology/proc_reader.hpp"
@@ -80,6 +81,7 @@ nlohmann::json load_json(const NodeModel& model, const std::vector<CoreLoad>& lo
                           {"busy", l.busy},
                           {"job", l.job},
                           {"foreign", l.foreign},
+                          {"background", l.background},
                           {"irq", l.irq},
                           {"softirq", l.softirq},
                           {"steal", l.steal},
@@ -106,17 +108,17 @@ std::string load_text(const NodeModel& model, const std::vector<CoreLoad>& loads
   std::string out = "per-core load over " + fixed(seconds, 2) +
                     " s (capability: share left to the job after interrupts, soft interrupts, "
                     "steal and other processes)\n";
-  out += "  core  capability  busy  irq   softirq  steal  dev-irq/s  net-rx/s  cpus\n";
+  out += "  core    capability  busy  irq   softirq  steal  dev-irq/s  net-rx/s  cpus\n";
   for (const CoreLoad& l : loads) {
     char line[160];
     const double s = l.window_seconds > 0 ? l.window_seconds : 1.0;
-    std::snprintf(line, sizeof line, "  %4d  %10.3f  %4.2f  %4.2f  %7.2f  %5.2f  %9.1f  %8.1f  ",
-                  l.core, l.capability, l.busy, l.irq, l.softirq, l.steal,
+    const std::string core = "L:" + std::to_string(l.core);
+    std::snprintf(line, sizeof line, "  %-6s  %10.3f  %4.2f  %4.2f  %7.2f  %5.2f  %9.1f  %8.1f  ",
+                  core.c_str(), l.capability, l.busy, l.irq, l.softirq, l.steal,
                   static_cast<double>(l.device_interrupts) / s, static_cast<double>(l.net_rx) / s);
-    out += line;
-    for (size_t i = 0; i < l.cpus.size(); ++i) out += (i ? "," : "") + std::to_string(l.cpus[i]);
-    out += "\n";
+    out += line + symmer::topology::format_cpu_list(l.cpus) + "\n";
   }
+  out += "  (core: logical index, L:; cpus: Linux CPU numbers)\n";
   for (const DeviceInterrupts& d : devices) {
     out += "  interrupts of " + d.pci_address;
     for (const std::string& n : d.names) out += " " + n;
@@ -124,8 +126,8 @@ std::string load_text(const NodeModel& model, const std::vector<CoreLoad>& loads
            " in the window";
     const auto by_core = per_core_counts(model, d);
     for (const auto& [core, n] : by_core)
-      out += (core == by_core.begin()->first ? "; core " : ", core ") + std::to_string(core) + " " +
-             std::to_string(n);
+      out += (core == by_core.begin()->first ? "; core L:" : ", core L:") + std::to_string(core) +
+             " " + std::to_string(n);
     out += "\n";
   }
   return out;

@@ -146,8 +146,8 @@ CoscheduleResult coschedule(const topology::NodeModel& node, const NodeState& st
       const bool reserved = reserved_for(state, core, r->owner_uid);
       if (r == keeper && !reserved) continue;
       const std::string what =
-          reserved ? "core " + std::to_string(core) + " is reserved for a GPU-driving process"
-                   : "core " + std::to_string(core) + " is shared by " +
+          reserved ? "core L:" + std::to_string(core) + " is reserved for a GPU-driving process"
+                   : "core L:" + std::to_string(core) + " is shared by " +
                          std::to_string(sorted.size()) + " ranks";
       if (!r->movable) {
         result.notes.push_back(what + "; " + r->job + " rank " + std::to_string(r->local_rank) +

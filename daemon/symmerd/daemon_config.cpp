@@ -61,8 +61,9 @@ std::string cores_of(const std::set<int>& cpus, const topology::NodeModel& node,
   for (int core : seen)
     for (int pu : node.cores()[static_cast<std::size_t>(core)].pus)
       if (cpus.count(pu) == 0)
-        return "CPU " + std::to_string(pu) + " is missing: list whole cores (core " +
-               std::to_string(core) + ")";
+        return "CPU " + std::to_string(pu) + " is missing: list whole cores (core L:" +
+               std::to_string(core) + " has CPUs " +
+               topology::format_cpu_list(node.cores()[static_cast<std::size_t>(core)].pus) + ")";
   out.assign(seen.begin(), seen.end());
   return "";
 }
@@ -121,17 +122,25 @@ const std::vector<DaemonKey>& daemon_keys() {
              c.cores.clear();
              return "";
            }
+           if (s->get().rfind("L:", 0) == 0) {  // logical cores, whole by construction
+             auto cores = topology::parse_core_selection(s->get(), node);
+             if (!cores) return cores.error().message;
+             c.cores = std::move(*cores);
+             return "";
+           }
            if (auto e = parse_cpu_list(s->get(), cpus); !e.empty()) return e;
          } else if (const auto* a = v.as_array()) {
            for (const auto& e : *a) {
              const auto* i = e.as_integer();
-             if (i == nullptr || i->get() < 0 || i->get() > (1 << 20))
-               return "expected Linux CPU numbers";
+             if (i == nullptr || i->get() < 0 || i->get() > topology::kMaxCpuNumber)
+               return "expected Linux CPU numbers (0.." + std::to_string(topology::kMaxCpuNumber) +
+                      ")";
              cpus.insert(static_cast<int>(i->get()));
            }
            if (cpus.empty()) return "no CPU listed";
          } else {
-           return "expected \"all\", a CPU list such as \"0-3,8\", or an array of CPUs";
+           return "expected \"all\", a Linux CPU list such as \"0-3,8\", logical cores such as "
+                  "\"L:0-1\", or an array of Linux CPUs";
          }
          return cores_of(cpus, node, c.cores);
        }},

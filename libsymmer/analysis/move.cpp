@@ -50,7 +50,7 @@ std::string to_string(std::span<const Move> moves, const topology::NodeModel* no
 nlohmann::json to_json(std::span<const Move> moves, const topology::NodeModel* node) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& m : moves) {
-    nlohmann::json j = {{"rank", m.local_rank}, {"from", m.from_core}, {"to", m.to_core}};
+    nlohmann::json j = {{"rank", m.local_rank}, {"from_core", m.from_core}, {"to_core", m.to_core}};
     if (node) {
       j["from_cpus"] = topology::format_cpu_list(cpus_of_cores(origin_cores(m), *node));
       j["to_cpus"] = topology::format_cpu_list(cpus_of_cores(target_cores(m), *node));

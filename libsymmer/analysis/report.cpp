@@ -21,8 +21,8 @@ std::string moves_text(const nlohmann::json& moves) {
       out += "CPUs " + m.value("from_cpus", std::string("?")) + " -> " +
              m.value("to_cpus", std::string("?"));
     else
-      out += "L:" + std::to_string(m.value("from", -1)) + " -> L:" +
-             std::to_string(m.value("to", -1));
+      out += "L:" + std::to_string(m.value("from_core", -1)) + " -> L:" +
+             std::to_string(m.value("to_core", -1));
   }
   return out;
 }

@@ -35,6 +35,10 @@ Expected<std::vector<int>> parse_cpu_list(std::string_view text) {
                                    std::string(item.substr(0, 32)) + "' " + why);
   };
   if (text.empty()) return Error(Errc::kParse, "empty CPU list");
+  if (text.substr(0, 2) == "L:")
+    return Error(Errc::kParse, "CPU list '" + std::string(text.substr(0, 64)) +
+                                   "': logical indices (L:) are not taken here; give Linux CPU "
+                                   "numbers, as taskset -c takes them");
   std::vector<int> cpus;
   std::string_view rest = text;
   while (true) {

@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "cuda_driver.hpp"
+#include "symmer/topology/cpu_list.hpp"
 
 namespace symmer::topology {
 namespace {
@@ -57,17 +58,9 @@ std::vector<int> os_indices_of(hwloc_const_bitmap_t set) {
 }
 
 // Compact "0-3,8,10-11" rendering of a sorted index list.
-std::string ranges(const std::vector<int>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(v[i]);
-    if (j > i) out += '-' + std::to_string(v[j]);
-    i = j + 1;
-  }
-  return out.empty() ? "-" : out;
+// "L:0-3" for logical indices (likwid's prefix); "-" for none.
+std::string logical(const std::vector<int>& v) {
+  return v.empty() ? "-" : "L:" + format_cpu_list(v);
 }
 
 std::string human_bytes(std::uint64_t b) {
@@ -382,12 +375,12 @@ void NodeModel::bind_current_thread(int core) const {
     throw TopologyError("cannot bind a thread on a model of another machine (" + impl_->source +
                         ")");
   if (core < 0 || core >= static_cast<int>(impl_->cores.size()))
-    throw TopologyError("core " + std::to_string(core) + " is not in the model (0.." +
+    throw TopologyError("core L:" + std::to_string(core) + " is not in the model (L:0-" +
                         std::to_string(impl_->cores.size() - 1) + ")");
   hwloc_obj_t obj =
       hwloc_get_obj_by_type(impl_->topo.get(), impl_->core_type, static_cast<unsigned>(core));
   if (hwloc_set_cpubind(impl_->topo.get(), obj->cpuset, HWLOC_CPUBIND_THREAD) != 0)
-    throw TopologyError("binding the calling thread to core " + std::to_string(core) +
+    throw TopologyError("binding the calling thread to core L:" + std::to_string(core) +
                         " failed: " + std::generic_category().message(errno));
 }
 
@@ -427,33 +420,52 @@ nlohmann::json NodeModel::to_json() const {
 std::string NodeModel::to_text() const {
   std::ostringstream out;
   const detail::NodeModelData& m = *impl_;
+  // Linux CPU numbers of logical cores (what taskset and OMP_PLACES take).
+  const auto cpus = [&](const std::vector<int>& cores) {
+    std::vector<int> pus;
+    for (int c : cores)
+      if (c >= 0 && static_cast<std::size_t>(c) < m.cores.size())
+        pus.insert(pus.end(), m.cores[static_cast<std::size_t>(c)].pus.begin(),
+                   m.cores[static_cast<std::size_t>(c)].pus.end());
+    return pus.empty() ? std::string("-") : format_cpu_list(pus);
+  };
+  // Linux number of logical NUMA node `n` (what numactl takes), "?" when unknown.
+  const auto numa = [&](int n) {
+    return n >= 0 && static_cast<std::size_t>(n) < m.numa_nodes.size()
+               ? std::to_string(m.numa_nodes[static_cast<std::size_t>(n)].os_index)
+               : std::string("?");
+  };
   out << "node (" << m.source << "): " << m.packages.size() << " package(s), "
-      << m.numa_nodes.size() << " NUMA node(s), " << m.cores.size() << " core(s)\n";
+      << m.numa_nodes.size() << " NUMA node(s), " << m.cores.size() << " core(s)\n"
+      << "  (cpus and numa: Linux numbers, as taskset and numactl take them; L: logical "
+         "indices)\n";
   for (const Package& p : m.packages) {
-    out << "  package " << p.index << ": cores " << ranges(p.cores) << "\n";
+    out << "  package L:" << p.index << ": cores " << logical(p.cores) << ", cpus "
+        << cpus(p.cores) << "\n";
     for (int n : p.numa_nodes) {
       const NumaNode& node = m.numa_nodes[static_cast<size_t>(n)];
-      out << "    numa " << node.index << " (os " << node.os_index << ", "
-          << human_bytes(node.memory_bytes) << "): cores " << ranges(node.cores) << "\n";
+      out << "    numa " << node.os_index << " (L:" << node.index << ", "
+          << human_bytes(node.memory_bytes) << "): cores " << logical(node.cores) << ", cpus "
+          << cpus(node.cores) << "\n";
     }
   }
   for (const NumaNode& node : m.numa_nodes)
     if (node.cores.empty())
-      out << "  numa " << node.index << " (os " << node.os_index << ", "
+      out << "  numa " << node.os_index << " (L:" << node.index << ", "
           << human_bytes(node.memory_bytes) << (node.subtype.empty() ? "" : ", " + node.subtype)
           << "): memory only\n";
   for (const Cache& c : m.caches)
     if (c.cores.size() > 1 || c.level >= 3)
       out << "  L" << c.level << " " << human_bytes(c.size_bytes) << " shared by cores "
-          << ranges(c.cores) << "\n";
+          << logical(c.cores) << ", cpus " << cpus(c.cores) << "\n";
   for (const Core& c : m.cores)
-    out << "  core " << c.index << " (os " << c.os_index << ", numa " << c.numa_node << "): cpus "
-        << ranges(c.pus) << "\n";
+    out << "  core L:" << c.index << " (numa " << numa(c.numa_node) << "): cpus "
+        << format_cpu_list(c.pus) << "\n";
   for (const PciDevice& d : m.pci) {
     out << "  " << kind_name(d.kind) << " " << d.pci_address;
     for (const std::string& name : d.names) out << " " << name;
     if (!d.model.empty()) out << " \"" << d.model << "\"";
-    out << " (numa " << d.numa_node << ", near cores " << ranges(d.local_cores);
+    out << " (numa " << numa(d.numa_node) << ", near cpus " << cpus(d.local_cores);
     if (d.cuda_device >= 0) out << ", cuda " << d.cuda_device;
     if (d.omp_device >= 0) out << ", omp " << d.omp_device;
     out << ")\n";

@@ -95,7 +95,7 @@ def noisy_core_is_left(env):
     done = [e for e in env.kinds(events, 'actuation') if e['completed'] and not e['rollback']]
     check(done, f'no move made for the noisy core; decision log:\n{events}')
     first = done[0]
-    moved = {m['rank']: (m['from'], m['to']) for m in first['moves_in_effect']}
+    moved = {m['rank']: (m['from_core'], m['to_core']) for m in first['moves_in_effect']}
     check(0 in moved and moved[0][0] == 0 and moved[0][1] != 0,
           f'the busy rank 0 was not moved off noisy core 0: {first}')
     check(first.get('reaction_s') is not None and first['reaction_s'] > 0,

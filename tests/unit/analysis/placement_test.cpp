@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <span>
+
+#include "symmer/analysis/move.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace symmer::analysis {
@@ -100,6 +104,22 @@ TEST(Placement, MovedRanksKeepTheirThreadsRelativePlaces) {
   EXPECT_TRUE(target_cpus(V{0}, V{99}, n).empty());
   EXPECT_EQ(cores_of_cpus(V{3, 2, 9, 999}, n), (V{1, 4}));
   EXPECT_EQ(cpus_of_cores(V{4, 1}, n), (V{2, 3, 8, 9}));
+}
+
+// Where Linux numbers the packages' CPUs alternately (logical core 2 holds CPUs 1 and 5), the
+// CPUs a move names are the cores' own, not the logical indices read as CPUs.
+TEST(Placement, MovesNameTheCoresLinuxCpus) {
+  const auto n = topology::NodeModel::from_synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)");
+  EXPECT_EQ(cores_of_cpus(V{1}, n), V{2});
+  EXPECT_EQ(cpus_of_cores(V{2}, n), (V{1, 5}));
+  const Move mv{0, 0, 2};
+  const auto j = to_json(std::span(&mv, 1), &n);
+  EXPECT_EQ(j[0]["from_core"], 0);
+  EXPECT_EQ(j[0]["to_core"], 2);
+  EXPECT_EQ(j[0]["from_cpus"], "0,4");
+  EXPECT_EQ(j[0]["to_cpus"], "1,5");
+  EXPECT_EQ(to_string(std::span(&mv, 1), &n), "r0: CPUs 0,4 -> 1,5");
+  EXPECT_EQ(to_string(std::span(&mv, 1)), "r0: L:0 -> L:2");
 }
 
 TEST(Placement, DomainNames) {

@@ -17,7 +17,7 @@ TEST(Report, SummarisesALog) {
 {"event":"symptom","metric":"idleness","present":true,"severity":0.4,"t_s":1.0}
 not json at all
 {"event":"plan","plan":1,"t_s":1.2}
-{"event":"actuation","plan":1,"completed":true,"rollback":false,"moves_in_effect":[{"rank":0,"from":0,"to":1,"from_cpus":"0","to_cpus":"1"},{"rank":1,"from":1,"to":0,"from_cpus":"1","to_cpus":"0"}],"faults":[],"reaction_s":0.45,"t_s":1.3}
+{"event":"actuation","plan":1,"completed":true,"rollback":false,"moves_in_effect":[{"rank":0,"from_core":0,"to_core":1,"from_cpus":"0","to_cpus":"1"},{"rank":1,"from_core":1,"to_core":0,"from_cpus":"1","to_cpus":"0"}],"faults":[],"reaction_s":0.45,"t_s":1.3}
 {"event":"evaluation","plan":1,"progress_before":100,"progress_after":150,"t_s":2.3}
 {"event":"actuation","plan":2,"completed":false,"rollback":false,"moves_in_effect":[],"faults":["local rank 3 died during the move"],"t_s":5}
 {"event":"summary","symptoms":{"idleness":{"onset_s":0.8,"last_s":1.2,"duration_s":0.6,"wait_s":0.9,"max_severity":0.5}},"recovered":{"estimate_s":4.0,"plans":[{"plan":1,"calls_after":1200,"seconds_after":8.0,"rate_before":100.0,"estimate_s":4.0}]},"t_s":11.3}
@@ -64,12 +64,12 @@ TEST(Report, SymptomsLastFromOnsetToTheirEndNotFromFirstToLastLine) {
 TEST(Report, EveryPlanNotMadeHasOneLineWithItsReason) {
   std::istringstream log(
       R"({"event":"config","config":{"min_gain":0.05,"min_confidence":0.6},"t_s":0}
-{"event":"decision","metric":"idleness","moves":[{"rank":0,"from":0,"to":2,"from_cpus":"0","to_cpus":"2"}],"verdict":"below_threshold","gain":0.031,"confidence":0.9,"net_gain":0.031,"t_s":0.4}
-{"event":"decision","metric":"idleness","moves":[{"rank":0,"from":0,"to":2,"from_cpus":"0","to_cpus":"2"}],"verdict":"below_threshold","gain":0.032,"confidence":0.9,"net_gain":0.032,"t_s":10.4}
-{"event":"decision","metric":"outofsync","moves":[{"rank":1,"from":1,"to":0,"from_cpus":"1","to_cpus":"0"}],"verdict":"low_confidence","gain":0.2,"confidence":0.31,"net_gain":0.2,"t_s":0.6}
+{"event":"decision","metric":"idleness","moves":[{"rank":0,"from_core":0,"to_core":2,"from_cpus":"0","to_cpus":"2"}],"verdict":"below_threshold","gain":0.031,"confidence":0.9,"net_gain":0.031,"t_s":0.4}
+{"event":"decision","metric":"idleness","moves":[{"rank":0,"from_core":0,"to_core":2,"from_cpus":"0","to_cpus":"2"}],"verdict":"below_threshold","gain":0.032,"confidence":0.9,"net_gain":0.032,"t_s":10.4}
+{"event":"decision","metric":"outofsync","moves":[{"rank":1,"from_core":1,"to_core":0,"from_cpus":"1","to_cpus":"0"}],"verdict":"low_confidence","gain":0.2,"confidence":0.31,"net_gain":0.2,"t_s":0.6}
 {"event":"decision","metric":"capability","moves":[],"verdict":"no_better_core","t_s":0.7}
-{"event":"decision","metric":"locality","moves":[{"rank":1,"from":1,"to":5}],"verdict":"not_allowed","gain":0.2,"t_s":0.8}
-{"event":"decision","metric":"idleness","moves":[{"rank":1,"from":1,"to":3}],"verdict":"accepted","gain":0.2,"t_s":0.9}
+{"event":"decision","metric":"locality","moves":[{"rank":1,"from_core":1,"to_core":5}],"verdict":"not_allowed","gain":0.2,"t_s":0.8}
+{"event":"decision","metric":"idleness","moves":[{"rank":1,"from_core":1,"to_core":3}],"verdict":"accepted","gain":0.2,"t_s":0.9}
 {"event":"summary","t_s":12}
 )");
   const Report r = summarize(log);
@@ -89,11 +89,11 @@ TEST(Report, EveryPlanNotMadeHasOneLineWithItsReason) {
 
 TEST(Report, ListsEveryMoveWithItsPredictionAndOutcome) {
   std::istringstream log(
-      R"({"event":"plan","plan":1,"moves":[{"rank":0,"from":0,"to":1},{"rank":1,"from":1,"to":0}],"metrics":["idleness"],"predicted_gain":0.25,"rollback":false,"t_s":0.5}
-{"event":"actuation","plan":1,"completed":true,"rollback":false,"moves_in_effect":[{"rank":0,"from":0,"to":1},{"rank":1,"from":1,"to":0}],"faults":[],"t_s":0.6}
+      R"({"event":"plan","plan":1,"moves":[{"rank":0,"from_core":0,"to_core":1},{"rank":1,"from_core":1,"to_core":0}],"metrics":["idleness"],"predicted_gain":0.25,"rollback":false,"t_s":0.5}
+{"event":"actuation","plan":1,"completed":true,"rollback":false,"moves_in_effect":[{"rank":0,"from_core":0,"to_core":1},{"rank":1,"from_core":1,"to_core":0}],"faults":[],"t_s":0.6}
 {"event":"evaluation","plan":1,"progress_before":100,"progress_after":125,"observed_gain":0.2,"t_s":1.6}
-{"event":"advice","plan":2,"moves":[{"rank":2,"from":2,"to":3}],"metrics":["locality"],"predicted_gain":0.1,"rollback":false,"t_s":7}
-{"event":"plan","plan":3,"moves":[{"rank":4,"from":4,"to":5}],"metrics":["outofsync"],"predicted_gain":0.1,"rollback":false,"t_s":8}
+{"event":"advice","plan":2,"moves":[{"rank":2,"from_core":2,"to_core":3}],"metrics":["locality"],"predicted_gain":0.1,"rollback":false,"t_s":7}
+{"event":"plan","plan":3,"moves":[{"rank":4,"from_core":4,"to_core":5}],"metrics":["outofsync"],"predicted_gain":0.1,"rollback":false,"t_s":8}
 {"event":"actuation","plan":3,"completed":false,"rollback":false,"moves_in_effect":[],"faults":["local rank 4 did not answer within 3 s"],"t_s":11}
 )");
   const Report r = summarize(log);

@@ -128,6 +128,20 @@ TEST(DaemonConfig, HalfASmtCoreIsRefused) {
   EXPECT_THAT(one_error("[daemon]\ncores = \"0\"", smt()), HasSubstr("list whole cores"));
 }
 
+// Linux CPU 1 is on logical core 2 here, with CPU 5: "cores" takes Linux CPUs, or logical
+// cores with the prefix L:, and says which core a half-listed one is.
+TEST(DaemonConfig, CoresAreLinuxCpusOrPrefixedLogicalCores) {
+  const auto node = topology::NodeModel::from_synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)");
+  EXPECT_EQ(parse("[daemon]\ncores = \"1,5\"\n", node).config.cores, (std::vector<int>{2}));
+  EXPECT_EQ(parse("[daemon]\ncores = [5, 1]\n", node).config.cores, (std::vector<int>{2}));
+  EXPECT_EQ(parse("[daemon]\ncores = \"L:2\"\n", node).config.cores, (std::vector<int>{2}));
+  EXPECT_EQ(parse("[daemon]\ncores = \"0-1,4-5\"\n", node).config.cores,
+            (std::vector<int>{0, 2}));
+  EXPECT_THAT(one_error("[daemon]\ncores = \"1\"", node),
+              HasSubstr("CPU 5 is missing: list whole cores (core L:2 has CPUs 1,5)"));
+  EXPECT_THAT(one_error("[daemon]\ncores = \"L:4\"", node), HasSubstr("L:4 does not exist"));
+}
+
 TEST(DaemonConfig, AllErrorsAreReported) {
   const auto load = parse("[daemon]\nlog_level = 1\ncores = \"x\"\n[analyzer]\nmin_gain = -1\n");
   ASSERT_EQ(load.errors.size(), 3u);

@@ -152,6 +152,25 @@ TEST_F(DaemonRequests, ReservationsShowAndEnd) {
   EXPECT_EQ(ask({{"request", "cores"}}, stranger_)["cores"][0]["reserved"].size(), 0u);
 }
 
+// Reservations take Linux CPUs and answer with them, on a node whose Linux numbering is not
+// its logical order: CPU 1 is on logical core 2, with CPU 5 (hwloc numbers a package's cores
+// first; Linux alternates the packages).
+TEST(DaemonNumbering, ReservationsSpeakLinuxCpusWhereTheyDifferFromLogicalCores) {
+  TempSegmentDir dir;
+  boost::asio::io_context io;
+  DaemonConfig config;
+  config.segment_dir = dir.path();
+  Daemon daemon(io, config, "",
+                topology::NodeModel::from_synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)"));
+  const PeerCredentials owner{::getpid(), ::geteuid(), ::getegid()};
+  const auto r = daemon.handle({{"request", "reserve"}, {"cpus", {1}}, {"pid", ::getpid()}}, owner);
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(r["cpus"], nlohmann::json({1, 5}));
+  EXPECT_EQ(r["cores"], nlohmann::json({2}));
+  for (const auto& c : daemon.handle({{"request", "cores"}}, owner)["cores"])
+    EXPECT_EQ(c["reserved"].size(), c["cpus"] == nlohmann::json({1, 5}) ? 1u : 0u) << c.dump();
+}
+
 TEST_F(DaemonRequests, AnEndedJobIsDropped) {
   ASSERT_TRUE(writer_->remove());
   daemon_->run_period();

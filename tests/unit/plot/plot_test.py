@@ -109,7 +109,7 @@ def main():
         check(moves, "the fixture must hold at least one completed move")
         states = plotmod.placements(plotmod.read_events(log))
         final = states[-1][1]
-        last_move = {m["rank"]: m["to"] for m in moves}
+        last_move = {m["rank"]: m["to_core"] for m in moves}
         for rank, core in last_move.items():
             check(final.get(rank) == core, "rank %d should end on core %d: %s" % (rank, core, final))
         check(len(set(final.values())) == len(final), "two ranks on one core at the end: %s" % final)

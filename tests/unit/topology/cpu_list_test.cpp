@@ -30,6 +30,7 @@ TEST(CpuList, RejectsEverythingElseNamingTheItem) {
   }
   EXPECT_THAT(parse_cpu_list("0-3,x").error().message, HasSubstr("'x'"));
   EXPECT_THAT(parse_cpu_list("3-1").error().message, HasSubstr("backwards"));
+  EXPECT_THAT(parse_cpu_list("L:0-1").error().message, HasSubstr("Linux CPU numbers"));
 }
 
 TEST(CpuList, FormatsWithRangesAndRoundTrips) {
@@ -67,6 +68,16 @@ TEST(CpuList, SelectionsAreLinuxCpusOrPrefixedLogicalCores) {
   EXPECT_THAT(parse_core_selection("L:4", node).error().message, HasSubstr("L:4"));
   EXPECT_FALSE(parse_core_selection("L:", node));
   EXPECT_FALSE(parse_core_selection("l:1", node));
+}
+
+TEST(CpuList, SelectionsDoNotReadLinuxNumbersAsLogicalOnes) {
+  // hwloc numbers package 0's cores first; Linux alternates the packages: logical core 1
+  // holds CPUs 2 and 6, core 2 holds CPUs 1 and 5.
+  const auto node = NodeModel::from_synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)");
+  EXPECT_EQ(parse_core_selection("1", node).value(), V{2});
+  EXPECT_EQ(parse_core_selection("2", node).value(), V{1});
+  EXPECT_EQ(parse_core_selection("L:1", node).value(), V{1});
+  EXPECT_EQ(parse_core_selection("1,5,6", node).value(), (V{1, 2}));
 }
 
 }  // namespace

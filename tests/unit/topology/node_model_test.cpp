@@ -162,7 +162,17 @@ TEST_F(TwoSocketFourNumaFourGpu, TextNamesEveryDevice) {
   EXPECT_THAT(text, HasSubstr("2 package(s), 4 NUMA node(s), 32 core(s)"));
   EXPECT_THAT(text, HasSubstr("gpu 0000:bb:00.0 cuda2 nvml3"));
   EXPECT_THAT(text, HasSubstr("nic 0000:17:00.0 ib0 mlx5_0"));
-  EXPECT_THAT(text, HasSubstr("core 31 (os 31, numa 3): cpus 31,63"));
+  EXPECT_THAT(text, HasSubstr("core L:31 (numa 3): cpus 31,63"));
+}
+
+// Every number the text prints says which numbering it is: where Linux alternates the
+// packages, logical core 2 holds CPUs 1 and 5.
+TEST(NodeModelText, LogicalIndicesCarryL) {
+  const auto m = NodeModel::from_synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)");
+  const std::string text = m.to_text();
+  EXPECT_THAT(text, HasSubstr("package L:1: cores L:2-3, cpus 1,3,5,7"));
+  EXPECT_THAT(text, HasSubstr("core L:2 (numa 0): cpus 1,5"));
+  EXPECT_THAT(text, HasSubstr("Linux numbers"));
 }
 
 TEST_F(TwoSocketFourNumaFourGpu, IsNotThisNodeSoBindingIsRefused) {

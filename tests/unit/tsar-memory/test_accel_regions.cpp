@@ -510,7 +510,7 @@ TEST_F(Accel, RunningOutOfDeviceMemoryRetiresTheDeviceAndTheWorkFinishesOnTheCpu
   const std::string warnings = testing::internal::GetCapturedStderr();
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 6.5) << i;
   EXPECT_THAT(warnings, HasSubstr("TSAR_DEVICE_MEMORY_LIMIT"));
-  EXPECT_THAT(warnings, HasSubstr("is retired for this region and its work continues on core"));
+  EXPECT_THAT(warnings, HasSubstr("is retired for this region and its work continues on CPUs"));
   const auto stats = region.pass_stats();
   for (int w = 0; w < region.num_devices(); ++w) {
     if (region.device(w).kind == TSAR_DEVICE_CPU) continue;

@@ -7,6 +7,7 @@
 #include "api/error.hpp"
 #include "devices/host_device.hpp"
 #include "region/region.hpp"
+#include "symmer/topology/cpu_list.hpp"
 
 namespace tsar::core {
 namespace {
@@ -89,8 +90,9 @@ void Region::lose_device(Worker& me, int worker, const std::string& why) {
   // starting with the range it could not stage.
   std::fprintf(stderr,
                "tsar: region '%s': %s; %s is retired for this region and its work continues on "
-               "core %d\n",
-               name_.c_str(), why.c_str(), key.c_str(), core);
+               "CPUs %s (core L:%d)\n",
+               name_.c_str(), why.c_str(), key.c_str(),
+               symmer::topology::format_cpu_list(me.device->description().cpus).c_str(), core);
   me.device = make_cpu_core(runtime_->node(), core, me.device->description().cpus);
   bind_device(me);
 }

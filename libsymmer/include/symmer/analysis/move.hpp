@@ -49,8 +49,9 @@ std::map<int, int> cores_after(const WindowSample& window, std::span<const Move>
 /// with logical cores, for logs and messages.
 std::string to_string(std::span<const Move> moves, const topology::NodeModel* node = nullptr);
 
-/// {"rank":3,"from":0,"to":4} objects (place keys, logical), with "from_cpus"/"to_cpus"
-/// (Linux CPU lists) when `node` is given, and "migrate_pages":true where set.
+/// {"rank":3,"from_core":0,"to_core":4} objects (place keys: logical cores), with
+/// "from_cpus"/"to_cpus" (Linux CPU lists) when `node` is given, and "migrate_pages":true
+/// where set.
 nlohmann::json to_json(std::span<const Move> moves, const topology::NodeModel* node = nullptr);
 
 }  // namespace symmer::analysis
