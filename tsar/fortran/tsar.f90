@@ -46,6 +46,7 @@ module tsar
     integer(c_int) :: kind, id, numa_node, control_core, num_cores, omp_device, retired
     real(c_double) :: peak_gflops
     character(kind=c_char) :: key(32)
+    integer(c_int) :: control_cpu
   end type
 
   ! tsar/region.h

@@ -71,8 +71,9 @@ int main(int argc, char** argv) {
     if (rank == 0) {
       auto ctl = SegmentControl::open(find_segment());
       if (!ctl || cpu[0] < 0 || cpu[1] < 0) MPI_Abort(MPI_COMM_WORLD, 3);
-      ctl->post_command(1, std::vector<int>{cpu[0]});
-      ctl->post_command(0, std::vector<int>{cpu[1]});
+      if (!ctl->post_command(1, std::vector<int>{cpu[0]}) ||
+          !ctl->post_command(0, std::vector<int>{cpu[1]}))
+        MPI_Abort(MPI_COMM_WORLD, 4);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     const int target = cpu[1 - rank];

@@ -163,6 +163,7 @@ TEST_F(CApi, DevicesScheduleAndWorkerIdentity) {
   EXPECT_STREQ(info.key, "cpu:0");
   EXPECT_EQ(info.kind, static_cast<unsigned>(TSAR_DEVICE_CPU));
   EXPECT_EQ(info.control_core, 0);
+  EXPECT_EQ(info.control_cpu, 0);  // "cpu:0": Linux CPU 0
   EXPECT_EQ(info.num_cores, 1);
   EXPECT_EQ(info.omp_device, -1);
   char buf[32];

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Where libtsar maps the CUDA runtime: with libtsar where an NVIDIA driver is installed (so it
-// is torn down after OpenMP offload at exit), else only when a CUDA device is used: a machine
-// without the driver runs CPU and OpenMP programs without libcudart. Each test is its own
-// process (ctest), and reads this process's mappings.
+// Where libtsar maps the CUDA runtime: with libtsar where an NVIDIA driver is installed and
+// the device list may hold a CUDA device (so it is torn down after OpenMP offload at exit),
+// else only when a CUDA device is used: a machine without the driver, or a program whose
+// TSAR_DEVICES names no CUDA device, runs without libcudart. Each test is its own process
+// (ctest), and reads this process's mappings.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -47,16 +50,31 @@ TEST(LazyCuda, WithoutTheNvidiaDriverACpuOnlyProgramNeverMapsTheCudaRuntime) {
   }
 }
 
+TEST(LazyCuda, DevicesNamedWithoutACudaOneLeaveTheRuntimeUnmapped) {
+  const char* spec = std::getenv("TSAR_DEVICES");
+  if (spec == nullptr || *spec == '\0' || std::strstr(spec, "cuda") != nullptr)
+    GTEST_SKIP() << "runs as tsar.lazy_cuda.named_devices, with TSAR_DEVICES naming no CUDA device";
+  EXPECT_FALSE(cuda_runtime_mapped()) << "at start";
+  run_a_region();
+  EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on " << spec;
+}
+
 #if TSAR_TEST_CUDA
 TEST(LazyCuda, WhereTheNvidiaDriverIsInstalledTheRuntimeComesWithLibtsar) {
   // Before the program calls TSAR or starts OpenMP offload: loaded later, the runtime would
   // release its CUDA context at exit before libgomp frees device memory in it.
   if (!nvidia_driver()) GTEST_SKIP() << "no NVIDIA driver (/dev/nvidiactl)";
+  const char* spec = std::getenv("TSAR_DEVICES");
+  if (spec != nullptr && *spec != '\0' && std::strstr(spec, "cuda") == nullptr)
+    GTEST_SKIP() << "TSAR_DEVICES names no CUDA device";
   EXPECT_TRUE(cuda_runtime_mapped());
 }
 
 TEST(LazyCuda, ACudaDeviceLoadsTheRuntime) {
-  EXPECT_EQ(cuda_runtime_mapped(), nvidia_driver()) << "at start";
+  const char* spec = std::getenv("TSAR_DEVICES");
+  if (spec == nullptr || *spec == '\0' || std::strstr(spec, "cuda") != nullptr) {
+    EXPECT_EQ(cuda_runtime_mapped(), nvidia_driver()) << "at start";
+  }
   // Without a GPU the entry is refused (device 0 does not exist), after the runtime answered.
   const int status = tsar_set_devices("cuda:0");
   EXPECT_TRUE(status == TSAR_OK || status == TSAR_ERR_DEVICES) << tsar_last_error();

@@ -36,6 +36,8 @@ typedef struct tsar_device_info {
   int retired;        /**< 1 when back-off took it out of the region */
   double peak_gflops; /**< the peak estimate behind the default split */
   char key[32];       /**< stable name: "cpu:3", "place:0", "omp:1", "cuda:0", "emul:0" */
+  int control_cpu;    /**< first Linux CPU (as taskset numbers it) its worker is pinned to,
+                           one of control_core's; -1 when unknown */
 } tsar_device_info;
 
 /** Sets the devices of regions created from now on (existing regions keep theirs).

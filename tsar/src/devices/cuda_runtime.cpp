@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace tsar::core {
@@ -60,8 +62,14 @@ namespace {
 // context at exit before libgomp frees its device memory in that context (libgomp's nvptx
 // plugin uses the context current on the thread), and the program would fail at exit
 // ("cuMemFree_v2 error: context is destroyed", exit status 1). Loading starts no CUDA context.
+// Not where TSAR_DEVICES names the devices and none is a CUDA one: nothing will use it.
+bool may_use_cuda() {
+  const char* spec = std::getenv("TSAR_DEVICES");
+  return spec == nullptr || *spec == '\0' || std::strstr(spec, "cuda") != nullptr;
+}
+
 [[maybe_unused]] const bool loaded_with_libtsar =
-    access("/dev/nvidiactl", F_OK) == 0 && cuda_runtime() != nullptr;
+    access("/dev/nvidiactl", F_OK) == 0 && may_use_cuda() && cuda_runtime() != nullptr;
 
 }  // namespace
 

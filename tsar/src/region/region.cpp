@@ -117,6 +117,14 @@ tsar_device_info Region::device_info(int worker) const {
   info.retired = planner_->retired(worker) ? 1 : 0;
   info.peak_gflops = d.peak_gflops;
   std::snprintf(info.key, sizeof info.key, "%s", d.key.c_str());
+  const auto& cores = runtime_->node().cores();
+  if (!d.cpus.empty())
+    info.control_cpu = d.cpus.front();
+  else if (d.control_core >= 0 && static_cast<std::size_t>(d.control_core) < cores.size() &&
+           !cores[static_cast<std::size_t>(d.control_core)].pus.empty())
+    info.control_cpu = cores[static_cast<std::size_t>(d.control_core)].pus.front();
+  else
+    info.control_cpu = -1;
   return info;
 }
 
