@@ -376,7 +376,11 @@ def pause_advice(env):
     env.ctl('pause', '--job', jobs[0]['job_id'])
     env.ctl('advice', 'off')
     env.wait(lambda: len(set(affinities(env, pids))) == 2, 'the move once advice-only is off')
-    moved = [j for j in decisions(env, event='actuation', metric='coschedule')]
+    # The rank moves itself when it reads the command; the daemon logs the actuation at its
+    # next tick, once it has seen the move done.
+    env.wait(lambda: decisions(env, event='actuation', metric='coschedule'),
+             "the move's actuation decision")
+    moved = decisions(env, event='actuation', metric='coschedule')
     check(moved and all(m['job'] == jobs[1]['job'] for m in moved),
           f'the paused job was moved: {moved}')
     env.stop_job(a)
