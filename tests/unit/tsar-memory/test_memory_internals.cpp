@@ -21,6 +21,7 @@
 #include "devices/gpu_discovery.hpp"
 #include "devices/host_device.hpp"
 #include "devices/omp_target_device.hpp"
+#include "four_gpu_node.hpp"
 #include "memory/copy_costs.hpp"
 #include "memory/copy_engine.hpp"
 #include "memory/data_environment.hpp"
@@ -233,15 +234,11 @@ TEST(DeviceList, AcceleratorEntries) {
   EXPECT_THROW(build_devices(node, "omphost:2"), Error);  // core 2 does not exist
 }
 
-// The 4-GPU fixture: 2 sockets x 2 NUMA nodes x 8 cores, one H100 per NUMA node, CUDA order
-// 3b, 19, bb, 9b (NUMA 1, 0, 3, 2).
+// The 4-GPU node of four_gpu_node.hpp.
 class FourGpus : public ::testing::Test {
  protected:
-  NodeModel node = NodeModel::from_xml_file(std::string(SYMMER_SOURCE_DIR) +
-                                            "/tests/fixtures/topologies/2p4n4gpu.xml");
-  GpuRuntimes runtimes{{"0000:3B:00.0", "0000:19:00.0", "0000:bb:00.0", "0000:9b:00.0"},
-                       {30000, 30000, 30000, 30000},
-                       4};
+  NodeModel node = four_gpu_node::node();
+  GpuRuntimes runtimes = four_gpu_node::runtimes();
 };
 
 TEST_F(FourGpus, EachGpuGetsTheLastFreeCoreOfItsNumaNode) {

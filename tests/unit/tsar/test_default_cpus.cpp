@@ -11,6 +11,7 @@
 #include "devices/default_cpus.hpp"
 #include "devices/device_list.hpp"
 #include "devices/gpu_discovery.hpp"
+#include "four_gpu_node.hpp"
 #include "symmer/topology/node_model.hpp"
 
 namespace {
@@ -83,15 +84,12 @@ TEST(DefaultCpus, AnExplicitListIsTakenAsWrittenAndAllMeansTheProcesssCpus) {
   EXPECT_EQ(team[0]->description().cpus, (std::vector<int>{2, 3}));
 }
 
-// The 4-GPU fixture (2 sockets x 2 NUMA nodes x 8 cores, one GPU per NUMA node; CUDA order on
-// NUMA nodes 1, 0, 3, 2), the process given the 16 CPUs of socket 0 (NUMA nodes 0 and 1).
+// The 4-GPU node (four_gpu_node.hpp), the process given the 16 CPUs of socket 0 (NUMA nodes
+// 0 and 1).
 class MaskedGpus : public ::testing::Test {
  protected:
-  NodeModel node = NodeModel::from_xml_file(std::string(SYMMER_SOURCE_DIR) +
-                                            "/tests/fixtures/topologies/2p4n4gpu.xml");
-  GpuRuntimes runtimes{{"0000:3B:00.0", "0000:19:00.0", "0000:bb:00.0", "0000:9b:00.0"},
-                       {30000, 30000, 30000, 30000},
-                       4};
+  NodeModel node = four_gpu_node::node();
+  GpuRuntimes runtimes = four_gpu_node::runtimes();
   std::vector<int> socket0() const {
     std::vector<int> cpus;
     for (int core = 0; core < 16; ++core) {
