@@ -268,8 +268,9 @@ DaemonConfigLoad parse_daemon_config(std::string_view text, const std::string& s
     analysis::ConfigLoad analyzer;
     toml::table only;
     only.insert("analyzer", *root["analyzer"].as_table());
+    // Written back with escapes only: one-line strings of ASCII, as the text check takes.
     std::ostringstream t;
-    t << only;
+    t << toml::toml_formatter(only, toml::format_flags::none);
     analysis::apply_toml(analyzer, t.str(), source);
     for (auto& e : analyzer.errors) load.errors.push_back(std::move(e));
     if (!analyzer.config.decision_log.empty())

@@ -110,7 +110,7 @@ class Scanner {
   std::string string(char q) {
     const std::size_t start = i_;
     if (i_ + 2 < t_.size() && t_[i_ + 1] == q && t_[i_ + 2] == q)
-      return at(start, "a multi-line string (symmerd takes one-line strings only)");
+      return at(start, "a multi-line string (symmer takes one-line strings only)");
     for (++i_; i_ < t_.size(); ++i_) {
       const char c = t_[i_];
       if (c == q) {

@@ -115,6 +115,9 @@ TEST(DaemonConfig, EveryBadValueNamesItsKey) {
       {"[analyzer]\nmin_gain = 2", "analyzer.min_gain"},
       {"[analyzer]\nwindow_ms = 0", "analyzer.window_ms"},
       {"[analyzer]\nmetrics = [\"nope\"]", "analyzer.metrics"},
+      // Escapes decode to what the text check refuses; the key is still the one named.
+      {"[analyzer]\nmetrics = [\"n\\u00e9\"]", "analyzer.metrics"},
+      {"[analyzer]\nmetrics = [\"a\\nb\"]", "analyzer.metrics"},
       {"[analyzer]\nwhatever = 1", "analyzer.whatever"},
       {"[analyzer]\ndecision_log = \"/tmp/x\"", "analyzer.decision_log"},
       {"[other]\na = 1", "other: unknown table"},
