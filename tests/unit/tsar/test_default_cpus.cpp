@@ -84,6 +84,17 @@ TEST(DefaultCpus, AnExplicitListIsTakenAsWrittenAndAllMeansTheProcesssCpus) {
   EXPECT_EQ(team[0]->description().cpus, (std::vector<int>{2, 3}));
 }
 
+// Which lists make TSAR ask the GPU runtimes: libtsar maps the CUDA runtime at start for
+// those only (cuda_runtime.cpp), so OpenMP offload's exit finds it still there.
+TEST(DeviceList, OnlyListsOfCpusAskNoGpuRuntime) {
+  for (const char* spec : {"", " ", "omp:all", "cpu:0, omp:1", "cuda:0@3", "team:all",
+                           "cpu:all,cuda:all"})
+    EXPECT_TRUE(asks_gpu_runtimes(spec)) << "'" << spec << "'";
+  for (const char* spec : {"cpu:0", "cpu:all", "cpu:L:0-3,team:0-3", "place:0", "omphost:0",
+                           "emul:2,cpu:1"})
+    EXPECT_FALSE(asks_gpu_runtimes(spec)) << "'" << spec << "'";
+}
+
 // The 4-GPU node (four_gpu_node.hpp), the process given the 16 CPUs of socket 0 (NUMA nodes
 // 0 and 1).
 class MaskedGpus : public ::testing::Test {

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Where libtsar maps the CUDA runtime: with libtsar where an NVIDIA driver is installed and
-// the device list may hold a CUDA device (so it is torn down after OpenMP offload at exit),
+// the device list may ask a GPU runtime (so it is torn down after OpenMP offload at exit),
 // else only when a CUDA device is used: a machine without the driver, or a program whose
-// TSAR_DEVICES names no CUDA device, runs without libcudart. Each test is its own process
+// TSAR_DEVICES names no GPU, runs without libcudart. Each test is its own process
 // (ctest), and reads this process's mappings.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -25,6 +24,16 @@ bool cuda_runtime_mapped() {
 }
 
 bool nvidia_driver() { return access("/dev/nvidiactl", F_OK) == 0; }
+
+/// TSAR_DEVICES is set and names only CPUs, places, emulated or OpenMP host devices: no entry
+/// asks a GPU runtime (omp:, cuda:, team:all, or the default list do).
+bool devices_ask_no_gpu() {
+  const char* spec = std::getenv("TSAR_DEVICES");
+  if (spec == nullptr || *spec == '\0') return false;
+  const std::string s = std::string(",") + spec;
+  return s.find(",omp:") == std::string::npos && s.find(",cuda:") == std::string::npos &&
+         s.find(",team:all") == std::string::npos;
+}
 
 void run_a_region() {
   tsar_region* region = nullptr;
@@ -50,13 +59,12 @@ TEST(LazyCuda, WithoutTheNvidiaDriverACpuOnlyProgramNeverMapsTheCudaRuntime) {
   }
 }
 
-TEST(LazyCuda, DevicesNamedWithoutACudaOneLeaveTheRuntimeUnmapped) {
-  const char* spec = std::getenv("TSAR_DEVICES");
-  if (spec == nullptr || *spec == '\0' || std::strstr(spec, "cuda") != nullptr)
-    GTEST_SKIP() << "runs as tsar.lazy_cuda.named_devices, with TSAR_DEVICES naming no CUDA device";
+TEST(LazyCuda, DevicesNamedWithoutAGpuLeaveTheRuntimeUnmapped) {
+  if (!devices_ask_no_gpu())
+    GTEST_SKIP() << "runs as tsar.lazy_cuda.named_devices, with TSAR_DEVICES naming no GPU";
   EXPECT_FALSE(cuda_runtime_mapped()) << "at start";
   run_a_region();
-  EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on " << spec;
+  EXPECT_FALSE(cuda_runtime_mapped()) << "after a region on " << std::getenv("TSAR_DEVICES");
 }
 
 #if TSAR_TEST_CUDA
@@ -64,15 +72,12 @@ TEST(LazyCuda, WhereTheNvidiaDriverIsInstalledTheRuntimeComesWithLibtsar) {
   // Before the program calls TSAR or starts OpenMP offload: loaded later, the runtime would
   // release its CUDA context at exit before libgomp frees device memory in it.
   if (!nvidia_driver()) GTEST_SKIP() << "no NVIDIA driver (/dev/nvidiactl)";
-  const char* spec = std::getenv("TSAR_DEVICES");
-  if (spec != nullptr && *spec != '\0' && std::strstr(spec, "cuda") == nullptr)
-    GTEST_SKIP() << "TSAR_DEVICES names no CUDA device";
+  if (devices_ask_no_gpu()) GTEST_SKIP() << "TSAR_DEVICES names no GPU";
   EXPECT_TRUE(cuda_runtime_mapped());
 }
 
 TEST(LazyCuda, ACudaDeviceLoadsTheRuntime) {
-  const char* spec = std::getenv("TSAR_DEVICES");
-  if (spec == nullptr || *spec == '\0' || std::strstr(spec, "cuda") != nullptr) {
+  if (!devices_ask_no_gpu()) {
     EXPECT_EQ(cuda_runtime_mapped(), nvidia_driver()) << "at start";
   }
   // Without a GPU the entry is refused (device 0 does not exist), after the runtime answered.

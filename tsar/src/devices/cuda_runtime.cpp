@@ -5,8 +5,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
+
+#include "devices/device_list.hpp"
 
 namespace tsar::core {
 namespace {
@@ -62,10 +63,10 @@ namespace {
 // context at exit before libgomp frees its device memory in that context (libgomp's nvptx
 // plugin uses the context current on the thread), and the program would fail at exit
 // ("cuMemFree_v2 error: context is destroyed", exit status 1). Loading starts no CUDA context.
-// Not where TSAR_DEVICES names the devices and none is a CUDA one: nothing will use it.
+// Not where TSAR_DEVICES names devices none of which asks a GPU runtime: nothing will use it.
 bool may_use_cuda() {
   const char* spec = std::getenv("TSAR_DEVICES");
-  return spec == nullptr || *spec == '\0' || std::strstr(spec, "cuda") != nullptr;
+  return spec == nullptr || asks_gpu_runtimes(spec);
 }
 
 [[maybe_unused]] const bool loaded_with_libtsar =

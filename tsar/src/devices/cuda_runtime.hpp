@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// The CUDA runtime, loaded (dlopen) with libtsar where an NVIDIA driver is installed (so that
-// it is torn down after OpenMP offload at exit: cuda_runtime.cpp), elsewhere the first time
-// TSAR needs it -- a CUDA device named in a device list, or pinning host memory for a GPU: a
-// machine without the driver never maps libcudart. The application's own kernels link the same
+// The CUDA runtime, loaded (dlopen) with libtsar where an NVIDIA driver is installed and
+// TSAR_DEVICES is unset or asks a GPU runtime (so that it is torn down after OpenMP offload at
+// exit: cuda_runtime.cpp), elsewhere the first time TSAR needs it -- a CUDA device named in a
+// device list, or pinning host memory for a GPU: a machine without the driver never maps
+// libcudart. The application's own kernels link the same
 // shared runtime (one soname, so one instance and one set of streams).
 //
 // Built with TSAR_CUDA only; cuda_device.cpp calls the runtime through this table.

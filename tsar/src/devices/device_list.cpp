@@ -45,6 +45,17 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// A device list's entries, trimmed, empty ones included (parse refuses them).
+std::vector<std::string_view> entries_of(std::string_view spec) {
+  std::vector<std::string_view> out;
+  for (std::size_t start = 0; start <= spec.size();) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    out.push_back(trim(spec.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return out;
+}
+
 /// The numbers of an entry's argument, N or N-M (one item of a Linux CPU list, by the one
 /// CPU-list parser): Linux numbers, or logical indices after "L:" (likwid's prefix).
 struct Numbers {
@@ -130,12 +141,7 @@ std::vector<std::shared_ptr<Device>> parse(const NodeModel& node, std::string_vi
     gpus_known = true;
     return gpus;
   };
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const std::size_t comma = spec.find(',', start);
-    const std::string_view entry =
-        trim(spec.substr(start, comma == std::string_view::npos ? spec.npos : comma - start));
-    start = comma == std::string_view::npos ? spec.size() + 1 : comma + 1;
+  for (const std::string_view entry : entries_of(spec)) {
     if (entry.empty()) bad(entry, "empty entry");
     const std::size_t colon = entry.find(':');
     if (colon == std::string_view::npos) bad(entry, "no ':'");
@@ -205,6 +211,14 @@ std::vector<std::shared_ptr<Device>> parse(const NodeModel& node, std::string_vi
 }
 
 }  // namespace
+
+bool asks_gpu_runtimes(std::string_view spec) {
+  if (trim(spec).empty()) return true;  // the default list: every GPU
+  for (const std::string_view entry : entries_of(spec))
+    if (entry.starts_with("omp:") || entry.starts_with("cuda:") || entry == "team:all")
+      return true;
+  return false;
+}
 
 std::vector<std::shared_ptr<Device>> build_devices(const NodeModel& node, std::string_view spec,
                                                    const ProcessCpus& process) {

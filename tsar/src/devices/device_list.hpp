@@ -24,6 +24,12 @@ std::vector<std::shared_ptr<Device>> build_devices(const symmer::topology::NodeM
                                                    std::string_view spec,
                                                    const ProcessCpus& process = {});
 
+/// Whether building the devices `spec` names asks the GPU runtimes (the CUDA runtime for
+/// ordinals and page-locking included): the default list, omp: and cuda: entries, and
+/// team:all (which leaves GPU control cores out). False for lists of CPUs, places, emulated
+/// and OpenMP host devices only.
+bool asks_gpu_runtimes(std::string_view spec);
+
 /// The devices a region of device kinds `kinds` (a TSAR_DEVICE_* mask, 0 = all) runs on, as
 /// indices into `devices`: every device of those kinds in list order, one per physical
 /// accelerator (an OpenMP and a CUDA device of one GPU: the first). Throws
