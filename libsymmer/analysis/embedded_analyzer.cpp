@@ -16,6 +16,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -119,7 +120,8 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
       const auto lease = static_cast<std::uint64_t>(
           std::max<std::chrono::nanoseconds>(config_.period * kLeasePeriods, kMinLease).count());
       std::unique_ptr<analysis::SegmentAnalysis> analysis;
-      std::uint64_t standing_by_for = 0;  // pid of the daemon that holds the claim
+      bool standing_by = false;
+      std::uint64_t standing_by_for = 0;  // pid of the daemon that holds the claim, 0: it asked
       auto next = Clock::now();
       while (true) {
         segment::Claim found;
@@ -129,20 +131,21 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
           const std::uint64_t daemon = outcome == segment::ClaimOutcome::kTaken
                                            ? static_cast<std::uint64_t>(found.holder.pid)
                                            : 0;
-          if (standing_by_for != daemon || analysis)
+          if (!standing_by || standing_by_for != daemon || analysis)
             spdlog::info("symmer: symmerd{} {} this job; the embedded analyzer stands by",
                          daemon ? " (pid " + std::to_string(daemon) + ")" : std::string(),
                          daemon ? "analyses" : "asked for");
+          standing_by = true;
           standing_by_for = daemon;
           if (analysis) analysis->finish(Clock::now(), cost());
           analysis.reset();
         } else if (outcome == segment::ClaimOutcome::kHeld && !analysis) {
-          if (standing_by_for != 0)
-            spdlog::info(
-                "symmer: symmerd (pid {}) let go of this job; the embedded analyzer "
-                "takes over",
-                standing_by_for);
-          standing_by_for = 0;
+          // Also after a daemon that asked but never held it (stopped within a window).
+          if (standing_by)
+            spdlog::info("symmer: symmerd{} let go of this job; the embedded analyzer takes over",
+                         standing_by_for ? " (pid " + std::to_string(standing_by_for) + ")"
+                                         : std::string());
+          standing_by = false;
           auto opened = analysis::SegmentAnalysis::open(context_.segment_path, config_, node,
                                                         Clock::now(), &*claim);
           // Ranks may still be registering in the segment: retry a while before giving up.
