@@ -372,7 +372,7 @@ TEST_F(Engine, PersistentHaloMovesOwnRowsOutAndStaleHaloRowsIn) {
   const auto add_one = [&] {
     const tsar_mem_layout in = view(cur.data());
     const tsar_mem_layout out = view(next.data());
-    EXPECT_EQ(in.row_offset, 39);  // halo row 39 included
+    EXPECT_LE(in.row_offset, 39);  // halo row 39 included (the window may hold more)
     EXPECT_EQ(in.row_stride, kCols);
     for (std::size_t r = 40; r < kRows; ++r)
       for (std::size_t c = 0; c < kCols; ++c)
@@ -420,8 +420,11 @@ TEST_F(Engine, RetargetKeepsTheAllocationAndRereadsInvalidateRefreshes) {
   memory.invalidate(a.data());
   EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
   memory.retarget(a.data(), b.data());
-  EXPECT_EQ(pass(50, kRows, [&] { EXPECT_EQ(static_cast<double*>(view(b.data()).base)[0], 2.0); })
-                .to_device,
+  const auto first_row = [&] {
+    const tsar_mem_layout v = view(b.data());
+    return static_cast<double*>(v.base)[(50 - v.row_offset) * static_cast<std::int64_t>(kCols)];
+  };
+  EXPECT_EQ(pass(50, kRows, [&] { EXPECT_EQ(first_row(), 2.0); }).to_device,
             50 * static_cast<std::int64_t>(kRowBytes));
   EXPECT_EQ(view(b.data()).base, base);
 }
@@ -435,6 +438,20 @@ TEST_F(Engine, APersistentCopyThatGrowsKeepsItsValidRows) {
   EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
   EXPECT_EQ(pass(40, kRows, [] {}).to_device, 10 * static_cast<std::int64_t>(kRowBytes));
   EXPECT_EQ(pass(40, kRows, [] {}).to_device, 0);
+}
+
+TEST_F(Engine, APersistentCopyKeepsItsAllocationWhenTheSplitMovesAFewRows) {
+  // The first allocation of a persistent copy has slack too: a boundary that moves a few rows
+  // copies those rows in and no more -- no new allocation, device copy and free, which took
+  // milliseconds of a GPU pass of tenths of one.
+  std::vector<double> a(kRows * kCols, 1.0);
+  memory.add(a.data(), {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_PERSIST});
+  EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
+  const tsar_mem_layout before = view(a.data());
+  EXPECT_EQ(pass(47, kRows, [] {}).to_device, 3 * static_cast<std::int64_t>(kRowBytes));
+  const tsar_mem_layout after = view(a.data());
+  EXPECT_EQ(after.base, before.base);
+  EXPECT_EQ(after.row_offset, before.row_offset);
 }
 
 TEST_F(Engine, ColumnsArePackedAndPadded) {

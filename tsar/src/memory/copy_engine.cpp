@@ -412,10 +412,14 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
   if (whole) {
     target = {0, items};
   } else if (!holds) {
-    if (persistent(reg) && c.data != nullptr) {
-      // Persistent: grow to cover the old and the new range (with some slack, so a split that
-      // moves a little each pass settles) and keep the rows whose contents stay valid.
-      Range hull{std::min(c.window.begin, need.begin), std::max(c.window.end, need.end)};
+    if (persistent(reg)) {
+      // Persistent: grow to cover the old and the new range and keep the rows whose contents
+      // stay valid. With some slack, the first allocation too, so a split that moves a little
+      // never reallocates: growing costs an allocation, a device copy and a free, milliseconds
+      // for a pass of tenths of one (docs/results/tsar/bench-gpu/2026-11-26-h100-10235c4.txt).
+      const Range hull = c.data == nullptr ? need
+                                           : Range{std::min(c.window.begin, need.begin),
+                                                   std::max(c.window.end, need.end)};
       const std::int64_t slack = std::max<std::int64_t>(1, hull.size() / 8);
       target = clip({hull.begin - slack, hull.end + slack}, items);
     } else {
