@@ -42,9 +42,7 @@ clauses:
       every iteration may read all of VAR: each device gets a whole copy (inputs only)
   persist(VAR[, VAR]...)
       VAR (in a part_map or map) stays on the devices between executions of the loop; the
-      program must not change or free it on the host until depersist(VAR). Persistent
-      arrays are page-locked for faster copies; the others are copied as OpenMP copies its
-      maps (a lock kept on an array the program frees would fail later copies)
+      program must not change it on the host until depersist(VAR)
   if(EXPR)
       co-schedule only when EXPR is true; otherwise the loop runs as written
   name("NAME")

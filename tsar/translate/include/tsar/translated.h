@@ -11,10 +11,8 @@
  *    same arrays registers nothing; arrays exchanged between two of the loop's buffers (a
  *    double-buffered stencil) are swapped with tsar_swap_mem, so persistent device copies
  *    follow them; any other change unregisters the old array and registers the new one. As
- *    the program may free an array whose registration is kept, and a page-lock that outlives
- *    its array fails later copies from those addresses, only arrays named in persist(...) --
- *    which the program promises not to change or free until depersist -- are page-locked
- *    (the others register TSAR_MEM_NO_PIN, copied as OpenMP copies its maps);
+ *    the program may free an array whose registration is kept, none is page-locked
+ *    (TSAR_MEM_NO_PIN);
  *  - what happens when TSAR cannot run the loop (no device, a registration refused, aliased
  *    arrays): the generated code runs the loop as written, and the reason is said once on
  *    stderr ("tsar: file.c:12: ...; the loop runs as written").
@@ -236,12 +234,6 @@ static inline void tsar_tr_open_(tsar_tr_loop* loop) {
   tsar_tr_at_exit_();
 }
 
-/* Kept after this execution, while the program may free the array: page-locked only when
- * persistent (persist(...): neither changed nor freed until depersist). */
-static inline unsigned tsar_tr_pin_flag_(const tsar_mem_desc* desc) {
-  return (desc->flags & TSAR_MEM_PERSIST) ? 0u : (unsigned)TSAR_MEM_NO_PIN;
-}
-
 static inline int tsar_tr_same_shape_(const tsar_mem_desc* a, const tsar_mem_desc* b) {
   return a->elem_size == b->elem_size && a->rows == b->rows && a->cols == b->cols &&
          a->row_stride == b->row_stride && a->assoc == b->assoc;
@@ -283,8 +275,9 @@ static inline int tsar_tr_register_(tsar_tr_loop* loop, const tsar_tr_buffer* wa
   }
   for (int k = 0; k < n; ++k) {
     if (held[k].host) continue;
+    /* Kept after this execution, while the program may free the array: never page-locked. */
     tsar_mem_desc desc = want[k].desc;
-    desc.flags |= tsar_tr_pin_flag_(&desc);
+    desc.flags |= TSAR_MEM_NO_PIN;
     if (tsar_reg_mem_desc(loop->region, want[k].host, &desc) != TSAR_OK) {
       tsar_tr_refused_(loop, want[k].name);
       return 0;
@@ -382,9 +375,7 @@ static inline void tsar_tr_data_enter(tsar_tr_data* data, const tsar_tr_buffer* 
       if (tsar_data_unmap(data->env, held->host) != TSAR_OK) tsar_tr_data_refused_(data, held->name);
       held->host = NULL;
     }
-    tsar_mem_desc desc = want[k].desc;
-    desc.flags |= tsar_tr_pin_flag_(&desc);
-    if (tsar_data_map(data->env, want[k].host, &desc) == TSAR_OK)
+    if (tsar_data_map(data->env, want[k].host, &want[k].desc) == TSAR_OK)
       *held = want[k];
     else
       tsar_tr_data_refused_(data, want[k].name);
