@@ -696,7 +696,7 @@ class PageLockingDevice final : public Device {
 // Two translated kernels in one process: the first kernel's region keeps its registration
 // after the program freed the array, and the second kernel's larger array starts at the same
 // host address. A lock that outlives the first array fails the second kernel's copies (as on
-// the H100 at 1b27022: docs/results/tsar/gpu-tests/2026-11-26-h100-1b27022.txt), so
+// the H100 at 1b27022: docs/results/archive/tsar/gpu-tests/2026-11-26-h100-1b27022.txt), so
 // translated loops register TSAR_MEM_NO_PIN and the second kernel copies its array whole.
 TEST(PageLocking, AKeptRegistrationOfAFreedArrayLocksNothingWithNoPin) {
   const unsigned kept = TSAR_MEM_IN | TSAR_MEM_PERSIST;
