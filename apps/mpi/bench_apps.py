@@ -31,12 +31,15 @@ and three variants, interleaved (plain symmer oracle, then oracle symmer plain, 
             none, the plain mapping: nothing better exists statically)
 
 stdout: one JSON line per run (app, config, case, variant, rep, time_s from the application's
-own timer, wall_s, verified, moves, analyzed (symmer's analyzer logged its configuration: the
-shim was loaded), and what went wrong), then one summary line per
+own timer, wall_s, verified, moves, moved_at_s (the analyzer's clock at each completed move,
+from the decision log), reaction_s (first symptom to the first completed move), analyzed
+(symmer's analyzer logged its configuration: the shim was loaded), and what went wrong),
+then one summary line per
 application, configuration and case: plain_s, symmer_s, oracle_s (medians), recovered (share
 of the plain-to-oracle gap symmer won back, null when the gap is under 2% of plain),
 symmer_over_plain (median of the per-repetition ratios: the balanced case's is the no-harm
-figure), moves, verified (every run of it). Progress goes to stderr. Applications whose
+figure), moves, moved_at_s (median of the symmer runs' first moves: what is left of the gap
+before it is time the move came late), verified (every run of it). Progress goes to stderr. Applications whose
 programs are missing are skipped with a line saying so.
 """
 import argparse
@@ -400,7 +403,7 @@ class Runner:
             t, ok, detail = app.parse(out)
             if t is None and isinstance(app, MiniFE):
                 t = app.time_from_files(workdir)
-        moves, metrics, analyzed = 0, [], False
+        moves, metrics, analyzed, moved_at, reaction = 0, [], False, [], None
         if variant == 'symmer' and os.path.exists(decisions):
             plans = {}
             with open(decisions) as f:
@@ -416,10 +419,14 @@ class Runner:
                             not e.get('rollback'):
                         moves += len(e.get('moves_in_effect', []))
                         metrics += [m for m in plans.get(e.get('plan'), []) if m not in metrics]
+                        if e.get('moves_in_effect'):
+                            moved_at.append(round(e.get('t_s', 0.0), 3))
+                        if reaction is None and e.get('reaction_s') is not None:
+                            reaction = round(e['reaction_s'], 3)
         record = {'app': app.name, 'config': f'{ranks}x{threads}', 'case': case,
                   'variant': variant, 'rep': rep, 'time_s': t, 'wall_s': round(wall, 4),
                   'verified': bool(ok and rc == 0), 'moves': moves, 'move_metrics': metrics,
-                  'analyzed': analyzed,
+                  'moved_at_s': moved_at, 'reaction_s': reaction, 'analyzed': analyzed,
                   'mapping': [','.join(map(str, s)) for s in sets], 'noise_cpus': noisy,
                   'detail': detail}
         if rc != 0:
@@ -504,6 +511,7 @@ def main():
                         runs[variant].append(r)
                         log(f'  {name} {ranks}x{threads} {case:8s} {variant:6s} rep {rep + 1}: '
                             f'{r["time_s"]} s{", " + str(r["moves"]) + " move(s)" if variant == "symmer" else ""}'
+                            f'{" at " + ", ".join(map(str, r["moved_at_s"])) + " s" if r["moved_at_s"] else ""}'
                             f'{"" if r["verified"] else ", NOT VERIFIED"}')
                 times = {v: [x['time_s'] if x['time_s'] is not None else x['wall_s']
                              for x in rs] for v, rs in runs.items()}
@@ -511,12 +519,14 @@ def main():
                 oracle_s = median(times['oracle']) if 'oracle' in times else plain
                 gap = plain - oracle_s if plain and oracle_s else 0
                 ratios = [s / p for s, p in zip(times['symmer'], times['plain']) if s and p]
+                first_moves = [x['moved_at_s'][0] for x in runs['symmer'] if x['moved_at_s']]
                 emit({'summary': True, 'app': name, 'config': f'{ranks}x{threads}', 'case': case,
                       'plain_s': plain, 'symmer_s': symmer, 'oracle_s': oracle_s,
                       'recovered': round((plain - symmer) / gap, 4)
                       if plain and symmer and gap > 0.02 * plain else None,
                       'symmer_over_plain': round(median(ratios), 4) if ratios else None,
                       'moves': median([x['moves'] for x in runs['symmer']]),
+                      'moved_at_s': median(first_moves) if first_moves else None,
                       'verified': all(x['verified'] for rs in runs.values() for x in rs),
                       'repeat': args.repeat})
     shutil.rmtree(runner.tmp, ignore_errors=True)

@@ -15,9 +15,9 @@ import sys
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../apps/mpi/bench_apps.py')
 RUN_KEYS = {'app', 'config', 'case', 'variant', 'rep', 'time_s', 'wall_s', 'verified', 'moves',
-            'analyzed', 'mapping', 'noise_cpus'}
+            'moved_at_s', 'reaction_s', 'analyzed', 'mapping', 'noise_cpus'}
 SUMMARY_KEYS = {'app', 'config', 'case', 'plain_s', 'symmer_s', 'oracle_s', 'recovered',
-                'symmer_over_plain', 'moves', 'verified'}
+                'symmer_over_plain', 'moves', 'moved_at_s', 'verified'}
 # (application, configuration, cases, scale): 8 runs of a few seconds each.
 RUNS = [('minife', '2x1', 'noisy1,balanced', 0.25), ('miniamr', '2x1', 'balanced', 0.1),
         ('lulesh', '1x1', 'balanced', 0.25)]
@@ -62,6 +62,10 @@ def main():
             fail(f'run {json.dumps(r)[:800]} (missing keys {missing})')
         if r['analyzed'] != (r['variant'] == 'symmer'):
             fail(f'{r["app"]} {r["variant"]}: analyzer ran: {r["analyzed"]}')
+        # A completed move has its time on the analyzer's clock, within the run.
+        if (r['moves'] > 0) != bool(r['moved_at_s']) or \
+                any(not 0 <= t <= r['wall_s'] for t in r['moved_at_s']):
+            fail(f'{r["app"]} {r["variant"]}: moves {r["moves"]} at {r["moved_at_s"]} s')
         if r['case'] == 'noisy1' and r['noise_cpus'] != [int(r['mapping'][0].split(',')[0])]:
             fail(f'noise not on rank 0\'s first CPU: {r}')
     want = {(a, c, k) for a, c, ks, _ in RUNS for k in ks.split(',')}
