@@ -11,7 +11,8 @@
 //   first schedule (adaptive): bytes moved per pass per device against the bound "needed inputs
 //   (halo included) + own outputs", and the learned split; for the time-step kernels, under each
 //   schedule of one range per device: the bytes a pass moved and those its loops' splits require
-//   (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass).
+//   (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass), and of those the bytes
+//   devices copied straight into each other's memory (bytes_peer_per_pass: halo rows GPU to GPU).
 // Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
 // hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
 // (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
@@ -35,6 +36,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -133,6 +135,7 @@ struct Result {
   std::vector<int> retired;  ///< loops whose region retired the device (its core ran its rows)
   std::size_t loops = 0;
   std::vector<double> to, from;  ///< mean bytes per timed pass
+  std::vector<double> peer;      ///< of `from`, copied straight into another device's memory
   std::vector<double> bound;     ///< mean bound per timed pass
   int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
   double moved = 0.0;            ///< mean bytes per timed pass, every device and loop
@@ -163,7 +166,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
   r.devices = devices;
   for (int w = 0; w < n; ++w) r.keys.emplace_back(regions.front()->device(w).key);
   r.to.assign(static_cast<std::size_t>(n), 0.0);
-  r.from = r.bound = r.to;
+  r.from = r.bound = r.peer = r.to;
   r.iterations.assign(static_cast<std::size_t>(n), 0);
   r.retired.assign(static_cast<std::size_t>(n), 0);
   k.reset();
@@ -203,6 +206,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
           r.moved += bytes / passes;
           r.to[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_to_device) / passes;
           r.from[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_from_device) / passes;
+          r.peer[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_peer) / passes;
           r.bound[static_cast<std::size_t>(w)] += bound / passes;
           begin = end;
         }
@@ -255,6 +259,7 @@ json result_json(const Result& r) {
                        {"retired_loops", r.retired[w]},
                        {"bytes_to_device", r.to[w]},
                        {"bytes_from_device", r.from[w]},
+                       {"bytes_peer", r.peer[w]},
                        {"bytes_bound", r.bound[w]}});
   return {{"devices_spec", r.devices},
           {"seconds_per_pass", r.per_pass},
@@ -266,6 +271,7 @@ json result_json(const Result& r) {
           {"finish_seconds", r.finish},
           {"bytes_over_bound", r.bound_violations},
           {"bytes_per_pass", r.moved},
+          {"bytes_peer_per_pass", std::accumulate(r.peer.begin(), r.peer.end(), 0.0)},
           {"bytes_minimum_per_pass", r.minimum},
           {"devices", devices}};
 }

@@ -94,7 +94,7 @@ module tsar
     integer(c_int64_t) :: iterations, chunks
     real(c_double) :: busy_seconds, idle_seconds, time_per_iteration
     integer(c_int) :: kind, retired
-    integer(c_int64_t) :: bytes_to_device, bytes_from_device
+    integer(c_int64_t) :: bytes_to_device, bytes_from_device, bytes_peer
   end type
 
   ! tsar/partition.h

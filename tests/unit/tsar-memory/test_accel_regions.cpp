@@ -232,6 +232,10 @@ TEST_F(Accel, ResidentStencilOutputStaysOnTheDeviceAndOnlyHaloRowsMove) {
                   (pass == 1 ? neighbours : host_halo_rows(region, w, rows)) * row_bytes);
         EXPECT_EQ(d.bytes_from_device, neighbours * row_bytes);
       }
+      // Of the boundary rows out, those for neighbours that take them straight into their
+      // copies (from pass 1 on: in pass 0 their copies do not exist yet).
+      EXPECT_EQ(d.bytes_peer,
+                pass == 0 ? 0 : (neighbours - host_halo_rows(region, w, rows)) * row_bytes);
     }
     cur.swap_buffers(next);
     std::swap(ra, rb);

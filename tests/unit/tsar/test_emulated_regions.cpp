@@ -535,6 +535,10 @@ TEST_F(Emulated, FourAndEightAcceleratorsShareAResidentStencilAndTradeHalosDirec
           EXPECT_EQ(stats.devices[static_cast<std::size_t>(w)].bytes_to_device,
                     from_host * row_bytes)
               << "pass " << pass << ", device " << w;
+          // Its boundary rows go straight into each neighbouring accelerator's copy.
+          const std::int64_t peers = (w > 1 ? 1 : 0) + (end < rows ? 1 : 0);
+          EXPECT_EQ(stats.devices[static_cast<std::size_t>(w)].bytes_peer, peers * row_bytes)
+              << "pass " << pass << ", device " << w;
         }
         begin = end;
       }

@@ -47,6 +47,8 @@ typedef struct tsar_device_stats {
   int retired;               /**< 1 once back-off (or running out of memory) retired it */
   int64_t bytes_to_device;   /**< bytes it copied from host to device memory in the pass */
   int64_t bytes_from_device; /**< bytes it copied back */
+  int64_t bytes_peer;        /**< of bytes_from_device, those copied straight into another
+                                  device's memory (halo rows GPU to GPU) */
 } tsar_device_stats;
 
 /** @return the number of passes run so far; -1 for NULL (TSAR_ERR_NULL). */

@@ -604,10 +604,12 @@ void CopyEngine::copy_back(Registration& reg, WorkerState& me, int worker, Devic
       for (const auto& [boundary, bordered] : boundaries) {
         if (!bordered) continue;
         const std::int64_t peer = copy_to_peer(*reg.data, c, device, me, boundary);
-        if (peer >= 0)
+        if (peer >= 0) {
           moved += peer;
-        else
+          me.bytes.peer += peer;
+        } else {
           c.leaving.add(boundary);
+        }
       }
       for (const Range& r : c.leaving.parts()) moved += rows_to_host(*reg.data, c, device, r);
     } else {

@@ -63,6 +63,8 @@ namespace tsar::core {
 struct Traffic {
   std::int64_t to_device = 0;
   std::int64_t from_device = 0;
+  /// Of from_device, the bytes copied straight into another device's memory (copy_peer).
+  std::int64_t peer = 0;
 };
 
 class CopyEngine {

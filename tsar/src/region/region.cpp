@@ -203,7 +203,8 @@ void Region::record_pass(double last_arrival) {
              static_cast<unsigned>(x.device->description().kind),
              planner_->retired(static_cast<int>(w)) ? 1 : 0,
              moved.to_device,
-             moved.from_device};
+             moved.from_device,
+             moved.peer};
   }
   stats_.commit(p);
   if (trace_ != nullptr) {

@@ -51,7 +51,8 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
                     {"time_per_iteration", d.time_per_iteration},
                     {"retired", d.retired != 0},
                     {"bytes_to_device", d.bytes_to_device},
-                    {"bytes_from_device", d.bytes_from_device}});
+                    {"bytes_from_device", d.bytes_from_device},
+                    {"bytes_peer", d.bytes_peer}});
   }
   return j.dump() + "\n";
 }
@@ -59,7 +60,7 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
 const char* csv_header() {
   return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,cpu_sharing,"
          "worker,device,kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,"
-         "retired,bytes_to_device,bytes_from_device\n";
+         "retired,bytes_to_device,bytes_from_device,bytes_peer\n";
 }
 
 std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
@@ -69,7 +70,7 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
     std::snprintf(line, sizeof line,
-                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld\n",
+                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld\n",
                   static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
                   pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
                   share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
@@ -78,7 +79,8 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
                   static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
                   d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,
                   static_cast<long long>(d.bytes_to_device),
-                  static_cast<long long>(d.bytes_from_device));
+                  static_cast<long long>(d.bytes_from_device),
+                  static_cast<long long>(d.bytes_peer));
     // Region and schedule names are user text: quote them for CSV.
     const auto quote = [](const std::string& s) {
       std::string q = "\"";
