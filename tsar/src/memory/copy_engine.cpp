@@ -416,7 +416,8 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
       // Persistent: grow to cover the old and the new range and keep the rows whose contents
       // stay valid. With some slack, the first allocation too, so a split that moves a little
       // never reallocates: growing costs an allocation, a device copy and a free, milliseconds
-      // for a pass of tenths of one (docs/results/tsar/pass-trace-jacobi/2026-11-26-h100-10235c4.txt).
+      // for a pass of tenths of one
+      // (docs/results/tsar/pass-trace-jacobi/2026-11-26-h100-10235c4.txt).
       const Range hull = c.data == nullptr ? need
                                            : Range{std::min(c.window.begin, need.begin),
                                                    std::max(c.window.end, need.end)};

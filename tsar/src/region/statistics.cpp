@@ -69,18 +69,17 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
   char line[512];
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
-    std::snprintf(line, sizeof line,
-                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld\n",
-                  static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
-                  pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
-                  share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
-                  w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
-                  device_kind_name(static_cast<DeviceKind>(d.kind)),
-                  static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
-                  d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,
-                  static_cast<long long>(d.bytes_to_device),
-                  static_cast<long long>(d.bytes_from_device),
-                  static_cast<long long>(d.bytes_peer));
+    std::snprintf(
+        line, sizeof line,
+        ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld\n",
+        static_cast<long long>(pass.pass), static_cast<long long>(pass.n), pass.sub_passes,
+        pass.canceled, pass.seconds, pass.schedule_seconds,
+        share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
+        w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
+        device_kind_name(static_cast<DeviceKind>(d.kind)), static_cast<long long>(d.iterations),
+        static_cast<long long>(d.chunks), d.busy_seconds, d.idle_seconds, d.time_per_iteration,
+        d.retired, static_cast<long long>(d.bytes_to_device),
+        static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer));
     // Region and schedule names are user text: quote them for CSV.
     const auto quote = [](const std::string& s) {
       std::string q = "\"";
