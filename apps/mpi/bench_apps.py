@@ -509,10 +509,11 @@ def main():
                         r = runner.run(app, config, case, variant, rep, mapping, noisy)
                         emit(r)
                         runs[variant].append(r)
+                        moved = f', {r["moves"]} move(s)' if variant == 'symmer' else ''
+                        if r['moved_at_s']:
+                            moved += ' at ' + ', '.join(map(str, r['moved_at_s'])) + ' s'
                         log(f'  {name} {ranks}x{threads} {case:8s} {variant:6s} rep {rep + 1}: '
-                            f'{r["time_s"]} s{", " + str(r["moves"]) + " move(s)" if variant == "symmer" else ""}'
-                            f'{" at " + ", ".join(map(str, r["moved_at_s"])) + " s" if r["moved_at_s"] else ""}'
-                            f'{"" if r["verified"] else ", NOT VERIFIED"}')
+                            f'{r["time_s"]} s{moved}{"" if r["verified"] else ", NOT VERIFIED"}')
                 times = {v: [x['time_s'] if x['time_s'] is not None else x['wall_s']
                              for x in rs] for v, rs in runs.items()}
                 plain, symmer = median(times['plain']), median(times['symmer'])
