@@ -3,7 +3,7 @@
 # Packs a build into a relocatable folder that runs on a GPU node with nothing but the NVIDIA
 # driver (no compilers, no hwloc/libnuma/PAPI/MPI packages):
 #
-#   bundle/bin/     TSAR programs (tsar-bench-gpu, tsar-demo, ...)
+#   bundle/bin/     TSAR programs (tsar-bench-gpu, tsar-demo, ...) and hwloc's lstopo-no-graphics
 #   bundle/tests/   the test binaries labelled gpu
 #   bundle/lib/     libtsar and the project's libraries, and every shared library they need
 #                   beyond glibc, libstdc++/libgcc and the driver (hwloc, udev, libgomp with its
@@ -74,6 +74,9 @@ for t in json.load(sys.stdin)["tests"]:
     if cmd and cmd[0] not in seen:
         seen.add(cmd[0]); print(cmd[0])' <<<"$tests_json")
 if ((${#programs[@]})); then cp "${programs[@]}" "$out/bin/"; fi
+# hwloc's lstopo, for the node's topology as hwloc sees it (XML for a test fixture).
+lstopo=$(command -v lstopo-no-graphics || true)
+if [[ -n $lstopo ]]; then cp -L "$lstopo" "$out/bin/"; fi
 if ((${#test_binaries[@]})); then cp "${test_binaries[@]}" "$out/tests/"; fi
 
 # Libraries: what ldd resolves for every program, test and project library, except the C
