@@ -12,6 +12,7 @@
 #                                        Debian applications out: NWChem alone is ~95 MB)
 #   cd OUT_DIR && ./bench.sh --ranks 8                           (on the other node)
 #   cd OUT_DIR && ./apps.sh --ranks 8                            (real applications)
+#   OUT=DIR OUT_DIR/node.sh                         (one device call: applications, overhead)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 debian_apps=1
@@ -103,4 +104,29 @@ exec python3 "$here/bench_apps.py" --bin "$here/bin" --mpiexec "$here/bin/mpiexe
   --ompi-mpiexec "$here/ompi/bin/orterun" "$@"
 SH
 chmod +x "$out/apps.sh"
+cat >"$out/node.sh" <<'SH'
+#!/usr/bin/env bash
+# One device call on a node of 16 cores or more: the real applications (one and two noisy
+# cores, balanced; 8x1 and the hybrid 4x2, 3 repetitions), the shim's overhead, and with
+# SYMPTOMS=1 the symptom benchmarks, each into its own file of $OUT (apps.txt, overhead.txt,
+# symptoms.txt). APPS_TIMEOUT, OVERHEAD_TIMEOUT, SYMPTOMS_TIMEOUT bound each (seconds).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+: "${OUT:?OUT names the folder the results go to}"
+echo "# cores: $(nproc); started $(date -u +%FT%TZ); $("$here/bin/symmer-run" --version)" \
+  > "$OUT/apps.txt"
+timeout "${APPS_TIMEOUT:-360}" "$here/apps.sh" --apps minife,lulesh --ranks 8 \
+  --cases noisy1,noisy2,balanced --repeat 3 >> "$OUT/apps.txt" 2>&1
+echo "# rc=$? at $SECONDS s" >> "$OUT/apps.txt"
+PATH="$here/bin:$PATH" UCX_MODULE_DIR="$here/lib/ucx" timeout "${OVERHEAD_TIMEOUT:-150}" \
+  "$here/bin/symmer-bench-overhead" --repeats 5 --mpiexec "$here/bin/mpiexec.mpich" \
+  > "$OUT/overhead.txt" 2>&1
+echo "# rc=$? at $SECONDS s" >> "$OUT/overhead.txt"
+if [[ ${SYMPTOMS:-0} == 1 ]]; then
+  timeout "${SYMPTOMS_TIMEOUT:-200}" "$here/bench.sh" --ranks 8 --repeat 3 \
+    > "$OUT/symptoms.txt" 2>&1
+  echo "# rc=$? at $SECONDS s" >> "$OUT/symptoms.txt"
+fi
+SH
+chmod +x "$out/node.sh"
 echo "bundle: $out ($(du -sh "$out" | cut -f1)), $(ls "$out/lib" | wc -l) libraries"
