@@ -30,46 +30,46 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # never blocks (timed by sampling, Call::stop_poll) and `after` runs only when this holds.
 # A `before` of before_complete returns whether any request is followed; `after` runs only then.
 KINDS = {
-    'send': dict(cls='kSend', after='after_send(call, {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
-    'recv': dict(cls='kRecv', status='status', after='after_recv(call, {source}, {comm}, {status})'),
-    'mrecv': dict(cls='kRecv', status='status', after='after_mrecv(call, {status})'),
+    'send': dict(cls='kSend', after='after_send(call.info(), {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
+    'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {source}, {comm}, {status})'),
+    'mrecv': dict(cls='kRecv', status='status', after='after_mrecv(call.info(), {status})'),
     'sendrecv': dict(cls='kSendrecv', status='status',
-                     after='after_sendrecv(call, {sendcount|count}, {sendtype|datatype}, {dest}, {source}, {comm}, {status})'),
-    'isend': dict(cls='kIsend', after='after_isend(call, {count}, {datatype}, {dest}, {comm}, {request}, SendMode::{mode})'),
-    'irecv': dict(cls='kIrecv', after='after_irecv(call, {source}, {comm}, {request})'),
-    'imrecv': dict(cls='kIrecv', after='after_imrecv(call, {request})'),
+                     after='after_sendrecv(call.info(), {sendcount|count}, {sendtype|datatype}, {dest}, {source}, {comm}, {status})'),
+    'isend': dict(cls='kIsend', after='after_isend(call.info(), {count}, {datatype}, {dest}, {comm}, {request}, SendMode::{mode})'),
+    'irecv': dict(cls='kIrecv', after='after_irecv(call.info(), {source}, {comm}, {request})'),
+    'imrecv': dict(cls='kIrecv', after='after_imrecv(call.info(), {request})'),
     'send_init': dict(cls='kPersistent',
-                      after='after_send_init(call, {count}, {datatype}, {dest}, {comm}, {request}, SendMode::{mode})'),
-    'recv_init': dict(cls='kPersistent', after='after_recv_init(call, {source}, {comm}, {request})'),
-    'start': dict(cls='kPersistent', after='after_start(call, 1, {request})'),
-    'startall': dict(cls='kPersistent', after='after_start(call, {count}, {array_of_requests})'),
-    'request_free': dict(cls='kPersistent', before='before_request_free(call, {request})'),
-    'wait': dict(cls='kWait', before='before_complete(call, 1, {request})', status='status',
-                 after='after_wait(call, rc, {status})'),
-    'waitall': dict(cls='kWait', before='before_complete(call, {count}, {array_of_requests})',
-                    statuses=('array_of_statuses', 'count'), after='after_waitall(call, rc, {array_of_statuses})'),
-    'waitany': dict(cls='kWait', before='before_complete(call, {count}, {array_of_requests})', status='status',
-                    after='after_waitany(call, rc, {index}, {status})'),
-    'waitsome': dict(cls='kWait', before='before_complete(call, {incount}, {array_of_requests})',
+                      after='after_send_init(call.info(), {count}, {datatype}, {dest}, {comm}, {request}, SendMode::{mode})'),
+    'recv_init': dict(cls='kPersistent', after='after_recv_init(call.info(), {source}, {comm}, {request})'),
+    'start': dict(cls='kPersistent', after='after_start(call.info(), 1, {request})'),
+    'startall': dict(cls='kPersistent', after='after_start(call.info(), {count}, {array_of_requests})'),
+    'request_free': dict(cls='kPersistent', before='before_request_free(call.info(), {request})'),
+    'wait': dict(cls='kWait', before='before_complete(call.info(), 1, {request})', status='status',
+                 after='after_wait(call.info(), rc, {status})'),
+    'waitall': dict(cls='kWait', before='before_complete(call.info(), {count}, {array_of_requests})',
+                    statuses=('array_of_statuses', 'count'), after='after_waitall(call.info(), rc, {array_of_statuses})'),
+    'waitany': dict(cls='kWait', before='before_complete(call.info(), {count}, {array_of_requests})', status='status',
+                    after='after_waitany(call.info(), rc, {index}, {status})'),
+    'waitsome': dict(cls='kWait', before='before_complete(call.info(), {incount}, {array_of_requests})',
                      statuses=('array_of_statuses', 'incount'),
-                     after='after_waitsome(call, rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
-    'test': dict(cls='kTest', before='before_complete(call, 1, {request})', status='status',
-                 poll='*{flag}', after='after_test(call, rc, {flag}, {status})'),
-    'testall': dict(cls='kTest', before='before_complete(call, {count}, {array_of_requests})',
+                     after='after_waitsome(call.info(), rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
+    'test': dict(cls='kTest', before='before_complete(call.info(), 1, {request})', status='status',
+                 poll='*{flag}', after='after_test(call.info(), rc, {flag}, {status})'),
+    'testall': dict(cls='kTest', before='before_complete(call.info(), {count}, {array_of_requests})',
                     statuses=('array_of_statuses', 'count'), poll='*{flag}',
-                    after='after_testall(call, rc, {flag}, {array_of_statuses})'),
-    'testany': dict(cls='kTest', before='before_complete(call, {count}, {array_of_requests})', status='status',
-                    poll='*{flag}', after='after_testany(call, rc, {index}, {flag}, {status})'),
-    'testsome': dict(cls='kTest', before='before_complete(call, {incount}, {array_of_requests})',
+                    after='after_testall(call.info(), rc, {flag}, {array_of_statuses})'),
+    'testany': dict(cls='kTest', before='before_complete(call.info(), {count}, {array_of_requests})', status='status',
+                    poll='*{flag}', after='after_testany(call.info(), rc, {index}, {flag}, {status})'),
+    'testsome': dict(cls='kTest', before='before_complete(call.info(), {incount}, {array_of_requests})',
                      statuses=('array_of_statuses', 'incount'),
-                     after='after_waitsome(call, rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
+                     after='after_waitsome(call.info(), rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
     'get_status': dict(cls='kTest'),
-    'probe': dict(cls='kProbe', status='status', after='after_probe(call, {source}, {comm}, nullptr, {status})'),
+    'probe': dict(cls='kProbe', status='status', after='after_probe(call.info(), {source}, {comm}, nullptr, {status})'),
     'iprobe': dict(cls='kIprobe', status='status', poll='*{flag}',
-                   after='after_probe(call, {source}, {comm}, {flag}, {status})'),
-    'mprobe': dict(cls='kProbe', status='status', after='after_mprobe(call, {source}, {comm}, nullptr, {status})'),
+                   after='after_probe(call.info(), {source}, {comm}, {flag}, {status})'),
+    'mprobe': dict(cls='kProbe', status='status', after='after_mprobe(call.info(), {source}, {comm}, nullptr, {status})'),
     'improbe': dict(cls='kIprobe', status='status', poll='*{flag}',
-                    after='after_mprobe(call, {source}, {comm}, {flag}, {status})'),
+                    after='after_mprobe(call.info(), {source}, {comm}, {flag}, {status})'),
     'coll': dict(cls='kCollective'),
     'coll_post': dict(cls='kIcollective'),
     'rma_sync': dict(cls='kRmaSync'),
@@ -267,7 +267,7 @@ def gen_c_wrapper(c):
             out.append(f'  {s["status"]} = call.status_arg({s["status"]});\n')
         if 'statuses' in s:
             arr, count = s['statuses']
-            out.append(f'  {arr} = hooks::statuses_arg(call, {count}, {arr});\n')
+            out.append(f'  {arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
         out.append(f'  const int rc = pmpi.{c.pname}({args});\n')
         if 'poll' in s:
             out.append('  call.stop_poll();\n')
@@ -402,7 +402,7 @@ def gen_fortran_wrapper(c):
                 return MODES[c.mode]
             name = next(a for a in ph.split('|') if a in byname)
             return views[name]
-        return re.sub(r'\{([a-z_|]+)\}', sub, template).replace('(call, rc', '(call, *ierr')
+        return re.sub(r'\{([a-z_|]+)\}', sub, template).replace('(call.info(), rc', '(call.info(), *ierr')
 
     out += pre
     guards = []

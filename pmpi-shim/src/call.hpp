@@ -30,6 +30,16 @@ constexpr bool is_poll_class(CallClass c) noexcept {
   return c == CallClass::kTest || c == CallClass::kIprobe;
 }
 
+/// What the hooks read of a call: its thread and, after stop(), the real call's duration.
+/// Passed by value (two registers), so a wrapper's Call never needs an address and stays in
+/// registers through the real call.
+struct CallInfo {
+  ThreadState* ts;
+  std::uint64_t ticks;
+  ThreadState& thread() const noexcept { return *ts; }
+  std::uint64_t duration() const noexcept { return ticks; }
+};
+
 class Call {
  public:
   /// On average one poll in this many is clocked.
@@ -81,6 +91,9 @@ class Call {
 
   /// Time the real call took, in ticks (after stop()); the mean for an unclocked poll.
   std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : elapsed(); }
+
+  /// What the hooks get: the thread and the duration so far (the real call's, after stop()).
+  SYMMER_INLINE CallInfo info() const noexcept { return {ts_, duration()}; }
 
   /// The status argument to give the real call: per-thread scratch instead of
   /// MPI_STATUS_IGNORE, because the shim reads MPI_SOURCE and the byte count.

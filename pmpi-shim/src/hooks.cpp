@@ -37,7 +37,7 @@ bool look_up(CompletionEntry& e) noexcept {
   return e.index >= 0;
 }
 
-Scratch& scratch_of(Call& call) noexcept { return *call.thread().scratch; }
+Scratch& scratch_of(CallInfo call) noexcept { return *call.thread().scratch; }
 
 std::uint64_t eager_limit(int peer) noexcept {
   return peer >= 0 && static_cast<std::uint64_t>(peer) < g.local_ranks ? g.eager_local
@@ -104,7 +104,7 @@ int receive_peer(const RequestInfo& info, const MPI_Status* status) noexcept {
 }
 
 // Accounts the completion of the call's request `i` with its status (null: none).
-void complete_one(Call& call, int i, const MPI_Status* status) noexcept {
+void complete_one(CallInfo call, int i, const MPI_Status* status) noexcept {
   Scratch& s = scratch_of(call);
   if (i < 0 || i >= s.completing_count) return;
   CompletionEntry& e = s.completing[i];
@@ -133,7 +133,7 @@ void complete_one(Call& call, int i, const MPI_Status* status) noexcept {
 
 // Splits the completion call's time: receives waited for their senders (late sender);
 // rendezvous sends alone waited for their receivers. No allocation: two passes.
-void charge_completion(Call& call) noexcept {
+void charge_completion(CallInfo call) noexcept {
   Scratch& s = scratch_of(call);
   ThreadState& ts = call.thread();
   std::uint64_t receives = 0, sends = 0;
@@ -177,7 +177,7 @@ void prepare(int thread_level) noexcept {
   look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
 }
 
-void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+void after_send(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
                 SendMode mode) noexcept {
   if (dest < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
@@ -190,7 +190,7 @@ void after_send(Call& call, long long count, symmer_handle datatype, int dest, s
   }
 }
 
-void after_recv(Call& call, int /*source*/, symmer_handle comm, void* status) noexcept {
+void after_recv(CallInfo call, int /*source*/, symmer_handle comm, void* status) noexcept {
   const auto* st = static_cast<const MPI_Status*>(status);
   if (st->MPI_SOURCE < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
@@ -200,13 +200,13 @@ void after_recv(Call& call, int /*source*/, symmer_handle comm, void* status) no
   if (peer >= 0) ts.peers[peer].late_sender.add(call.duration());
 }
 
-void after_mrecv(Call& call, void* status) noexcept {
+void after_mrecv(CallInfo call, void* status) noexcept {
   Scratch& s = scratch_of(call);
   if (!s.have_mprobe_comm) return;
   after_recv(call, 0, handle_key(s.mprobe_comm), status);
 }
 
-void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int dest, int source,
+void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest, int source,
                     symmer_handle comm, void* status) noexcept {
   if (dest >= 0) {
     ThreadState& ts = call.thread();
@@ -216,7 +216,7 @@ void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int
   after_recv(call, source, comm, status);
 }
 
-void after_isend(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
                  void* request, SendMode mode) noexcept {
   if (dest < 0) return;
   ThreadState& ts = call.thread();
@@ -229,7 +229,7 @@ void after_isend(Call& call, long long count, symmer_handle datatype, int dest, 
   track(ts, *static_cast<MPI_Request*>(request), info);
 }
 
-void after_irecv(Call& call, int source, symmer_handle comm, void* request) noexcept {
+void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept {
   if (source == MPI_PROC_NULL) return;
   ThreadState& ts = call.thread();
   const MPI_Comm c = from_handle<MPI_Comm>(comm);
@@ -242,7 +242,7 @@ void after_irecv(Call& call, int source, symmer_handle comm, void* request) noex
   track(ts, *static_cast<MPI_Request*>(request), info);
 }
 
-void after_imrecv(Call& call, void* request) noexcept {
+void after_imrecv(CallInfo call, void* request) noexcept {
   Scratch& s = scratch_of(call);
   RequestInfo info;
   info.kind = RequestInfo::kRecv;
@@ -250,7 +250,7 @@ void after_imrecv(Call& call, void* request) noexcept {
   track(call.thread(), *static_cast<MPI_Request*>(request), info);
 }
 
-void after_send_init(Call& call, long long count, symmer_handle datatype, int dest,
+void after_send_init(CallInfo call, long long count, symmer_handle datatype, int dest,
                      symmer_handle comm, void* request, SendMode mode) noexcept {
   if (dest < 0) return;
   ThreadState& ts = call.thread();
@@ -264,7 +264,7 @@ void after_send_init(Call& call, long long count, symmer_handle datatype, int de
   track(ts, *static_cast<MPI_Request*>(request), info);
 }
 
-void after_recv_init(Call& call, int source, symmer_handle comm, void* request) noexcept {
+void after_recv_init(CallInfo call, int source, symmer_handle comm, void* request) noexcept {
   if (source == MPI_PROC_NULL) return;
   ThreadState& ts = call.thread();
   const MPI_Comm c = from_handle<MPI_Comm>(comm);
@@ -279,7 +279,7 @@ void after_recv_init(Call& call, int source, symmer_handle comm, void* request) 
   track(ts, *static_cast<MPI_Request*>(request), info);
 }
 
-void after_start(Call& call, int count, void* reqs) noexcept {
+void after_start(CallInfo call, int count, void* reqs) noexcept {
   const auto* r = static_cast<const MPI_Request*>(reqs);
   for (int i = 0; i < count; ++i) {
     const std::int64_t idx = requests.find(handle_key(r[i]));
@@ -294,7 +294,7 @@ void after_start(Call& call, int count, void* reqs) noexcept {
   }
 }
 
-void before_request_free(Call& /*call*/, void* request) noexcept {
+void before_request_free(CallInfo /*call*/, void* request) noexcept {
   const MPI_Request r = *static_cast<const MPI_Request*>(request);
   const std::uint64_t key = handle_key(r);
   const std::int64_t idx = requests.find(key);
@@ -306,7 +306,7 @@ void before_request_free(Call& /*call*/, void* request) noexcept {
   if (info.comm) comm_release(static_cast<CommInfo*>(info.comm));
 }
 
-bool before_complete(Call& call, int count, void* reqs) noexcept {
+bool before_complete(CallInfo call, int count, void* reqs) noexcept {
   Scratch& s = scratch_of(call);
   s.completing_count = 0;
   s.completing_recv = false;
@@ -335,49 +335,49 @@ bool before_complete(Call& call, int count, void* reqs) noexcept {
   return tracked;
 }
 
-void* statuses_arg(Call& call, int count, void* statuses) noexcept {
+void* statuses_arg(CallInfo call, int count, void* statuses) noexcept {
   Scratch& s = scratch_of(call);
   if (statuses != MPI_STATUSES_IGNORE || !s.completing_recv || count <= 0) return statuses;
   if (s.statuses.size() < static_cast<std::size_t>(count)) s.statuses.resize(count);
   return s.statuses.data();
 }
 
-void after_wait(Call& call, int /*rc*/, void* status) noexcept {
+void after_wait(CallInfo call, int /*rc*/, void* status) noexcept {
   complete_one(call, 0, static_cast<const MPI_Status*>(status));
   charge_completion(call);
 }
 
-void after_waitall(Call& call, int /*rc*/, void* statuses) noexcept {
+void after_waitall(CallInfo call, int /*rc*/, void* statuses) noexcept {
   const int n = scratch_of(call).completing_count;
   for (int i = 0; i < n; ++i) complete_one(call, i, status_at(statuses, i));
   charge_completion(call);
 }
 
-void after_waitany(Call& call, int /*rc*/, int* index, void* status) noexcept {
+void after_waitany(CallInfo call, int /*rc*/, int* index, void* status) noexcept {
   if (*index != MPI_UNDEFINED) complete_one(call, *index, static_cast<const MPI_Status*>(status));
   charge_completion(call);
 }
 
-void after_waitsome(Call& call, int /*rc*/, int* outcount, int* indices, void* statuses) noexcept {
+void after_waitsome(CallInfo call, int /*rc*/, int* outcount, int* indices, void* statuses) noexcept {
   if (*outcount != MPI_UNDEFINED)
     for (int k = 0; k < *outcount; ++k) complete_one(call, indices[k], status_at(statuses, k));
   charge_completion(call);
 }
 
-void after_test(Call& call, int /*rc*/, int* flag, void* status) noexcept {
+void after_test(CallInfo call, int /*rc*/, int* flag, void* status) noexcept {
   if (*flag) complete_one(call, 0, static_cast<const MPI_Status*>(status));
   charge_completion(call);
 }
 
-void after_testall(Call& call, int rc, int* flag, void* statuses) noexcept {
+void after_testall(CallInfo call, int rc, int* flag, void* statuses) noexcept {
   if (*flag) after_waitall(call, rc, statuses);
 }
 
-void after_testany(Call& call, int rc, int* index, int* flag, void* status) noexcept {
+void after_testany(CallInfo call, int rc, int* index, int* flag, void* status) noexcept {
   if (*flag) after_waitany(call, rc, index, status);
 }
 
-void after_probe(Call& call, int /*source*/, symmer_handle comm, int* flag, void* status) noexcept {
+void after_probe(CallInfo call, int /*source*/, symmer_handle comm, int* flag, void* status) noexcept {
   if (flag && !*flag) return;
   const auto* st = static_cast<const MPI_Status*>(status);
   if (st->MPI_SOURCE < 0) return;
@@ -387,7 +387,7 @@ void after_probe(Call& call, int /*source*/, symmer_handle comm, int* flag, void
   if (peer >= 0) ts.peers[peer].late_sender.add(call.duration());
 }
 
-void after_mprobe(Call& call, int source, symmer_handle comm, int* flag, void* status) noexcept {
+void after_mprobe(CallInfo call, int source, symmer_handle comm, int* flag, void* status) noexcept {
   if (flag && !*flag) return;
   Scratch& s = scratch_of(call);
   s.mprobe_comm = from_handle<MPI_Comm>(comm);

@@ -3,7 +3,9 @@
 // Accounting hooks the generated wrappers call around the real MPI call (ABI-neutral
 // declarations; hooks.cpp implements them with the MPI library's types).
 //
-// `after_*` run after call.stop(), so call.duration() is the time spent in the real call.
+// Hooks get the call's CallInfo by value (call.hpp): the wrapper's Call never leaves its
+// registers. `after_*` run after call.stop(), so call.duration() is the time spent in the
+// real call.
 // Status arguments reaching the hooks are never MPI_STATUS_IGNORE: Call::status_arg and
 // statuses_arg substitute per-thread scratch first, because the shim needs MPI_SOURCE and the
 // byte count.
@@ -12,7 +14,7 @@
 
 namespace symmer::shim {
 
-class Call;
+struct CallInfo;
 
 /// Send modes (MPI_Send, MPI_Bsend, MPI_Rsend, MPI_Ssend and their nonblocking forms).
 enum class SendMode { kStandard, kBuffered, kReady, kSync };
@@ -29,37 +31,37 @@ void finalize_begin() noexcept;
 void prepare(int thread_level) noexcept;
 
 // Point-to-point.
-void after_send(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+void after_send(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
                 SendMode mode) noexcept;
-void after_recv(Call& call, int source, symmer_handle comm, void* status) noexcept;
-void after_mrecv(Call& call, void* status) noexcept;
-void after_sendrecv(Call& call, long long sendcount, symmer_handle sendtype, int dest, int source,
+void after_recv(CallInfo call, int source, symmer_handle comm, void* status) noexcept;
+void after_mrecv(CallInfo call, void* status) noexcept;
+void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest, int source,
                     symmer_handle comm, void* status) noexcept;
-void after_isend(Call& call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
                  void* request, SendMode mode) noexcept;
-void after_irecv(Call& call, int source, symmer_handle comm, void* request) noexcept;
-void after_imrecv(Call& call, void* request) noexcept;
-void after_send_init(Call& call, long long count, symmer_handle datatype, int dest,
+void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept;
+void after_imrecv(CallInfo call, void* request) noexcept;
+void after_send_init(CallInfo call, long long count, symmer_handle datatype, int dest,
                      symmer_handle comm, void* request, SendMode mode) noexcept;
-void after_recv_init(Call& call, int source, symmer_handle comm, void* request) noexcept;
-void after_start(Call& call, int count, void* requests) noexcept;
-void before_request_free(Call& call, void* request) noexcept;
+void after_recv_init(CallInfo call, int source, symmer_handle comm, void* request) noexcept;
+void after_start(CallInfo call, int count, void* requests) noexcept;
+void before_request_free(CallInfo call, void* request) noexcept;
 
 // Completion: before_complete remembers what the requests were (the real call overwrites them)
 // and says whether any is one the shim follows; the after_* hooks are needed only then.
-bool before_complete(Call& call, int count, void* requests) noexcept;
-void* statuses_arg(Call& call, int count, void* statuses) noexcept;
-void after_wait(Call& call, int rc, void* status) noexcept;
-void after_waitall(Call& call, int rc, void* statuses) noexcept;
-void after_waitany(Call& call, int rc, int* index, void* status) noexcept;
-void after_waitsome(Call& call, int rc, int* outcount, int* indices, void* statuses) noexcept;
-void after_test(Call& call, int rc, int* flag, void* status) noexcept;
-void after_testall(Call& call, int rc, int* flag, void* statuses) noexcept;
-void after_testany(Call& call, int rc, int* index, int* flag, void* status) noexcept;
+bool before_complete(CallInfo call, int count, void* requests) noexcept;
+void* statuses_arg(CallInfo call, int count, void* statuses) noexcept;
+void after_wait(CallInfo call, int rc, void* status) noexcept;
+void after_waitall(CallInfo call, int rc, void* statuses) noexcept;
+void after_waitany(CallInfo call, int rc, int* index, void* status) noexcept;
+void after_waitsome(CallInfo call, int rc, int* outcount, int* indices, void* statuses) noexcept;
+void after_test(CallInfo call, int rc, int* flag, void* status) noexcept;
+void after_testall(CallInfo call, int rc, int* flag, void* statuses) noexcept;
+void after_testany(CallInfo call, int rc, int* index, int* flag, void* status) noexcept;
 
 // Probes; `flag` is null for the blocking forms.
-void after_probe(Call& call, int source, symmer_handle comm, int* flag, void* status) noexcept;
-void after_mprobe(Call& call, int source, symmer_handle comm, int* flag, void* status) noexcept;
+void after_probe(CallInfo call, int source, symmer_handle comm, int* flag, void* status) noexcept;
+void after_mprobe(CallInfo call, int source, symmer_handle comm, int* flag, void* status) noexcept;
 
 }  // namespace hooks
 }  // namespace symmer::shim
