@@ -3,7 +3,6 @@
 // for every job when root or the daemon's user asks, else for that user's jobs.
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -47,12 +46,8 @@ nlohmann::json reserve(Daemon& daemon, const nlohmann::json& request, const Peer
   spdlog::info("symmerd: pid {} reserved cores {} ({}) for {}", pid,
                nlohmann::json(r.reservation.cores).dump(), r.reservation.reason,
                r.reservation.all_jobs ? "every job" : "the jobs of uid " + std::to_string(real));
-  std::vector<int> cpus;  // the whole cores', Linux numbers
-  for (int core : r.reservation.cores)
-    for (int pu : s.node.cores()[static_cast<std::size_t>(core)].pus) cpus.push_back(pu);
-  std::sort(cpus.begin(), cpus.end());
   return reply_ok({{"pid", pid},
-                   {"cpus", cpus},
+                   {"cpus", s.node.cpus_of_cores(r.reservation.cores)},
                    {"cores", r.reservation.cores},
                    {"all_jobs", r.reservation.all_jobs},
                    {"reason", r.reservation.reason}});

@@ -4,15 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "symmer/analysis/placement.hpp"
 #include "symmer/analysis/window_sample.hpp"
 #include "symmer/topology/cpu_list.hpp"
+#include "symmer/topology/node_model.hpp"
 
 namespace symmer::analysis {
 namespace {
 
 std::string set_text(const std::vector<int>& cores, const topology::NodeModel* node) {
-  return node ? topology::format_cpu_list(cpus_of_cores(cores, *node))
+  return node ? topology::format_cpu_list(node->cpus_of_cores(cores))
               : "L:" + topology::format_cpu_list(cores);
 }
 
@@ -52,8 +52,8 @@ nlohmann::json to_json(std::span<const Move> moves, const topology::NodeModel* n
   for (const auto& m : moves) {
     nlohmann::json j = {{"rank", m.local_rank}, {"from_core", m.from_core}, {"to_core", m.to_core}};
     if (node) {
-      j["from_cpus"] = topology::format_cpu_list(cpus_of_cores(origin_cores(m), *node));
-      j["to_cpus"] = topology::format_cpu_list(cpus_of_cores(target_cores(m), *node));
+      j["from_cpus"] = topology::format_cpu_list(node->cpus_of_cores(origin_cores(m)));
+      j["to_cpus"] = topology::format_cpu_list(node->cpus_of_cores(target_cores(m)));
     }
     if (m.migrate_pages) j["migrate_pages"] = true;
     out.push_back(std::move(j));

@@ -24,18 +24,6 @@ std::vector<int> cores_of_cpus(std::span<const int> cpus, const topology::NodeMo
   return {cores.begin(), cores.end()};
 }
 
-std::vector<int> cpus_of_cores(std::span<const int> cores, const topology::NodeModel& node) {
-  std::vector<int> cpus;
-  const auto& all = node.cores();
-  for (int c : cores)
-    if (c >= 0 && static_cast<std::size_t>(c) < all.size())
-      cpus.insert(cpus.end(), all[static_cast<std::size_t>(c)].pus.begin(),
-                  all[static_cast<std::size_t>(c)].pus.end());
-  std::sort(cpus.begin(), cpus.end());
-  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  return cpus;
-}
-
 JobPlacement job_placement(std::span<const RankCpus> ranks, const topology::NodeModel& node,
                            Domain domain) {
   JobPlacement out;
@@ -112,7 +100,7 @@ std::vector<int> target_cpus(std::span<const int> current, std::span<const int> 
   std::vector<int> sorted_to(to.begin(), to.end());
   std::sort(sorted_to.begin(), sorted_to.end());
   const std::vector<int> from = cores_of_cpus(current, node);
-  if (from.size() != sorted_to.size()) return cpus_of_cores(sorted_to, node);
+  if (from.size() != sorted_to.size()) return node.cpus_of_cores(sorted_to);
   std::vector<int> out;
   for (int cpu : current) {
     const int core = node.core_of_pu(cpu);

@@ -104,12 +104,13 @@ bool locates_gpu(hwloc_obj_t os) {
                      [&](const char* api) { return std::strcmp(os->subtype, api) == 0; });
 }
 
-// The one rule for what a PCI device is to symmer and TSAR. A 3D controller (0302: NVIDIA's data-centre
-// GPUs) or a processing accelerator (base class 12) is a GPU by its class. Another display
-// controller (VGA 0300, 0380: workstation cards, AMD Instinct, Intel Max) is one only when a
-// GPU API locates it, since a BMC's or a VM's display has the same classes. A device of any
-// other class (storage, network, bridge) is never a GPU, whatever OS device hwloc hangs under
-// it: lstopo draws an OS device where its backend put it, which says nothing of the device.
+// The one rule for what a PCI device is to symmer and TSAR. A 3D controller (0302: NVIDIA's
+// data-centre GPUs) or a processing accelerator (base class 12) is a GPU by its class.
+// Another display controller (VGA 0300, 0380: workstation cards, AMD Instinct, Intel Max) is
+// one only when a GPU API locates it, since a BMC's or a VM's display has the same classes. A
+// device of any other class (storage, network, bridge) is never a GPU, whatever OS device
+// hwloc hangs under it: lstopo draws an OS device where its backend put it, which says nothing
+// of the device.
 PciKind classify(std::uint16_t class_id, bool located_by_gpu_api, bool has_network_osdev) {
   const unsigned base = class_id >> 8;
   if (base == 0x02 || class_id == 0x0c06 || has_network_osdev) return PciKind::kNic;  // 0c06: IB
@@ -356,6 +357,18 @@ int NodeModel::core_of_pu(int os_pu) const {
   return -1;
 }
 
+std::vector<int> NodeModel::cpus_of_cores(std::span<const int> cores) const {
+  std::vector<int> cpus;
+  const auto& all = impl_->cores;
+  for (int c : cores)
+    if (c >= 0 && static_cast<std::size_t>(c) < all.size())
+      cpus.insert(cpus.end(), all[static_cast<std::size_t>(c)].pus.begin(),
+                  all[static_cast<std::size_t>(c)].pus.end());
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
 int NodeModel::shared_cache_level(int a, int b) const {
   int best = 0;
   for (const Cache& c : impl_->caches) {
@@ -422,11 +435,7 @@ std::string NodeModel::to_text() const {
   const detail::NodeModelData& m = *impl_;
   // Linux CPU numbers of logical cores (what taskset and OMP_PLACES take).
   const auto cpus = [&](const std::vector<int>& cores) {
-    std::vector<int> pus;
-    for (int c : cores)
-      if (c >= 0 && static_cast<std::size_t>(c) < m.cores.size())
-        pus.insert(pus.end(), m.cores[static_cast<std::size_t>(c)].pus.begin(),
-                   m.cores[static_cast<std::size_t>(c)].pus.end());
+    const std::vector<int> pus = cpus_of_cores(cores);
     return pus.empty() ? std::string("-") : format_cpu_list(pus);
   };
   // Linux number of logical NUMA node `n` (what numactl takes), "?" when unknown.
@@ -440,8 +449,8 @@ std::string NodeModel::to_text() const {
       << "  (cpus and numa: Linux numbers, as taskset and numactl take them; L: logical "
          "indices)\n";
   for (const Package& p : m.packages) {
-    out << "  package L:" << p.index << ": cores " << logical(p.cores) << ", cpus "
-        << cpus(p.cores) << "\n";
+    out << "  package L:" << p.index << ": cores " << logical(p.cores) << ", cpus " << cpus(p.cores)
+        << "\n";
     for (int n : p.numa_nodes) {
       const NumaNode& node = m.numa_nodes[static_cast<size_t>(n)];
       out << "    numa " << node.os_index << " (L:" << node.index << ", "

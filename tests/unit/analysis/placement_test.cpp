@@ -103,7 +103,7 @@ TEST(Placement, MovedRanksKeepTheirThreadsRelativePlaces) {
   EXPECT_EQ(target_cpus(V{0, 1, 2, 3, 4, 5}, V{7}, n), (V{14, 15}));
   EXPECT_TRUE(target_cpus(V{0}, V{99}, n).empty());
   EXPECT_EQ(cores_of_cpus(V{3, 2, 9, 999}, n), (V{1, 4}));
-  EXPECT_EQ(cpus_of_cores(V{4, 1}, n), (V{2, 3, 8, 9}));
+  EXPECT_EQ(n.cpus_of_cores(V{4, 1}), (V{2, 3, 8, 9}));
 }
 
 // Where Linux numbers the packages' CPUs alternately (logical core 2 holds CPUs 1 and 5), the
@@ -111,7 +111,7 @@ TEST(Placement, MovedRanksKeepTheirThreadsRelativePlaces) {
 TEST(Placement, MovesNameTheCoresLinuxCpus) {
   const auto n = topology::NodeModel::from_synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)");
   EXPECT_EQ(cores_of_cpus(V{1}, n), V{2});
-  EXPECT_EQ(cpus_of_cores(V{2}, n), (V{1, 5}));
+  EXPECT_EQ(n.cpus_of_cores(V{2}), (V{1, 5}));
   const Move mv{0, 0, 2};
   const auto j = to_json(std::span(&mv, 1), &n);
   EXPECT_EQ(j[0]["from_core"], 0);

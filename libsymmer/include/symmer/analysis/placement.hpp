@@ -83,7 +83,4 @@ std::vector<int> target_cpus(std::span<const int> current, std::span<const int> 
 /// The logical cores of Linux CPUs `cpus` (CPUs outside the model left out), ascending.
 std::vector<int> cores_of_cpus(std::span<const int> cpus, const topology::NodeModel& node);
 
-/// The Linux CPUs of logical cores `cores` (all their hardware threads), ascending.
-std::vector<int> cpus_of_cores(std::span<const int> cores, const topology::NodeModel& node);
-
 }  // namespace symmer::analysis

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -131,6 +132,9 @@ class NodeModel {
 
   /// Logical core holding Linux CPU `os_pu`, or -1 when that CPU is not in the model.
   int core_of_pu(int os_pu) const;
+  /// The Linux CPUs of logical cores `cores` (all their hardware threads; cores outside the
+  /// model left out), ascending.
+  std::vector<int> cpus_of_cores(std::span<const int> cores) const;
   /// Smallest cache level shared by cores `a` and `b`; 0 when they share none.
   int shared_cache_level(int a, int b) const;
 
