@@ -6,10 +6,8 @@
 # each subset of GPUS_SUBSETS (CUDA_VISIBLE_DEVICES lists separated by spaces; default "0,1"),
 # interleaved. One JSON line per run:
 #   {"run": R, "gpus": "all"|"0,1", "status": S, "seconds": T, "bench": {...its line...}}
-# With TRACE=FILE, a traced run of Jacobi on CUDA on every GPU comes first (TSAR_TRACE=FILE:
-# one JSON line per pass and region -- each GPU's rows, busy time, copies and peer bytes).
 # Usage (in the bundle folder):  scripts/multi_gpu.sh [tsar-bench-gpu options...]
-#   RUNS=3  RUN_TIMEOUT=400  GPU_TESTS=1  GPUS_SUBSETS="0,1"  TRACE=FILE
+#   RUNS=3  RUN_TIMEOUT=400  GPU_TESTS=1  GPUS_SUBSETS="0,1"
 # On 4 GPUs one tsar-bench-gpu run of every kernel takes more than 140 s (each GPU is also
 # timed alone; docs/results/tsar/gpu-tests/2026-11-26-h200x4-20e3214.txt): with a 10-minute
 # device call, run one configuration per call (GPUS_SUBSETS="" for all GPUs only, RUNS=1) or
@@ -28,10 +26,6 @@ echo "# cores: $(nproc); NUMA nodes: $(ls -d /sys/devices/system/node/node[0-9]*
      "node: $(uname -n); started $(date -u +%FT%TZ)"
 tests/$(ls tests | grep -m1 node_model) --gtest_filter='CudaOrdinals.FollowPciOrder' 2>&1 |
   sed 's/^/# model: /'
-if [[ -n ${TRACE:-} ]]; then
-  TSAR_TRACE=$TRACE LD_LIBRARY_PATH=$PWD/lib timeout 120 bin/tsar-bench-gpu --kernels jacobi \
-    --backend cuda --schedules adaptive >/dev/null 2>&1
-fi
 for ((r = 1; r <= runs; ++r)); do
   for gpus in all $subsets; do
     start=$SECONDS

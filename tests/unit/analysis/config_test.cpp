@@ -178,7 +178,6 @@ TEST(Config, SyntaxErrorsGiveTheLine) {
   EXPECT_FALSE(l.config.enabled);
 }
 
-
 // A job's own symmer.toml gets the check symmerd's files get: text on which toml++ 3.3.0
 // reaches undefined behaviour is an error naming the place, and the job runs on.
 TEST(Config, TextTheParserMishandlesIsAnErrorNotACrash) {
@@ -188,6 +187,7 @@ TEST(Config, TextTheParserMishandlesIsAnErrorNotACrash) {
   EXPECT_THAT(l.errors[0], HasSubstr("mine.toml:2:14: a non-ASCII byte"));
   EXPECT_FALSE(l.config.enabled);
 }
+
 TEST(Config, MissingConfigFileNamedBySymmerConfigIsAnError) {
   const auto l = load_config(env({{"SYMMER_CONFIG", "/nonexistent/symmer.toml"}}));
   EXPECT_THAT(errors(l), HasSubstr("SYMMER_CONFIG=/nonexistent/symmer.toml: cannot read the file"));
