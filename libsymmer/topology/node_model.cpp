@@ -96,7 +96,7 @@ const char* info(hwloc_obj_t obj, const char* name) {
 // hwloc rebuilds its address from vendor extensions that lose the PCI domain (AMD) or pack
 // device and function otherwise than hwloc reads them (NVIDIA), so an OpenCL device can hang
 // under another PCI device -- a virtio disk on a 4-GPU VM
-// (docs/results/tsar/gpu-tests/2026-11-26-h200x4-20e3214.txt).
+// (docs/results/archive/tsar/gpu-tests/2026-11-26-h200x4-20e3214.txt).
 bool locates_gpu(hwloc_obj_t os) {
   static const char* const kGpuApis[] = {"CUDA", "NVML", "RSMI", "LevelZero"};
   return os->subtype != nullptr &&

@@ -9,7 +9,7 @@
 # Usage (in the bundle folder):  scripts/multi_gpu.sh [tsar-bench-gpu options...]
 #   RUNS=3  RUN_TIMEOUT=400  GPU_TESTS=1  GPUS_SUBSETS="0,1"
 # On 4 GPUs one tsar-bench-gpu run of every kernel takes more than 140 s (each GPU is also
-# timed alone; docs/results/tsar/gpu-tests/2026-11-26-h200x4-20e3214.txt): with a 10-minute
+# timed alone; docs/results/tsar/bench-gpu/2026-11-26-h200x4-0ec96d3.txt): with a 10-minute
 # device call, run one configuration per call (GPUS_SUBSETS="" for all GPUs only, RUNS=1) or
 # fewer kernels (--kernels).
 set -uo pipefail
