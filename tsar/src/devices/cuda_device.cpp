@@ -257,8 +257,19 @@ void CudaDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
                 description().key + ": copy on the device: " + rt().cudaGetErrorString(e));
 }
 
-bool CudaDevice::can_copy_peer(const Device& to) const {
-  return dynamic_cast<const CudaDevice*>(&to) != nullptr;
+bool CudaDevice::can_copy_peer(const Device& to) {
+  const auto* other = dynamic_cast<const CudaDevice*>(&to);
+  if (other == nullptr) return false;
+  if (other->ordinal_ != ordinal_ &&
+      std::find(peers_.begin(), peers_.end(), other->ordinal_) == peers_.end()) {
+    DeviceScope scope(ordinal_);
+    int can = 0;
+    if (rt().cudaDeviceCanAccessPeer(&can, ordinal_, other->ordinal_) == cudaSuccess && can != 0 &&
+        rt().cudaDeviceEnablePeerAccess(other->ordinal_, 0) != cudaSuccess)
+      rt().cudaGetLastError();  // already enabled (another region's device object)
+    peers_.push_back(other->ordinal_);
+  }
+  return true;
 }
 
 void CudaDevice::copy_peer(Device& to, void* dst, const void* src, std::size_t bytes) {
@@ -266,15 +277,6 @@ void CudaDevice::copy_peer(Device& to, void* dst, const void* src, std::size_t b
   if (other == nullptr) Device::copy_peer(to, dst, src, bytes);
   if (bytes == 0) return;
   DeviceScope scope(ordinal_);
-  if (other->ordinal_ != ordinal_ &&
-      std::find(peers_.begin(), peers_.end(), other->ordinal_) == peers_.end()) {
-    // Direct access where the GPUs have it; else the driver stages the copies itself.
-    int can = 0;
-    if (rt().cudaDeviceCanAccessPeer(&can, ordinal_, other->ordinal_) == cudaSuccess && can != 0 &&
-        rt().cudaDeviceEnablePeerAccess(other->ordinal_, 0) != cudaSuccess)
-      rt().cudaGetLastError();  // already enabled (another region's device object)
-    peers_.push_back(other->ordinal_);
-  }
   if (const cudaError_t e =
           rt().cudaMemcpyPeerAsync(dst, other->ordinal_, src, ordinal_, bytes, as_stream(stream_));
       e != cudaSuccess)

@@ -40,9 +40,10 @@ class CudaDevice final : public Device {
   void copy_on_device(void* dst, const void* src, std::size_t bytes) override;
   /// Waits for the stream, then unpacks copies back still in staging.
   void synchronize() override;
-  /// Into another CUDA device's memory (cudaMemcpyPeerAsync on this device's stream; peer
-  /// access is enabled the first time, where the GPUs have it: NVLink or PCIe peer-to-peer).
-  bool can_copy_peer(const Device& to) const override;
+  /// Into another CUDA device's memory (cudaMemcpyPeerAsync on this device's stream);
+  /// can_copy_peer enables peer access the first time, where the GPUs have it (NVLink or
+  /// PCIe peer-to-peer; elsewhere the driver stages the copies itself).
+  bool can_copy_peer(const Device& to) override;
   void copy_peer(Device& to, void* dst, const void* src, std::size_t bytes) override;
   /// cudaHostRegister (pin_host_range).
   std::shared_ptr<void> pin_host(void* host, std::size_t bytes) override;
@@ -79,7 +80,7 @@ class CudaDevice final : public Device {
 
   int ordinal_;
   void* stream_ = nullptr;  ///< cudaStream_t
-  std::vector<int> peers_;  ///< ordinals copy_peer has tried to enable peer access to
+  std::vector<int> peers_;  ///< ordinals can_copy_peer has tried to enable peer access to
   std::once_flag init_;
   std::vector<Slot> slots_;
   std::size_t next_slot_ = 0;

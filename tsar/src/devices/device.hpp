@@ -153,13 +153,15 @@ class Device {
   /// Waits for everything queued on the device (copies, launches) to finish.
   virtual void synchronize() = 0;
   /// Whether copy_peer can copy from this device's memory into `to`'s directly (GPU to GPU),
-  /// not through the host. False by default.
-  virtual bool can_copy_peer(const Device& to) const {
+  /// not through the host. False by default. The first call for a pair sets the path up
+  /// (CUDA enables peer access, milliseconds): callers ask where no worker is timed, before
+  /// the copies, so no device's measured time carries it.
+  virtual bool can_copy_peer(const Device& to) {
     (void)to;
     return false;
   }
   /// Copies `bytes` from this device's allocation `src` into `dst`, an allocation of `to`
-  /// (can_copy_peer(to) is true), queued on this device: complete at its synchronize().
+  /// (can_copy_peer(to) returned true), queued on this device: complete at its synchronize().
   /// Called from this device's worker.
   virtual void copy_peer(Device& to, void* dst, const void* src, std::size_t bytes);
   /// Page-locks a host buffer the device copies to and from (a registered buffer), so those

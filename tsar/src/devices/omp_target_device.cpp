@@ -142,7 +142,7 @@ void OmpTargetDevice::copy_rect_from_device(void* dst_host, const void* src, con
     throw Error(TSAR_ERR_SYSTEM, "omp_target_memcpy_rect from " + description().key + " failed");
 }
 
-bool OmpTargetDevice::can_copy_peer(const Device& to) const {
+bool OmpTargetDevice::can_copy_peer(const Device& to) {
   const auto* other = dynamic_cast<const OmpTargetDevice*>(&to);
   return other != nullptr && other->device_num_ == device_num_;
 }

@@ -37,7 +37,7 @@ class OmpTargetDevice final : public Device {
   /// Into another OpenMP device's memory through omp_target_memcpy: between allocations of
   /// one device number (host memory behind OpenMP's device interface, as in CI), since
   /// libgomp copies between two different offload devices only through the host.
-  bool can_copy_peer(const Device& to) const override;
+  bool can_copy_peer(const Device& to) override;
   void copy_peer(Device& to, void* dst, const void* src, std::size_t bytes) override;
   /// GPUs in CUDA builds: page-locked through the CUDA runtime (libgomp's copies from pinned
   /// memory go by DMA); nullptr otherwise.

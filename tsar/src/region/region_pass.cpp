@@ -219,17 +219,22 @@ void Region::choose_participants() {
   bool shared = false;  // some stealing member has a range: every member takes part
   for (std::size_t w = 0; sparse && w < workers_.size(); ++w)
     shared = shared || (shares_.member(static_cast<int>(w)) && !ranges_[w].empty());
-  for (std::size_t w = 1; w < workers_.size(); ++w) {
-    Worker& x = workers_[w];
-    x.taking_part =
-        !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
-    if (x.taking_part) {
-      participants_.push_back(static_cast<int>(w));
-    } else {  // what the leader reads of it after the barrier
-      x.sub_iterations = x.sub_chunks = 0;
-      x.sub_busy = 0.0;
+  // Accelerators' workers first: the pool wakes workers in this order, and an accelerator's
+  // work starts only when its worker has launched it, so a late wake-up of its worker delays
+  // the whole of its part -- and is learned as a slow device (WorkerPool).
+  for (const bool accelerators : {true, false})
+    for (std::size_t w = 1; w < workers_.size(); ++w) {
+      Worker& x = workers_[w];
+      if (x.device->description().accelerator != accelerators) continue;
+      x.taking_part =
+          !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
+      if (x.taking_part) {
+        participants_.push_back(static_cast<int>(w));
+      } else {  // what the leader reads of it after the barrier
+        x.sub_iterations = x.sub_chunks = 0;
+        x.sub_busy = 0.0;
+      }
     }
-  }
   barrier_.expect(std::span<const int>(participants_).subspan(1));
 }
 

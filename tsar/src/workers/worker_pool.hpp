@@ -8,11 +8,14 @@
 //
 // Each thread has its own mailbox (a job sequence number the caller bumps) and its own
 // "finished" word; the caller publishes every mailbox, then fences once, so the wake-ups'
-// cache-line transfers overlap. run() waits for every job (a count of unfinished jobs). A
-// region's pass needs no such count: its jobs end in its end-of-pass barrier, so
-// run_ending_in_barrier() returns when job 0 returns and the others are only leaving theirs;
-// the next run waits for each thread to have left, and so does wait_idle(), before what
-// their jobs used goes away.
+// cache-line transfers overlap. Sleeping threads are woken one system call after another in
+// the order the run lists them: on a 64-core node the last of 63 started milliseconds after
+// the first (docs/results/tsar/pass-trace-jacobi/2026-11-26-h200x4-0ec96d3.txt), so a caller
+// lists first the workers its pass waits on longest. run() waits for every job (a count of
+// unfinished jobs). A region's pass needs no such count: its jobs end in its end-of-pass
+// barrier, so run_ending_in_barrier() returns when job 0 returns and the others are only
+// leaving theirs; the next run waits for each thread to have left, and so does wait_idle(),
+// before what their jobs used goes away.
 
 #include <atomic>
 #include <cstdint>
