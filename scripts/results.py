@@ -162,6 +162,9 @@ def record(args):
             os.replace(os.path.join(directory, old), os.path.join(directory, archived))
             row[1] = link(archived)
             row[5] = link(path)
+            for older in index.files.rows:  # files it superseded now point at its archive
+                if older[5] and Index.link_target(older[5]) == old:
+                    older[5] = link(archived)
     os.makedirs(os.path.dirname(os.path.join(directory, path)), exist_ok=True)
     with open(os.path.join(directory, path), "w", encoding="utf-8") as f:
         f.write(text)

@@ -62,6 +62,14 @@ grep -qF "[$(basename "$first")](archive/$first) | testnode | 0123456789ab | \`s
   "$results/README.md" || fail "superseded row wrong: $(cat "$results/README.md")"
 python3 "$src/scripts/results.py" check "$tmp/root" || fail "results.py check disagrees"
 
+# A third run archives the second; the first's "superseded by" follows it into archive/.
+fake_suite 00112233aabb
+bench --node testnode >/dev/null
+third="tsar/suite-cpu-quick/$today-testnode-00112233aabb.jsonl"
+grep -qF "[$(basename "$first")](archive/$first) | testnode | 0123456789ab | \`scripts/bench.sh tsar --quick --kernels gemm\` | [$(basename "$second")](archive/$second) |" \
+  "$results/README.md" || fail "the first row still points at the second's old place: $(cat "$results/README.md")"
+python3 "$src/scripts/results.py" check "$tmp/root" || fail "results.py check disagrees"
+
 fake_suite fedcba987654-dirty
 if bench --node othernode --node-description "x" >/dev/null 2>"$tmp/err"; then
   fail "a dirty build was recorded"
@@ -72,8 +80,8 @@ grep -q "committed build" "$tmp/err" || fail "no reason given: $(cat "$tmp/err")
 
 # check names what is wrong: a file the index does not list, a row whose file is gone.
 touch "$results/tsar/suite-cpu-quick/stray.txt"
-rm "$results/$second"
+rm "$results/$third"
 if python3 "$src/scripts/results.py" check "$tmp/root" 2>"$tmp/err"; then fail "check passed"; fi
 grep -q "stray.txt: not in the index" "$tmp/err" || fail "stray file not named: $(cat "$tmp/err")"
-grep -q "$second: listed but missing" "$tmp/err" || fail "missing file not named: $(cat "$tmp/err")"
+grep -q "$third: listed but missing" "$tmp/err" || fail "missing file not named: $(cat "$tmp/err")"
 echo "bench.sh --record: ok"
