@@ -286,6 +286,21 @@ TEST_F(Emulated, APassAllTheAcceleratorsWakesNoCore) {
   }
 }
 
+TEST_F(Emulated, AcceleratorsWorkersAreWokenBeforeTheCores) {
+  // The pool wakes sleeping workers one after another in the order the region lists them; an
+  // accelerator's part starts only when its worker launched it, so its workers come first
+  // (after worker 0, the caller), whatever the device list's order.
+  tsar::set_devices("cpu:0,cpu:1,emul:1,cpu:0,emul:0");
+  tsar::Region region("wake-order", "adaptive");
+  auto clock = emulated::emulate_time(region);
+  for (int pass = 0; pass < 2; ++pass)
+    region.parallel_for(600, [&](const tsar::Chunk& c) {
+      clock->advance(c.worker(), kUnit * static_cast<double>(c.size()));
+    });
+  const auto order = tsar::core::region_of(region.handle()).participants();
+  EXPECT_EQ(std::vector<int>(order.begin(), order.end()), (std::vector<int>{0, 2, 4, 1, 3}));
+}
+
 // ---------------------------------------------------------------------------------------
 // Accelerators with their own memory: when the split may move data (split_hysteresis.hpp)
 

@@ -109,6 +109,9 @@ class Region : public tsar_region {
 
   // -- statistics ---------------------------------------------------------------------------
   std::int64_t passes() const { return stats_.recorded(); }
+  /// The workers the last pass ran, in the order the pool woke them (0, the caller, first;
+  /// then accelerators'). Outside passes.
+  std::span<const int> participants() const { return participants_; }
   /// Throws Error(TSAR_ERR_STATE during a pass, TSAR_ERR_INVALID for a pass not kept).
   void pass_stats(std::int64_t pass, tsar_pass_stats* out, tsar_device_stats* devices,
                   int capacity) const;
@@ -191,8 +194,9 @@ class Region : public tsar_region {
   /// an OpenMP team waits for them first (next()). Read-mostly: a line of its own.
   alignas(64) std::atomic<bool> pool_leaving_{false};
   std::vector<int> slots_;  ///< the pool thread of each worker
-  /// Planner: the workers that run this pass (0 first). On the pool, a single-sub-pass ratio
-  /// plan leaves out workers with nothing to run: a pass that is all the GPU's wakes no core.
+  /// Planner: the workers that run this pass in wake order (0 first, accelerators next). On
+  /// the pool, a single-sub-pass ratio plan leaves out workers with nothing to run: a pass
+  /// that is all the GPU's wakes no core.
   std::vector<int> participants_;
   MemoryRegistry memory_;
   Reductions reductions_;
