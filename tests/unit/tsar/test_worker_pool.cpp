@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <span>
 #include <thread>
 #include <vector>
 
@@ -127,34 +126,6 @@ TEST(WorkerPool, SleepingThreadsWakeForTheNextRun) {
   }
   pool.wait_idle();
   expect_runs(job, 5);
-}
-
-TEST(WorkerPool, SleepingThreadsOfALargeRunWakeEachOtherInTurn) {
-  // More workers than the caller wakes itself (WorkerPool::kWakeFanout), three levels of the
-  // tree deep, listed out of order and in changing subsets: a thread that slept is woken by
-  // the thread before it in the tree, or the run never ends.
-  constexpr int kSlots = 1 + 4 + 16 + 5;
-  WorkerPool pool(kSlots);
-  std::vector<int> slots(kSlots);
-  for (int w = 0; w < kSlots; ++w) slots[static_cast<std::size_t>(w)] = w;
-  std::vector<int> reversed{0};
-  for (int w = kSlots - 1; w > 0; --w) reversed.push_back(w);
-  std::vector<int> odd{0};
-  for (int w = 1; w < kSlots; w += 2) odd.push_back(w);
-  Job job(kSlots);
-  for (int r = 0; r < 4; ++r) {
-    job.barrier.expect(std::span<const int>(reversed).subspan(1));
-    pool.run_ending_in_barrier(slots, reversed, &Job::run, &job);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // longer than WaitWord::kSpin
-    job.barrier.expect(std::span<const int>(odd).subspan(1));
-    pool.run_ending_in_barrier(slots, odd, &Job::run, &job);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  pool.wait_idle();
-  for (int w = 0; w < kSlots; ++w)
-    EXPECT_EQ(job.started[static_cast<std::size_t>(w)].load(), w == 0 || w % 2 == 1 ? 8 : 4)
-        << "worker " << w;
-  EXPECT_EQ(job.wrong_worker.load(), 0);
 }
 
 TEST(WorkerPool, ConcurrentCallersTakeTurns) {

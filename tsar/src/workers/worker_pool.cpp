@@ -3,7 +3,6 @@
 
 #include <sched.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -19,10 +18,7 @@ thread_local const JobFrame* tls_jobs = nullptr;
 thread_local bool tls_pool_thread = false;
 }  // namespace
 
-WorkerPool::WorkerPool(int slots) {
-  threads_.resize(static_cast<std::size_t>(slots));
-  order_.reserve(threads_.size());
-}
+WorkerPool::WorkerPool(int slots) { threads_.resize(static_cast<std::size_t>(slots)); }
 
 WorkerPool::~WorkerPool() {
   stopping_.store(true);
@@ -51,21 +47,11 @@ void WorkerPool::thread_main(Thread& self) {
     self.mailbox.wait_while(seen);
     seen = self.mailbox.load();
     if (stopping_.load()) return;
-    wake(self.children);
     self.job(self.context, self.worker);
     const bool counted = self.counted;  // read before finished lets the caller reuse it
     self.finished.store(seen, std::memory_order_release);
     if (counted && pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.store(run_seq_);
   }
-}
-
-void WorkerPool::wake(std::span<Thread* const> threads) {
-  // Orders the publishing of their mailboxes (by the caller, seen through this thread's own
-  // mailbox, published after theirs) before the reads of their sleeper counts, as
-  // WaitWord::wake_sleepers requires.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (Thread* t : threads)
-    if (t != nullptr) t->mailbox.wake_sleepers();
 }
 
 void WorkerPool::wait_finished(const Thread& t) {
@@ -108,33 +94,23 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
   // Every thread, used or not: a job of this run may free what earlier jobs used (wait_idle).
   for (const auto& t : threads_)
     if (t) wait_finished(*t);
-  order_.clear();
   for (std::size_t i = 1; i < count; ++i) {
-    auto& t = threads_[static_cast<std::size_t>(slots[worker(i)])];
+    const int w = worker(i);
+    auto& t = threads_[static_cast<std::size_t>(slots[w])];
     if (!t) {
       t = std::make_unique<Thread>();
       Thread* raw = t.get();
       t->thread = std::thread([this, raw] { thread_main(*raw); });
     }
-    order_.push_back(t.get());
+    t->job = job;
+    t->context = context;
+    t->worker = w;
+    t->counted = counted;
+    t->mailbox.publish(t->mailbox.load() + 1);
   }
-  // The k-th thread of the run (0-based) wakes threads (k + 1) * kWakeFanout ... + kWakeFanout
-  // - 1; the caller wakes the first kWakeFanout.
-  for (std::size_t k = 0; k < order_.size(); ++k) {
-    Thread& t = *order_[k];
-    t.job = job;
-    t.context = context;
-    t.worker = worker(k + 1);
-    t.counted = counted;
-    for (std::size_t c = 0; c < kWakeFanout; ++c) {
-      const std::size_t child = (k + 1) * kWakeFanout + c;
-      t.children[c] = child < order_.size() ? order_[child] : nullptr;
-    }
-  }
-  // Children before their parents: a parent's mailbox, once seen, shows its children's.
-  for (auto t = order_.rbegin(); t != order_.rend(); ++t)
-    (*t)->mailbox.publish((*t)->mailbox.load() + 1);
-  wake(std::span<Thread* const>(order_).first(std::min(kWakeFanout, order_.size())));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (std::size_t i = 1; i < count; ++i)
+    threads_[static_cast<std::size_t>(slots[worker(i)])]->mailbox.wake_sleepers();
   const JobFrame frame{this, tls_jobs};
   tls_jobs = &frame;
   job(context, 0);

@@ -8,19 +8,15 @@
 //
 // Each thread has its own mailbox (a job sequence number the caller bumps) and its own
 // "finished" word; the caller publishes every mailbox, then fences once, so the wake-ups'
-// cache-line transfers overlap. Threads that went to sleep are woken along a tree, as
-// libomp's hyper barrier releases its team: the caller wakes the first kWakeFanout threads of
-// the run, and each woken thread wakes its kWakeFanout children before it starts its job, so
-// waking n sleepers takes log(n) wake-up latencies instead of n system calls in a row (woken
-// one by one, the last of 63 workers started milliseconds after the first:
-// docs/results/tsar/pass-trace-jacobi/2026-11-26-h200x4-0ec96d3.txt). Workers are woken in
-// the order the run lists them, so a caller lists first the workers its pass waits on
-// longest. run() waits for every job (a count of unfinished jobs). A region's pass needs no
-// such count: its jobs end in its end-of-pass barrier, so run_ending_in_barrier() returns
-// when job 0 returns and the others are only leaving theirs; the next run waits for each
-// thread to have left, and so does wait_idle(), before what their jobs used goes away.
+// cache-line transfers overlap. Sleeping threads are woken one system call after another in
+// the order the run lists them: on a 64-core node the last of 63 started milliseconds after
+// the first (docs/results/tsar/pass-trace-jacobi/2026-11-26-h200x4-0ec96d3.txt), so a caller
+// lists first the workers its pass waits on longest. run() waits for every job (a count of
+// unfinished jobs). A region's pass needs no such count: its jobs end in its end-of-pass
+// barrier, so run_ending_in_barrier() returns when job 0 returns and the others are only
+// leaving theirs; the next run waits for each thread to have left, and so does wait_idle(),
+// before what their jobs used goes away.
 
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -72,24 +68,17 @@ class WorkerPool {
  private:
   /// One cache line per thread: what the caller writes to start a job, and what the thread
   /// writes when it left it.
-  /// Threads each woken thread wakes in turn (a tree of this branching).
-  static constexpr std::size_t kWakeFanout = 4;
-
   struct alignas(64) Thread {
     WaitWord mailbox;  ///< the sequence number of the thread's latest job
     Job job = nullptr;
     void* context = nullptr;
     int worker = 0;
-    /// The threads this one wakes when its job arrives (its children in the run's tree).
-    std::array<Thread*, kWakeFanout> children{};
     bool counted = false;                    ///< the job counts down pending_ (run) when it returns
     std::atomic<std::uint32_t> finished{0};  ///< the sequence number of the last job it left
     std::thread thread;
   };
 
   void thread_main(Thread& self);
-  /// Wakes the sleepers among `threads`, whose mailboxes were published before.
-  static void wake(std::span<Thread* const> threads);
   static void wait_finished(const Thread& t);
   /// Under run_mutex_: starts the jobs of `workers` (all of slots when empty) but the first,
   /// and runs job 0.
@@ -98,7 +87,6 @@ class WorkerPool {
 
   std::mutex run_mutex_;
   std::vector<std::unique_ptr<Thread>> threads_;
-  std::vector<Thread*> order_;  ///< dispatch: the run's threads in wake order
   std::atomic<bool> stopping_{false};
   alignas(64) std::atomic<int> pending_{0};  ///< run(): jobs of workers 1.. not returned yet
   std::uint32_t run_seq_ = 0;
