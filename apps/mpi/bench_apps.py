@@ -34,13 +34,13 @@ stdout: one JSON line per run (app, config, case, variant, rep, time_s from the 
 own timer, wall_s, verified, moves, moved_at_s (the analyzer's clock at each completed move,
 from the decision log), reaction_s (first symptom to the first completed move), analyzed
 (symmer's analyzer logged its configuration: the shim was loaded), and what went wrong),
-then one summary line per
-application, configuration and case: plain_s, symmer_s, oracle_s (medians), recovered (share
-of the plain-to-oracle gap symmer won back, null when the gap is under 2% of plain),
-symmer_over_plain (median of the per-repetition ratios: the balanced case's is the no-harm
-figure), moves, moved_at_s (median of the symmer runs' first moves: what is left of the gap
-before it is time the move came late), verified (every run of it). Progress goes to stderr. Applications whose
-programs are missing are skipped with a line saying so.
+then one summary line per application, configuration and case: plain_s, symmer_s, oracle_s
+(medians), recovered (share of the plain-to-oracle gap symmer won back, null when the gap is
+under 2% of plain), symmer_over_plain (median of the per-repetition ratios: the balanced
+case's is the no-harm figure), moves, moved_at_s (median of the symmer runs' first moves: it
+tells a gap left because the move came late from one left because no move helped), verified
+(every run of it). Progress goes to stderr. Applications whose programs are missing are
+skipped with a line saying so.
 """
 import argparse
 import json
