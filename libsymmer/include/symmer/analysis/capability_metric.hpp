@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// Capability (DESIGN.md symptom 4, beyond the thesis): a compute-bound rank on a degraded
-// place (cores whose capability interrupts, steal or foreign processes took) runs slower even
-// when no peer waits for it: a job of one rank, independent ranks, the last stage of a
-// pipeline. The remedy moves it to a free place of its size in the job's domain that offers
-// more capability.
+// Capability (docs/architecture.md symptom 4, beyond the thesis): a compute-bound rank on a
+// degraded place (cores whose capability interrupts, steal or foreign processes took) runs
+// slower even when no peer waits for it: a job of one rank, independent ranks, the last stage
+// of a pipeline. The remedy moves it to a free place of its size in the job's domain that
+// offers more capability.
 //
 // Model: each rank's own compute time, as if it ran alone. Moving rank r from capability a to
 // b saves it compute_share_r * (1 - a / b) of the run; a move set's gain is the largest such
