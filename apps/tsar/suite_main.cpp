@@ -334,10 +334,12 @@ int run(const Options& opt) {
         extra["tsar_passes_per_run"] = static_cast<double>(totals.passes) * per_run;
         extra["overhead_share"] =
             rt.median_s > 0 ? totals.schedule_seconds * per_run / rt.median_s : 0.0;
-        extra["idle_share"] = rt.median_s > 0
-                                  ? totals.idle_seconds * per_run /
-                                        (rt.median_s * static_cast<double>(device_keys.size()))
-                                  : 0.0;
+        // Not symmer's idle_share (pmpi-shim/README.md): the devices' waiting at the end of
+        // passes, as a share of the run times the number of devices.
+        extra["device_idle_share"] =
+            rt.median_s > 0 ? totals.idle_seconds * per_run /
+                                  (rt.median_s * static_cast<double>(device_keys.size()))
+                            : 0.0;
         // Bytes TSAR copied between host and accelerator memory per run (0 on host-memory
         // devices, which compute on the buffers in place).
         extra["bytes_moved"] = (totals.bytes_to_device + totals.bytes_from_device) * per_run;
