@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // C++ handles that outlive their region: a Mapped or Reduction declared before its Region
-// (so destroyed after it) used to unregister through the freed region in its destructor --
-// a use after free ASan reports (and a crash in the report). Now it does nothing, and its
-// calls say why. Run under the asan preset too.
+// (so destroyed after it) must not unregister through the freed region in its destructor (a
+// use after free ASan would report); it does nothing, and its calls say why. Run under the
+// asan preset too.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// No silent wrong results: the ways a correct-looking TSAR program used to compute wrong
-// answers on accelerators with their own memory (and only there, so a user tried on CPUs
-// saw nothing), each run on host-as-device accelerators against the serial loop.
+// No silent wrong results: the ways a correct-looking TSAR program could compute wrong
+// answers on accelerators with their own memory (and only there, so a user who tried it on
+// CPUs would see nothing), each run on host-as-device accelerators against the serial loop.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
