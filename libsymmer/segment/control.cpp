@@ -58,13 +58,6 @@ Command SegmentControl::command(std::uint64_t local_rank) const {
   return decode_command(w);
 }
 
-std::vector<int> SegmentControl::command_cpus(std::uint64_t local_rank) const {
-  if (command(local_rank).kind != CommandKind::kBind) return {};
-  CpuMask mask{};
-  if (!file_.read(offset(local_rank, kSlotTargetOffset), &mask, sizeof mask)) return {};
-  return mask_cpus(mask);
-}
-
 Ack SegmentControl::ack(std::uint64_t local_rank) const {
   std::uint64_t w = 0;
   if (local_rank >= local_ranks_ ||

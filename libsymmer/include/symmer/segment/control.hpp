@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <vector>
 
 #include "symmer/expected.hpp"
 #include "symmer/segment/layout.hpp"
@@ -41,8 +40,6 @@ class SegmentControl {
 
   /// The command currently posted for `local_rank` ({} when it cannot be read).
   Command command(std::uint64_t local_rank) const;
-  /// The CPUs of the command currently posted for `local_rank` (empty when none is).
-  std::vector<int> command_cpus(std::uint64_t local_rank) const;
   /// The rank's latest acknowledgement ({} when it cannot be read).
   Ack ack(std::uint64_t local_rank) const;
 
