@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // symmer-poll-loops: the polls symmer-bench-overhead times, as loops for an instruction
-// counter, where a shared machine cannot time a few nanoseconds:
+// counter, where a shared machine cannot time a few nanoseconds (one command line):
 //
-//   LD_PRELOAD=build/lib/libsymmer-pmpi.so SYMMER_ANALYZER=off valgrind --tool=callgrind \
-//     --toggle-collect=test_null_loop --toggle-collect=iprobe_loop \
+//   LD_PRELOAD=build/lib/libsymmer-pmpi.so SYMMER_ANALYZER=off valgrind --tool=callgrind
+//     --toggle-collect=test_null_loop --toggle-collect=iprobe_loop
 //     --toggle-collect=test_posted_loop build/bin/symmer-poll-loops
 //
 // Each loop's inclusive instructions / 101000 calls, with and without the shim, is what the
