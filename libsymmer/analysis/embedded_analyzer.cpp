@@ -100,8 +100,8 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
     try {
       leave_rank_cores();
       setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
-      // hwloc only: the analysis needs no GPU ordinals, and initialising the CUDA driver (about
-      // 0.2 s of CPU on a GPU node) is not the job's to pay. (hwloc's x86 discovery visits
+      // hwloc only: the analysis needs no GPU ordinals, and initialising the CUDA driver (a
+      // good part of a second of CPU) is not the job's to pay. (hwloc's x86 discovery visits
       // every PU for a few microseconds to read CPUID, then restores the binding.)
       auto node = topology::NodeModel::from_this_node(topology::GpuQuery::kNone);
       // Named once it is where it stays (tests watch it by name).
