@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The manual pages render without a warning, and each says everything its program's --help
-says: every option (of every subcommand, for symmerctl) and, for symmerd.toml(5), every
-table and key of the shipped configuration files.
+says: every long and short option (of every subcommand, for symmerctl) and, for
+symmerd.toml(5), every table and key of the shipped configuration files.
 
   man_pages_test.py BIN_DIR MAN_DIR SOURCE_DIR [PROGRAM...]
 
@@ -24,6 +24,8 @@ PAGES = {
 CONFIG_PAGE = "symmerd.toml.5"
 CONFIGS = ("configs/symmerd.toml", "configs/symmer.toml")
 LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+# A short option where --help lists one: first on its line ("  -h,--help", "  -o OUTPUT, ...").
+SHORT_OPTION = re.compile(r"(?m)^\s+(-[a-zA-Z])(?=[, ])")
 
 
 def page_text(path):
@@ -93,6 +95,9 @@ def main(bin_dir, man_dir, source_dir, *elsewhere):
         for prefix, output in helps:
             for option in sorted(set(LONG_OPTION.findall(output))):
                 if option not in text:
+                    failures.append(f"{page}: {program} {prefix}{option} is not in the page")
+            for option in sorted(set(SHORT_OPTION.findall(output))):
+                if not re.search(r"(?<![\w-])" + re.escape(option) + r"\b", text):
                     failures.append(f"{page}: {program} {prefix}{option} is not in the page")
         checked += 1
     if checked == 0:
