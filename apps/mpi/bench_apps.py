@@ -431,6 +431,10 @@ class Runner:
                   'detail': detail}
         if rc != 0:
             record['error'] = f'exit {rc}: ' + (err or out)[-600:]
+        if variant == 'symmer' and self.args.keep_logs and os.path.exists(decisions):
+            os.makedirs(self.args.keep_logs, exist_ok=True)
+            shutil.copy(decisions, os.path.join(
+                self.args.keep_logs, f'{app.name}-{ranks}x{threads}-{case}-{rep}.jsonl'))
         shutil.rmtree(workdir, ignore_errors=True)
         return record
 
@@ -475,6 +479,8 @@ def main():
     parser.add_argument('--ompi-mpiexec',
                         default=os.environ.get('SYMMER_OMPI_MPIEXEC', 'mpiexec.openmpi'))
     parser.add_argument('--timeout', type=float, default=300)
+    parser.add_argument('--keep-logs', metavar='DIR',
+                        help="copy each symmer run's decision log into DIR")
     args = parser.parse_args()
 
     cpus = physical_cpus()

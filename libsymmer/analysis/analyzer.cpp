@@ -112,8 +112,11 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
            {"progress_before", e->progress_before},
            {"progress_after", e->progress_after},
            {"observed_gain", e->observed_gain},
+           {"conclusive", e->conclusive},
            {"harmful", e->harmful}},
           now);
+      // Rates that said nothing about the plan estimate nothing of what it recovered either.
+      if (!e->conclusive && recovering_ && recovering_->plan == e->plan_id) recovering_.reset();
       if (e->rollback) {
         spdlog::warn("symmer: plan {} slowed the job ({:.1f} -> {:.1f} calls/s); rolling back",
                      e->plan_id, e->progress_before, e->progress_after);

@@ -37,6 +37,31 @@ std::vector<std::vector<Move>> candidate_moves(const MetricContext& context,
     for (int f : context.free_cores)
       if (size(f) == size(a.core)) out.push_back({{a.local_rank, a.core, f}});
   }
+  // Several slow ranks at once: where ranks wait for each other, moving one of two slow ranks
+  // gains nothing while the other still holds the job back. The busiest ranks, in turn, each
+  // to the most capable free place of its size left, if better than its own; every prefix of
+  // two or more such moves is a candidate.
+  std::vector<const RankWindow*> busiest;
+  for (const auto& r : ranks)
+    if (r.core >= 0 && wanted(r.local_rank)) busiest.push_back(&r);
+  std::stable_sort(busiest.begin(), busiest.end(), [](const RankWindow* a, const RankWindow* b) {
+    return a->compute_ns + a->silent_ns > b->compute_ns + b->silent_ns;
+  });
+  std::vector<int> free(context.free_cores.begin(), context.free_cores.end());
+  std::stable_sort(free.begin(), free.end(), [&](int a, int b) {
+    return context.evidence.capability(a) > context.evidence.capability(b);
+  });
+  std::vector<Move> group;
+  for (const RankWindow* r : busiest) {
+    const auto f = std::find_if(free.begin(), free.end(), [&](int c) {
+      return size(c) == size(r->core) &&
+             context.evidence.capability(c) > context.evidence.capability(r->core);
+    });
+    if (f == free.end()) continue;
+    group.push_back({r->local_rank, r->core, *f});
+    free.erase(f);
+    if (group.size() >= 2) out.push_back(group);
+  }
   return out;
 }
 
@@ -44,7 +69,7 @@ std::vector<Proposal> price_candidates(
     const MetricContext& context, std::string_view metric,
     const std::vector<std::vector<Move>>& candidates, const GainFunction& gain,
     double extra_confidence, const std::function<nlohmann::json(std::span<const Move>)>& evidence,
-    std::size_t limit) {
+    std::size_t limit, Basis basis) {
   const WindowSample& w = context.evidence;
 
   std::vector<Proposal> out;
@@ -57,7 +82,7 @@ std::vector<Proposal> price_candidates(
     double least_coverage = moves.empty() ? 0.0 : 1.0;
     for (const auto& m : moves)
       if (const RankWindow* r = w.find_local(m.local_rank))
-        least_coverage = std::min(least_coverage, coverage(*r, w));
+        least_coverage = std::min(least_coverage, coverage(*r, w, basis == Basis::kTime));
     std::optional<double> g1;
     std::optional<double> g2;
     if (context.first_half != nullptr && context.second_half != nullptr) {
@@ -75,8 +100,10 @@ std::vector<Proposal> price_candidates(
     p.moves = moves;
     p.gain = g;
     p.gain_s = g * w.duration_s();
-    p.confidence = least_coverage * count_confidence(least_calls, 1.0) *
-                   split_half_agreement(g1, g2) * extra_confidence;
+    const double calls_confidence =
+        basis == Basis::kTime ? 1.0 : count_confidence(least_calls, 1.0);
+    p.confidence =
+        least_coverage * calls_confidence * split_half_agreement(g1, g2) * extra_confidence;
     p.evidence = evidence(moves);
     p.evidence["coverage"] = least_coverage;
     if (g1 && g2) p.evidence["gain_halves"] = {*g1, *g2};
@@ -90,9 +117,8 @@ std::vector<Proposal> price_candidates(
     const double extra = p.moves.empty() ? 0.0 : static_cast<double>(p.moves.size() - 1);
     return p.gain - kExtraRankGain * extra;
   };
-  std::stable_sort(out.begin(), out.end(), [&](const Proposal& a, const Proposal& b) {
-    return rank_key(a) > rank_key(b);
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const Proposal& a, const Proposal& b) { return rank_key(a) > rank_key(b); });
   if (out.size() > limit) out.resize(limit);
   return out;
 }

@@ -11,11 +11,13 @@
 namespace symmer::analysis {
 namespace {
 
-// Share of the window the rank computed (what a faster core would shorten).
+// Share of the window the rank computed (what a faster core would shorten). Silent time counts:
+// a rank in a phase without MPI calls computes (or waits in one long call, where a move costs
+// it nothing).
 double busy_of_window(const WindowSample& w, const RankWindow& r) {
-  return w.duration_ns == 0
-             ? 0.0
-             : std::min(1.0, static_cast<double>(r.compute_ns) / static_cast<double>(w.duration_ns));
+  if (w.duration_ns == 0) return 0.0;
+  return std::min(
+      1.0, static_cast<double>(r.compute_ns + r.silent_ns) / static_cast<double>(w.duration_ns));
 }
 
 double effective(const WindowSample& w, int place) {
@@ -72,10 +74,12 @@ MetricResult CapabilityMetric::evaluate(const MetricContext& context) const {
         w.capability(moves.front().to_core) >= w.capability(moves.front().from_core) + kBetterBy)
       candidates.push_back(std::move(moves));
   result.proposals = detail::price_candidates(
-      context, name(), candidates, model_gain, 1.0, [&](std::span<const Move> moves) {
+      context, name(), candidates, model_gain, 1.0,
+      [&](std::span<const Move> moves) {
         return nlohmann::json{{"ranks", ranks},
                               {"target_capability", w.capability(moves.front().to_core)}};
-      });
+      },
+      8, detail::Basis::kTime);
   return result;
 }
 

@@ -19,9 +19,10 @@ double count_confidence(double n, double half_point) {
   return n / (n + half_point);
 }
 
-double coverage(const RankWindow& rank, const WindowSample& window) {
+double coverage(const RankWindow& rank, const WindowSample& window, bool with_silent) {
   if (window.duration_ns == 0) return 0.0;
-  const double covered = static_cast<double>(rank.idle_ns + rank.compute_ns);
+  const double covered =
+      static_cast<double>(rank.idle_ns + rank.compute_ns + (with_silent ? rank.silent_ns : 0));
   return std::clamp(covered / static_cast<double>(window.duration_ns), 0.0, 1.0);
 }
 

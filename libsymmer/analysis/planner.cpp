@@ -37,11 +37,15 @@ const char* to_string(Verdict verdict) {
   return "unknown";
 }
 
+std::uint64_t least_calls(const WindowSample& window) {
+  std::uint64_t least = window.ranks.empty() ? 0 : window.ranks.front().calls;
+  for (const auto& r : window.ranks) least = std::min(least, r.calls);
+  return least;
+}
+
 double progress_rate(const WindowSample& window) {
   if (window.duration_ns == 0 || window.ranks.empty()) return 0.0;
-  std::uint64_t least = window.ranks.front().calls;
-  for (const auto& r : window.ranks) least = std::min(least, r.calls);
-  return static_cast<double>(least) / window.duration_s();
+  return static_cast<double>(least_calls(window)) / window.duration_s();
 }
 
 Planner::Planner(PlannerOptions options, std::vector<std::unique_ptr<Metric>> metrics)
@@ -179,6 +183,7 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
   if (!plan.moves.empty()) {
     plan.id = next_id_++;
     plan.progress_before = progress_rate(context.evidence);
+    plan.calls_before = least_calls(context.evidence);
     round.plan = std::move(plan);
   }
   return round;
@@ -213,8 +218,7 @@ std::optional<PlanEvaluation> Planner::observe(const WindowSample& window, TimeP
   if (windows < options_.evaluation_windows) return std::nullopt;
   const WindowSample after = aggregate(watched_->after);
   // Too few calls make the rate a coin toss: wait for more (within limits).
-  std::uint64_t least = after.ranks.empty() ? 0 : after.ranks.front().calls;
-  for (const auto& r : after.ranks) least = std::min(least, r.calls);
+  const std::uint64_t least = least_calls(after);
   if (least < kMinEvaluationCalls && windows < 4 * options_.evaluation_windows) return std::nullopt;
 
   PlanEvaluation e;
@@ -222,8 +226,11 @@ std::optional<PlanEvaluation> Planner::observe(const WindowSample& window, TimeP
   e.plan_id = plan.id;
   e.progress_before = plan.progress_before;
   e.progress_after = progress_rate(after);
-  e.observed_gain = e.progress_after > 0.0 ? 1.0 - e.progress_before / e.progress_after : -1.0;
-  e.harmful = e.progress_after < e.progress_before * (1.0 - options_.rollback_tolerance);
+  e.conclusive = least >= kMinEvaluationCalls && plan.calls_before > 0;
+  if (e.conclusive) {
+    e.observed_gain = e.progress_after > 0.0 ? 1.0 - e.progress_before / e.progress_after : -1.0;
+    e.harmful = e.progress_after < e.progress_before * (1.0 - options_.rollback_tolerance);
+  }
   if (e.harmful) {
     Plan back;
     back.id = next_id_++;

@@ -156,7 +156,8 @@ void Report::add(const nlohmann::json& e) {
     moves_ += static_cast<int>(e.value("moves_in_effect", nlohmann::json::array()).size());
     if (!reaction_s_ && e.contains("reaction_s")) reaction_s_ = e["reaction_s"].get<double>();
   } else if (kind == "evaluation") {
-    if (PlanLine* l = line_of(e.value("plan", std::uint64_t{0})))
+    // An inconclusive evaluation (too few MPI calls to compare rates) observed nothing.
+    if (PlanLine* l = line_of(e.value("plan", std::uint64_t{0})); l && e.value("conclusive", true))
       l->observed_gain = e.value("observed_gain", 0.0);
   } else if (kind == "fault") {
     faults_.push_back(e.value("message", "?"));

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -24,6 +25,17 @@ bool same_process(const segment::SlotSnapshot& a, const segment::SlotSnapshot& b
 std::optional<std::uint64_t> delta(std::uint64_t after, std::uint64_t before) {
   if (after < before) return std::nullopt;
   return after - before;
+}
+
+// A rank publishes at the first MPI call that ends a publish period after its last publish, so
+// one that has not published for two periods makes no call. Its time beyond those two periods,
+// up to the sample (RankWindow::silent_ns).
+std::uint64_t silent_ns(const segment::SegmentSnapshot& s, const segment::SlotSnapshot& slot) {
+  const std::uint64_t period =
+      std::clamp<std::uint64_t>(s.header.publish_period_ns, 1'000'000, 1'000'000'000);
+  const std::uint64_t last = slot.counters.last_publish_ns;
+  if (s.read_monotonic_ns <= last + 2 * period) return 0;
+  return s.read_monotonic_ns - last - 2 * period;
 }
 
 }  // namespace
@@ -131,6 +143,7 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     r.span_ns = delta(ca.last_publish_ns, cb.last_publish_ns).value_or(0);
     r.idle_ns = d(ca.idle_ns, cb.idle_ns);
     r.compute_ns = d(ca.compute_ns, cb.compute_ns);
+    r.silent_ns = delta(silent_ns(after.segment, a), silent_ns(before.segment, b)).value_or(0);
     r.outofsync_compute_ns = d(ca.out_of_sync_ns, cb.out_of_sync_ns);
     r.blocking_send_wait_ns = d(ca.send_wait_ns, cb.send_wait_ns);
     for (std::size_t c = 0; c < segment::kCallClassCount; ++c) {

@@ -96,6 +96,7 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
       if (c < 0 || c >= ncores) bad(who + ": its set holds core " + std::to_string(c));
     if (static_cast<double>(r.idle_ns) + static_cast<double>(r.compute_ns) > limit)
       bad(who + ": idle + compute time exceeds the window");
+    if (static_cast<double>(r.silent_ns) > limit) bad(who + ": silent time exceeds the window");
     if (static_cast<double>(r.outofsync_compute_ns) > limit)
       bad(who + ": out-of-sync compute time exceeds the window");
     if (static_cast<double>(r.blocking_send_wait_ns) > limit)
@@ -154,6 +155,7 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
       s.cores = r.cores;
       s.idle_ns += r.idle_ns;
       s.compute_ns += r.compute_ns;
+      s.silent_ns += r.silent_ns;
       s.outofsync_compute_ns += r.outofsync_compute_ns;
       s.blocking_send_wait_ns += r.blocking_send_wait_ns;
       for (const auto& [k, v] : r.late_sender_wait_local) s.late_sender_wait_local[k] += v;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "symmer/analysis/capability_metric.hpp"
 #include "symmer/analysis/compute_model.hpp"
 #include "symmer/analysis/idleness_metric.hpp"
 #include "symmer/analysis/locality_metric.hpp"
@@ -53,6 +54,29 @@ const NodeModel& two_cores() {  // this machine's shape
 const NodeModel& four_numa() {  // 2 packages x 2 NUMA nodes x 4 cores, one L3 per NUMA node
   static const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
   return node;
+}
+
+// --- capability -----------------------------------------------------------------------------
+
+// One rank in a phase without MPI calls (an application's setup) on a half-taken core, a clean
+// core free: its silent time is computing there, and it moves without waiting for a call.
+TEST(CapabilityMetric, SilentRankOnADegradedCoreMovesToAFreeCleanCore) {
+  const auto& node = two_cores();
+  const auto job = testing::paired_job({0.010}, {0.5, 1.0});
+  Evidence ev(job, node);
+  for (WindowSample* w : {&ev.all, &ev.first, &ev.second})
+    for (auto& r : w->ranks) {
+      r.silent_ns = w->duration_ns;
+      r.compute_ns = r.idle_ns = r.calls = 0;
+    }
+  const auto result = CapabilityMetric().evaluate(ev.context(node));
+  EXPECT_TRUE(result.symptom.present);
+  ASSERT_FALSE(result.proposals.empty());
+  const Proposal& p = result.proposals.front();
+  ASSERT_EQ(p.moves.size(), 1u);
+  EXPECT_EQ(p.moves[0].to_core, 1);
+  EXPECT_NEAR(p.gain, 0.5, 0.01);
+  EXPECT_GT(p.confidence, 0.9);
 }
 
 // --- idleness -------------------------------------------------------------------------------

@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "symmer/analysis/idleness_metric.hpp"
 #include "symmer/topology/node_model.hpp"
 #include "synthetic_job.hpp"
@@ -344,6 +346,53 @@ TEST(Planner, BusyRankLeavesTheNoisyCoreWhileOthersWaitInALongCall) {
   EXPECT_EQ(round.plan->moves[0].local_rank, 0);
   EXPECT_EQ(round.plan->moves[0].from_core, 0);
   EXPECT_GE(round.plan->moves[0].to_core, 8);
+}
+
+// 8 ranks in lockstep (a collective every iteration) on cores 0-7 of the 16-core device node,
+// cores 0 and 4 at half capability: moving one of the two slow ranks gains nothing while the
+// other holds every iteration back. One plan moves both to free cores.
+TEST(Planner, TwoSlowRanksInLockstepMoveTogether) {
+  const auto node =
+      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+  std::vector<double> capability(16, 1.0);
+  capability[0] = capability[4] = 0.5;
+  auto job = testing::paired_job(std::vector<double>(8, 0.01), capability);
+  job.collective = true;
+  const auto w = job.window(0.6, 0);
+  const MetricContext context{node, w, &w, &w, {8, 9, 10, 11, 12, 13, 14, 15}};
+  std::vector<std::unique_ptr<Metric>> m;
+  for (auto name : metric_names()) m.push_back(make_metric(name));
+  Planner planner({}, std::move(m));
+  const auto round = planner.plan(context, {}, TimePoint{});
+  ASSERT_TRUE(round.plan);
+  ASSERT_EQ(round.plan->moves.size(), 2u);
+  std::set<int> moved, targets;
+  for (const auto& mv : round.plan->moves) moved.insert(mv.local_rank), targets.insert(mv.to_core);
+  EXPECT_EQ(moved, (std::set<int>{0, 4}));
+  for (int t : targets) EXPECT_GE(t, 8);
+  EXPECT_EQ(targets.size(), 2u);
+}
+
+// A plan made before a phase without MPI calls: after it the slowest rank makes no call for
+// the longest evaluation wait. A rate of no calls says nothing: the plan is kept, not undone.
+TEST(Planner, EvaluationWithoutCallsIsInconclusiveAndKeepsThePlan) {
+  Fixture f;
+  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  planner.applied(*round.plan, f.t0);
+  WindowSample silent = f.w;
+  for (auto& r : silent.ranks) {
+    r.calls = 0;
+    r.silent_ns = r.compute_ns + r.idle_ns;
+    r.compute_ns = r.idle_ns = 0;
+  }
+  std::optional<PlanEvaluation> e;
+  for (int i = 0; i < 50 && !e; ++i) e = planner.observe(silent, f.t0 + 1s);
+  ASSERT_TRUE(e);
+  EXPECT_FALSE(e->conclusive);
+  EXPECT_FALSE(e->harmful);
+  EXPECT_FALSE(e->rollback);
+  EXPECT_EQ(e->observed_gain, 0.0);
 }
 
 TEST(Planner, BalancedJobMakesNoMove) {

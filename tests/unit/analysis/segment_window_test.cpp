@@ -136,6 +136,31 @@ TEST(SegmentWindow, DeltasOfTwoSamples) {
   EXPECT_TRUE(validate(*w, f.node).empty());
 }
 
+// A rank that has not published for more than two publish periods (10 ms in the fixture) makes
+// no MPI call: the time beyond those two periods is its silent time; a rank that publishes has
+// none.
+TEST(SegmentWindow, RankWithoutCallsShowsItsSilentTime) {
+  Fixture f;
+  auto a = f.sample(2);
+  std::this_thread::sleep_for(100ms);
+  auto b = f.sample(5);
+  const std::uint64_t at = a.segment.read_monotonic_ns;
+  const std::uint64_t bt = b.segment.read_monotonic_ns;
+  a.segment.slots[0].counters.last_publish_ns = at - 1'000'000;
+  b.segment.slots[0].counters.last_publish_ns = bt - 1'000'000;
+  a.segment.slots[1].counters.last_publish_ns = at - 5'000'000;
+  b.segment.slots[1].counters = a.segment.slots[1].counters;  // nothing published since
+  const auto w = window_between(a, b, f.node);
+  ASSERT_TRUE(w) << w.error().to_string();
+  ASSERT_EQ(w->ranks.size(), 2u);
+  EXPECT_EQ(w->ranks[0].silent_ns, 0u);
+  EXPECT_EQ(w->ranks[0].compute_ns, 9000u);
+  EXPECT_EQ(w->ranks[1].compute_ns, 0u);
+  EXPECT_EQ(w->ranks[1].calls, 0u);
+  EXPECT_EQ(w->ranks[1].silent_ns, bt - (at - 5'000'000) - 20'000'000);
+  EXPECT_TRUE(validate(*w, f.node).empty());
+}
+
 TEST(SegmentWindow, CountersGoingBackwardsLeaveTheRankOut) {
   Fixture f;
   const auto a = f.sample(5);

@@ -18,8 +18,9 @@ double split_half_agreement(std::optional<double> first, std::optional<double> s
 /// Saturating confidence from a count of events: n / (n + half_point); 0 for n <= 0.
 double count_confidence(double n, double half_point);
 
-/// Share of the window the rank's measured time (idle + compute) covers, clamped to [0, 1].
-/// Low coverage means the rank sat in one long phase the counters have not credited yet.
-double coverage(const RankWindow& rank, const WindowSample& window);
+/// Share of the window the rank's measured time (idle + compute, and its silent time when
+/// `with_silent`) covers, clamped to [0, 1]. Low coverage means the rank sat in one long phase
+/// the counters have not credited yet.
+double coverage(const RankWindow& rank, const WindowSample& window, bool with_silent = false);
 
 }  // namespace symmer::analysis

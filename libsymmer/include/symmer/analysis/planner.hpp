@@ -92,6 +92,7 @@ struct Plan {
   std::vector<std::string> metrics;  ///< metrics whose proposals make up the plan
   double predicted_gain = 0.0;       ///< sum of the accepted proposals' net gains
   double progress_before = 0.0;      ///< progress rate of the evidence span (calls/s)
+  std::uint64_t calls_before = 0;    ///< calls of the slowest rank in that span
   bool rollback = false;             ///< this plan undoes an earlier one
   std::uint64_t undoes = 0;          ///< id of the plan it undoes
 };
@@ -109,6 +110,10 @@ struct PlanEvaluation {
   double progress_before = 0.0;  ///< calls/s
   double progress_after = 0.0;
   bool harmful = false;
+  /// False when the slowest rank made no call in the plan's evidence span, or fewer than
+  /// kMinEvaluationCalls after the plan even when waited for (a phase without MPI calls): the
+  /// rates say nothing, so the plan is kept as predicted and observed_gain is 0.
+  bool conclusive = true;
   /// Observed share of run time saved, 1 - before/after (negative when it cost time).
   double observed_gain = 0.0;
   std::optional<Plan> rollback;  ///< the reverse plan when harmful
@@ -120,8 +125,11 @@ struct PlanEvaluation {
 /// its count, a limit of this measure.
 double progress_rate(const WindowSample& window);
 
+/// Calls of the rank that completed the fewest in `window`.
+std::uint64_t least_calls(const WindowSample& window);
+
 /// The evaluation of a plan waits (up to 4x evaluation_windows) until the slowest rank has
-/// completed this many calls after the plan.
+/// completed this many calls after the plan; a rate from fewer is no evidence.
 inline constexpr std::uint64_t kMinEvaluationCalls = 10;
 
 class Planner {

@@ -35,6 +35,10 @@ struct RankWindow {
 
   std::uint64_t idle_ns = 0;     ///< inside blocking MPI calls (waiting)
   std::uint64_t compute_ns = 0;  ///< between MPI calls
+  /// Time the rank spent without publishing beyond two publish periods: it made no MPI call,
+  /// so it computed or waited in one long call. Not yet in idle_ns or compute_ns; the window
+  /// the phase ends in credits it there.
+  std::uint64_t silent_ns = 0;
   /// Compute time while the rank's own sends were still incomplete (pending nonblocking
   /// sends, sends above the eager limit): the sender side of out-of-sync communication.
   std::uint64_t outofsync_compute_ns = 0;
