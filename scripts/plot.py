@@ -277,7 +277,7 @@ def cmd_symmer(args):
         for rank, core in state.items():
             ax.broken_barh([(t0, max(t1 - t0, 1e-9))], (lane[core] - 0.35, 0.7),
                            facecolors=color[rank], alpha=0.85)
-            if t1 - t0 > 0.04 * end:
+            if t1 - t0 > 0.08 * end:  # room for the label
                 ax.text(t0 + (t1 - t0) / 2, lane[core], "rank %d" % rank, ha="center",
                         va="center", fontsize="small", color="white")
     for e in events:

@@ -13,7 +13,4 @@ namespace tsar::core {
 /// Seconds on a monotonic clock shared by all cores.
 double now_seconds();
 
-/// True when now_seconds() reads the time-stamp counter.
-bool clock_uses_tsc();
-
 }  // namespace tsar::core

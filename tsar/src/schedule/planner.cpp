@@ -140,11 +140,10 @@ std::span<const double> PassPlanner::current_times() {
   effective_times(estimators_, active_, times_, ratio_scratch_);
   pool_indistinct_cores();
   // Beside accelerators the CPU devices are planned together at the CPU side's measured rate:
-  // their own times only say how they share it. Sixteen per-core estimates, each from a
-  // sliver of the pass and blind to the time a core took to start, summed into the CPU
-  // side's rate, gave it shares it then took longer than planned to run; and a core given
-  // one row of GEMM (reading all of B) kept it, at 50 ms a pass against 35 ms for the GPU
-  // alone (tsar/README.md, "The default device model").
+  // their own times only say how they share it. Per-core estimates, each from a sliver of the
+  // pass and blind to the time a core took to start, would sum to a rate the CPU side does not
+  // run at, and a core given one row of GEMM (reading all of B) would keep it while the GPU's
+  // pass waits (tsar/README.md, "The default device model").
   cpu_scale_ = 1.0;
   if (!cpu_side_.measured() || !any_accelerator()) return times_;
   double rate = 0.0;
