@@ -114,7 +114,10 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
   w.domain = placement.domain;
   w.start_ns = before.segment.read_monotonic_ns;
   w.duration_ns = after.segment.read_monotonic_ns - before.segment.read_monotonic_ns;
-  std::vector<double> job_seconds(node.cores().size(), 0.0);
+  // Each rank's CPU time and the cores it ran on, to take the job's own time out of the
+  // cores' load; a rank whose CPU time is not known in both samples leaves capability unknown.
+  std::vector<std::pair<std::vector<int>, double>> rank_seconds;
+  std::string unknown_cpu_time;
   const std::size_t slots = std::min(before.segment.slots.size(), after.segment.slots.size());
   for (std::size_t i = 0; i < slots; ++i) {
     const auto& b = before.segment.slots[i];
@@ -123,6 +126,7 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     if (a.state() != SlotState::kActive) continue;  // not started yet, or finished
     if (b.state() != SlotState::kActive || !same_process(a, b)) {
       note(who + ": no earlier sample of this process");
+      unknown_cpu_time = who;
       continue;
     }
     const auto& cb = b.counters;
@@ -175,16 +179,38 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     const auto cpu_b = before.cpu_seconds.find(r.pid);
     // The job's own time is not lost capability: spread over the cores its threads run on
     // (its place; a floating hybrid rank's whole set).
-    const std::vector<int> busy = r.core >= 0 ? w.place_cores(r.core) : r.cores;
+    std::vector<int> busy = r.core >= 0 ? w.place_cores(r.core) : r.cores;
     if (!busy.empty() && cpu_a != after.cpu_seconds.end() && cpu_b != before.cpu_seconds.end() &&
         cpu_a->second >= cpu_b->second)
-      for (int c : busy)
-        job_seconds[static_cast<std::size_t>(c)] +=
-            (cpu_a->second - cpu_b->second) / static_cast<double>(busy.size());
+      rank_seconds.emplace_back(std::move(busy), cpu_a->second - cpu_b->second);
+    else
+      unknown_cpu_time = who;
     w.ranks.push_back(std::move(r));
   }
 
-  if (before.proc && after.proc) {
+  if (!unknown_cpu_time.empty()) {
+    note("core capability unknown: the CPU time of " + unknown_cpu_time +
+         " is not known for this window (its load would count as someone else's)");
+  } else if (before.proc && after.proc) {
+    // A rank's CPU time goes to the cores of its set in proportion to how busy each was: a
+    // hybrid rank in a serial phase runs on one core of its set, and an even split would show
+    // the other core's idleness as this one's lost capability.
+    std::vector<double> job_seconds(node.cores().size(), 0.0);
+    const auto idle_job =
+        topology::core_loads(node, *before.proc, *after.proc, std::vector<double>{});
+    for (const auto& [cores, seconds] : rank_seconds) {
+      double busy_total = 0.0;
+      const auto busy_s = [&](int c) {
+        if (!idle_job || static_cast<std::size_t>(c) >= idle_job->size()) return 1.0;
+        const auto& l = (*idle_job)[static_cast<std::size_t>(c)];
+        return l.busy * l.window_seconds;
+      };
+      for (int c : cores) busy_total += busy_s(c);
+      for (int c : cores)
+        job_seconds[static_cast<std::size_t>(c)] +=
+            busy_total > 0 ? seconds * busy_s(c) / busy_total
+                           : seconds / static_cast<double>(cores.size());
+    }
     auto loads = topology::core_loads(node, *before.proc, *after.proc, job_seconds);
     if (loads && loads->size() == node.cores().size()) {
       for (const auto& l : *loads) {

@@ -19,6 +19,8 @@
 #include "symmer/analysis/segment_rank_control.hpp"
 #include "symmer/embedded_analyzer.hpp"
 #include "symmer/segment/shared_words.hpp"
+#include "symmer/topology/core_load.hpp"
+#include "symmer/topology/proc_stat.hpp"
 
 namespace symmer::analysis {
 namespace {
@@ -159,6 +161,58 @@ TEST(SegmentWindow, RankWithoutCallsShowsItsSilentTime) {
   EXPECT_EQ(w->ranks[1].calls, 0u);
   EXPECT_EQ(w->ranks[1].silent_ns, bt - (at - 5'000'000) - 20'000'000);
   EXPECT_TRUE(validate(*w, f.node).empty());
+}
+
+// A hybrid rank on cores 0-1 in a serial phase: one thread busy on core 0, core 1 idle. Its CPU
+// time is its own on core 0; split evenly it would show core 0 half taken by someone else.
+TEST(SegmentWindow, HybridRankInASerialPhaseLeavesItsCoresCapable) {
+  Fixture f;
+  if (f.node.cores().size() < 2 || f.cpu_of_core(0) != 0 || f.cpu_of_core(1) != 1)
+    GTEST_SKIP() << "needs cores 0 and 1 on CPUs 0 and 1";
+  auto a = f.sample(2);
+  auto b = f.sample(5);
+  const auto both = segment::mask_of(std::vector<int>{0, 1});
+  for (auto* s : {&a, &b}) {
+    s->segment.slots[0].placement.launch = both;
+    s->segment.slots[0].placement.current = both;
+    s->segment.slots[0].placement.compute_threads = 2;
+    s->segment.slots[1].identity.state = static_cast<std::uint64_t>(segment::SlotState::kFinished);
+  }
+  const double hz = topology::clock_ticks_per_second();
+  const auto stat = [](const std::string& cpu0, const std::string& cpu1, const std::string& all) {
+    topology::ProcSnapshot p;
+    p.stat = topology::parse_proc_stat("cpu  " + all + "\ncpu0 " + cpu0 + "\ncpu1 " + cpu1 + "\n")
+                 .value();
+    return p;
+  };
+  // 100 ticks each; columns: user nice system idle iowait irq softirq steal.
+  a.proc = stat("0 0 0 0 0 0 0 0", "0 0 0 0 0 0 0 0", "0 0 0 0 0 0 0 0");
+  b.proc = stat("100 0 0 0 0 0 0 0", "0 0 0 100 0 0 0 0", "100 0 0 100 0 0 0 0");
+  a.cpu_seconds = {{getpid(), 0.0}};
+  b.cpu_seconds = {{getpid(), 100.0 / hz}};
+  std::vector<std::string> notes;
+  const auto w = window_between(a, b, f.node, &notes);
+  ASSERT_TRUE(w) << w.error().to_string();
+  ASSERT_GE(w->core_capability.size(), 2u) << (notes.empty() ? "" : notes.back());
+  EXPECT_DOUBLE_EQ(w->core_capability[0], 1.0);
+  EXPECT_DOUBLE_EQ(w->core_capability[1], 1.0);
+  EXPECT_DOUBLE_EQ(w->capability(0), 1.0);
+}
+
+// A rank whose first sample is in the window's end only: its CPU time cannot be taken out of
+// its cores' load, so no capability is given rather than a wrong one.
+TEST(SegmentWindow, RankWithoutAnEarlierSampleLeavesCapabilityUnknown) {
+  Fixture f;
+  auto a = f.sample(1);
+  std::this_thread::sleep_for(20ms);
+  auto b = f.sample(2);
+  a.segment.slots[1].identity.state = static_cast<std::uint64_t>(segment::SlotState::kFree);
+  std::vector<std::string> notes;
+  const auto w = window_between(a, b, f.node, &notes);
+  ASSERT_TRUE(w);
+  EXPECT_TRUE(w->core_capability.empty());
+  EXPECT_THAT(notes, ::testing::Contains(HasSubstr("core capability unknown: the CPU time of "
+                                                   "local rank 1")));
 }
 
 TEST(SegmentWindow, CountersGoingBackwardsLeaveTheRankOut) {
