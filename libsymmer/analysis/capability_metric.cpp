@@ -24,17 +24,28 @@ double effective(const WindowSample& w, int place) {
   return std::max(ComputeModel::kMinCapability, w.capability(place));
 }
 
+bool degraded_rank(const WindowSample& w, const RankWindow& r) {
+  return r.core >= 0 && busy_of_window(w, r) >= CapabilityMetric::kComputeBound &&
+         w.capability(r.core) < CapabilityMetric::kDegraded;
+}
+
 double model_gain(const WindowSample& w, std::span<const Move> moves) {
-  double best = 0.0, worst = 0.0;
+  std::size_t degraded = 0;
+  for (const auto& r : w.ranks) degraded += degraded_rank(w, r) ? 1 : 0;
+  std::size_t helped = 0;
+  double saved_sum = 0.0, worst = 0.0;
   for (const auto& m : moves) {
     const RankWindow* r = w.find_local(m.local_rank);
     if (r == nullptr || m.from_core < 0 || m.to_core < 0) continue;
     const double saved =
         busy_of_window(w, *r) * (1.0 - effective(w, m.from_core) / effective(w, m.to_core));
-    best = std::max(best, saved);
+    if (saved > 0.0) {
+      saved_sum += saved;
+      ++helped;
+    }
     worst = std::min(worst, saved);
   }
-  return best + worst;
+  return saved_sum / static_cast<double>(std::max<std::size_t>({1, degraded, helped})) + worst;
 }
 
 }  // namespace
@@ -46,10 +57,9 @@ MetricResult CapabilityMetric::evaluate(const MetricContext& context) const {
   std::vector<int> degraded;
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& r : w.ranks) {
-    if (r.core < 0) continue;
+    if (!degraded_rank(w, r)) continue;
     const double share = busy_of_window(w, r);
     const double capability = w.capability(r.core);
-    if (share < kComputeBound || capability >= kDegraded) continue;
     degraded.push_back(r.local_rank);
     result.symptom.severity = std::max(result.symptom.severity, share * (1.0 - capability));
     ranks.push_back({{"rank", r.local_rank},
@@ -67,12 +77,18 @@ MetricResult CapabilityMetric::evaluate(const MetricContext& context) const {
                               best_free >= 0 ? nlohmann::json(best_free) : nlohmann::json()}};
   if (degraded.empty()) return result;
 
-  // Only moves to free places clearly better than the rank's own.
+  // Only moves to free places clearly better than the rank's own: one degraded rank, or
+  // several at once.
+  const auto contains = [](const auto& list, int x) {
+    return std::find(list.begin(), list.end(), x) != list.end();
+  };
+  const auto remedy = [&](const Move& m) {
+    return contains(degraded, m.local_rank) && contains(context.free_cores, m.to_core) &&
+           w.capability(m.to_core) >= w.capability(m.from_core) + kBetterBy;
+  };
   std::vector<std::vector<Move>> candidates;
   for (auto& moves : detail::candidate_moves(context, degraded))
-    if (moves.size() == 1 &&
-        w.capability(moves.front().to_core) >= w.capability(moves.front().from_core) + kBetterBy)
-      candidates.push_back(std::move(moves));
+    if (std::all_of(moves.begin(), moves.end(), remedy)) candidates.push_back(std::move(moves));
   result.proposals = detail::price_candidates(
       context, name(), candidates, model_gain, 1.0,
       [&](std::span<const Move> moves) {

@@ -217,9 +217,11 @@ std::optional<PlanEvaluation> Planner::observe(const WindowSample& window, TimeP
   const int windows = static_cast<int>(watched_->after.size());
   if (windows < options_.evaluation_windows) return std::nullopt;
   const WindowSample after = aggregate(watched_->after);
-  // Too few calls make the rate a coin toss: wait for more (within limits).
+  // Too few calls make the rate a coin toss: wait for more (within limits), unless the slowest
+  // rank made none at all (a phase without MPI calls: its end is not in sight).
   const std::uint64_t least = least_calls(after);
-  if (least < kMinEvaluationCalls && windows < 4 * options_.evaluation_windows) return std::nullopt;
+  if (least > 0 && least < kMinEvaluationCalls && windows < 4 * options_.evaluation_windows)
+    return std::nullopt;
 
   PlanEvaluation e;
   const Plan& plan = watched_->plan;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "symmer/analysis/capability_metric.hpp"
 #include "symmer/analysis/compute_model.hpp"
@@ -77,6 +78,24 @@ TEST(CapabilityMetric, SilentRankOnADegradedCoreMovesToAFreeCleanCore) {
   EXPECT_EQ(p.moves[0].to_core, 1);
   EXPECT_NEAR(p.gain, 0.5, 0.01);
   EXPECT_GT(p.confidence, 0.9);
+}
+
+// Two ranks on half-taken cores, two clean cores free: the job ends with its last rank, so
+// one move fixing both is preferred to either alone.
+TEST(CapabilityMetric, TwoDegradedRanksMoveTogether) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:6 pu:1");
+  const auto job = testing::paired_job({0.01, 0.01, 0.01, 0.01}, {0.5, 1, 1, 0.5, 1, 1});
+  const Evidence ev(job, node);
+  const auto result = CapabilityMetric().evaluate(ev.context(node));
+  ASSERT_FALSE(result.proposals.empty());
+  const Proposal& p = result.proposals.front();
+  ASSERT_EQ(p.moves.size(), 2u);
+  std::set<int> moved, targets;
+  for (const auto& m : p.moves) moved.insert(m.local_rank), targets.insert(m.to_core);
+  EXPECT_EQ(moved, (std::set<int>{0, 3}));
+  EXPECT_EQ(targets, (std::set<int>{4, 5}));
+  for (const auto& q : result.proposals)
+    if (q.moves.size() == 1) EXPECT_LT(q.gain, p.gain);
 }
 
 // --- idleness -------------------------------------------------------------------------------

@@ -7,8 +7,10 @@
 // offers more capability.
 //
 // Model: each rank's own compute time, as if it ran alone. Moving rank r from capability a to
-// b saves it compute_share_r * (1 - a / b) of the run; a move set's gain is the largest such
-// saving of a moved rank less the largest loss of one (ranks that wait for each other are the
+// b saves it compute_share_r * (1 - a / b) of the run. A move set's gain is the mean saving over
+// the job's degraded ranks (or over the ranks it helps, if more), less the largest loss of a
+// moved rank: the job ends with its last rank, so fixing one of two degraded ranks is half the
+// remedy, and a set that moves both is preferred (ranks that wait for each other are the
 // idleness metric's to price).
 
 #include "symmer/analysis/metric.hpp"
