@@ -13,6 +13,7 @@ nlohmann::json ActuationResult::to_json() const {
           {"faults", faults},
           {"dead_ranks", dead_ranks},
           {"shared_cores", shared_cores},
+          {"bound_from_outside", bound_from_outside},
           {"longest_sharing_s", std::chrono::duration<double>(longest_sharing).count()}};
 }
 
@@ -91,6 +92,11 @@ bool Actuator::issue(int rank, int core, TimePoint now) {
               std::to_string(core),
           now);
     return false;
+  }
+  if (control_.without_calls(rank) && control_.force_bind(rank, target)) {
+    placement_[rank] = core;
+    result_.bound_from_outside[rank] = target;
+    return true;
   }
   in_flight_[rank] = {core, generation, now};
   return true;

@@ -81,9 +81,25 @@ std::vector<int> Analyzer::free_keys(const WindowSample& window) const {
   return keys;
 }
 
-void Analyzer::on_window(const WindowSample& window, TimePoint now) {
+WindowSample Analyzer::with_outside_binds(const WindowSample& window) {
+  WindowSample w = window;
+  for (auto it = bound_from_outside_.begin(); it != bound_from_outside_.end();) {
+    const auto r = std::find_if(w.ranks.begin(), w.ranks.end(),
+                                [&](const RankWindow& x) { return x.local_rank == it->first; });
+    if (r == w.ranks.end() || r->cores == it->second || w.places.count(it->second.front()) == 0) {
+      it = bound_from_outside_.erase(it);  // gone, caught up, or no longer a place of the job
+      continue;
+    }
+    r->core = it->second.front();
+    r->cores = it->second;
+    ++it;
+  }
+  return w;
+}
+
+void Analyzer::on_window(const WindowSample& published, TimePoint now) {
   if (!config_.enabled) return;
-  const auto problems = validate(window, node_);
+  const auto problems = validate(published, node_);
   if (!problems.empty()) {
     std::string message = "window rejected:";
     for (const auto& p : problems) message += " " + p + ";";
@@ -93,6 +109,7 @@ void Analyzer::on_window(const WindowSample& window, TimePoint now) {
     }
     return;
   }
+  const WindowSample window = with_outside_binds(published);
   // Windows during moves describe no mapping, nor those while a rank that did not answer in
   // time may still act on its move (Actuator::settled).
   if (running_ || (actuator_ != nullptr && !actuator_->settled())) {
@@ -336,6 +353,10 @@ void Analyzer::finished(const ActuationResult& result, TimePoint now) {
     if (onset) event["reaction_s"] = seconds(now - *onset);
   }
   for (const auto& f : result.faults) spdlog::warn("symmer: plan {}: {}", plan.id, f);
+  for (const auto& m : result.done)
+    if (const auto b = result.bound_from_outside.find(m.local_rank);
+        b != result.bound_from_outside.end() && b->second == m.to_cores)
+      bound_from_outside_[m.local_rank] = b->second;
   log(event, now);
   if (result.completed)
     planner_->applied(plan, now);

@@ -9,7 +9,9 @@
 #include <string>
 
 #include "symmer/analysis/placement.hpp"
+#include "symmer/analysis/segment_window.hpp"
 #include "symmer/segment/job_process.hpp"
+#include "symmer/topology/cpu_list.hpp"
 
 namespace symmer::analysis {
 
@@ -29,6 +31,10 @@ void SegmentRankControl::update(const segment::SegmentSnapshot& snapshot) {
     who_[static_cast<int>(i)] = {static_cast<pid_t>(id.pid), id.start_ticks,
                                  snapshot.header.pid_namespace};
     current_[static_cast<int>(i)] = segment::mask_cpus(snapshot.slots[i].placement.current);
+    if (silent_ns(snapshot, snapshot.slots[i]) > 0)
+      without_calls_.insert(static_cast<int>(i));
+    else
+      without_calls_.erase(static_cast<int>(i));
   }
 }
 
@@ -63,11 +69,17 @@ bool SegmentRankControl::alive(int local_rank) const {
   return segment::liveness(it->second) != segment::Liveness::kDead;
 }
 
+bool SegmentRankControl::without_calls(int local_rank) const {
+  return without_calls_.count(local_rank) != 0;
+}
+
 bool SegmentRankControl::force_bind(int local_rank, std::span<const int> cores) {
   const auto it = who_.find(local_rank);
+  const auto from = current_.find(local_rank);
   const std::vector<int> cpus = cpus_for(local_rank, cores);
-  if (it == who_.end() || cpus.empty() || !may_act_on(it->second.pid)) return false;
-  return bind_process_threads(it->second.pid, cpus);
+  if (it == who_.end() || from == current_.end() || cpus.empty() || !may_act_on(it->second.pid))
+    return false;
+  return bind_process_threads(it->second.pid, from->second, cpus);
 }
 
 bool SegmentRankControl::may_command() const {
@@ -97,12 +109,15 @@ Status SegmentRankControl::may_act_on(int pid) const {
   return ok;
 }
 
-bool bind_process_threads(int pid, const std::vector<int>& cpus) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int c : cpus)
-    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-  if (CPU_COUNT(&set) == 0) return false;
+bool bind_process_threads(int pid, const std::vector<int>& from, const std::vector<int>& to) {
+  const auto set_of = [](const std::vector<int>& cpus) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus)
+      if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+    return set;
+  };
+  if (to.empty()) return false;
   std::error_code ec;
   const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
   bool any = false;
@@ -111,7 +126,8 @@ bool bind_process_threads(int pid, const std::vector<int>& cpus) {
     pid_t tid = 0;
     const auto r = std::from_chars(name.data(), name.data() + name.size(), tid);
     if (r.ec != std::errc() || tid <= 0) continue;
-    if (sched_setaffinity(tid, sizeof set, &set) != 0) return false;
+    const cpu_set_t set = set_of(topology::map_relative(topology::thread_cpus(tid), from, to));
+    if (CPU_COUNT(&set) == 0 || sched_setaffinity(tid, sizeof set, &set) != 0) return false;
     any = true;
   }
   return !ec && any;

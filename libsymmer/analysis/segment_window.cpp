@@ -27,9 +27,8 @@ std::optional<std::uint64_t> delta(std::uint64_t after, std::uint64_t before) {
   return after - before;
 }
 
-// A rank publishes at the first MPI call that ends a publish period after its last publish, so
-// one that has not published for two periods makes no call. Its time beyond those two periods,
-// up to the sample (RankWindow::silent_ns).
+}  // namespace
+
 std::uint64_t silent_ns(const segment::SegmentSnapshot& s, const segment::SlotSnapshot& slot) {
   const std::uint64_t period =
       std::clamp<std::uint64_t>(s.header.publish_period_ns, 1'000'000, 1'000'000'000);
@@ -37,8 +36,6 @@ std::uint64_t silent_ns(const segment::SegmentSnapshot& s, const segment::SlotSn
   if (s.read_monotonic_ns <= last + 2 * period) return 0;
   return s.read_monotonic_ns - last - 2 * period;
 }
-
-}  // namespace
 
 std::optional<double> process_cpu_seconds(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");

@@ -115,6 +115,11 @@ segment::AckStatus move_all_threads(const std::vector<int>& from, const std::vec
       std::vector<int> old;
       for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &before)) old.push_back(c);
+      // The analyzer bound it there from outside while the rank made no call: keep its place.
+      const auto within = [&](const std::vector<int>& set) {
+        return std::includes(set.begin(), set.end(), old.begin(), old.end());
+      };
+      if (within(to) && !within(from)) return;
       const cpu_set_t after = set_of(topology::map_relative(old, from, to));
       if (::sched_setaffinity(tid, sizeof after, &after) == 0) {
         moved.push_back({tid, before});

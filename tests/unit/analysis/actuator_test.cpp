@@ -94,6 +94,25 @@ TEST(Actuator, MoveToAFreeCoreAndChainsGoInOrder) {
   EXPECT_EQ(ranks.placement(), (std::map<int, int>{{0, 1}, {1, 2}, {2, 3}}));
 }
 
+// A rank in a phase without MPI calls (an application's setup) would act on its command only
+// when the phase ends: it is bound from outside at once, and the plan completes without it.
+TEST(Actuator, RankWithoutCallsIsBoundFromOutsideAtOnce) {
+  FakeRankControl ranks({{0, 0}, {1, 1}});
+  ranks.allow_force_bind = true;
+  ranks.slots.at(0).silent = true;
+  ranks.slots.at(0).without_calls = true;
+  Actuator a(ranks, {});
+  TimePoint now{};
+  ASSERT_TRUE(a.start(plan_of({{0, 0, 2}}), ranks.placement(), places({2}), now));
+  EXPECT_THAT(ranks.forced, ElementsAre(std::pair{0, 2}));
+  EXPECT_THAT(ranks.log, ElementsAre(std::pair{0, 2}));  // commanded too: it acts at its next call
+  const auto r = run(a, now, [&](int) { ranks.everyone_enters_mpi(); });
+  EXPECT_TRUE(r.completed);
+  EXPECT_THAT(r.faults, IsEmpty());
+  EXPECT_EQ(r.bound_from_outside.count(0), 1u);
+  EXPECT_EQ(ranks.placement(), (std::map<int, int>{{0, 2}, {1, 1}}));
+}
+
 TEST(Actuator, ThreeCycleWithoutAFreeCoreCompletes) {
   FakeRankControl ranks({{0, 0}, {1, 1}, {2, 2}});
   Actuator a(ranks, {});

@@ -21,6 +21,7 @@ class FakeRankControl final : public RankControl {
     Ack ack;
     bool alive = true;
     bool silent = false;  // never reaches an MPI call again
+    bool without_calls = false;  // what RankControl::without_calls says of it
   };
 
   explicit FakeRankControl(const std::map<int, int>& placement) {
@@ -39,6 +40,10 @@ class FakeRankControl final : public RankControl {
   }
   Ack ack(int local_rank) const override { return slots.at(local_rank).ack; }
   bool alive(int local_rank) const override { return slots.at(local_rank).alive; }
+  bool without_calls(int local_rank) const override {
+    return slots.at(local_rank).without_calls;
+  }
+
   bool force_bind(int local_rank, std::span<const int> cores) override {
     if (!allow_force_bind || !slots.at(local_rank).alive || cores.empty()) return false;
     slots.at(local_rank).core = cores.front();

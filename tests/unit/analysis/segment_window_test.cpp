@@ -305,20 +305,20 @@ TEST(SegmentRankControl, ForceBindMovesEveryThreadOfTheProcess) {
   ASSERT_EQ(sched_getaffinity(0, sizeof original, &original), 0);
   const auto node = topology::NodeModel::from_this_node();
   const auto& target = node.cores().back().pus;
+  std::vector<int> all;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &original)) all.push_back(c);
   std::thread helper_thread([] { std::this_thread::sleep_for(100ms); });
-  ASSERT_TRUE(bind_process_threads(getpid(), target));
+  ASSERT_TRUE(bind_process_threads(getpid(), all, target));
   cpu_set_t now;
   ASSERT_EQ(sched_getaffinity(0, sizeof now, &now), 0);
   EXPECT_EQ(CPU_COUNT(&now), static_cast<int>(target.size()));
   EXPECT_TRUE(CPU_ISSET(target.front(), &now));
   helper_thread.join();
-  EXPECT_FALSE(bind_process_threads(0x7ffffff0, target));
-  EXPECT_FALSE(bind_process_threads(getpid(), {}));
+  EXPECT_FALSE(bind_process_threads(0x7ffffff0, all, target));
+  EXPECT_FALSE(bind_process_threads(getpid(), target, {}));
   // Put every thread back.
-  std::vector<int> all;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &original)) all.push_back(c);
-  ASSERT_TRUE(bind_process_threads(getpid(), all));
+  ASSERT_TRUE(bind_process_threads(getpid(), target, all));
 }
 
 // Sets environment variables for one test and restores them after.

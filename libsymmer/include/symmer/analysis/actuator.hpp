@@ -10,6 +10,10 @@
 // one (A -> free, B -> A's place, A -> B's place: no sharing at all); without one, both ranks
 // of the cycle are commanded at once, so they share only between their two next MPI calls.
 //
+// A rank that makes no MPI call (RankControl::without_calls: a phase of its own work) would
+// act on its command only when the phase ends; it is bound from outside at once instead, and
+// acts on the command, already done, at its next call.
+//
 // Faults: a rank that dies, answers kFailed (its target left the allowed cpuset) or does not
 // answer within ack_timeout stops the plan. The silent rank's command is superseded by one
 // to stay where it is, and every rank the plan already moved is moved back, in the same
@@ -42,6 +46,9 @@ struct ActuationResult {
   std::vector<std::string> faults;              ///< what went wrong, one message each
   std::vector<int> dead_ranks;                  ///< local ranks found dead
   std::vector<int> shared_cores;                ///< cores still holding two live ranks at the end
+  /// Ranks bound from outside because they made no MPI call, with the logical cores they were
+  /// bound to: their published sets show the move only once they act on the command.
+  std::map<int, std::vector<int>> bound_from_outside;
   std::chrono::nanoseconds longest_sharing{0};  ///< longest time two ranks shared a core
   TimePoint finished;
 

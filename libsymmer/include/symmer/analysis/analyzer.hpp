@@ -87,6 +87,9 @@ class Analyzer {
   nlohmann::json totals_json() const;
   void start(const Plan& plan, TimePoint now);
   void finished(const ActuationResult& result, TimePoint now);
+  // `window` with the ranks bound from outside on the sets they were bound to, until their
+  // published sets show it.
+  WindowSample with_outside_binds(const WindowSample& window);
   // The allowed cores inside the window's domain.
   std::vector<int> allowed_in(const WindowSample& window) const;
   // Free places of the window whose cores are all allowed: key -> logical cores.
@@ -103,6 +106,7 @@ class Analyzer {
   std::unique_ptr<Actuator> actuator_;
   std::vector<int> allowed_;
   std::deque<WindowSample> history_;
+  std::map<int, std::vector<int>> bound_from_outside_;  // local rank -> logical cores
   std::optional<Plan> running_;
   std::map<std::string, TimePoint> onset_;  // metric -> when its current symptom began
   std::map<std::string, int> absent_for_;   // metric -> evaluations in a row without it

@@ -37,9 +37,12 @@ class RankControl {
   virtual Ack ack(int local_rank) const = 0;
   /// False once the rank's process is gone.
   virtual bool alive(int local_rank) const = 0;
-  /// Last resort when a rank does not answer: binds its threads onto logical cores `cores`
-  /// from outside (same user, sched_setaffinity on every thread). False when that is not
-  /// possible.
+  /// True while the rank makes no MPI call (segment_window.hpp: silent_ns): a command waits
+  /// for its next call, which may be seconds away.
+  virtual bool without_calls(int local_rank) const = 0;
+  /// Binds the rank's threads onto logical cores `cores` from outside (same user or root,
+  /// sched_setaffinity on every thread, each to its relative place), for a rank that does not
+  /// answer or makes no call. False when that is not possible.
   virtual bool force_bind(int local_rank, std::span<const int> cores) = 0;
 };
 

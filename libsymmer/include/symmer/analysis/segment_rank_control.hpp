@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 #include "symmer/analysis/rank_control.hpp"
@@ -34,6 +35,8 @@ class SegmentRankControl final : public RankControl {
   std::uint64_t command(int local_rank, std::span<const int> cores) override;
   Ack ack(int local_rank) const override;
   bool alive(int local_rank) const override;
+  /// From the snapshot of the last update().
+  bool without_calls(int local_rank) const override;
   /// sched_setaffinity on every thread of the rank's process (/proc/<pid>/task), after
   /// may_act_on.
   bool force_bind(int local_rank, std::span<const int> cores) override;
@@ -54,11 +57,13 @@ class SegmentRankControl final : public RankControl {
   std::function<void(const std::string&)> refused_;
   std::map<int, segment::ProcessIdentity> who_;
   std::map<int, std::vector<int>> current_;  // local rank -> its CPU set at the last update
+  std::set<int> without_calls_;              // local ranks silent at the last update
   std::uint64_t owner_uid_ = 0;
 };
 
-/// Binds every thread of process `pid` to the Linux CPUs `cpus`. False when the process is
-/// gone or any thread could not be bound (permission, CPU not allowed).
-bool bind_process_threads(int pid, const std::vector<int>& cpus);
+/// Binds every thread of process `pid` from the Linux CPUs `from` onto `to`, each to its
+/// relative place (topology::map_relative). False when the process is gone or any thread
+/// could not be bound (permission, CPU not allowed).
+bool bind_process_threads(int pid, const std::vector<int>& from, const std::vector<int>& to);
 
 }  // namespace symmer::analysis

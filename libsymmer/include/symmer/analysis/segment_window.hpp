@@ -33,6 +33,12 @@ Expected<SegmentSample> read_segment_sample(const std::string& path,
                                             const topology::ProcReader& proc,
                                             const segment::ReadOptions& options = {});
 
+/// How long the rank of `slot` has made no MPI call, as of `snapshot`: a rank publishes at the
+/// first call that ends a publish period after its last publish, so one that has not published
+/// for two periods makes none. The time beyond those two periods; 0 while it publishes.
+std::uint64_t silent_ns(const segment::SegmentSnapshot& snapshot,
+                        const segment::SlotSnapshot& slot);
+
 /// CPU time (user + system, all threads) of process `pid` in seconds, from /proc/<pid>/stat;
 /// nullopt when the process is gone or the file is unreadable.
 std::optional<double> process_cpu_seconds(int pid);
