@@ -202,12 +202,14 @@ def bad_config_is_named_and_job_runs(env):
 def silent_rank_is_not_left_sharing(env):
     # Rank 0 computes 8 x 40 ms between MPI calls (twice that on the noisy core), rank 1 waits
     # as long inside one: a command reaches them within the 10 ms acknowledgement timeout only
-    # when it lands just before rank 0's call, so a plan times out nearly always. Confidence
-    # and gain floors are lowered because this case is about the timeout, not the planner:
-    # with one call every ~0.6 s the split-half check often sees no complete iteration in a
-    # half and would veto every plan on a loaded machine. A job whose only plan went through
-    # in time tested nothing and runs again (at most 3 times). The fault must be named, nobody
-    # left sharing a core, and the job must finish.
+    # when it lands just before rank 0's call. A rank the analyzer sees making no call is bound
+    # from outside at once; one that published just before the command and then does not
+    # answer times out. Confidence and gain floors are lowered because this case is about
+    # ranks that do not answer, not the planner: with one call every ~0.6 s the split-half
+    # check often sees no complete iteration in a half and would veto every plan on a loaded
+    # machine. A job whose every plan was answered in time tested nothing and runs again (at
+    # most 3 times). Each such plan is either done from outside or fails with the fault named;
+    # nobody is left sharing a core, and the job finishes.
     options = ['--iterations', 16, '--work-ms', 40, '--ratio', 8]
     for _ in range(3):
         result, events, p = env.run('idleness', options, noise_core=0,
@@ -217,13 +219,16 @@ def silent_rank_is_not_left_sharing(env):
         actuations = env.kinds(events, 'actuation')
         check(actuations, f'no plan was made: {events}')
         failed = [e for e in actuations if not e['completed']]
-        if failed:
+        outside = [e for e in actuations if e['completed'] and e.get('bound_from_outside')]
+        if failed or outside:
             break
-    check(failed, f'every plan of 3 jobs was answered within 10 ms: {events}')
+    check(failed or outside, f'every plan of 3 jobs was answered within 10 ms: {events}')
     for e in failed:
         check(any('did not answer' in f for f in e['faults']), f'fault not named: {e}')
+    for e in failed + outside:
         check(not e['shared_cores'], f'a core was left shared: {e}')
-    check('did not answer' in p.stderr, f'the fault was not reported:\n{p.stderr}')
+    if failed:
+        check('did not answer' in p.stderr, f'the fault was not reported:\n{p.stderr}')
 
 
 if __name__ == '__main__':
