@@ -3,7 +3,9 @@
 #include "symmer/analysis/segment_rank_control.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <string>
@@ -118,6 +120,8 @@ bool bind_process_threads(int pid, const std::vector<int>& from, const std::vect
     return set;
   };
   if (to.empty()) return false;
+  // The embedded analyzer binds the threads of the rank it runs in: not its own.
+  const pid_t self = pid == ::getpid() ? static_cast<pid_t>(::gettid()) : -1;
   std::error_code ec;
   const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
   bool any = false;
@@ -125,9 +129,13 @@ bool bind_process_threads(int pid, const std::vector<int>& from, const std::vect
     const std::string name = entry.path().filename().string();
     pid_t tid = 0;
     const auto r = std::from_chars(name.data(), name.data() + name.size(), tid);
-    if (r.ec != std::errc() || tid <= 0) continue;
+    if (r.ec != std::errc() || tid <= 0 || tid == self) continue;
     const cpu_set_t set = set_of(topology::map_relative(topology::thread_cpus(tid), from, to));
-    if (CPU_COUNT(&set) == 0 || sched_setaffinity(tid, sizeof set, &set) != 0) return false;
+    if (CPU_COUNT(&set) == 0) return false;
+    if (sched_setaffinity(tid, sizeof set, &set) != 0) {
+      if (errno == ESRCH) continue;  // the thread ended meanwhile
+      return false;
+    }
     any = true;
   }
   return !ec && any;

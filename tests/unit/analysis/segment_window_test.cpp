@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -308,17 +309,25 @@ TEST(SegmentRankControl, ForceBindMovesEveryThreadOfTheProcess) {
   std::vector<int> all;
   for (int c = 0; c < CPU_SETSIZE; ++c)
     if (CPU_ISSET(c, &original)) all.push_back(c);
-  std::thread helper_thread([] { std::this_thread::sleep_for(100ms); });
+  std::atomic<pid_t> helper_tid{0};
+  std::atomic<bool> done{false};
+  std::thread helper_thread([&] {
+    helper_tid = static_cast<pid_t>(gettid());
+    while (!done) std::this_thread::sleep_for(1ms);
+  });
+  while (helper_tid == 0) std::this_thread::sleep_for(1ms);
   ASSERT_TRUE(bind_process_threads(getpid(), all, target));
   cpu_set_t now;
-  ASSERT_EQ(sched_getaffinity(0, sizeof now, &now), 0);
+  ASSERT_EQ(sched_getaffinity(helper_tid, sizeof now, &now), 0);
   EXPECT_EQ(CPU_COUNT(&now), static_cast<int>(target.size()));
   EXPECT_TRUE(CPU_ISSET(target.front(), &now));
+  // The calling thread (an embedded analyzer's) is left where it was.
+  ASSERT_EQ(sched_getaffinity(0, sizeof now, &now), 0);
+  EXPECT_TRUE(CPU_EQUAL(&now, &original));
+  done = true;
   helper_thread.join();
   EXPECT_FALSE(bind_process_threads(0x7ffffff0, all, target));
   EXPECT_FALSE(bind_process_threads(getpid(), target, {}));
-  // Put every thread back.
-  ASSERT_TRUE(bind_process_threads(getpid(), target, all));
 }
 
 // Sets environment variables for one test and restores them after.

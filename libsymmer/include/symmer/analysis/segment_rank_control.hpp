@@ -62,8 +62,9 @@ class SegmentRankControl final : public RankControl {
 };
 
 /// Binds every thread of process `pid` from the Linux CPUs `from` onto `to`, each to its
-/// relative place (topology::map_relative). False when the process is gone or any thread
-/// could not be bound (permission, CPU not allowed).
+/// relative place (topology::map_relative), but the calling thread (the embedded analyzer
+/// runs inside a rank). False when the process is gone or a thread could not be bound
+/// (permission, CPU not allowed).
 bool bind_process_threads(int pid, const std::vector<int>& from, const std::vector<int>& to);
 
 }  // namespace symmer::analysis
