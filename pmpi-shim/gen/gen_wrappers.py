@@ -27,11 +27,10 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # {arg} placeholders naming the call's arguments ({a|b}: the first of a, b the call has) and
 # {mode} the send mode flag; `status`: status arguments the shim must see even when the
 # application passes MPI_STATUS(ES)_IGNORE (replaced by per-thread scratch); `poll`: the call
-# never blocks (timed by sampling, call.hpp) and `after` runs only when this holds; `eager`: the
-# C binding asks hooks::eager_send whether this send surely does not wait (then it is sampled).
+# never blocks (timed by sampling, Call::stop_poll) and `after` runs only when this holds.
 # A `before` of before_complete returns whether any request is followed; `after` runs only then.
 KINDS = {
-    'send': dict(cls='kSend', eager='eager_send({count}, {datatype}, SendMode::{mode})', after='after_send(call.info(), {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
+    'send': dict(cls='kSend', after='after_send(call.info(), {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
     'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {source}, {comm}, {status})'),
     'mrecv': dict(cls='kRecv', status='status', after='after_mrecv(call.info(), {status})'),
     'sendrecv': dict(cls='kSendrecv', status='status',
@@ -255,8 +254,7 @@ def gen_c_wrapper(c):
         out.append('  hooks::finalize_begin();\n')
         out.append(f'  return pmpi.{c.pname}();\n}}\n')
     else:
-        eager = f', hooks::{c.fill(s["eager"])}' if 'eager' in s else ''
-        out.append(f'  Call call(CallClass::{s["cls"]}{eager});\n')
+        out.append(f'  Call call(CallClass::{s["cls"]});\n')
         out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
         guards = []
         if 'before' in s:
@@ -272,7 +270,7 @@ def gen_c_wrapper(c):
             out.append(f'  {arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
         out.append(f'  const int rc = pmpi.{c.pname}({args});\n')
         if 'poll' in s:
-            out.append('  call.stop();\n')
+            out.append('  call.stop_poll();\n')
             guards.insert(0, f'{c.fill(s["poll"])} != 0')
         else:
             out.append('  call.stop();\n')
@@ -421,7 +419,7 @@ def gen_fortran_wrapper(c):
         out.append(f'  {arr} = {arr}_c.fortran_arg();\n')
     out.append(f'  pmpi.{pf}({args});\n')
     if 'poll' in s:
-        out.append('  call.stop();\n')
+        out.append('  call.stop_poll();\n')
         guards.insert(0, re.sub(r'\{([a-z_|]+)\}', lambda m: m.group(1), s['poll']) + ' != 0')  # LOGICAL
     else:
         out.append('  call.stop();\n')

@@ -12,14 +12,11 @@
 // every call, so no call reads the node segment.
 //
 // Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status: calls that never block)
-// are what tight loops call millions of times, and a clock read costs 7-15 ns; so are blocking
-// sends that surely do not wait for their receiver (hooks::eager_send: buffered, or a
-// predefined datatype under the eager limits), half of every small-message exchange. Only one
-// in kSample of each kind on average, chosen at random, is clocked (entry and exit); it updates
-// that kind's running mean duration. The others read no clock at all: the next clocked call
-// splits the time elapsed since the last clocked exit into idle (the unclocked calls times
-// their means) and compute (the rest), so idle + compute stays exactly the elapsed time and
-// the split is unbiased.
+// are what tight loops call millions of times, and a clock read costs 7-15 ns. Only one in
+// kPollSample polls on average, chosen at random, is clocked (entry and exit); it updates the
+// running mean duration of polls. The others read no clock at all: the next clocked call splits the time elapsed
+// since the last clocked exit into idle (the unclocked polls times the mean) and compute (the
+// rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
 
 #include <algorithm>
 
@@ -45,11 +42,10 @@ struct CallInfo {
 
 class Call {
  public:
-  /// On average one sampled call in this many is clocked.
-  static constexpr std::uint64_t kSample = 16;
+  /// On average one poll in this many is clocked.
+  static constexpr std::uint64_t kPollSample = 16;
 
-  /// `eager_send`: a blocking send that surely does not wait for its receiver.
-  SYMMER_INLINE explicit Call(CallClass cls, bool eager_send = false) noexcept : cls_(cls) {
+  SYMMER_INLINE explicit Call(CallClass cls) noexcept : cls_(cls) {
     if (!g.active.load(std::memory_order_relaxed)) return;
     ThreadState* ts = t_state;
     if (__builtin_expect(ts == nullptr, 0) && (ts = thread_state_slow()) == nullptr) return;
@@ -58,11 +54,7 @@ class Call {
     ts->depth.store(depth + 1, std::memory_order_relaxed);
     if (depth != 0) return;  // the outer call (e.g. a Fortran binding) accounts for this one
     tracked_ = true;
-    if (is_poll_class(cls))
-      sampled_ = &ts->polls;
-    else if (eager_send)
-      sampled_ = &ts->eager_sends;
-    if (sampled_ != nullptr && !sample(*ts, *sampled_)) {
+    if (is_poll_class(cls) && !sample_poll(*ts)) {
       unclocked_ = true;
       return;
     }
@@ -81,20 +73,24 @@ class Call {
   /// False when the wrapper must just pass the call through.
   bool tracked() const noexcept { return tracked_; }
 
-  /// Marks the end of the real call. A clocked sampled call updates its kind's running mean
-  /// (a preempted or unusually slow one counts in full, but moves the mean only so far).
+  /// Marks the end of the real call.
   SYMMER_INLINE void stop() noexcept {
-    if (unclocked_) return;
-    t1_ = now_ticks();
-    if (sampled_ == nullptr) return;
-    SampledCalls& s = *sampled_;
-    const std::uint64_t d = elapsed();
-    s.mean_ticks =
-        s.samples++ == 0 ? d : (3 * s.mean_ticks + std::min(d, 4 * s.mean_ticks + 64)) / 4;
+    if (!unclocked_) t1_ = now_ticks();
   }
 
-  /// Time the real call took, in ticks (after stop()); the mean for an unclocked call.
-  std::uint64_t duration() const noexcept { return unclocked_ ? sampled_->mean_ticks : elapsed(); }
+  /// Marks the end of a poll; a clocked one updates the running mean of poll durations (a
+  /// preempted or unusually busy poll counts in full, but moves the mean only so far).
+  SYMMER_INLINE void stop_poll() noexcept {
+    if (unclocked_) return;
+    t1_ = now_ticks();
+    ThreadState& ts = *ts_;
+    const std::uint64_t d = elapsed();
+    ts.poll_ticks =
+        ts.poll_samples++ == 0 ? d : (3 * ts.poll_ticks + std::min(d, 4 * ts.poll_ticks + 64)) / 4;
+  }
+
+  /// Time the real call took, in ticks (after stop()); the mean for an unclocked poll.
+  std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : elapsed(); }
 
   /// What the hooks get: the thread and the duration so far (the real call's, after stop()).
   SYMMER_INLINE CallInfo info() const noexcept { return {ts_, duration()}; }
@@ -111,7 +107,7 @@ class Call {
     ThreadCounters& c = ts_->counters;
     c.calls[static_cast<std::size_t>(cls_)].add(1);
     if (unclocked_) {
-      ++sampled_->unclocked;  // timed by the next clocked call (account_compute)
+      ++ts_->unclocked_polls;  // timed by the next clocked call (account_compute)
       return;
     }
     (is_idle_class(cls_) ? c.idle : c.other).add(elapsed());
@@ -124,22 +120,21 @@ class Call {
   // Never negative, even if the thread moved to a core whose TSC lags by a few ticks.
   SYMMER_INLINE std::uint64_t elapsed() const noexcept { return t1_ > t0_ ? t1_ - t0_ : 0; }
 
-  // A countdown to the next clocked call of the kind (the first one is), drawn uniformly from
-  // 1 .. 2 kSample - 1 by xorshift64 when it runs out: random, so that no periodic pattern of
-  // calls aliases with the sampling, and one decrement per unclocked call.
-  SYMMER_INLINE static bool sample(ThreadState& ts, SampledCalls& s) noexcept {
-    if (__builtin_expect(--s.countdown != 0, 1)) return false;
-    std::uint64_t x = ts.sample_rng;
+  // A countdown to the next clocked poll (the first poll is one), drawn uniformly from
+  // 1 .. 2 kPollSample - 1 by xorshift64 when it runs out: random, so that no periodic pattern
+  // of polls aliases with the sampling, and one decrement per unclocked poll.
+  SYMMER_INLINE static bool sample_poll(ThreadState& ts) noexcept {
+    if (__builtin_expect(--ts.poll_countdown != 0, 1)) return false;
+    std::uint64_t x = ts.poll_rng;
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    ts.sample_rng = x;
-    s.countdown = static_cast<std::uint32_t>(1 + x % (2 * kSample - 1));
+    ts.poll_rng = x;
+    ts.poll_countdown = static_cast<std::uint32_t>(1 + x % (2 * kPollSample - 1));
     return true;
   }
 
   ThreadState* ts_ = nullptr;
-  SampledCalls* sampled_ = nullptr;  ///< the kind's sampling state; null: always clocked
   CallClass cls_;
   bool tracked_ = false;
   bool unclocked_ = false;

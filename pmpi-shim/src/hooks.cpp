@@ -177,15 +177,8 @@ void prepare(int thread_level) noexcept {
   look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
 }
 
-bool eager_send(long long count, symmer_handle datatype, SendMode mode) noexcept {
-  if (mode == SendMode::kBuffered) return true;
-  if (mode == SendMode::kSync) return false;
-  const auto bytes = predefined_bytes(from_handle<MPI_Datatype>(datatype), count);
-  return bytes && *bytes <= std::min(g.eager_local, g.eager_remote);
-}
-
-void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
-                symmer_handle comm, SendMode mode) noexcept {
+void after_send(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+                SendMode mode) noexcept {
   if (dest < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
   const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
@@ -213,8 +206,8 @@ void after_mrecv(CallInfo call, void* status) noexcept {
   after_recv(call, 0, handle_key(s.mprobe_comm), status);
 }
 
-void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,
-                    int source, symmer_handle comm, void* status) noexcept {
+void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest, int source,
+                    symmer_handle comm, void* status) noexcept {
   if (dest >= 0) {
     ThreadState& ts = call.thread();
     count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
@@ -223,8 +216,8 @@ void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, 
   after_recv(call, source, comm, status);
 }
 
-void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest,
-                 symmer_handle comm, void* request, SendMode mode) noexcept {
+void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+                 void* request, SendMode mode) noexcept {
   if (dest < 0) return;
   ThreadState& ts = call.thread();
   RequestInfo info;
@@ -365,8 +358,7 @@ void after_waitany(CallInfo call, int /*rc*/, int* index, void* status) noexcept
   charge_completion(call);
 }
 
-void after_waitsome(CallInfo call, int /*rc*/, int* outcount, int* indices,
-                    void* statuses) noexcept {
+void after_waitsome(CallInfo call, int /*rc*/, int* outcount, int* indices, void* statuses) noexcept {
   if (*outcount != MPI_UNDEFINED)
     for (int k = 0; k < *outcount; ++k) complete_one(call, indices[k], status_at(statuses, k));
   charge_completion(call);
@@ -385,8 +377,7 @@ void after_testany(CallInfo call, int rc, int* index, int* flag, void* status) n
   if (*flag) after_waitany(call, rc, index, status);
 }
 
-void after_probe(CallInfo call, int /*source*/, symmer_handle comm, int* flag,
-                 void* status) noexcept {
+void after_probe(CallInfo call, int /*source*/, symmer_handle comm, int* flag, void* status) noexcept {
   if (flag && !*flag) return;
   const auto* st = static_cast<const MPI_Status*>(status);
   if (st->MPI_SOURCE < 0) return;

@@ -31,18 +31,14 @@ void finalize_begin() noexcept;
 void prepare(int thread_level) noexcept;
 
 // Point-to-point.
-/// True when a blocking send surely completes without waiting for its receiver: buffered, or
-/// not synchronous and a message of a predefined datatype within both eager limits. Such sends
-/// are timed by sampling (call.hpp). Asks MPI nothing.
-bool eager_send(long long count, symmer_handle datatype, SendMode mode) noexcept;
-void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
-                symmer_handle comm, SendMode mode) noexcept;
+void after_send(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+                SendMode mode) noexcept;
 void after_recv(CallInfo call, int source, symmer_handle comm, void* status) noexcept;
 void after_mrecv(CallInfo call, void* status) noexcept;
-void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,
-                    int source, symmer_handle comm, void* status) noexcept;
-void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest,
-                 symmer_handle comm, void* request, SendMode mode) noexcept;
+void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest, int source,
+                    symmer_handle comm, void* status) noexcept;
+void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
+                 void* request, SendMode mode) noexcept;
 void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept;
 void after_imrecv(CallInfo call, void* request) noexcept;
 void after_send_init(CallInfo call, long long count, symmer_handle datatype, int dest,

@@ -78,21 +78,23 @@ void message_size_init() noexcept {
     remember(t);
 }
 
-std::optional<std::uint64_t> predefined_bytes(MPI_Datatype datatype, long long count) noexcept {
-  const std::uint64_t key = handle_key(datatype);
-  for (std::uint64_t i = slot_of(key);; i = (i + 1) % kEntries) {
-    if (table[i].key == key)
-      return count <= 0 ? 0 : static_cast<std::uint64_t>(count) * table[i].size;
-    if (table[i].key == 0) return std::nullopt;  // derived: its size may change with its handle
-  }
-}
-
 std::uint64_t datatype_bytes(MPI_Datatype datatype, long long count) noexcept {
   if (count <= 0) return 0;
-  if (const auto bytes = predefined_bytes(datatype, count)) return *bytes;
-  int n = 0;
-  if (mpi.PMPI_Type_size(datatype, &n) != MPI_SUCCESS || n <= 0) return 0;
-  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(n);
+  const std::uint64_t key = handle_key(datatype);
+  std::uint64_t size = 0;
+  for (std::uint64_t i = slot_of(key);; i = (i + 1) % kEntries) {
+    if (table[i].key == key) {
+      size = table[i].size;
+      break;
+    }
+    if (table[i].key == 0) {  // a derived datatype: its size may change with its handle
+      int n = 0;
+      if (mpi.PMPI_Type_size(datatype, &n) != MPI_SUCCESS || n <= 0) return 0;
+      size = static_cast<std::uint64_t>(n);
+      break;
+    }
+  }
+  return static_cast<std::uint64_t>(count) * size;
 }
 
 std::uint64_t received_bytes(const MPI_Status* status) noexcept {

@@ -9,7 +9,6 @@
 //   ABI (mpif.h mirrors the layout); other MPIs are asked through PMPI_Get_count.
 
 #include <cstdint>
-#include <optional>
 
 #include "mpi_include.hpp"
 
@@ -20,10 +19,6 @@ void message_size_init() noexcept;
 
 /// Bytes of `count` elements of `datatype`; 0 for count <= 0 or a datatype MPI refuses.
 std::uint64_t datatype_bytes(MPI_Datatype datatype, long long count) noexcept;
-
-/// Bytes of `count` elements of a predefined `datatype` from the table; nullopt for a derived
-/// one (which only MPI can size).
-std::optional<std::uint64_t> predefined_bytes(MPI_Datatype datatype, long long count) noexcept;
 
 /// Bytes a completed receive brought, from its status.
 std::uint64_t received_bytes(const MPI_Status* status) noexcept;

@@ -52,23 +52,16 @@ struct ThreadCounters {
 
 struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
 
-/// One kind of call timed by sampling (call.hpp): polls, and blocking sends that surely do not
-/// wait for their receiver.
-struct SampledCalls {
-  std::uint64_t samples = 0;     ///< clocked ones
-  std::uint64_t mean_ticks = 0;  ///< running mean duration of one
-  std::uint64_t unclocked = 0;   ///< since the last clocked exit, not clocked
-  std::uint32_t countdown = 1;   ///< calls until the next clocked one (Call::sample)
-};
-
 /// State of one thread that calls MPI.
 struct alignas(64) ThreadState {
   ThreadCounters counters;
   std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
   std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
-  SampledCalls polls;
-  SampledCalls eager_sends;
-  std::uint64_t sample_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked ones
+  std::uint64_t poll_samples = 0;        ///< clocked polls (Call::stop_poll)
+  std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
+  std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
+  std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
+  std::uint32_t poll_countdown = 1;  ///< polls until the next clocked one (Call::sample_poll)
   std::atomic<int> depth{0};  ///< nesting of intercepted calls (>0: inside MPI)
   bool main_thread = false;   ///< the thread that called MPI_Init
   int registry_index = -1;
@@ -186,19 +179,17 @@ inline int peer_of_world(int w) noexcept {
   return w >= 0 && static_cast<std::size_t>(w) < g.peer_of_world.size() ? g.peer_of_world[w] : -1;
 }
 
-/// Accounts the time since the thread's last clocked MPI call: unclocked calls in between get
+/// Accounts the time since the thread's last clocked MPI call: unclocked polls in between get
 /// their estimated share as idle (see call.hpp), the rest is compute (and out of sync while
 /// the rank holds incomplete sends).
 SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
   // TSCs of different cores may disagree by a few ticks after a thread migrates.
   std::uint64_t gap = now > ts.last_exit ? now - ts.last_exit : 0;
-  if (__builtin_expect((ts.polls.unclocked | ts.eager_sends.unclocked) != 0, 0)) {
-    const std::uint64_t inside =
-        std::min(gap, ts.polls.unclocked * ts.polls.mean_ticks +
-                          ts.eager_sends.unclocked * ts.eager_sends.mean_ticks);
-    ts.counters.idle.add(inside);
-    gap -= inside;
-    ts.polls.unclocked = ts.eager_sends.unclocked = 0;
+  if (__builtin_expect(ts.unclocked_polls != 0, 0)) {
+    const std::uint64_t polled = std::min(gap, ts.unclocked_polls * ts.poll_ticks);
+    ts.counters.idle.add(polled);
+    gap -= polled;
+    ts.unclocked_polls = 0;
   }
   ts.counters.compute.add(gap);
   if (g.pending_sends.load(std::memory_order_relaxed) > 0) {

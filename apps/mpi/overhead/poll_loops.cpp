@@ -4,10 +4,12 @@
 //
 //   LD_PRELOAD=build/lib/libsymmer-pmpi.so SYMMER_ANALYZER=off valgrind --tool=callgrind
 //     --toggle-collect=test_null_loop --toggle-collect=iprobe_loop
-//     --toggle-collect=test_posted_loop build/bin/symmer-poll-loops
+//     --toggle-collect=test_posted_loop --toggle-collect=self_exchange_loop
+//     build/bin/symmer-poll-loops
 //
 // Each loop's inclusive instructions / 101000 calls, with and without the shim, is what the
-// shim adds per call (docs/results/symmer/shim-poll-instructions/).
+// shim adds per call (docs/results/symmer/shim-poll-instructions/); self_exchange_loop's per
+// 8-byte exchange with itself (MPI_Irecv, MPI_Send, MPI_Wait).
 #include <mpi.h>
 
 #include <cstdio>
@@ -38,6 +40,20 @@ __attribute__((noinline)) void test_posted_loop(long n) {
   MPI_Cancel(&r);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 }
+
+// An 8-byte blocking MPI_Send to this rank, its receive posted first (a send to oneself may
+// wait for the receive).
+__attribute__((noinline)) void self_exchange_loop(long n) {
+  double out = 1.0, in = 0.0;
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (long i = 0; i < n; ++i) {
+    MPI_Request r;
+    MPI_Irecv(&in, 1, MPI_DOUBLE, me, 5, MPI_COMM_WORLD, &r);
+    MPI_Send(&out, 1, MPI_DOUBLE, me, 5, MPI_COMM_WORLD);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+}
 }
 
 int main(int argc, char** argv) {
@@ -46,6 +62,7 @@ int main(int argc, char** argv) {
     test_null_loop(n);
     iprobe_loop(n);
     test_posted_loop(n);
+    self_exchange_loop(n);
   }
   MPI_Finalize();
   std::puts("done");
