@@ -24,6 +24,7 @@
 #include "symmer/analysis/segment_analysis.hpp"
 #include "symmer/segment/claim.hpp"
 #include "symmer/segment/reader.hpp"
+#include "symmer/topology/cpu_list.hpp"
 
 namespace symmer {
 namespace {
@@ -43,10 +44,7 @@ constexpr auto kMinLease = std::chrono::seconds(2);
 
 // Runs the calling thread on `pus` (false when the kernel refuses, e.g. outside the cpuset).
 bool bind_this_thread(const std::vector<int>& pus) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int pu : pus)
-    if (pu >= 0 && pu < CPU_SETSIZE) CPU_SET(pu, &set);
+  const cpu_set_t set = topology::cpu_set_of(pus);
   return CPU_COUNT(&set) > 0 && sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
@@ -142,9 +140,9 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
         } else if (outcome == segment::ClaimOutcome::kHeld && !analysis) {
           // Also after a daemon that asked but never held it (stopped within a window).
           if (standing_by)
-            spdlog::info("symmer: symmerd{} let go of this job; the embedded analyzer takes over",
-                         standing_by_for ? " (pid " + std::to_string(standing_by_for) + ")"
-                                         : std::string());
+            spdlog::info(
+                "symmer: symmerd{} let go of this job; the embedded analyzer takes over",
+                standing_by_for ? " (pid " + std::to_string(standing_by_for) + ")" : std::string());
           standing_by = false;
           auto opened = analysis::SegmentAnalysis::open(context_.segment_path, config_, node,
                                                         Clock::now(), &*claim);

@@ -112,13 +112,6 @@ Status SegmentRankControl::may_act_on(int pid) const {
 }
 
 bool bind_process_threads(int pid, const std::vector<int>& from, const std::vector<int>& to) {
-  const auto set_of = [](const std::vector<int>& cpus) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int c : cpus)
-      if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-    return set;
-  };
   if (to.empty()) return false;
   // The embedded analyzer binds the threads of the rank it runs in: not its own.
   const pid_t self = pid == ::getpid() ? static_cast<pid_t>(::gettid()) : -1;
@@ -130,7 +123,8 @@ bool bind_process_threads(int pid, const std::vector<int>& from, const std::vect
     pid_t tid = 0;
     const auto r = std::from_chars(name.data(), name.data() + name.size(), tid);
     if (r.ec != std::errc() || tid <= 0 || tid == self) continue;
-    const cpu_set_t set = set_of(topology::map_relative(topology::thread_cpus(tid), from, to));
+    const cpu_set_t set =
+        topology::cpu_set_of(topology::map_relative(topology::thread_cpus(tid), from, to));
     if (CPU_COUNT(&set) == 0) return false;
     if (sched_setaffinity(tid, sizeof set, &set) != 0) {
       if (errno == ESRCH) continue;  // the thread ended meanwhile

@@ -113,6 +113,14 @@ std::vector<int> map_relative(std::span<const int> cpus, std::span<const int> fr
   return out;
 }
 
+cpu_set_t cpu_set_of(std::span<const int> cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus)
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  return set;
+}
+
 std::vector<int> this_thread_cpus() { return thread_cpus(0); }
 
 std::vector<int> thread_cpus(int tid) {

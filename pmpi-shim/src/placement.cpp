@@ -37,14 +37,6 @@ bool for_each_thread(F&& f) {
   return true;
 }
 
-cpu_set_t set_of(const std::vector<int>& cpus) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int c : cpus)
-    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-  return set;
-}
-
 // The CPUs of the OpenMP runtime's places, when the application has one and it binds.
 void add_omp_places(std::set<int>& cpus) {
   const char* places = std::getenv("OMP_PLACES");
@@ -56,7 +48,8 @@ void add_omp_places(std::set<int>& cpus) {
   const auto num_places = reinterpret_cast<NumPlaces>(::dlsym(RTLD_DEFAULT, "omp_get_num_places"));
   const auto num_procs =
       reinterpret_cast<PlaceNumProcs>(::dlsym(RTLD_DEFAULT, "omp_get_place_num_procs"));
-  const auto proc_ids = reinterpret_cast<PlaceProcIds>(::dlsym(RTLD_DEFAULT, "omp_get_place_proc_ids"));
+  const auto proc_ids =
+      reinterpret_cast<PlaceProcIds>(::dlsym(RTLD_DEFAULT, "omp_get_place_proc_ids"));
   if (num_places == nullptr || num_procs == nullptr || proc_ids == nullptr) return;
   const int n = num_places();
   for (int p = 0; p < n && p < CPU_SETSIZE; ++p) {
@@ -120,7 +113,7 @@ segment::AckStatus move_all_threads(const std::vector<int>& from, const std::vec
         return std::includes(set.begin(), set.end(), old.begin(), old.end());
       };
       if (within(to) && !within(from)) return;
-      const cpu_set_t after = set_of(topology::map_relative(old, from, to));
+      const cpu_set_t after = topology::cpu_set_of(topology::map_relative(old, from, to));
       if (::sched_setaffinity(tid, sizeof after, &after) == 0) {
         moved.push_back({tid, before});
       } else if (errno != ESRCH) {
@@ -142,9 +135,8 @@ using symmer::shim::g;
 
 extern "C" __attribute__((visibility("default"))) unsigned long long symmer_rank_set_generation(
     void) {
-  return g.active.load(std::memory_order_acquire)
-             ? g.set_generation.load(std::memory_order_acquire)
-             : 0;
+  return g.active.load(std::memory_order_acquire) ? g.set_generation.load(std::memory_order_acquire)
+                                                  : 0;
 }
 
 extern "C" __attribute__((visibility("default"))) int symmer_rank_cpus(

@@ -93,10 +93,7 @@ cpu_set_t SymmerLink::follow(const cpu_set_t& cpus) {
     if (built_.empty() || current_.empty() || built_ == current_) return cpus;
     there = symmer::topology::map_relative(bound, built_, current_);
   }
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int c : there)
-    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  const cpu_set_t set = symmer::topology::cpu_set_of(there);
   return CPU_COUNT(&set) > 0 ? set : cpus;
 }
 

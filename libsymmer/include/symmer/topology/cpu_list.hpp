@@ -8,6 +8,8 @@
 // spaces, no empty items, no signs, nothing after the last item. Duplicates are allowed and
 // merged; the result is sorted.
 
+#include <sched.h>
+
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +45,10 @@ std::string format_cpu_list(std::span<const int> cpus);
 /// all of `to`. Used by the shim when it re-binds a rank and by TSAR when its workers follow.
 std::vector<int> map_relative(std::span<const int> cpus, std::span<const int> from,
                               std::span<const int> to);
+
+/// `cpus` as a kernel CPU mask (for sched_setaffinity); CPUs outside 0..CPU_SETSIZE-1 are
+/// left out, so the mask may be empty.
+cpu_set_t cpu_set_of(std::span<const int> cpus);
 
 /// The CPUs the calling thread may run on (sched_getaffinity), sorted; empty when the call
 /// fails.
