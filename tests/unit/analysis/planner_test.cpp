@@ -79,6 +79,19 @@ const Move kSwap23[] = {{2, 2, 3}, {3, 3, 2}};
 
 std::vector<Move> v(std::span<const Move> m) { return {m.begin(), m.end()}; }
 
+// A planner whose one metric proposes swapping ranks 0 and 1, a plan it made and saw applied
+// at f.t0: it is evaluating that plan.
+std::unique_ptr<Planner> evaluating_swap(const Fixture& f) {
+  auto planner = std::make_unique<Planner>(PlannerOptions{},
+                                           metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
+  const auto round = planner->plan(f.context(), {}, f.t0);
+  if (round.plan)
+    planner->applied(*round.plan, f.t0);
+  else
+    ADD_FAILURE() << "the swap was not planned";
+  return planner;
+}
+
 TEST(Planner, AcceptsAConfidentProposalAboveThreshold) {
   Fixture f;
   Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
@@ -228,11 +241,9 @@ TEST(Planner, RollsBackAPlanThatSlowedTheJobAndBansIt) {
 
 TEST(Planner, KeepsAPlanThatHelped) {
   Fixture f;
-  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
-  auto round = planner.plan(f.context(), {}, f.t0);
-  planner.applied(*round.plan, f.t0);
+  const auto planner = evaluating_swap(f);
   std::optional<PlanEvaluation> e;
-  for (int i = 0; i < 10 && !e; ++i) e = planner.observe(slowed(f.w, 1.25), f.t0 + 1s);
+  for (int i = 0; i < 10 && !e; ++i) e = planner->observe(slowed(f.w, 1.25), f.t0 + 1s);
   ASSERT_TRUE(e);
   EXPECT_FALSE(e->harmful);
   EXPECT_FALSE(e->rollback);
@@ -293,14 +304,12 @@ TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
 
 TEST(Planner, EvaluationWaitsForEnoughCalls) {
   Fixture f;
-  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
-  auto round = planner.plan(f.context(), {}, f.t0);
-  planner.applied(*round.plan, f.t0);
+  const auto planner = evaluating_swap(f);
   WindowSample sparse = f.w;
   for (auto& r : sparse.ranks) r.calls = 1;  // one call per window: rates mean nothing yet
   int windows = 0;
   std::optional<PlanEvaluation> e;
-  while (!e && windows < 50) e = planner.observe(sparse, f.t0 + 1s), ++windows;
+  while (!e && windows < 50) e = planner->observe(sparse, f.t0 + 1s), ++windows;
   ASSERT_TRUE(e);
   EXPECT_EQ(windows, 1 + 10);  // skip one, then until 10 calls
 }
@@ -377,9 +386,7 @@ TEST(Planner, TwoSlowRanksInLockstepMoveTogether) {
 // the longest evaluation wait. A rate of no calls says nothing: the plan is kept, not undone.
 TEST(Planner, EvaluationWithoutCallsIsInconclusiveAndKeepsThePlan) {
   Fixture f;
-  Planner planner({}, metrics(FixedMetric("a", {proposal(v(kSwap01), 0.2)})));
-  auto round = planner.plan(f.context(), {}, f.t0);
-  planner.applied(*round.plan, f.t0);
+  const auto planner = evaluating_swap(f);
   WindowSample silent = f.w;
   for (auto& r : silent.ranks) {
     r.calls = 0;
@@ -387,7 +394,7 @@ TEST(Planner, EvaluationWithoutCallsIsInconclusiveAndKeepsThePlan) {
     r.compute_ns = r.idle_ns = 0;
   }
   std::optional<PlanEvaluation> e;
-  for (int i = 0; i < 50 && !e; ++i) e = planner.observe(silent, f.t0 + 1s);
+  for (int i = 0; i < 50 && !e; ++i) e = planner->observe(silent, f.t0 + 1s);
   ASSERT_TRUE(e);
   EXPECT_FALSE(e->conclusive);
   EXPECT_FALSE(e->harmful);
