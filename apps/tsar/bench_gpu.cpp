@@ -130,6 +130,11 @@ struct Result {
   /// Mean seconds of a timed pass outside TSAR's own pass times: entering and leaving the
   /// calls, and the program's serial steps between a time step's loops.
   double outside = 0.0;
+  /// Mean seconds of a timed pass in each loop's parallel_for call; the pass's remainder is
+  /// `serial`, the program's own steps between loops (and the final copy back). A kernel of
+  /// one loop: its whole pass, serial 0.
+  std::vector<double> loop_seconds;
+  double serial = 0.0;
   std::vector<std::string> keys;
   std::vector<std::int64_t> iterations;  ///< last pass
   std::vector<int> retired;  ///< loops whose region retired the device (its core ran its rows)
@@ -182,6 +187,10 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
     const auto t0 = Clock::now();
     k.pass(regions, backend);
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const auto loop_seconds = k.loop_seconds();
+    r.loop_seconds.resize(loop_seconds.size(), 0.0);
+    for (std::size_t l = 0; l < loop_seconds.size(); ++l)
+      r.loop_seconds[l] += loop_seconds[l] / passes;
     const std::int64_t required = k.minimum_bytes();
     minimum =
         minimum >= 0.0 && required >= 0 ? minimum + static_cast<double>(required) / passes : -1.0;
@@ -224,6 +233,9 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
   r.total += r.finish;
   r.per_pass = r.total / std::max(1, passes);
   r.outside = (r.total - r.finish) / std::max(1, passes) - r.tsar_pass;
+  if (r.loop_seconds.empty()) r.loop_seconds = {r.per_pass};
+  r.serial = std::max(
+      0.0, r.per_pass - std::accumulate(r.loop_seconds.begin(), r.loop_seconds.end(), 0.0));
   // The last pass's split, every loop's iterations together; the loops that retired a device
   // (there its worker ran its iterations on the core that drove it).
   r.loops = regions.size();
@@ -250,6 +262,29 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
   return diff / scale;
 }
 
+/// The co-scheduled time a perfect split of each loop reaches: the program's serial steps (the
+/// least any standalone configuration spent outside the loops) plus, per loop, 1 / sum_j 1/T_j
+/// over the standalone times of that loop -- the CPU's under its best schedule, each
+/// accelerator's. Serial steps cannot be split, so they are not divided among the devices
+/// (Amdahl). A kernel of one loop: 1 / sum_j 1/T_j of whole passes.
+double loop_ideal_seconds(const std::vector<const Result*>& cpu, const std::vector<Result>& alone,
+                          std::size_t l) {
+  double best_cpu = INFINITY;
+  for (const Result* c : cpu) best_cpu = std::min(best_cpu, c->loop_seconds[l]);
+  double inverse = 1.0 / best_cpu;
+  for (const Result& a : alone) inverse += 1.0 / a.loop_seconds[l];
+  return 1.0 / inverse;
+}
+double ideal_seconds(const std::vector<const Result*>& cpu, const std::vector<Result>& alone) {
+  double serial = INFINITY;
+  for (const Result* c : cpu) serial = std::min(serial, c->serial);
+  for (const Result& a : alone) serial = std::min(serial, a.serial);
+  double loops = 0.0;
+  for (std::size_t l = 0; l < cpu.front()->loop_seconds.size(); ++l)
+    loops += loop_ideal_seconds(cpu, alone, l);
+  return serial + loops;
+}
+
 json result_json(const Result& r) {
   json devices = json::array();
   for (std::size_t w = 0; w < r.keys.size(); ++w)
@@ -266,6 +301,8 @@ json result_json(const Result& r) {
           {"fastest_pass", r.fastest},
           {"tsar_pass_seconds", r.tsar_pass},
           {"outside_tsar_pass_seconds", r.outside},
+          {"loop_seconds", r.loop_seconds},
+          {"serial_seconds", r.serial},
           {"slowest_pass", r.slowest},
           {"seconds_total", r.total},
           {"finish_seconds", r.finish},
@@ -449,12 +486,26 @@ int main(int argc, char** argv) {
         }
         double inverse = 1.0 / best_cpu;
         for (const auto& a : alone) inverse += 1.0 / a.per_pass;
-        const double ideal = 1.0 / inverse;
-        std::printf("  ideal co-scheduled time (1 / sum 1/T_j)  %9.3f ms/pass\n", 1e3 * ideal);
+        const double ideal_whole = 1.0 / inverse;
+        std::vector<const Result*> cpus;
+        for (const auto& sched : schedules) cpus.push_back(&cpu_cache.at({name, sched}));
+        const double ideal = ideal_seconds(cpus, alone);
+        const auto loop_names = k.loops();
+        if (loop_names.size() == 1)
+          std::printf("  ideal co-scheduled time (1 / sum 1/T_j)  %9.3f ms/pass\n", 1e3 * ideal);
+        else
+          std::printf(
+              "  ideal co-scheduled time                %9.3f ms/pass  (serial steps + per loop "
+              "1 / sum 1/T_j; of whole passes %.3f ms)\n",
+              1e3 * ideal, 1e3 * ideal_whole);
 
-        json item = {{"kernel", k.name()},    {"backend", b.name},
-                     {"size", k.size_text()}, {"passes", passes},
-                     {"warmup", plan.warmup}, {"ideal_seconds_per_pass", ideal}};
+        json item = {{"kernel", k.name()},
+                     {"backend", b.name},
+                     {"size", k.size_text()},
+                     {"passes", passes},
+                     {"warmup", plan.warmup},
+                     {"ideal_seconds_per_pass", ideal},
+                     {"ideal_whole_seconds_per_pass", ideal_whole}};
         item["cpu_alone"] = json::object();
         for (const auto& sched : schedules)
           item["cpu_alone"][sched] = result_json(cpu_cache.at({name, sched}));
@@ -501,6 +552,7 @@ int main(int argc, char** argv) {
             std::printf("  results differ from the serial reference: %s  WRONG\n", serial.c_str());
           json entry = result_json(co);
           entry["efficiency"] = e;
+          entry["efficiency_whole"] = ideal_whole / co.per_pass;
           entry["both_contribute"] = both;
           entry["max_relative_difference"] = err;
           entry["serial_check"] = serial.empty() ? "ok" : serial;
@@ -549,6 +601,17 @@ int main(int argc, char** argv) {
                         co.minimum > 0.0 ? co.moved / co.minimum : 1.0);
           if (primary) {
             std::printf("    split: %s\n", split_text(co).c_str());
+            for (std::size_t l = 0; loop_names.size() > 1 && l < loop_names.size(); ++l)
+              std::printf("    %-24s %8.3f ms/pass, ideal %.3f ms\n", loop_names[l].c_str(),
+                          1e3 * co.loop_seconds[l], 1e3 * loop_ideal_seconds(cpus, alone, l));
+            if (loop_names.size() > 1)
+              std::printf("    serial steps %.3f ms/pass (least standalone %.3f ms)\n",
+                          1e3 * co.serial, 1e3 * (ideal - [&] {
+                                             double sum = 0.0;
+                                             for (std::size_t l = 0; l < loop_names.size(); ++l)
+                                               sum += loop_ideal_seconds(cpus, alone, l);
+                                             return sum;
+                                           }()));
             for (std::size_t w = 0; w < co.keys.size(); ++w)
               if (co.bound[w] > 0)
                 std::printf("    %-10s moves %.2f MB in + %.2f MB out per pass; bound %.2f MB%s\n",

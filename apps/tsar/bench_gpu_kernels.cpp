@@ -2,6 +2,7 @@
 #include "bench_gpu_kernels.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -506,7 +507,9 @@ class SuiteKernel final : public GpuKernel {
   void detach() override { kept_.reset(); }
   void pass(std::span<tsar::Region* const> regions, Backend) override {
     kept_->restart();
+    loop_seconds_.assign(k_->loops().size(), 0.0);
     k_->run([&](const tsar::kernels::Loop& loop, std::int64_t n) {
+      const auto t0 = std::chrono::steady_clock::now();
       tsar::Region& r = *regions[static_cast<std::size_t>(loop.index)];
       tsar_region* handle = r.handle();
       const tsar::kernels::Translate translate = [handle](const void* host) {
@@ -525,9 +528,12 @@ class SuiteKernel final : public GpuKernel {
           });
         }
       });
+      loop_seconds_[static_cast<std::size_t>(loop.index)] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       kept_->count(loop, r);
     });
   }
+  std::vector<double> loop_seconds() const override { return loop_seconds_; }
   void after_pass() override {
     kept_->data().update_host();  // the devices' rows, for the check
     const auto c = k_->check();
@@ -544,7 +550,8 @@ class SuiteKernel final : public GpuKernel {
  private:
   std::unique_ptr<tsar::kernels::Kernel> k_;
   std::unique_ptr<KeptLoops> kept_;
-  std::string checked_;  ///< the last pass's check
+  std::string checked_;               ///< the last pass's check
+  std::vector<double> loop_seconds_;  ///< the last pass's, per loop
 };
 
 }  // namespace

@@ -54,6 +54,10 @@ class GpuKernel {
   /// Time-step kernels: the bytes the last pass's splits required (traffic_model.hpp), set
   /// against what moved; -1 when not modelled.
   virtual std::int64_t minimum_bytes() const { return -1; }
+  /// Time-step kernels: wall seconds the last pass spent in each loop's parallel_for call, in
+  /// loops() order (the rest of the pass is the program's serial steps). Empty: the pass is
+  /// its one loop.
+  virtual std::vector<double> loop_seconds() const { return {}; }
 };
 
 /// A kernel of one loop, run by one region.

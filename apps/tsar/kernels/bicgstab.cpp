@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // BiCGStab: a fixed number of iterations of the stabilised bi-conjugate gradient method on a
-// 2-D grid's shifted 5-point operator (matrix-free), from x = 0. Each iteration is six
-// dependent loops over grid rows, four with a dot product (a partial per row, summed serially
-// in row order): v = A p with r0.v; s = r - alpha v; t = A s with t.s; t.t; x and r updated
-// with r0.r; p = r + beta (p - omega v). The two operator loops read their input at the
-// neighbouring rows. A solver's time step as a program runs it: short dependent loops,
-// scalars between them.
+// 2-D grid's shifted 5-point operator (matrix-free), from x = 0. A loop takes r0.r first; then
+// each iteration is six dependent loops over grid rows, four with a dot product (a partial per
+// row, summed serially in row order): v = A p with r0.v; s = r - alpha v; t = A s with t.s;
+// t.t; x and r updated with r0.r; p = r + beta (p - omega v). The two operator loops read their
+// input at the neighbouring rows. A solver's time step as a program runs it: short dependent
+// loops, scalars between them.
 #include <cmath>
 
 #include "check.hpp"
@@ -47,7 +47,10 @@ class BiCgStab final : public Kernel {
     };
     const auto partials = rows_buffer("partial", partial_.data(), n, 1, TSAR_MEM_OUT);
     set_loops(
-        {make_row_loop<BicgSpmvP>("bicgstab.spmv_p", &view_, 3 * row,
+        {make_row_loop<BicgRho>(
+             "bicgstab.rho", &view_, 2 * row,
+             {grid("r0", r0_, TSAR_MEM_IN), grid("r", r_, TSAR_MEM_IN), partials}),
+         make_row_loop<BicgSpmvP>("bicgstab.spmv_p", &view_, 3 * row,
                                   {grid("p", p_, TSAR_MEM_IN, 1), grid("r0", r0_, TSAR_MEM_IN),
                                    grid("v", v_, TSAR_MEM_OUT), partials}),
          make_row_loop<BicgS>(
@@ -70,7 +73,7 @@ class BiCgStab final : public Kernel {
     return std::to_string(n_) + "x" + std::to_string(n_) + " grid, " + std::to_string(iterations_) +
            " iterations";
   }
-  std::int64_t passes_per_run() const override { return 6 * iterations_; }
+  std::int64_t passes_per_run() const override { return 6 * iterations_ + 1; }
 
   void reset() override {
     std::fill(x_.begin(), x_.end(), 0.0);
@@ -79,20 +82,21 @@ class BiCgStab final : public Kernel {
     p_ = b_;
   }
   void run(const Parallel& parallel) override {
-    double rho = dot(r0_, r_);
+    parallel(loops()[0], n_);
+    double rho = sum_partials();
     for (int it = 0; it < iterations_; ++it) {
-      parallel(loops()[0], n_);
-      view_.alpha = rho / sum_partials();
       parallel(loops()[1], n_);
+      view_.alpha = rho / sum_partials();
       parallel(loops()[2], n_);
-      const double ts = sum_partials();
       parallel(loops()[3], n_);
-      view_.omega = ts / sum_partials();
+      const double ts = sum_partials();
       parallel(loops()[4], n_);
+      view_.omega = ts / sum_partials();
+      parallel(loops()[5], n_);
       const double rho_next = sum_partials();
       view_.beta = (rho_next / rho) * (view_.alpha / view_.omega);
       rho = rho_next;
-      parallel(loops()[5], n_);
+      parallel(loops()[6], n_);
     }
   }
 

@@ -54,6 +54,13 @@ struct BicgNoPartial {
   TSAR_ROW_FN static void done(const View&, std::int64_t, double) {}
 };
 
+/// partial r0.r
+struct BicgRho : BicgPartial {
+  TSAR_ROW_FN static double elem(const View& b, std::int64_t i, std::int64_t j) {
+    const std::int64_t k = i * b.m + j;
+    return b.r0[k] * b.r[k];
+  }
+};
 /// v = A p; partial r0.v
 struct BicgSpmvP : BicgPartial {
   TSAR_ROW_FN static double elem(const View& b, std::int64_t i, std::int64_t j) {
@@ -202,10 +209,12 @@ struct WavePressure {
 };
 
 /// Every loop, for step_kernels_cuda.cu's instantiations.
-#define TSAR_STEP_LOOPS(X)                                                               \
-  X(BicgSpmvP)                                                                           \
-  X(BicgS)                                                                               \
-  X(BicgSpmvS) X(BicgTt) X(BicgUpdate) X(BicgDirection) X(ResidualSweep) X(ResidualNorm) \
-      X(WaveVelocity) X(WavePressure)
+#define TSAR_STEP_LOOPS(X)                                                                  \
+  X(BicgRho)                                                                                \
+  X(BicgSpmvP)                                                                              \
+  X(BicgS)                                                                                  \
+  X(BicgSpmvS)                                                                              \
+  X(BicgTt) X(BicgUpdate) X(BicgDirection) X(ResidualSweep) X(ResidualNorm) X(WaveVelocity) \
+      X(WavePressure)
 
 }  // namespace tsar::kernels::steps
