@@ -257,30 +257,38 @@ def gen_c_wrapper(c):
     else:
         out.append(f'  Call call(CallClass::{s["cls"]});\n')
         out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
+        body = []
         guards = []
         if 'before' in s:
             if completes(s):
-                out.append(f'  const auto followed = hooks::{c.fill(s["before"])};\n')
+                body.append(f'const auto followed = hooks::{c.fill(s["before"])};\n')
                 guards.append('followed')
             else:
-                out.append(f'  hooks::{c.fill(s["before"])};\n')
+                body.append(f'hooks::{c.fill(s["before"])};\n')
         if 'status' in s:
-            out.append(f'  {s["status"]} = call.status_arg({s["status"]});\n')
+            body.append(f'{s["status"]} = call.status_arg({s["status"]});\n')
         if 'statuses' in s:
             arr, count = s['statuses']
-            out.append(f'  {arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
-        out.append(f'  const int rc = pmpi.{c.pname}({args});\n')
+            body.append(f'{arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
+        body.append(f'const int rc = pmpi.{c.pname}({args});\n')
         if 'poll' in s:
-            out.append('  call.stop_poll();\n')
+            body.append('call.stop_poll();\n')
             guards.insert(0, f'{c.fill(s["poll"])} != 0')
         else:
-            out.append('  call.stop();\n')
+            body.append('call.stop();\n')
         if not completes(s):
             guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
         if 'after' in s:
             cond = f'if ({" && ".join(guards)}) ' if guards else ''
-            out.append(f'  {cond}hooks::{c.fill(s["after"])};\n')
-        out.append('  call.finish();\n  return rc;\n}\n')
+            body.append(f'{cond}hooks::{c.fill(s["after"])};\n')
+        body.append('call.finish();\nreturn rc;\n')
+        if 'poll' in s:
+            # A copy for clocked polls: in the other, the compiler knows the poll reads no clock.
+            out.append('  if (call.clocked()) {\n')
+            out += ['    ' + line for line in ''.join(body).splitlines(True)]
+            out.append('  }\n')
+        out += ['  ' + line for line in ''.join(body).splitlines(True)]
+        out.append('}\n')
     out.append(guard_close(c))
     return ''.join(out)
 
@@ -297,7 +305,8 @@ def gen_wrappers_c(calls):
 def gen_signature_check(calls):
     out = [HEADER, '// Fails to compile when a table prototype differs from the MPI library\'s mpi.h.\n',
            '#include "mpi_include.hpp"\n\n#include <type_traits>\n\n',
-           'static_assert(MPI_SUCCESS == 0, "the wrappers test return codes against 0");\n']
+           'static_assert(MPI_SUCCESS == 0, "the wrappers test return codes against 0");\n',
+           'static_assert(sizeof(MPI_Request) == SYMMER_REQUEST_BYTES, "request_key reads handles of this size");\n']
     for c in calls:
         typed = ', '.join(p.typed() for p in c.params)
         out.append(guard_open(c))

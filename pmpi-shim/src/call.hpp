@@ -66,6 +66,8 @@ class Call {
 
   /// False when the wrapper must just pass the call through.
   bool tracked() const noexcept { return ts_ != nullptr; }
+  /// Whether a tracked call reads the clock (polls: one in kPollSample on average).
+  bool clocked() const noexcept { return !unclocked_; }
 
   /// Marks the end of the real call.
   SYMMER_INLINE void stop() noexcept {

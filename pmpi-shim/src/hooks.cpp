@@ -20,14 +20,7 @@ namespace symmer::shim {
 namespace {
 
 RequestTable requests;
-// Below MPI_THREAD_MULTIPLE no other thread can post a request between a completion and the
-// shim's look at it, so a single request (MPI_Test, MPI_Wait) is looked up in the table only
-// once it completed: most polls do not complete, and then cost no lookup at all.
-bool look_up_after_completion = false;
 constexpr std::int64_t kLookUpLater = -2;  // CompletionEntry::index: key saved, not looked up
-// before_wait's answer when it looked the request up already (MPI_THREAD_MULTIPLE): no
-// handle's key (never ~0, see handle_key).
-constexpr std::uint64_t kLookedUp = ~std::uint64_t{0};
 
 // Fills `e` from the table for its key; false when the request is not tracked (or an inactive
 // persistent one, which completes at once).
@@ -106,15 +99,15 @@ SYMMER_INLINE void add_pending(const RequestInfo& info, int delta) noexcept {
 
 // Cold: a request MPI did not create, or a full bucket.
 [[gnu::noinline, gnu::cold]] void not_tracked(ThreadState& ts, MPI_Request request,
-                                              const RequestInfo& info) noexcept {
-  if (info.comm) comm_release(static_cast<CommInfo*>(info.comm));
+                                              void* comm) noexcept {
+  if (comm) comm_release(static_cast<CommInfo*>(comm));
   if (request != MPI_REQUEST_NULL) ts.counters.untracked.add(1);
 }
 
 SYMMER_INLINE void track(ThreadState& ts, MPI_Request request, const RequestInfo& info) noexcept {
   if (__builtin_expect(request == MPI_REQUEST_NULL || !requests.insert(handle_key(request), info),
                        0))
-    return not_tracked(ts, request, info);
+    return not_tracked(ts, request, info.comm);
   if (info.kind == RequestInfo::kSend && info.active) add_pending(info, +1);
 }
 
@@ -318,7 +311,8 @@ namespace hooks {
 
 void prepare(int thread_level) noexcept {
   requests.set_concurrent(thread_level == MPI_THREAD_MULTIPLE);
-  look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
+  g.look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
+  g.request_null = handle_key(MPI_REQUEST_NULL);
 }
 
 void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
@@ -440,7 +434,7 @@ bool before_complete(CallInfo call, int count, void* reqs) noexcept {
     return false;
   if (s.completing.size() < static_cast<std::size_t>(count)) s.completing.resize(count);
   const auto* r = static_cast<const MPI_Request*>(reqs);
-  if (count == 1 && look_up_after_completion) {
+  if (count == 1 && g.look_up_after_completion) {
     s.completing[0].key = handle_key(r[0]);
     s.completing[0].index = kLookUpLater;
     s.completing_count = 1;
@@ -468,10 +462,7 @@ void* statuses_arg(CallInfo call, int count, void* statuses) noexcept {
   return s.statuses.data();
 }
 
-std::uint64_t before_wait(CallInfo call, void* request) noexcept {
-  const MPI_Request r = *static_cast<const MPI_Request*>(request);
-  if (r == MPI_REQUEST_NULL) return 0;
-  if (__builtin_expect(look_up_after_completion, 1)) return handle_key(r);
+std::uint64_t before_wait_looked_up(CallInfo call, void* request) noexcept {
   return before_complete(call, 1, request) ? kLookedUp : 0;
 }
 

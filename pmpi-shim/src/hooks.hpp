@@ -11,6 +11,7 @@
 // byte count.
 
 #include "abi.hpp"
+#include "call.hpp"
 
 namespace symmer::shim {
 
@@ -52,8 +53,16 @@ void before_request_free(CallInfo call, void* request) noexcept;
 bool before_complete(CallInfo call, int count, void* requests) noexcept;
 void* statuses_arg(CallInfo call, int count, void* statuses) noexcept;
 // A single request (MPI_Wait, MPI_Test): before_wait's answer, 0 when the shim follows none,
-// goes to after_wait once the request completed.
-std::uint64_t before_wait(CallInfo call, void* request) noexcept;
+// goes to after_wait once the request completed. Inline: most polls end there.
+inline constexpr std::uint64_t kLookedUp = ~std::uint64_t{0};  ///< no handle's key
+/// before_wait under MPI_THREAD_MULTIPLE: looks the request up before the real call.
+std::uint64_t before_wait_looked_up(CallInfo call, void* request) noexcept;
+SYMMER_INLINE std::uint64_t before_wait(CallInfo call, void* request) noexcept {
+  const std::uint64_t key = request_key(request);
+  if (key == g.request_null) return 0;
+  if (__builtin_expect(g.look_up_after_completion, 1)) return key;
+  return before_wait_looked_up(call, request);
+}
 void after_wait(CallInfo call, std::uint64_t request, void* status) noexcept;
 void after_waitall(CallInfo call, int rc, void* statuses) noexcept;
 void after_waitany(CallInfo call, int rc, int* index, void* status) noexcept;

@@ -112,7 +112,7 @@ class RequestTable {
     std::atomic<std::uint64_t> serial{0};
     RequestInfo info;
   };
-  [[gnu::noinline]] bool insert_concurrent(std::uint64_t key, const RequestInfo& info) noexcept {
+  [[gnu::noinline]] bool insert_concurrent(std::uint64_t key, RequestInfo info) noexcept {
     Entry* b = &entries_[hash(key) * kWays];
     for (int pass = 0; pass < 2;
          ++pass) {  // first a stale entry of the same handle, then a free one

@@ -63,18 +63,18 @@ struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
 
 /// State of one thread that calls MPI. What every call reads comes first, in one cache line.
 struct alignas(64) ThreadState {
-  std::uint64_t last_exit = 0;        ///< ticks when its last MPI call returned
-  std::uint64_t unclocked_polls = 0;  ///< polls since the last clocked exit, not clocked
-  std::uint64_t poll_ticks = 0;       ///< running mean duration of a poll
-  std::uint32_t poll_countdown = 1;   ///< polls until the next clocked one (Call::sample_poll)
   /// Inside an intercepted call: nested calls (a Fortran binding's C call, MPI calling
-  /// itself) pass through.
+  /// itself) pass through. At offset 0: the wrappers keep no register for its address.
   std::atomic<bool> in_mpi{false};
-  bool main_thread = false;                        ///< the thread that called MPI_Init
-  std::unique_ptr<PeerCounter[]> peers;            ///< Runtime::peer_entries entries
-  Scratch* scratch = nullptr;                      ///< owned; see hooks.cpp
-  void* scratch_status = nullptr;                  ///< an MPI_Status in `scratch`
-  std::uint64_t poll_samples = 0;                  ///< clocked polls (Call::stop_poll)
+  bool main_thread = false;              ///< the thread that called MPI_Init
+  std::uint32_t poll_countdown = 1;      ///< polls until the next clocked one (Call::sample_poll)
+  std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
+  std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
+  std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
+  std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
+  Scratch* scratch = nullptr;            ///< owned; see hooks.cpp
+  void* scratch_status = nullptr;        ///< an MPI_Status in `scratch`
+  std::uint64_t poll_samples = 0;        ///< clocked polls (Call::stop_poll)
   std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
   int registry_index = -1;
   alignas(64) ThreadCounters counters;
@@ -92,6 +92,12 @@ struct Runtime {
   alignas(64) std::atomic<bool> active{false};  ///< monitoring on: wrappers account calls
   std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
   void* status_ignore = nullptr;                ///< MPI_STATUS_IGNORE of the MPI in use
+  std::uint64_t request_null = 0;               ///< MPI_REQUEST_NULL's key (handle_key)
+  /// Below MPI_THREAD_MULTIPLE no other thread can post a request between a completion and
+  /// the shim's look at it, so a single request (MPI_Test, MPI_Wait) is looked up in the
+  /// request table only once it completed: most polls do not complete, and then cost no
+  /// lookup at all.
+  bool look_up_after_completion = false;
   std::uint64_t publish_period_ticks = 0;
 
   // Read at each publish (publish_slow), never on a call's path.
