@@ -28,7 +28,8 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # {mode} the send mode flag; `status`: status arguments the shim must see even when the
 # application passes MPI_STATUS(ES)_IGNORE (replaced by per-thread scratch); `poll`: the call
 # never blocks (timed by sampling, Call::stop_poll) and `after` runs only when this holds.
-# A `before` of before_complete returns whether any request is followed; `after` runs only then.
+# A `before` of before_complete or before_wait says whether any request is followed (`followed`,
+# which `after` may use); `after` runs only then.
 KINDS = {
     'send': dict(cls='kSend', after='after_send(call.info(), {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
     'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {source}, {comm}, {status})'),
@@ -44,8 +45,8 @@ KINDS = {
     'start': dict(cls='kPersistent', after='after_start(call.info(), 1, {request})'),
     'startall': dict(cls='kPersistent', after='after_start(call.info(), {count}, {array_of_requests})'),
     'request_free': dict(cls='kPersistent', before='before_request_free(call.info(), {request})'),
-    'wait': dict(cls='kWait', before='before_complete(call.info(), 1, {request})', status='status',
-                 after='after_wait(call.info(), rc, {status})'),
+    'wait': dict(cls='kWait', before='before_wait(call.info(), {request})', status='status',
+                 after='after_wait(call.info(), followed, {status})'),
     'waitall': dict(cls='kWait', before='before_complete(call.info(), {count}, {array_of_requests})',
                     statuses=('array_of_statuses', 'count'), after='after_waitall(call.info(), rc, {array_of_statuses})'),
     'waitany': dict(cls='kWait', before='before_complete(call.info(), {count}, {array_of_requests})', status='status',
@@ -53,8 +54,8 @@ KINDS = {
     'waitsome': dict(cls='kWait', before='before_complete(call.info(), {incount}, {array_of_requests})',
                      statuses=('array_of_statuses', 'incount'),
                      after='after_waitsome(call.info(), rc, {outcount}, {array_of_indices}, {array_of_statuses})'),
-    'test': dict(cls='kTest', before='before_complete(call.info(), 1, {request})', status='status',
-                 poll='*{flag}', after='after_test(call.info(), rc, {flag}, {status})'),
+    'test': dict(cls='kTest', before='before_wait(call.info(), {request})', status='status',
+                 poll='*{flag}', after='after_wait(call.info(), followed, {status})'),
     'testall': dict(cls='kTest', before='before_complete(call.info(), {count}, {array_of_requests})',
                     statuses=('array_of_statuses', 'count'), poll='*{flag}',
                     after='after_testall(call.info(), rc, {flag}, {array_of_statuses})'),
@@ -84,7 +85,7 @@ def completes(spec):
     return code, to let go of the requests it followed. Every other call's hook runs only
     after MPI_SUCCESS: it must never query MPI about arguments the library refused (a bad
     datatype would raise an error the application did not ask for)."""
-    return spec.get('before', '').startswith('before_complete')
+    return spec.get('before', '').startswith(('before_complete', 'before_wait'))
 
 
 MODES = {'standard': 'kStandard', 'buffered': 'kBuffered', 'ready': 'kReady', 'sync': 'kSync'}
@@ -220,7 +221,7 @@ def gen_table_hpp(calls):
     for name, params in FORTRAN_SPECIALS:
         out.append(f'  void (*{name})({params});\n')
     out.append('};\n\n/// The table, filled before main() by resolve_pmpi_table().\n')
-    out.append('extern PmpiTable pmpi;\n\n')
+    out.append('extern PmpiTable pmpi __attribute__((visibility("hidden")));  // reached PC-relative\n\n')
     out.append('/// Resolves every entry of `table`.\nvoid resolve_pmpi_table(PmpiTable& table);\n\n')
     out.append('}  // namespace symmer::shim\n')
     return ''.join(out)
@@ -256,30 +257,38 @@ def gen_c_wrapper(c):
     else:
         out.append(f'  Call call(CallClass::{s["cls"]});\n')
         out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
+        body = []
         guards = []
         if 'before' in s:
-            if s['before'].startswith('before_complete'):
-                out.append(f'  const bool followed = hooks::{c.fill(s["before"])};\n')
+            if completes(s):
+                body.append(f'const auto followed = hooks::{c.fill(s["before"])};\n')
                 guards.append('followed')
             else:
-                out.append(f'  hooks::{c.fill(s["before"])};\n')
+                body.append(f'hooks::{c.fill(s["before"])};\n')
         if 'status' in s:
-            out.append(f'  {s["status"]} = call.status_arg({s["status"]});\n')
+            body.append(f'{s["status"]} = call.status_arg({s["status"]});\n')
         if 'statuses' in s:
             arr, count = s['statuses']
-            out.append(f'  {arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
-        out.append(f'  const int rc = pmpi.{c.pname}({args});\n')
+            body.append(f'{arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
+        body.append(f'const int rc = pmpi.{c.pname}({args});\n')
         if 'poll' in s:
-            out.append('  call.stop_poll();\n')
+            body.append('call.stop_poll();\n')
             guards.insert(0, f'{c.fill(s["poll"])} != 0')
         else:
-            out.append('  call.stop();\n')
+            body.append('call.stop();\n')
         if not completes(s):
             guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
         if 'after' in s:
             cond = f'if ({" && ".join(guards)}) ' if guards else ''
-            out.append(f'  {cond}hooks::{c.fill(s["after"])};\n')
-        out.append('  call.finish();\n  return rc;\n}\n')
+            body.append(f'{cond}hooks::{c.fill(s["after"])};\n')
+        body.append('call.finish();\nreturn rc;\n')
+        if 'poll' in s:
+            # A copy for clocked polls: in the other, the compiler knows the poll reads no clock.
+            out.append('  if (call.clocked()) {\n')
+            out += ['    ' + line for line in ''.join(body).splitlines(True)]
+            out.append('  }\n')
+        out += ['  ' + line for line in ''.join(body).splitlines(True)]
+        out.append('}\n')
     out.append(guard_close(c))
     return ''.join(out)
 
@@ -296,7 +305,8 @@ def gen_wrappers_c(calls):
 def gen_signature_check(calls):
     out = [HEADER, '// Fails to compile when a table prototype differs from the MPI library\'s mpi.h.\n',
            '#include "mpi_include.hpp"\n\n#include <type_traits>\n\n',
-           'static_assert(MPI_SUCCESS == 0, "the wrappers test return codes against 0");\n']
+           'static_assert(MPI_SUCCESS == 0, "the wrappers test return codes against 0");\n',
+           'static_assert(sizeof(MPI_Request) == SYMMER_REQUEST_BYTES, "request_key reads handles of this size");\n']
     for c in calls:
         typed = ', '.join(p.typed() for p in c.params)
         out.append(guard_open(c))
@@ -407,8 +417,8 @@ def gen_fortran_wrapper(c):
     out += pre
     guards = []
     if 'before' in s:
-        if s['before'].startswith('before_complete'):
-            out.append(f'  const bool followed = hooks::{filled(s["before"])};\n')
+        if completes(s):
+            out.append(f'  const auto followed = hooks::{filled(s["before"])};\n')
             guards.append('followed')
         else:
             out.append(f'  hooks::{filled(s["before"])};\n')

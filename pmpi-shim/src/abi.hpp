@@ -8,9 +8,22 @@
 // accounting code (hooks.cpp, with mpi.h) interprets them.
 
 #include <cstdint>
+#include <cstring>
 
 /// An MPI handle passed by value (MPI_Comm, MPI_Datatype, MPI_Request, ...).
 using symmer_handle = std::uintptr_t;
+
+/// The key of the request handle at `request`: handle_key's bits (handles.hpp), read without
+/// mpi.h. SYMMER_REQUEST_BYTES comes from the build (signature_check.cpp checks it).
+inline std::uint64_t request_key(const void* request) noexcept {
+#if SYMMER_REQUEST_BYTES == 4
+  std::uint32_t key;
+#else
+  std::uintptr_t key;
+#endif
+  std::memcpy(&key, request, sizeof key);
+  return key;
+}
 
 static_assert(sizeof(void*) == 8, "the ABI-neutral wrappers assume a 64-bit ABI");
 

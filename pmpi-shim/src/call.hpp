@@ -6,7 +6,7 @@
 //   if (!call.tracked()) return pmpi.X(...);   // monitoring off, or nested inside another call
 //   ... hooks::before_*; rc = pmpi.X(...); call.stop(); hooks::after_*; call.finish();
 //
-// Cost when tracked: two clock reads, a handful of thread-local adds, two relaxed loads of
+// Cost when tracked: two clock reads, a handful of thread-local adds, relaxed loads of
 // process-wide words that only change rarely (active flag, publish deadline). Nothing else
 // unless a publish is due: the analyzer's commands are looked at then (publish_slow), not on
 // every call, so no call reads the node segment.
@@ -14,9 +14,9 @@
 // Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status: calls that never block)
 // are what tight loops call millions of times, and a clock read costs 7-15 ns. Only one in
 // kPollSample polls on average, chosen at random, is clocked (entry and exit); it updates the
-// running mean duration of polls. The others read no clock at all: the next clocked call splits the time elapsed
-// since the last clocked exit into idle (the unclocked polls times the mean) and compute (the
-// rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
+// running mean duration of polls. The others read no clock at all: the next clocked call splits the
+// time elapsed since the last clocked exit into idle (the unclocked polls times the mean) and
+// compute (the rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
 
 #include <algorithm>
 
@@ -46,14 +46,13 @@ class Call {
   static constexpr std::uint64_t kPollSample = 16;
 
   SYMMER_INLINE explicit Call(CallClass cls) noexcept : cls_(cls) {
-    if (!g.active.load(std::memory_order_relaxed)) return;
+    if (__builtin_expect(!g.active.load(std::memory_order_relaxed), 0)) return;
     ThreadState* ts = t_state;
     if (__builtin_expect(ts == nullptr, 0) && (ts = thread_state_slow()) == nullptr) return;
+    // The outer call (e.g. a Fortran binding) accounts for a nested one.
+    if (ts->in_mpi.load(std::memory_order_relaxed)) return;
+    ts->in_mpi.store(true, std::memory_order_relaxed);
     ts_ = ts;
-    const int depth = ts->depth.load(std::memory_order_relaxed);
-    ts->depth.store(depth + 1, std::memory_order_relaxed);
-    if (depth != 0) return;  // the outer call (e.g. a Fortran binding) accounts for this one
-    tracked_ = true;
     if (is_poll_class(cls) && !sample_poll(*ts)) {
       unclocked_ = true;
       return;
@@ -62,16 +61,13 @@ class Call {
     account_compute(*ts, t0_);
   }
 
-  SYMMER_INLINE ~Call() {
-    if (ts_)
-      ts_->depth.store(ts_->depth.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-  }
-
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
   /// False when the wrapper must just pass the call through.
-  bool tracked() const noexcept { return tracked_; }
+  bool tracked() const noexcept { return ts_ != nullptr; }
+  /// Whether a tracked call reads the clock (polls: one in kPollSample on average).
+  bool clocked() const noexcept { return !unclocked_; }
 
   /// Marks the end of the real call.
   SYMMER_INLINE void stop() noexcept {
@@ -102,18 +98,21 @@ class Call {
   }
   ThreadState& thread() const noexcept { return *ts_; }
 
-  /// Accounts the call's time and count; publishes when due.
+  /// Accounts the call's time and count, publishes when due and leaves the call: every tracked
+  /// call ends with it.
   SYMMER_INLINE void finish() noexcept {
-    ThreadCounters& c = ts_->counters;
+    ThreadState& ts = *ts_;
+    ThreadCounters& c = ts.counters;
     c.calls[static_cast<std::size_t>(cls_)].add(1);
     if (unclocked_) {
-      ++ts_->unclocked_polls;  // timed by the next clocked call (account_compute)
-      return;
+      ++ts.unclocked_polls;  // timed by the next clocked call (account_compute)
+    } else {
+      (is_idle_class(cls_) ? c.idle : c.other).add(elapsed());
+      ts.last_exit = t1_;
+      if (__builtin_expect(t1_ >= g.next_publish.load(std::memory_order_relaxed), 0))
+        publish_slow(ts, t1_);
     }
-    (is_idle_class(cls_) ? c.idle : c.other).add(elapsed());
-    ts_->last_exit = t1_;
-    if (__builtin_expect(t1_ >= g.next_publish.load(std::memory_order_relaxed), 0))
-      publish_slow(*ts_, t1_);
+    ts.in_mpi.store(false, std::memory_order_relaxed);
   }
 
  private:
@@ -136,7 +135,6 @@ class Call {
 
   ThreadState* ts_ = nullptr;
   CallClass cls_;
-  bool tracked_ = false;
   bool unclocked_ = false;
   std::uint64_t t0_ = 0;
   std::uint64_t t1_ = 0;

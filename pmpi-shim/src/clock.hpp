@@ -19,7 +19,7 @@ __extension__ using u128 = unsigned __int128;
 enum class ClockSource { kTsc, kMonotonic };
 
 /// Selected once at MPI_Init, before any call is timed.
-extern ClockSource g_clock_source;
+extern ClockSource g_clock_source __attribute__((visibility("hidden")));
 
 inline std::uint64_t monotonic_now_ns() noexcept {
   timespec ts;
@@ -31,7 +31,7 @@ inline std::uint64_t monotonic_now_ns() noexcept {
 /// Current time in ticks.
 inline std::uint64_t now_ticks() noexcept {
 #if defined(__x86_64__)
-  if (g_clock_source == ClockSource::kTsc) return __rdtsc();
+  if (__builtin_expect(g_clock_source == ClockSource::kTsc, 1)) return __rdtsc();
 #endif
   return monotonic_now_ns();
 }

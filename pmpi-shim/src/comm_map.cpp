@@ -11,10 +11,12 @@
 #include "scratch.hpp"
 
 namespace symmer::shim {
+
+MPI_Comm comm_world;
+
 namespace {
 
 int keyval = MPI_KEYVAL_INVALID;
-MPI_Comm world_comm;
 MPI_Group world_group;
 bool ready = false;
 std::atomic<std::uint64_t> generation{1};
@@ -87,7 +89,7 @@ CommInfo* lookup(ThreadState& ts, MPI_Comm comm) noexcept {
 }  // namespace
 
 bool comm_map_init(MPI_Comm world) noexcept {
-  world_comm = world;
+  comm_world = world;
   if (mpi.PMPI_Comm_group(world, &world_group) != MPI_SUCCESS) return false;
   if (mpi.PMPI_Comm_create_keyval(copy_attr, delete_attr, &keyval, nullptr) != MPI_SUCCESS) {
     mpi.PMPI_Group_free(&world_group);
@@ -104,15 +106,14 @@ void comm_map_shutdown() noexcept {
   mpi.PMPI_Group_free(&world_group);
 }
 
-int comm_peer(ThreadState& ts, MPI_Comm comm, int rank) noexcept {
+int comm_peer_other(ThreadState& ts, MPI_Comm comm, int rank) noexcept {
   if (rank < 0) return -1;
-  if (comm == world_comm) return peer_of_world(rank);
   const CommInfo* info = lookup(ts, comm);
   return info ? comm_info_peer(info, rank) : -1;
 }
 
 CommInfo* comm_acquire(ThreadState& ts, MPI_Comm comm) noexcept {
-  if (comm == world_comm) return nullptr;
+  if (comm == comm_world) return nullptr;
   CommInfo* info = lookup(ts, comm);
   if (info == nullptr) return &untranslatable;
   info->refs.fetch_add(1, std::memory_order_relaxed);

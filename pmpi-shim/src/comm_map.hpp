@@ -12,10 +12,9 @@
 #include <vector>
 
 #include "mpi_include.hpp"
+#include "runtime.hpp"
 
 namespace symmer::shim {
-
-struct ThreadState;
 
 /// Translation of one communicator's ranks (its remote group for intercommunicators).
 struct CommInfo {
@@ -28,9 +27,18 @@ bool comm_map_init(MPI_Comm world) noexcept;
 /// Frees the keyval (before MPI_Finalize).
 void comm_map_shutdown() noexcept;
 
+/// MPI_COMM_WORLD, set by comm_map_init.
+extern MPI_Comm comm_world __attribute__((visibility("hidden")));
+
+/// comm_peer for communicators other than MPI_COMM_WORLD.
+int comm_peer_other(ThreadState& ts, MPI_Comm comm, int rank) noexcept;
+
 /// Peer entry of rank `rank` of `comm`; -1 for MPI_PROC_NULL, MPI_ANY_SOURCE, ranks outside
 /// the job or anything unknown.
-int comm_peer(ThreadState& ts, MPI_Comm comm, int rank) noexcept;
+inline int comm_peer(ThreadState& ts, MPI_Comm comm, int rank) noexcept {
+  if (__builtin_expect(comm == comm_world, 1)) return peer_of_world(rank);
+  return comm_peer_other(ts, comm, rank);
+}
 
 /// The translation of `comm` with a reference taken (for a request that completes later);
 /// null for MPI_COMM_WORLD (which needs none), a shared "all unknown" translation when the

@@ -20,10 +20,6 @@ namespace symmer::shim {
 namespace {
 
 RequestTable requests;
-// Below MPI_THREAD_MULTIPLE no other thread can post a request between a completion and the
-// shim's look at it, so a single request (MPI_Test, MPI_Wait) is looked up in the table only
-// once it completed: most polls do not complete, and then cost no lookup at all.
-bool look_up_after_completion = false;
 constexpr std::int64_t kLookUpLater = -2;  // CompletionEntry::index: key saved, not looked up
 
 // Fills `e` from the table for its key; false when the request is not tracked (or an inactive
@@ -50,12 +46,25 @@ bool is_rendezvous(SendMode mode, std::uint64_t bytes, int peer) noexcept {
   return bytes > eager_limit(peer);
 }
 
+// Peer entry and bytes of a message to `rank` of `comm` when both come without a call
+// (MPI_COMM_WORLD, a predefined datatype, count > 0): the hooks' fast paths then call nothing,
+// so they save no registers; false sends them to their out-of-line path.
+SYMMER_INLINE bool message_fast(MPI_Comm comm, int rank, MPI_Datatype datatype, long long count,
+                                int& peer, std::uint64_t& bytes) noexcept {
+  std::uint64_t size;
+  if (comm != comm_world || !predefined_size(datatype, size) || count <= 0) return false;
+  peer = peer_of_world(rank);
+  bytes = static_cast<std::uint64_t>(count) * size;
+  return true;
+}
+
 void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
   ts.counters.bytes_sent.add(bytes);
   ts.counters.msgs_sent.add(1);
   if (peer >= 0) {
-    ts.peers[peer].bytes_sent.add(bytes);
-    ts.peers[peer].msgs_sent.add(1);
+    PeerCounter& p = ts.peers[peer];
+    p.bytes_sent.add(bytes);
+    p.msgs_sent.add(1);
   }
 }
 
@@ -63,8 +72,9 @@ void count_received(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
   ts.counters.bytes_recv.add(bytes);
   ts.counters.msgs_recv.add(1);
   if (peer >= 0) {
-    ts.peers[peer].bytes_recv.add(bytes);
-    ts.peers[peer].msgs_recv.add(1);
+    PeerCounter& p = ts.peers[peer];
+    p.bytes_recv.add(bytes);
+    p.msgs_recv.add(1);
   }
 }
 
@@ -75,24 +85,29 @@ constexpr bool is_send_peer(std::int32_t v) noexcept { return v <= -2; }
 
 // Below MPI_THREAD_MULTIPLE one thread at a time is inside MPI (the application orders them),
 // so a plain add does, without a locked instruction.
-void add_rank_wide(std::atomic<std::int64_t>& count, int delta) noexcept {
-  if (g.thread_level == MPI_THREAD_MULTIPLE)
+SYMMER_INLINE void add_rank_wide(std::atomic<std::int64_t>& count, int delta) noexcept {
+  if (__builtin_expect(g.thread_level == MPI_THREAD_MULTIPLE, 0))
     count.fetch_add(delta, std::memory_order_relaxed);
   else
     count.store(count.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
 }
 
-void add_pending(const RequestInfo& info, int delta) noexcept {
+SYMMER_INLINE void add_pending(const RequestInfo& info, int delta) noexcept {
   add_rank_wide(g.pending_sends, delta);
   if (info.rendezvous) add_rank_wide(g.pending_rendezvous, delta);
 }
 
-void track(ThreadState& ts, MPI_Request request, const RequestInfo& info) noexcept {
-  if (request == MPI_REQUEST_NULL || !requests.insert(handle_key(request), info)) {
-    if (info.comm) comm_release(static_cast<CommInfo*>(info.comm));
-    if (request != MPI_REQUEST_NULL) ts.counters.untracked.add(1);
-    return;
-  }
+// Cold: a request MPI did not create, or a full bucket.
+[[gnu::noinline, gnu::cold]] void not_tracked(ThreadState& ts, MPI_Request request,
+                                              void* comm) noexcept {
+  if (comm) comm_release(static_cast<CommInfo*>(comm));
+  if (request != MPI_REQUEST_NULL) ts.counters.untracked.add(1);
+}
+
+SYMMER_INLINE void track(ThreadState& ts, MPI_Request request, const RequestInfo& info) noexcept {
+  if (__builtin_expect(request == MPI_REQUEST_NULL || !requests.insert(handle_key(request), info),
+                       0))
+    return not_tracked(ts, request, info.comm);
   if (info.kind == RequestInfo::kSend && info.active) add_pending(info, +1);
 }
 
@@ -131,6 +146,60 @@ void complete_one(CallInfo call, int i, const MPI_Status* status) noexcept {
   e.index = -1;  // accounted once even if a call reports it twice
 }
 
+// Accounts the completion of a single request (MPI_Wait, MPI_Test) found at `index`: what
+// complete_one and charge_completion do for one request, without the scratch lists. `kSimple`:
+// the caller saw a nonblocking request on MPI_COMM_WORLD, whose accounting calls nothing.
+// The entry's fields are read once, up front: the counters' adds may alias nothing of it.
+template <bool kSimple>
+SYMMER_INLINE void complete_single(CallInfo call, std::int64_t index, const RequestInfo& entry,
+                                   const MPI_Status* status) noexcept {
+  const bool send = entry.kind == RequestInfo::kSend;
+  const bool rendezvous = entry.rendezvous;
+  const bool persistent = !kSimple && entry.persistent;
+  const int posted_peer = entry.peer;
+  auto* const comm = kSimple ? nullptr : static_cast<CommInfo*>(entry.comm);
+  ThreadState& ts = call.thread();
+  const std::uint64_t d = call.duration();
+  if (send) {
+    add_rank_wide(g.pending_sends, -1);
+    if (rendezvous) {  // waited for its receiver
+      add_rank_wide(g.pending_rendezvous, -1);
+      ts.counters.send_wait.add(d);
+      if (posted_peer >= 0) ts.peers[posted_peer].send_wait.add(d);
+    }
+  } else if (status->MPI_SOURCE != MPI_PROC_NULL) {  // a receive from MPI_PROC_NULL: no data
+    int peer = posted_peer;
+    if (peer < 0)  // MPI_ANY_SOURCE
+      peer = comm == nullptr ? peer_of_world(status->MPI_SOURCE)
+                             : comm_info_peer(comm, status->MPI_SOURCE);
+    const std::uint64_t bytes = received_bytes(status);
+    ts.counters.bytes_recv.add(bytes);
+    ts.counters.msgs_recv.add(1);
+    ts.counters.late_sender.add(d);
+    if (peer >= 0) {
+      PeerCounter& p = ts.peers[peer];
+      p.bytes_recv.add(bytes);
+      p.msgs_recv.add(1);
+      p.late_sender.add(d);
+    }
+  }
+  if (persistent) {
+    requests.set_active(index, false);
+  } else {
+    requests.erase_found(index);
+    if (comm) comm_release(comm);
+  }
+}
+
+// complete_single for what needs calls: persistent requests, receives through another
+// communicator than MPI_COMM_WORLD.
+[[gnu::noinline]] void complete_single_slow(CallInfo call, std::int64_t index,
+                                            const MPI_Status* status) noexcept {
+  const RequestInfo info = requests.info(index);
+  if (info.persistent && !info.active) return;  // inactive: completes at once
+  complete_single<false>(call, index, info, status);
+}
+
 // Splits the completion call's time: receives waited for their senders (late sender);
 // rendezvous sends alone waited for their receivers. No allocation: two passes.
 void charge_completion(CallInfo call) noexcept {
@@ -152,9 +221,77 @@ void charge_completion(CallInfo call) noexcept {
   s.wait_peers.clear();
 }
 
+// after_wait for a request before_complete looked up (MPI_THREAD_MULTIPLE).
+[[gnu::noinline]] void after_wait_looked_up(CallInfo call, const MPI_Status* status) noexcept {
+  complete_one(call, 0, status);
+  charge_completion(call);
+}
+
 const MPI_Status* status_at(void* statuses, int i) noexcept {
   if (statuses == nullptr || statuses == MPI_STATUSES_IGNORE) return nullptr;
   return static_cast<const MPI_Status*>(statuses) + i;
+}
+
+// A blocking send's bytes, and its time as waiting for the receiver when it had to.
+SYMMER_INLINE void account_send(CallInfo call, int peer, std::uint64_t bytes,
+                                SendMode mode) noexcept {
+  ThreadState& ts = call.thread();
+  const bool waited = is_rendezvous(mode, bytes, peer);
+  ts.counters.bytes_sent.add(bytes);
+  ts.counters.msgs_sent.add(1);
+  if (waited) ts.counters.send_wait.add(call.duration());
+  if (peer >= 0) {
+    PeerCounter& p = ts.peers[peer];
+    p.bytes_sent.add(bytes);
+    p.msgs_sent.add(1);
+    if (waited) p.send_wait.add(call.duration());
+  }
+}
+
+[[gnu::noinline]] void after_send_slow(CallInfo call, long long count, symmer_handle datatype,
+                                       int dest, symmer_handle comm, SendMode mode) noexcept {
+  account_send(call, comm_peer(call.thread(), from_handle<MPI_Comm>(comm), dest),
+               datatype_bytes(from_handle<MPI_Datatype>(datatype), count), mode);
+}
+
+// A nonblocking send's bytes, and its request followed until it completes.
+SYMMER_INLINE void post_send(CallInfo call, int peer, std::uint64_t bytes, void* request,
+                             SendMode mode) noexcept {
+  ThreadState& ts = call.thread();
+  RequestInfo info;
+  info.kind = RequestInfo::kSend;
+  info.peer = peer;
+  info.rendezvous = is_rendezvous(mode, bytes, peer);
+  count_sent(ts, peer, bytes);
+  track(ts, *static_cast<MPI_Request*>(request), info);
+}
+
+[[gnu::noinline]] void after_isend_slow(CallInfo call, long long count, symmer_handle datatype,
+                                        int dest, symmer_handle comm, void* request,
+                                        SendMode mode) noexcept {
+  post_send(call, comm_peer(call.thread(), from_handle<MPI_Comm>(comm), dest),
+            datatype_bytes(from_handle<MPI_Datatype>(datatype), count), request, mode);
+}
+
+// A receive's request, followed until it completes: its peer known now (`peer`), or later
+// from MPI_SOURCE through `comm` (MPI_ANY_SOURCE; null: MPI_COMM_WORLD).
+SYMMER_INLINE void post_receive(ThreadState& ts, int peer, CommInfo* comm, void* request,
+                                bool persistent) noexcept {
+  RequestInfo info;
+  info.kind = RequestInfo::kRecv;
+  info.peer = peer;
+  info.comm = comm;
+  info.persistent = persistent;
+  info.active = !persistent;
+  track(ts, *static_cast<MPI_Request*>(request), info);
+}
+
+[[gnu::noinline]] void post_receive_slow(ThreadState& ts, int source, MPI_Comm comm, void* request,
+                                         bool persistent) noexcept {
+  if (source >= 0)
+    post_receive(ts, comm_peer(ts, comm, source), nullptr, request, persistent);
+  else  // MPI_ANY_SOURCE: translate MPI_SOURCE at completion
+    post_receive(ts, -1, comm_acquire(ts, comm), request, persistent);
 }
 
 }  // namespace
@@ -174,20 +311,20 @@ namespace hooks {
 
 void prepare(int thread_level) noexcept {
   requests.set_concurrent(thread_level == MPI_THREAD_MULTIPLE);
-  look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
+  g.look_up_after_completion = thread_level != MPI_THREAD_MULTIPLE;
+  g.request_null = handle_key(MPI_REQUEST_NULL);
 }
 
-void after_send(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
-                SendMode mode) noexcept {
+void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
+                symmer_handle comm, SendMode mode) noexcept {
   if (dest < 0) return;  // MPI_PROC_NULL
-  ThreadState& ts = call.thread();
-  const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  const std::uint64_t bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
-  count_sent(ts, peer, bytes);
-  if (is_rendezvous(mode, bytes, peer)) {
-    ts.counters.send_wait.add(call.duration());
-    if (peer >= 0) ts.peers[peer].send_wait.add(call.duration());
-  }
+  int peer;
+  std::uint64_t bytes;
+  if (__builtin_expect(!message_fast(from_handle<MPI_Comm>(comm), dest,
+                                     from_handle<MPI_Datatype>(datatype), count, peer, bytes),
+                       0))
+    return after_send_slow(call, count, datatype, dest, comm, mode);
+  account_send(call, peer, bytes, mode);
 }
 
 void after_recv(CallInfo call, int /*source*/, symmer_handle comm, void* status) noexcept {
@@ -206,8 +343,8 @@ void after_mrecv(CallInfo call, void* status) noexcept {
   after_recv(call, 0, handle_key(s.mprobe_comm), status);
 }
 
-void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest, int source,
-                    symmer_handle comm, void* status) noexcept {
+void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,
+                    int source, symmer_handle comm, void* status) noexcept {
   if (dest >= 0) {
     ThreadState& ts = call.thread();
     count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
@@ -216,30 +353,23 @@ void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, 
   after_recv(call, source, comm, status);
 }
 
-void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
-                 void* request, SendMode mode) noexcept {
+void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest,
+                 symmer_handle comm, void* request, SendMode mode) noexcept {
   if (dest < 0) return;
-  ThreadState& ts = call.thread();
-  RequestInfo info;
-  info.kind = RequestInfo::kSend;
-  info.peer = comm_peer(ts, from_handle<MPI_Comm>(comm), dest);
-  const std::uint64_t bytes = datatype_bytes(from_handle<MPI_Datatype>(datatype), count);
-  info.rendezvous = is_rendezvous(mode, bytes, info.peer);
-  count_sent(ts, info.peer, bytes);
-  track(ts, *static_cast<MPI_Request*>(request), info);
+  int peer;
+  std::uint64_t bytes;
+  if (__builtin_expect(!message_fast(from_handle<MPI_Comm>(comm), dest,
+                                     from_handle<MPI_Datatype>(datatype), count, peer, bytes),
+                       0))
+    return after_isend_slow(call, count, datatype, dest, comm, request, mode);
+  post_send(call, peer, bytes, request, mode);
 }
 
 void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept {
   if (source == MPI_PROC_NULL) return;
-  ThreadState& ts = call.thread();
-  const MPI_Comm c = from_handle<MPI_Comm>(comm);
-  RequestInfo info;
-  info.kind = RequestInfo::kRecv;
-  if (source >= 0)
-    info.peer = comm_peer(ts, c, source);
-  else
-    info.comm = comm_acquire(ts, c);  // MPI_ANY_SOURCE: translate MPI_SOURCE at completion
-  track(ts, *static_cast<MPI_Request*>(request), info);
+  if (__builtin_expect(source < 0 || from_handle<MPI_Comm>(comm) != comm_world, 0))
+    return post_receive_slow(call.thread(), source, from_handle<MPI_Comm>(comm), request, false);
+  post_receive(call.thread(), peer_of_world(source), nullptr, request, false);
 }
 
 void after_imrecv(CallInfo call, void* request) noexcept {
@@ -266,17 +396,7 @@ void after_send_init(CallInfo call, long long count, symmer_handle datatype, int
 
 void after_recv_init(CallInfo call, int source, symmer_handle comm, void* request) noexcept {
   if (source == MPI_PROC_NULL) return;
-  ThreadState& ts = call.thread();
-  const MPI_Comm c = from_handle<MPI_Comm>(comm);
-  RequestInfo info;
-  info.kind = RequestInfo::kRecv;
-  info.persistent = true;
-  info.active = false;
-  if (source >= 0)
-    info.peer = comm_peer(ts, c, source);
-  else
-    info.comm = comm_acquire(ts, c);
-  track(ts, *static_cast<MPI_Request*>(request), info);
+  post_receive_slow(call.thread(), source, from_handle<MPI_Comm>(comm), request, true);
 }
 
 void after_start(CallInfo call, int count, void* reqs) noexcept {
@@ -314,7 +434,7 @@ bool before_complete(CallInfo call, int count, void* reqs) noexcept {
     return false;
   if (s.completing.size() < static_cast<std::size_t>(count)) s.completing.resize(count);
   const auto* r = static_cast<const MPI_Request*>(reqs);
-  if (count == 1 && look_up_after_completion) {
+  if (count == 1 && g.look_up_after_completion) {
     s.completing[0].key = handle_key(r[0]);
     s.completing[0].index = kLookUpLater;
     s.completing_count = 1;
@@ -342,9 +462,19 @@ void* statuses_arg(CallInfo call, int count, void* statuses) noexcept {
   return s.statuses.data();
 }
 
-void after_wait(CallInfo call, int /*rc*/, void* status) noexcept {
-  complete_one(call, 0, static_cast<const MPI_Status*>(status));
-  charge_completion(call);
+std::uint64_t before_wait_looked_up(CallInfo call, void* request) noexcept {
+  return before_complete(call, 1, request) ? kLookedUp : 0;
+}
+
+void after_wait(CallInfo call, std::uint64_t request, void* status) noexcept {
+  const auto* st = static_cast<const MPI_Status*>(status);
+  if (__builtin_expect(request == kLookedUp, 0)) return after_wait_looked_up(call, st);
+  const std::int64_t index = requests.find(request);
+  if (index < 0) return;
+  const RequestInfo& info = requests.at(index);
+  if (__builtin_expect(info.persistent || info.comm != nullptr, 0))
+    return complete_single_slow(call, index, st);
+  complete_single<true>(call, index, info, st);
 }
 
 void after_waitall(CallInfo call, int /*rc*/, void* statuses) noexcept {
@@ -358,14 +488,10 @@ void after_waitany(CallInfo call, int /*rc*/, int* index, void* status) noexcept
   charge_completion(call);
 }
 
-void after_waitsome(CallInfo call, int /*rc*/, int* outcount, int* indices, void* statuses) noexcept {
+void after_waitsome(CallInfo call, int /*rc*/, int* outcount, int* indices,
+                    void* statuses) noexcept {
   if (*outcount != MPI_UNDEFINED)
     for (int k = 0; k < *outcount; ++k) complete_one(call, indices[k], status_at(statuses, k));
-  charge_completion(call);
-}
-
-void after_test(CallInfo call, int /*rc*/, int* flag, void* status) noexcept {
-  if (*flag) complete_one(call, 0, static_cast<const MPI_Status*>(status));
   charge_completion(call);
 }
 
@@ -377,7 +503,8 @@ void after_testany(CallInfo call, int rc, int* index, int* flag, void* status) n
   if (*flag) after_waitany(call, rc, index, status);
 }
 
-void after_probe(CallInfo call, int /*source*/, symmer_handle comm, int* flag, void* status) noexcept {
+void after_probe(CallInfo call, int /*source*/, symmer_handle comm, int* flag,
+                 void* status) noexcept {
   if (flag && !*flag) return;
   const auto* st = static_cast<const MPI_Status*>(status);
   if (st->MPI_SOURCE < 0) return;

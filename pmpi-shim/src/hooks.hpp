@@ -11,6 +11,7 @@
 // byte count.
 
 #include "abi.hpp"
+#include "call.hpp"
 
 namespace symmer::shim {
 
@@ -31,14 +32,14 @@ void finalize_begin() noexcept;
 void prepare(int thread_level) noexcept;
 
 // Point-to-point.
-void after_send(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
-                SendMode mode) noexcept;
+void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
+                symmer_handle comm, SendMode mode) noexcept;
 void after_recv(CallInfo call, int source, symmer_handle comm, void* status) noexcept;
 void after_mrecv(CallInfo call, void* status) noexcept;
-void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest, int source,
-                    symmer_handle comm, void* status) noexcept;
-void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest, symmer_handle comm,
-                 void* request, SendMode mode) noexcept;
+void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,
+                    int source, symmer_handle comm, void* status) noexcept;
+void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest,
+                 symmer_handle comm, void* request, SendMode mode) noexcept;
 void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept;
 void after_imrecv(CallInfo call, void* request) noexcept;
 void after_send_init(CallInfo call, long long count, symmer_handle datatype, int dest,
@@ -51,11 +52,21 @@ void before_request_free(CallInfo call, void* request) noexcept;
 // and says whether any is one the shim follows; the after_* hooks are needed only then.
 bool before_complete(CallInfo call, int count, void* requests) noexcept;
 void* statuses_arg(CallInfo call, int count, void* statuses) noexcept;
-void after_wait(CallInfo call, int rc, void* status) noexcept;
+// A single request (MPI_Wait, MPI_Test): before_wait's answer, 0 when the shim follows none,
+// goes to after_wait once the request completed. Inline: most polls end there.
+inline constexpr std::uint64_t kLookedUp = ~std::uint64_t{0};  ///< no handle's key
+/// before_wait under MPI_THREAD_MULTIPLE: looks the request up before the real call.
+std::uint64_t before_wait_looked_up(CallInfo call, void* request) noexcept;
+SYMMER_INLINE std::uint64_t before_wait(CallInfo call, void* request) noexcept {
+  const std::uint64_t key = request_key(request);
+  if (key == g.request_null) return 0;
+  if (__builtin_expect(g.look_up_after_completion, 1)) return key;
+  return before_wait_looked_up(call, request);
+}
+void after_wait(CallInfo call, std::uint64_t request, void* status) noexcept;
 void after_waitall(CallInfo call, int rc, void* statuses) noexcept;
 void after_waitany(CallInfo call, int rc, int* index, void* status) noexcept;
 void after_waitsome(CallInfo call, int rc, int* outcount, int* indices, void* statuses) noexcept;
-void after_test(CallInfo call, int rc, int* flag, void* status) noexcept;
 void after_testall(CallInfo call, int rc, int* flag, void* statuses) noexcept;
 void after_testany(CallInfo call, int rc, int* index, int* flag, void* status) noexcept;
 

@@ -8,20 +8,14 @@
 #include "mpi.hpp"
 
 namespace symmer::shim {
+
+type_sizes::Entry type_sizes::table[type_sizes::kEntries];
+
 namespace {
 
-// Open addressing over the handles' bits; a key of 0 marks a free entry (no valid handle is
-// 0 in either MPI's encoding). Written only by message_size_init, before any reader.
-constexpr std::uint64_t kEntries = 128;
-struct Entry {
-  std::uint64_t key = 0;
-  std::uint64_t size = 0;
-};
-Entry table[kEntries];
-
-std::uint64_t slot_of(std::uint64_t key) noexcept {
-  return (key * 0x9E3779B97F4A7C15ull) >> 57;  // 7 bits: kEntries
-}
+using type_sizes::kEntries;
+using type_sizes::slot_of;
+using type_sizes::table;
 
 void remember(MPI_Datatype type) noexcept {
   int size = 0;
@@ -78,7 +72,7 @@ void message_size_init() noexcept {
     remember(t);
 }
 
-std::uint64_t datatype_bytes(MPI_Datatype datatype, long long count) noexcept {
+std::uint64_t datatype_bytes_slow(MPI_Datatype datatype, long long count) noexcept {
   if (count <= 0) return 0;
   const std::uint64_t key = handle_key(datatype);
   std::uint64_t size = 0;
@@ -97,18 +91,13 @@ std::uint64_t datatype_bytes(MPI_Datatype datatype, long long count) noexcept {
   return static_cast<std::uint64_t>(count) * size;
 }
 
-std::uint64_t received_bytes(const MPI_Status* status) noexcept {
 #if defined(OPEN_MPI)
+std::uint64_t received_bytes(const MPI_Status* status) noexcept {
   int n = 0;
   // Open MPI keeps a status's count in bytes; MPI_BYTE reads it back unchanged.
   if (mpi.PMPI_Get_count(status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0) return 0;
   return static_cast<std::uint64_t>(n);
-#else
-  // MPICH (MPIR_STATUS_GET_COUNT): bytes; the high 32 bits sit above the cancelled flag (bit 0).
-  const auto lo = static_cast<std::uint32_t>(status->count_lo);
-  const auto hi = static_cast<std::uint32_t>(status->count_hi_and_cancelled) >> 1;
-  return (static_cast<std::uint64_t>(hi) << 32) | lo;
-#endif
 }
+#endif
 
 }  // namespace symmer::shim

@@ -110,7 +110,7 @@ void write_slot(segment::SlotState state) noexcept {
     const ThreadState* ts = g.threads[i].load(std::memory_order_acquire);
     if (ts == nullptr) continue;
     ++threads;
-    in_mpi += ts->depth.load(std::memory_order_relaxed) > 0;
+    in_mpi += ts->in_mpi.load(std::memory_order_relaxed);
     add_counters(sum, ts->counters);
     add_peers(peers, ts->peers.get(), g.peer_entries);
   }

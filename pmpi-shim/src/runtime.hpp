@@ -27,11 +27,20 @@ namespace symmer::shim {
 using segment::CallClass;
 using segment::kCallClassCount;
 
+/// Forces inlining on the per-call path.
+#define SYMMER_INLINE inline __attribute__((always_inline))
+
 /// One counter written by a single thread and read by others.
 struct Counter {
   std::atomic<std::uint64_t> value{0};
-  void add(std::uint64_t d) noexcept {
+  SYMMER_INLINE void add(std::uint64_t d) noexcept {
+#if defined(__x86_64__)
+    // One unlocked add to memory: an aligned 8-byte store, so a reader sees the old or the new
+    // value (what relaxed load + store give, in one instruction instead of three).
+    asm("addq %1, %0" : "+m"(value) : "er"(d));
+#else
     value.store(value.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+#endif
   }
   std::uint64_t get() const noexcept { return value.load(std::memory_order_relaxed); }
 };
@@ -52,25 +61,24 @@ struct ThreadCounters {
 
 struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
 
-/// State of one thread that calls MPI.
+/// State of one thread that calls MPI. What every call reads comes first, in one cache line.
 struct alignas(64) ThreadState {
-  ThreadCounters counters;
-  std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
+  /// Inside an intercepted call: nested calls (a Fortran binding's C call, MPI calling
+  /// itself) pass through. At offset 0: the wrappers keep no register for its address.
+  std::atomic<bool> in_mpi{false};
+  bool main_thread = false;              ///< the thread that called MPI_Init
+  std::uint32_t poll_countdown = 1;      ///< polls until the next clocked one (Call::sample_poll)
   std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
-  std::uint64_t poll_samples = 0;        ///< clocked polls (Call::stop_poll)
-  std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
   std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
+  std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
+  std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
+  Scratch* scratch = nullptr;            ///< owned; see hooks.cpp
+  void* scratch_status = nullptr;        ///< an MPI_Status in `scratch`
+  std::uint64_t poll_samples = 0;        ///< clocked polls (Call::stop_poll)
   std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
-  std::uint32_t poll_countdown = 1;  ///< polls until the next clocked one (Call::sample_poll)
-  std::atomic<int> depth{0};  ///< nesting of intercepted calls (>0: inside MPI)
-  bool main_thread = false;   ///< the thread that called MPI_Init
   int registry_index = -1;
-  Scratch* scratch = nullptr;      ///< owned; see hooks.cpp
-  void* scratch_status = nullptr;  ///< an MPI_Status in `scratch`
+  alignas(64) ThreadCounters counters;
 };
-
-/// Forces inlining on the per-call path.
-#define SYMMER_INLINE inline __attribute__((always_inline))
 
 inline constexpr int kMaxThreads = 1024;
 
@@ -83,6 +91,13 @@ struct Runtime {
   // MPI at the same time only ever share it read-only.
   alignas(64) std::atomic<bool> active{false};  ///< monitoring on: wrappers account calls
   std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
+  void* status_ignore = nullptr;                ///< MPI_STATUS_IGNORE of the MPI in use
+  std::uint64_t request_null = 0;               ///< MPI_REQUEST_NULL's key (handle_key)
+  /// Below MPI_THREAD_MULTIPLE no other thread can post a request between a completion and
+  /// the shim's look at it, so a single request (MPI_Test, MPI_Wait) is looked up in the
+  /// request table only once it completed: most polls do not complete, and then cost no
+  /// lookup at all.
+  bool look_up_after_completion = false;
   std::uint64_t publish_period_ticks = 0;
 
   // Read at each publish (publish_slow), never on a call's path.
@@ -107,8 +122,7 @@ struct Runtime {
   std::uint64_t peer_entries = 1;           ///< local_ranks + node_buckets
   std::vector<std::int32_t> peer_of_world;  ///< world rank -> peer entry, -1 unknown
   std::uint64_t eager_local = 65536, eager_remote = 65536;
-  int thread_level = 0;           ///< MPI_THREAD_* provided, 0..3
-  void* status_ignore = nullptr;  ///< MPI_STATUS_IGNORE of the MPI in use
+  int thread_level = 0;  ///< MPI_THREAD_* provided, 0..3
 
   std::atomic<ThreadState*> threads[kMaxThreads] = {};
   std::atomic<int> thread_high_water{0};
@@ -127,10 +141,12 @@ struct Runtime {
   std::unique_ptr<EmbeddedAnalyzer> analyzer;
 };
 
-extern Runtime g;
+// Hidden: the wrappers reach it PC-relative, not through the GOT.
+extern Runtime g __attribute__((visibility("hidden")));
 
 /// This thread's state; null until its first tracked call. initial-exec TLS: one load.
-extern constinit thread_local ThreadState* t_state __attribute__((tls_model("initial-exec")));
+extern constinit thread_local ThreadState* t_state
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /// Per-thread scratch buffers of the typed hooks (hooks.cpp); null when out of memory.
 /// `status` receives the address of its MPI_Status.
@@ -176,12 +192,13 @@ void apply_command() noexcept;
 /// The peer entry of world rank `w`: its local rank on this node, or local_ranks + its node
 /// bucket; -1 when unknown.
 inline int peer_of_world(int w) noexcept {
-  return w >= 0 && static_cast<std::size_t>(w) < g.peer_of_world.size() ? g.peer_of_world[w] : -1;
+  // Negative ranks convert to sizes past any vector's.
+  return static_cast<std::size_t>(w) < g.peer_of_world.size() ? g.peer_of_world[w] : -1;
 }
 
 /// Accounts the time since the thread's last clocked MPI call: unclocked polls in between get
 /// their estimated share as idle (see call.hpp), the rest is compute (and out of sync while
-/// the rank holds incomplete sends).
+/// the rank holds incomplete sends). The caller moves last_exit on (Call::finish).
 SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
   // TSCs of different cores may disagree by a few ticks after a thread migrates.
   std::uint64_t gap = now > ts.last_exit ? now - ts.last_exit : 0;
@@ -192,11 +209,10 @@ SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept 
     ts.unclocked_polls = 0;
   }
   ts.counters.compute.add(gap);
-  if (g.pending_sends.load(std::memory_order_relaxed) > 0) {
+  if (__builtin_expect(g.pending_sends.load(std::memory_order_relaxed) > 0, 0)) {
     ts.counters.pending_compute.add(gap);
     if (g.pending_rendezvous.load(std::memory_order_relaxed) > 0) ts.counters.out_of_sync.add(gap);
   }
-  ts.last_exit = now;
 }
 
 /// Whether time inside calls of this class counts as idle (else as "other MPI").
