@@ -206,8 +206,8 @@ class Sim {
       if (!pooled[w]) {
         if (counts[w] <= 0) continue;
         const double busy = static_cast<double>(counts[w]) * e.tpi * factor[w];
-        const double began = e.start + (e.accelerator && cpu_rows ? e.shared_start : 0.0);
-        samples[w] = {counts[w], busy, began + busy};
+        const double start = e.start + (e.accelerator && cpu_rows ? e.shared_start : 0.0);
+        samples[w] = {counts[w], busy, start + busy};
       } else if (pool > 0) {
         const double part = static_cast<double>(pool) / (e.tpi * factor[w]) / rate;
         samples[w].iterations = static_cast<std::int64_t>(std::floor(part));

@@ -294,9 +294,7 @@ TEST(Planner, CoresThatPayKeepTheirRowsThroughTheSideProbesTries) {
   for (int p = 0; p < 300; ++p) {
     const Pass pass = sim.run(kN);
     tries += pass.side_try ? 1 : 0;
-    if (p >= 10 && !pass.side_try) {
-      EXPECT_GT(Sim::share(pass, 0) * 8, 0.15) << "pass " << p;
-    }
+    if (p >= 10 && !pass.side_try) EXPECT_GT(Sim::share(pass, 0) * 8, 0.15) << "pass " << p;
   }
   EXPECT_FALSE(sim.planner().side_alone());
   EXPECT_LE(tries, 5);  // at 16, 49, 114, 243 (each interval doubled, at most 128)

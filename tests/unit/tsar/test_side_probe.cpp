@@ -68,24 +68,6 @@ TEST(SideProbe, EqualWaysUnderJitterRarelyChange) {
   EXPECT_LE(changes, 4);
 }
 
-TEST(SideProbe, NoTryWithoutTheCoresWhereTheyHoldMuchOfThePass) {
-  // The cores hold 60% of each pass: a losing try would cost 1.5 passes, so none is made and the
-  // tries' interval grows as if each had lost.
-  SideProbe probe;
-  std::vector<int> skipped;
-  for (int p = 0; p < 200; ++p) {
-    if (probe.skip_costly_try(0.6, p)) skipped.push_back(p);
-    EXPECT_FALSE(probe.alone()) << "pass " << p;
-    probe.record(1.0, p);
-  }
-  EXPECT_EQ(skipped, (std::vector<int>{16, 49, 114}));
-  // A quarter is tried.
-  SideProbe quarter;
-  for (int p = 0; p < SideProbe::kFirstCheck; ++p) quarter.record(1.0, p);
-  EXPECT_FALSE(quarter.skip_costly_try(0.25, SideProbe::kFirstCheck));
-  EXPECT_TRUE(quarter.alone());
-}
-
 TEST(SideProbe, ResetForgetsTheDecision) {
   SideProbe probe;
   run(probe, 40, [](bool alone, int) { return alone ? 1.0 : 2.0; });

@@ -69,11 +69,7 @@ void PassPlanner::plan_side(std::int64_t n, SubPassPlan& plan) {
                                   estimators_[w].measured() && std::isfinite(times_[w]));
   if (!accelerator) return;
   side_pass_ = true;
-  std::int64_t cores = 0;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && is_cpu(w)) cores += plan.counts[w];
-  const double core_share = n > 0 ? static_cast<double>(cores) / static_cast<double>(n) : 0.0;
-  if (!side_probe_.alone() || side_probe_.skip_costly_try(core_share, passes_)) return;
+  if (!side_probe_.alone()) return;
   for (std::size_t w = 0; w < devices_.size(); ++w)
     alone_times_[w] = active_[w] && !is_cpu(w) && !sitting_out_[w]
                           ? times_[w]

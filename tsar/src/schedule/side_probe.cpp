@@ -5,15 +5,6 @@
 
 namespace tsar::core {
 
-bool SideProbe::skip_costly_try(double core_share, std::int64_t pass) {
-  if (!trying_ || held_alone_ || tried_count_ > 0 || core_share <= kMaxTriedCoreShare)
-    return false;
-  trying_ = false;
-  interval_ = std::min(kMaxInterval, 2 * interval_);
-  next_try_ = pass + 1 + interval_;
-  return true;
-}
-
 void SideProbe::record(double seconds_per_iteration, std::int64_t pass) {
   if (!trying_) {
     held_[static_cast<std::size_t>(held_count_ % kHeld)] = seconds_per_iteration;

@@ -19,12 +19,6 @@
 //     scatter are not told apart by a few passes, and under the rule a way no faster than the
 //     held one wins a try with probability 3! 5! / 8! < 2%, while a way whose passes are all
 //     faster (the GPU alone on BiCGStab's loops) wins every try;
-//   - a try without the cores is made only where they hold at most kMaxTriedCoreShare of the
-//     pass: when it loses, the accelerators ran the cores' share s on top of their own, s / (1
-//     - s) of a pass more (a third at s = 1/4), and the cores' rows crossed the link twice. A
-//     share s is what the split learned the cores' time is worth; for sharing to cost the
-//     accelerators more than it saves, its fixed cost would have to exceed s / (1 - s) of the
-//     pass, which the accelerators' own samples then show (the split moves rows back to them);
 //   - the next try comes kFirstCheck passes later, twice as many after each try that kept the
 //     held way (up to kMaxInterval): a try that loses costs one pass run the slower way, at
 //     most one pass in kFirstCheck + 1 and over a long run one in kMaxInterval + 1, while a
@@ -43,7 +37,6 @@ class SideProbe {
   static constexpr int kTried = 3;
   static constexpr std::int64_t kFirstCheck = 16;
   static constexpr std::int64_t kMaxInterval = 128;
-  static constexpr double kMaxTriedCoreShare = 0.25;
 
   /// Whether the coming pass runs on the accelerators alone.
   bool alone() const { return held_alone_ != trying_; }
@@ -52,10 +45,6 @@ class SideProbe {
   void record(double seconds_per_iteration, std::int64_t pass);
   /// Whether the coming pass tries the way not held.
   bool trying() const { return trying_; }
-  /// The coming pass would try the accelerators alone while the cores hold `core_share` of it:
-  /// above kMaxTriedCoreShare the try is skipped (counted as one that kept the held way).
-  /// Returns whether it was skipped.
-  bool skip_costly_try(double core_share, std::int64_t pass);
   /// The way held between tries: the accelerators alone (true) or with the cores.
   bool held_alone() const { return held_alone_; }
   /// Forgets everything (the devices changed: an accelerator was retired).
