@@ -35,11 +35,8 @@ using tsar::core::WorkerSample;
 /// One emulated device.
 struct Emulated {
   bool accelerator = false;
-  double tpi = 1e-6;   ///< true seconds per iteration
-  double start = 0.0;  ///< seconds before it runs anything in a (sub-)pass
-  /// An accelerator's further seconds in a (sub-)pass in which CPU workers have rows too:
-  /// what sharing costs it beyond its own rows (boundary copies, one more synchronisation).
-  double shared_start = 0.0;
+  double tpi = 1e-6;         ///< true seconds per iteration
+  double start = 0.0;        ///< seconds before it runs anything in a (sub-)pass
   double peak_gflops = 1.0;  ///< what its prior is computed from (relative)
   double core_tpi = 1e-6;    ///< an accelerator's control core's tpi once it is retired
   int cores = 1;             ///< cores of a CPU device (a team: several)
@@ -70,7 +67,6 @@ struct Pass {
   std::vector<std::int64_t> iterations;  ///< per worker, all sub-passes
   std::vector<std::int64_t> planned;     ///< the first (sub-)pass's plan (ratio plans)
   double seconds = 0.0;                  ///< emulated, plan to last arrival
-  bool side_try = false;  ///< the side probe tried the other way (PassPlanner::side_trying)
 };
 
 class Sim {
@@ -123,7 +119,6 @@ class Sim {
     std::vector<WorkerSample> samples(count), totals(count);
     planner_->plan_pass(n, tsar::core::CopyCosts{}, plan_);
     out.planned.assign(plan_.counts.begin(), plan_.counts.end());
-    out.side_try = planner_->side_trying();
     do {
       const double seconds = sub_pass(factor, samples);
       out.seconds += seconds;
@@ -186,9 +181,6 @@ class Sim {
         pooled[w] = planner_->balances_cpu_share() && members[w] ? 1 : 0;
     }
     double seconds = 0.0;
-    bool cpu_rows = false;
-    for (std::size_t w = 0; w < count; ++w)
-      cpu_rows = cpu_rows || (!emulated_[w].accelerator && counts[w] > 0);
     // Pooled workers: their iterations go to whoever is free first, so they finish together;
     // each runs a part proportional to its speed, after its start-up.
     std::int64_t pool = 0;
@@ -206,8 +198,7 @@ class Sim {
       if (!pooled[w]) {
         if (counts[w] <= 0) continue;
         const double busy = static_cast<double>(counts[w]) * e.tpi * factor[w];
-        const double start = e.start + (e.accelerator && cpu_rows ? e.shared_start : 0.0);
-        samples[w] = {counts[w], busy, start + busy};
+        samples[w] = {counts[w], busy, e.start + busy};
       } else if (pool > 0) {
         const double part = static_cast<double>(pool) / (e.tpi * factor[w]) / rate;
         samples[w].iterations = static_cast<std::int64_t>(std::floor(part));

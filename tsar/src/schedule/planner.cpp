@@ -81,16 +81,10 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
     if (sitting_out_[w]) times_[w] = std::numeric_limits<double>::infinity();
   scheduler_->begin_pass(n, times_, plan);
   probe_unmeasured(plan);
-  plan_side(n, plan);
   if (device_memory_)
     hold_split(n, copies, plan);
-  else if (!side_alone_)
+  else
     hold_cpu_ranges(n, plan);
-  side_pass_ = side_alone_ || (side_pass_ && [&] {
-                 for (std::size_t w = 0; w < devices_.size(); ++w)
-                   if (active_[w] && is_cpu(w) && plan.counts[w] > 0) return true;
-                 return false;
-               }());
   choose_share_mode(n, plan);
   pass_chunked_ = plan.chunked;
   plan_sharing(plan);
@@ -123,7 +117,6 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
 
 void PassPlanner::end_pass(bool learn, double seconds, std::span<const WorkerSample> totals) {
   if (learn && probed_pass_) share_probe_.record(seconds, n_);
-  if (learn && side_pass_ && n_ > 0) side_probe_.record(seconds / static_cast<double>(n_), passes_);
   if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off(totals);
   ++passes_;
 }

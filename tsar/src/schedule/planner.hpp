@@ -21,9 +21,8 @@
 //                        (share_probe.hpp)
 //   planner_holds.cpp    what moving data costs (link_costs), when a split may move
 //                        (split_hysteresis.hpp, cpu_split_hold.hpp), when the host side's
-//                        rows cannot pay their boundaries' copies, predicted and measured
-//                        (side_probe.hpp), and which samples are not learned (copies of rows
-//                        a new split moved)
+//                        rows cannot pay their boundaries' copies, and which samples are not
+//                        learned (copies of rows a new split moved)
 //   planner_back_off.cpp accelerators that cannot pay: screened before they run, retired
 //                        after K slow passes (thesis 5.4.1) -- counting the copies retiring
 //                        one that holds a data environment's rows would make --, retired
@@ -49,7 +48,6 @@
 #include "schedule/schedule_spec.hpp"
 #include "schedule/scheduler.hpp"
 #include "schedule/share_probe.hpp"
-#include "schedule/side_probe.hpp"
 #include "schedule/time_estimator.hpp"
 
 namespace tsar::core {
@@ -131,11 +129,6 @@ class PassPlanner {
   // -- what it learned -------------------------------------------------------------------
   /// Worker w's learned seconds per iteration; 0 while it is not measured.
   double estimate(int worker) const;
-  /// Whether the planned pass tries the other way of sharing it with the CPU side
-  /// (side_probe.hpp): the accelerators alone, or with the cores again.
-  bool side_trying() const { return side_pass_ && side_probe_.trying(); }
-  /// Whether the CPU side's rows were found not to pay: passes run on the accelerators alone.
-  bool side_alone() const { return side_probe_.held_alone(); }
   /// Whether worker w's accelerator was retired (back-off, screening, out of memory).
   bool retired(int worker) const { return retired_[sz(worker)] != 0; }
   /// Times per iteration for the cache: each worker's estimate, a retired accelerator's
@@ -163,7 +156,6 @@ class PassPlanner {
   // planner_holds.cpp
   void link_costs(const CopyCosts& copies);
   void drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& plan);
-  void plan_side(std::int64_t n, SubPassPlan& plan);
   void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
   bool copy_dominated(std::size_t w, double busy);
@@ -248,11 +240,6 @@ class PassPlanner {
   std::vector<std::int64_t> cpu_split_;
   std::int64_t cpu_split_n_ = -1;
   std::vector<unsigned char> cpu_pooled_;
-  /// Whether the CPU side's rows pay beside accelerators, measured (plan_side); whether this
-  /// pass runs on the accelerators alone for it, and whether the probe learns from this pass.
-  SideProbe side_probe_;
-  bool side_alone_ = false;
-  bool side_pass_ = false;
 
   // How the cores share the plan: the mode, whether this pass is one the probe learns
   // from (single cores alone, a balancing schedule's whole-pass ratio plan), the chunk size

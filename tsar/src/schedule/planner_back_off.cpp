@@ -105,7 +105,6 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
 
 void PassPlanner::retire(std::size_t w) {
   retired_[w] = 1;
-  side_probe_.reset();  // measured with the retired accelerator
   retired_tpi_[w] = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
   backoff_streak_[w] = 0;
   if (auto core = retire_(static_cast<int>(w))) {
@@ -123,7 +122,6 @@ void PassPlanner::retire(std::size_t w) {
 bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
   const std::size_t w = sz(worker);
   retired_[w] = 1;
-  side_probe_.reset();
   retired_tpi_[w] = estimators_[w].estimate();
   backoff_streak_[w] = 0;
   devices_[w] = std::move(device);

@@ -56,28 +56,6 @@ void PassPlanner::drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& pl
     std::copy(alone_counts_.begin(), alone_counts_.end(), plan.counts.begin());
 }
 
-void PassPlanner::plan_side(std::int64_t n, SubPassPlan& plan) {
-  // What the prediction above cannot see, measured (side_probe.hpp): adaptive whole-pass ratio
-  // plans beside measured accelerators learn whether the CPU side's rows pay, and the passes
-  // the probe runs on the accelerators alone give those their split among themselves.
-  side_alone_ = false;
-  side_pass_ = false;
-  if (!scheduler_->adapts() || plan.chunked || plan.lo != 0 || plan.hi != n) return;
-  bool accelerator = false;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    accelerator = accelerator || (active_[w] && !is_cpu(w) && !sitting_out_[w] &&
-                                  estimators_[w].measured() && std::isfinite(times_[w]));
-  if (!accelerator) return;
-  side_pass_ = true;
-  if (!side_probe_.alone()) return;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    alone_times_[w] = active_[w] && !is_cpu(w) && !sitting_out_[w]
-                          ? times_[w]
-                          : std::numeric_limits<double>::infinity();
-  split_iterations(n, alone_times_, plan.counts, plan.scratch);
-  side_alone_ = true;
-}
-
 void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
   // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
   // moving them pays (split_hysteresis.hpp): a resident stencil's rows stay where they are
@@ -92,7 +70,7 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
     pooled_[w] = balance_cpu_ && is_cpu(w) && active_[w] ? 1 : 0;
     settled_[w] = estimators_[w].samples() >= kSettledSamples ? 1 : 0;
   }
-  if (scheduler_->adapts() && !side_alone_) drop_host_side_that_cannot_pay(n, plan);
+  if (scheduler_->adapts()) drop_host_side_that_cannot_pay(n, plan);
   bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();
   // A data environment's rows where another region's pass left them: the split that moves
   // nothing is theirs, and any other moves rows every pass (that region moves them back), so
@@ -106,8 +84,8 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   }
   if (!known) last_split_.assign(plan.counts.size(), 0);  // the devices hold none of it yet
   if (!std::equal(last_split_.begin(), last_split_.end(), plan.counts.begin())) {
-    const bool costly =
-        std::any_of(move_seconds_.begin(), move_seconds_.end(), [](double s) { return s > 0.0; });
+    const bool costly = std::any_of(move_seconds_.begin(), move_seconds_.end(),
+                                    [](double s) { return s > 0.0; });
     if (costly) {
       const SplitCosts costs{times_,
                              move_seconds_,
@@ -115,8 +93,7 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
                              settled_,
                              produced ? 1.0 : payback_passes(passes_ - split_since_),
                              boundary_seconds_};
-      // The side probe's passes run as planned: what they measure is that split.
-      if (known && !side_alone_) {
+      if (known) {
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);
       }
