@@ -2,18 +2,14 @@
 // RankControl on the node segment (see segment_rank_control.hpp).
 #include "symmer/analysis/segment_rank_control.hpp"
 
-#include <sched.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <charconv>
-#include <filesystem>
 #include <string>
 
 #include "symmer/analysis/placement.hpp"
 #include "symmer/analysis/segment_window.hpp"
 #include "symmer/segment/job_process.hpp"
-#include "symmer/topology/cpu_list.hpp"
+#include "symmer/topology/thread_binding.hpp"
 
 namespace symmer::analysis {
 
@@ -112,27 +108,10 @@ Status SegmentRankControl::may_act_on(int pid) const {
 }
 
 bool bind_process_threads(int pid, const std::vector<int>& from, const std::vector<int>& to) {
-  if (to.empty()) return false;
   // The embedded analyzer binds the threads of the rank it runs in: not its own.
-  const pid_t self = pid == ::getpid() ? static_cast<pid_t>(::gettid()) : -1;
-  std::error_code ec;
-  const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
-  bool any = false;
-  for (const auto& entry : std::filesystem::directory_iterator(tasks, ec)) {
-    const std::string name = entry.path().filename().string();
-    pid_t tid = 0;
-    const auto r = std::from_chars(name.data(), name.data() + name.size(), tid);
-    if (r.ec != std::errc() || tid <= 0 || tid == self) continue;
-    const cpu_set_t set =
-        topology::cpu_set_of(topology::map_relative(topology::thread_cpus(tid), from, to));
-    if (CPU_COUNT(&set) == 0) return false;
-    if (sched_setaffinity(tid, sizeof set, &set) != 0) {
-      if (errno == ESRCH) continue;  // the thread ended meanwhile
-      return false;
-    }
-    any = true;
-  }
-  return !ec && any;
+  const int self = pid == ::getpid() ? static_cast<int>(::gettid()) : 0;
+  const auto r = topology::move_process_threads(pid, from, to, {.skip_tid = self});
+  return r.error == topology::ThreadMoveError::kNone && r.moved + r.kept > 0;
 }
 
 }  // namespace symmer::analysis

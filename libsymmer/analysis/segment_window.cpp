@@ -192,23 +192,24 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     // A rank's CPU time goes to the cores of its set in proportion to how busy each was: a
     // hybrid rank in a serial phase runs on one core of its set, and an even split would show
     // the other core's idleness as this one's lost capability.
-    std::vector<double> job_seconds(node.cores().size(), 0.0);
-    const auto idle_job =
-        topology::core_loads(node, *before.proc, *after.proc, std::vector<double>{});
-    for (const auto& [cores, seconds] : rank_seconds) {
-      double busy_total = 0.0;
-      const auto busy_s = [&](int c) {
-        if (!idle_job || static_cast<std::size_t>(c) >= idle_job->size()) return 1.0;
-        const auto& l = (*idle_job)[static_cast<std::size_t>(c)];
-        return l.busy * l.window_seconds;
-      };
-      for (int c : cores) busy_total += busy_s(c);
-      for (int c : cores)
-        job_seconds[static_cast<std::size_t>(c)] +=
-            busy_total > 0 ? seconds * busy_s(c) / busy_total
-                           : seconds / static_cast<double>(cores.size());
-    }
-    auto loads = topology::core_loads(node, *before.proc, *after.proc, job_seconds);
+    const auto job_seconds = [&](const std::vector<topology::CoreLoad>& idle_job) {
+      std::vector<double> out(node.cores().size(), 0.0);
+      for (const auto& [cores, seconds] : rank_seconds) {
+        double busy_total = 0.0;
+        const auto busy_s = [&](int c) {
+          if (static_cast<std::size_t>(c) >= idle_job.size()) return 1.0;
+          const auto& l = idle_job[static_cast<std::size_t>(c)];
+          return l.busy * l.window_seconds;
+        };
+        for (int c : cores) busy_total += busy_s(c);
+        for (int c : cores)
+          out[static_cast<std::size_t>(c)] += busy_total > 0
+                                                  ? seconds * busy_s(c) / busy_total
+                                                  : seconds / static_cast<double>(cores.size());
+      }
+      return out;
+    };
+    auto loads = topology::core_loads_with_job(node, *before.proc, *after.proc, job_seconds);
     if (loads && loads->size() == node.cores().size()) {
       for (const auto& l : *loads) {
         w.core_capability.push_back(l.capability);

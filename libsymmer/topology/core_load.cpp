@@ -151,14 +151,21 @@ Expected<std::vector<CoreLoad>> core_loads(const NodeModel& model, const ProcSna
                                            const ProcSnapshot& after,
                                            const std::vector<double>& job_busy_seconds_by_core,
                                            double ticks_per_second) {
+  return core_loads_with_job(
+      model, before, after, [&](const std::vector<CoreLoad>&) { return job_busy_seconds_by_core; },
+      ticks_per_second);
+}
+
+Expected<std::vector<CoreLoad>> core_loads_with_job(const NodeModel& model,
+                                                    const ProcSnapshot& before,
+                                                    const ProcSnapshot& after,
+                                                    const JobSecondsOfLoads& job_busy_seconds_of,
+                                                    double ticks_per_second) {
   const double hz = ticks_per_second == 0 ? clock_ticks_per_second() : ticks_per_second;
   if (auto ok = check_window(before, after, hz); !ok) return ok.error();
-  if (job_busy_seconds_by_core.size() > model.cores().size())
-    return Error(Errc::kInvalidArgument,
-                 "job busy times given for " + std::to_string(job_busy_seconds_by_core.size()) +
-                     " cores; the model has " + std::to_string(model.cores().size()));
   const auto irqs = device_interrupts_by_cpu(before.interrupts, after.interrupts);
   std::vector<CoreLoad> out;
+  std::vector<Ticks> ticks_by_core;
   for (const Core& core : model.cores()) {
     CoreLoad load;
     load.core = core.index;
@@ -172,13 +179,22 @@ Expected<std::vector<CoreLoad>> core_loads(const NodeModel& model, const ProcSna
       sum += *ticks;
       add_event_counts(load, cpu, irqs, before, after);
     }
-    const auto i = static_cast<std::size_t>(core.index);
-    const double job_seconds =
-        i < job_busy_seconds_by_core.size() ? job_busy_seconds_by_core[i] : 0.0;
-    if (auto ok = check_job_seconds(job_seconds, "core L:" + std::to_string(core.index)); !ok)
-      return ok.error();
-    set_shares(load, sum, job_seconds, hz, static_cast<int>(core.pus.size()));
+    // Without the job's time first: the caller may work its time out from these.
+    set_shares(load, sum, 0.0, hz, static_cast<int>(core.pus.size()));
     out.push_back(std::move(load));
+    ticks_by_core.push_back(sum);
+  }
+  const std::vector<double> job = job_busy_seconds_of(out);
+  if (job.size() > model.cores().size())
+    return Error(Errc::kInvalidArgument, "job busy times given for " + std::to_string(job.size()) +
+                                             " cores; the model has " +
+                                             std::to_string(model.cores().size()));
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const auto i = static_cast<std::size_t>(out[k].core);
+    const double job_seconds = i < job.size() ? job[i] : 0.0;
+    if (auto ok = check_job_seconds(job_seconds, "core L:" + std::to_string(out[k].core)); !ok)
+      return ok.error();
+    set_shares(out[k], ticks_by_core[k], job_seconds, hz, static_cast<int>(out[k].cpus.size()));
   }
   return out;
 }

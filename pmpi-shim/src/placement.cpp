@@ -9,15 +9,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <set>
 
 #include "runtime.hpp"
 #include "symmer/topology/cpu_list.hpp"
+#include "symmer/topology/thread_binding.hpp"
 #include "symmer_rank.h"
 
 namespace symmer::shim {
@@ -91,42 +90,20 @@ std::uint64_t compute_threads() {
 
 segment::AckStatus move_all_threads(const std::vector<int>& from, const std::vector<int>& to,
                                     long skip_tid) noexcept {
-  const long configured = ::sysconf(_SC_NPROCESSORS_CONF);
-  if (to.empty() || to.front() < 0 || to.back() >= CPU_SETSIZE || to.back() >= configured)
-    return segment::AckStatus::kInvalidCpu;
-  try {
-    struct Moved {
-      pid_t tid;
-      cpu_set_t before;
-    };
-    std::vector<Moved> moved;
-    segment::AckStatus status = segment::AckStatus::kOk;
-    const bool listed = for_each_thread([&](pid_t tid) {
-      if (status != segment::AckStatus::kOk || tid == skip_tid) return;
-      cpu_set_t before;
-      if (::sched_getaffinity(tid, sizeof before, &before) != 0) return;  // gone meanwhile
-      std::vector<int> old;
-      for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &before)) old.push_back(c);
-      // The analyzer bound it there from outside while the rank made no call: keep its place.
-      const auto within = [&](const std::vector<int>& set) {
-        return std::includes(set.begin(), set.end(), old.begin(), old.end());
-      };
-      if (within(to) && !within(from)) return;
-      const cpu_set_t after = topology::cpu_set_of(topology::map_relative(old, from, to));
-      if (::sched_setaffinity(tid, sizeof after, &after) == 0) {
-        moved.push_back({tid, before});
-      } else if (errno != ESRCH) {
-        status = errno == EINVAL ? segment::AckStatus::kNotAllowed : segment::AckStatus::kFailed;
-      }
-    });
-    if (!listed) status = segment::AckStatus::kFailed;
-    if (status != segment::AckStatus::kOk)
-      for (const Moved& m : moved) ::sched_setaffinity(m.tid, sizeof m.before, &m.before);
-    return status;
-  } catch (const std::bad_alloc&) {
-    return segment::AckStatus::kFailed;
+  const auto r = topology::move_process_threads(
+      ::getpid(), from, to, {.skip_tid = static_cast<int>(skip_tid), .all_or_nothing = true});
+  switch (r.error) {
+    case topology::ThreadMoveError::kNone:
+      return segment::AckStatus::kOk;
+    case topology::ThreadMoveError::kInvalidCpu:
+      return segment::AckStatus::kInvalidCpu;
+    case topology::ThreadMoveError::kNotAllowed:
+      return segment::AckStatus::kNotAllowed;
+    case topology::ThreadMoveError::kNoProcess:
+    case topology::ThreadMoveError::kFailed:
+      break;
   }
+  return segment::AckStatus::kFailed;
 }
 
 }  // namespace symmer::shim

@@ -21,9 +21,10 @@ std::vector<int> launch_cpus();
 std::uint64_t compute_threads();
 
 /// Moves every thread of the process (but `skip_tid`, the embedded analyzer) from set `from`
-/// to set `to` (both sorted), each to its relative place (topology::map_relative). All or
-/// nothing: when a thread cannot move, the threads already moved go back. Returns kOk,
-/// kInvalidCpu (empty set, CPU this node lacks), kNotAllowed (outside the cpuset) or kFailed.
+/// to set `to` (both sorted), each to its relative place (topology::move_process_threads;
+/// threads the analyzer already bound inside `to` stay). All or nothing: when a thread cannot
+/// move, the threads already moved go back. Returns kOk, kInvalidCpu (empty set, CPU this
+/// node lacks), kNotAllowed (outside the cpuset) or kFailed.
 segment::AckStatus move_all_threads(const std::vector<int>& from, const std::vector<int>& to,
                                     long skip_tid) noexcept;
 

@@ -62,9 +62,10 @@ class SegmentRankControl final : public RankControl {
 };
 
 /// Binds every thread of process `pid` from the Linux CPUs `from` onto `to`, each to its
-/// relative place (topology::map_relative), but the calling thread (the embedded analyzer
-/// runs inside a rank). False when the process is gone or a thread could not be bound
-/// (permission, CPU not allowed).
+/// relative place (topology::move_process_threads: threads already inside `to` stay), but the
+/// calling thread (the embedded analyzer runs inside a rank). False when `to` is empty or
+/// names a CPU this node lacks, the process is gone, none of its threads is left, or a thread
+/// could not be bound (permission, CPU not allowed); the threads bound before it stay bound.
 bool bind_process_threads(int pid, const std::vector<int>& from, const std::vector<int>& to);
 
 }  // namespace symmer::analysis

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -62,6 +63,21 @@ Expected<std::vector<CoreLoad>> core_loads(const NodeModel& model, const ProcSna
                                            const ProcSnapshot& after,
                                            const std::vector<double>& job_busy_seconds_by_core = {},
                                            double ticks_per_second = 0);
+
+/// The job's busy seconds by logical core (as core_loads takes them), worked out from the
+/// loads of the same window without them.
+using JobSecondsOfLoads = std::function<std::vector<double>(const std::vector<CoreLoad>&)>;
+
+/// core_loads() for a caller whose job times depend on the loads themselves (the analysis
+/// spreads a rank's CPU time over its cores by how busy each was): `job_busy_seconds_of` gets
+/// what core_loads(model, before, after) returns and gives the job's seconds by core; the
+/// snapshots are compared once. It is not called when the window is in error. Errors: as
+/// core_loads.
+Expected<std::vector<CoreLoad>> core_loads_with_job(const NodeModel& model,
+                                                    const ProcSnapshot& before,
+                                                    const ProcSnapshot& after,
+                                                    const JobSecondsOfLoads& job_busy_seconds_of,
+                                                    double ticks_per_second = 0);
 
 /// Reads `reader`, waits `window`, reads again and returns core_loads() for `model` (no job
 /// share: everything busy counts as foreign).
