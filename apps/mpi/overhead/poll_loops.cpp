@@ -5,11 +5,12 @@
 //   LD_PRELOAD=build/lib/libsymmer-pmpi.so SYMMER_ANALYZER=off valgrind --tool=callgrind
 //     --toggle-collect=test_null_loop --toggle-collect=iprobe_loop
 //     --toggle-collect=test_posted_loop --toggle-collect=self_exchange_loop
-//     build/bin/symmer-poll-loops
+//     --toggle-collect=self_recv_loop build/bin/symmer-poll-loops
 //
 // Each loop's inclusive instructions / 101000 calls, with and without the shim, is what the
 // shim adds per call (docs/results/symmer/shim-poll-instructions/); self_exchange_loop's per
-// 8-byte exchange with itself (MPI_Irecv, MPI_Send, MPI_Wait).
+// 8-byte exchange with itself (MPI_Irecv, MPI_Send, MPI_Wait), self_recv_loop's with a blocking
+// receive (MPI_Isend, MPI_Recv, MPI_Wait): a ping-pong's calls are blocking sends and receives.
 #include <mpi.h>
 
 #include <cstdio>
@@ -54,6 +55,19 @@ __attribute__((noinline)) void self_exchange_loop(long n) {
     MPI_Wait(&r, MPI_STATUS_IGNORE);
   }
 }
+
+// An 8-byte MPI_Isend to this rank, received by a blocking MPI_Recv.
+__attribute__((noinline)) void self_recv_loop(long n) {
+  double out = 1.0, in = 0.0;
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (long i = 0; i < n; ++i) {
+    MPI_Request r;
+    MPI_Isend(&out, 1, MPI_DOUBLE, me, 6, MPI_COMM_WORLD, &r);
+    MPI_Recv(&in, 1, MPI_DOUBLE, me, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+}
 }
 
 int main(int argc, char** argv) {
@@ -63,6 +77,7 @@ int main(int argc, char** argv) {
     iprobe_loop(n);
     test_posted_loop(n);
     self_exchange_loop(n);
+    self_recv_loop(n);
   }
   MPI_Finalize();
   std::puts("done");
