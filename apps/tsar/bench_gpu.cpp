@@ -262,27 +262,27 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
   return diff / scale;
 }
 
-/// The co-scheduled time a perfect split of each loop reaches: the program's serial steps (the
-/// least any standalone configuration spent outside the loops) plus, per loop, 1 / sum_j 1/T_j
-/// over the standalone times of that loop -- the CPU's under its best schedule, each
-/// accelerator's. Serial steps cannot be split, so they are not divided among the devices
-/// (Amdahl). A kernel of one loop: 1 / sum_j 1/T_j of whole passes.
-double loop_ideal_seconds(const std::vector<const Result*>& cpu, const std::vector<Result>& alone,
-                          std::size_t l) {
-  double best_cpu = INFINITY;
-  for (const Result* c : cpu) best_cpu = std::min(best_cpu, c->loop_seconds[l]);
-  double inverse = 1.0 / best_cpu;
-  for (const Result& a : alone) inverse += 1.0 / a.loop_seconds[l];
-  return 1.0 / inverse;
-}
-double ideal_seconds(const std::vector<const Result*>& cpu, const std::vector<Result>& alone) {
-  double serial = INFINITY;
-  for (const Result* c : cpu) serial = std::min(serial, c->serial);
-  for (const Result& a : alone) serial = std::min(serial, a.serial);
-  double loops = 0.0;
-  for (std::size_t l = 0; l < cpu.front()->loop_seconds.size(); ++l)
-    loops += loop_ideal_seconds(cpu, alone, l);
-  return serial + loops;
+/// The co-scheduled time a perfect split of each loop reaches: the program's serial steps plus,
+/// per loop, 1 / sum_j 1/T_j over the standalone times of that loop -- the CPU's under its best
+/// schedule, each accelerator's. Serial steps cannot be split, so they are not divided among
+/// the devices (Amdahl). A kernel of one loop: 1 / sum_j 1/T_j of whole passes.
+struct Ideal {
+  double serial = INFINITY;   ///< the least any standalone configuration spent outside the loops
+  std::vector<double> loops;  ///< per loop
+  double seconds() const { return serial + std::accumulate(loops.begin(), loops.end(), 0.0); }
+};
+Ideal ideal_of(const std::vector<const Result*>& cpu, const std::vector<Result>& alone) {
+  Ideal ideal;
+  for (const Result* c : cpu) ideal.serial = std::min(ideal.serial, c->serial);
+  for (const Result& a : alone) ideal.serial = std::min(ideal.serial, a.serial);
+  for (std::size_t l = 0; l < cpu.front()->loop_seconds.size(); ++l) {
+    double best_cpu = INFINITY;
+    for (const Result* c : cpu) best_cpu = std::min(best_cpu, c->loop_seconds[l]);
+    double inverse = 1.0 / best_cpu;
+    for (const Result& a : alone) inverse += 1.0 / a.loop_seconds[l];
+    ideal.loops.push_back(1.0 / inverse);
+  }
+  return ideal;
 }
 
 json result_json(const Result& r) {
@@ -489,7 +489,8 @@ int main(int argc, char** argv) {
         const double ideal_whole = 1.0 / inverse;
         std::vector<const Result*> cpus;
         for (const auto& sched : schedules) cpus.push_back(&cpu_cache.at({name, sched}));
-        const double ideal = ideal_seconds(cpus, alone);
+        const Ideal ideal_parts = ideal_of(cpus, alone);
+        const double ideal = ideal_parts.seconds();
         const auto loop_names = k.loops();
         if (loop_names.size() == 1)
           std::printf("  ideal co-scheduled time (1 / sum 1/T_j)  %9.3f ms/pass\n", 1e3 * ideal);
@@ -601,17 +602,13 @@ int main(int argc, char** argv) {
                         co.minimum > 0.0 ? co.moved / co.minimum : 1.0);
           if (primary) {
             std::printf("    split: %s\n", split_text(co).c_str());
-            for (std::size_t l = 0; loop_names.size() > 1 && l < loop_names.size(); ++l)
-              std::printf("    %-24s %8.3f ms/pass, ideal %.3f ms\n", loop_names[l].c_str(),
-                          1e3 * co.loop_seconds[l], 1e3 * loop_ideal_seconds(cpus, alone, l));
-            if (loop_names.size() > 1)
+            if (loop_names.size() > 1) {
+              for (std::size_t l = 0; l < loop_names.size(); ++l)
+                std::printf("    %-24s %8.3f ms/pass, ideal %.3f ms\n", loop_names[l].c_str(),
+                            1e3 * co.loop_seconds[l], 1e3 * ideal_parts.loops[l]);
               std::printf("    serial steps %.3f ms/pass (least standalone %.3f ms)\n",
-                          1e3 * co.serial, 1e3 * (ideal - [&] {
-                                             double sum = 0.0;
-                                             for (std::size_t l = 0; l < loop_names.size(); ++l)
-                                               sum += loop_ideal_seconds(cpus, alone, l);
-                                             return sum;
-                                           }()));
+                          1e3 * co.serial, 1e3 * ideal_parts.serial);
+            }
             for (std::size_t w = 0; w < co.keys.size(); ++w)
               if (co.bound[w] > 0)
                 std::printf("    %-10s moves %.2f MB in + %.2f MB out per pass; bound %.2f MB%s\n",
