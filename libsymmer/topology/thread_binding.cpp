@@ -27,11 +27,8 @@ struct Moved {
 // not move.
 bool move_thread(pid_t tid, std::span<const int> from, std::span<const int> to,
                  std::vector<Moved>& moved, ThreadMoves& out) {
-  cpu_set_t before;
-  if (::sched_getaffinity(tid, sizeof before, &before) != 0) return true;  // it ended meanwhile
-  std::vector<int> old;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &before)) old.push_back(c);
+  const std::vector<int> old = thread_cpus(tid);
+  if (old.empty()) return true;  // it ended meanwhile
   const auto within = [&](std::span<const int> set) {
     return std::includes(set.begin(), set.end(), old.begin(), old.end());
   };
@@ -40,7 +37,7 @@ bool move_thread(pid_t tid, std::span<const int> from, std::span<const int> to,
     return true;
   }
   const cpu_set_t after = cpu_set_of(map_relative(old, from, to));
-  moved.push_back({tid, before});  // before the move, so that a moved thread can always go back
+  moved.push_back({tid, cpu_set_of(old)});  // before the move: a moved thread can always go back
   if (::sched_setaffinity(tid, sizeof after, &after) == 0) return true;
   const int error = errno;
   moved.pop_back();
@@ -52,6 +49,29 @@ bool move_thread(pid_t tid, std::span<const int> from, std::span<const int> to,
 
 }  // namespace
 
+std::optional<std::vector<int>> process_threads(int pid) {
+  char tasks[32];
+  if (pid == ::getpid())
+    std::snprintf(tasks, sizeof tasks, "/proc/self/task");
+  else
+    std::snprintf(tasks, sizeof tasks, "/proc/%d/task", pid);
+  DIR* dir = ::opendir(tasks);
+  if (dir == nullptr) return std::nullopt;
+  std::vector<int> tids;
+  try {
+    while (const dirent* e = ::readdir(dir)) {
+      char* end = nullptr;
+      const long tid = std::strtol(e->d_name, &end, 10);
+      if (tid > 0 && *end == '\0') tids.push_back(static_cast<int>(tid));
+    }
+  } catch (...) {
+    ::closedir(dir);
+    throw;
+  }
+  ::closedir(dir);
+  return tids;
+}
+
 ThreadMoves move_process_threads(int pid, std::span<const int> from, std::span<const int> to,
                                  ThreadMoveOptions options) noexcept {
   ThreadMoves out;
@@ -60,31 +80,23 @@ ThreadMoves move_process_threads(int pid, std::span<const int> from, std::span<c
     out.error = ThreadMoveError::kInvalidCpu;
     return out;
   }
-  char tasks[32];
-  // /proc/self needs no /proc of this process's pid namespace.
-  if (pid == ::getpid())
-    std::snprintf(tasks, sizeof tasks, "/proc/self/task");
-  else
-    std::snprintf(tasks, sizeof tasks, "/proc/%d/task", pid);
-  DIR* dir = ::opendir(tasks);
-  if (dir == nullptr) {
-    out.error = ThreadMoveError::kNoProcess;
-    return out;
-  }
   std::vector<Moved> moved;
-  while (const dirent* e = ::readdir(dir)) {
-    char* end = nullptr;
-    const long tid = std::strtol(e->d_name, &end, 10);
-    if (tid <= 0 || *end != '\0' || tid == options.skip_tid) continue;
-    try {
-      if (!move_thread(static_cast<pid_t>(tid), from, to, moved, out)) break;
-    } catch (const std::bad_alloc&) {
-      out.error = ThreadMoveError::kFailed;
-      out.failed_tid = static_cast<int>(tid);
-      break;
+  int current = 0;  // the thread being moved, for a failure to name
+  try {
+    const auto tids = process_threads(pid);
+    if (!tids) {
+      out.error = ThreadMoveError::kNoProcess;
+      return out;
     }
+    for (const int tid : *tids) {
+      if (tid == options.skip_tid) continue;
+      current = tid;
+      if (!move_thread(static_cast<pid_t>(tid), from, to, moved, out)) break;
+    }
+  } catch (const std::bad_alloc&) {
+    out.error = ThreadMoveError::kFailed;
+    out.failed_tid = current;
   }
-  ::closedir(dir);
   if (out.error != ThreadMoveError::kNone && options.all_or_nothing) {
     for (const Moved& m : moved) ::sched_setaffinity(m.tid, sizeof m.before, &m.before);
     moved.clear();

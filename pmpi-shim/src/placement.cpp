@@ -3,7 +3,6 @@
 // C functions of symmer_rank.h.
 #include "placement.hpp"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <sched.h>
 #include <unistd.h>
@@ -21,20 +20,6 @@
 
 namespace symmer::shim {
 namespace {
-
-// Calls `f(tid)` for every thread of this process.
-template <typename F>
-bool for_each_thread(F&& f) {
-  DIR* dir = ::opendir("/proc/self/task");
-  if (dir == nullptr) return false;
-  while (const dirent* e = ::readdir(dir)) {
-    char* end = nullptr;
-    const long tid = std::strtol(e->d_name, &end, 10);
-    if (tid > 0 && *end == '\0') f(static_cast<pid_t>(tid));
-  }
-  ::closedir(dir);
-  return true;
-}
 
 // The CPUs of the OpenMP runtime's places, when the application has one and it binds.
 void add_omp_places(std::set<int>& cpus) {
@@ -65,9 +50,9 @@ void add_omp_places(std::set<int>& cpus) {
 
 std::vector<int> launch_cpus() {
   std::set<int> cpus;
-  for_each_thread([&](pid_t tid) {
-    for (int c : topology::thread_cpus(tid)) cpus.insert(c);
-  });
+  if (const auto tids = topology::process_threads(::getpid()))
+    for (const int tid : *tids)
+      for (int c : topology::thread_cpus(tid)) cpus.insert(c);
   add_omp_places(cpus);
   return {cpus.begin(), cpus.end()};
 }

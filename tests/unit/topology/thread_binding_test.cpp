@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -39,6 +40,7 @@ class BoundThread {
     thread_.join();
   }
   bool bound() const { return bound_; }
+  int tid() const { return tid_; }
   V cpus() const { return thread_cpus(tid_); }
 
  private:
@@ -87,6 +89,14 @@ TEST(ThreadBinding, ThreadsBoundToSubsetsKeepTheirRelativePlaces) {
   EXPECT_EQ(this_thread_cpus(), cpus);
 }
 
+TEST(ThreadBinding, ListsEveryThreadOfThisProcess) {
+  const BoundThread other(this_thread_cpus());
+  const auto tids = process_threads(getpid());
+  ASSERT_TRUE(tids.has_value());
+  for (const int tid : {static_cast<int>(gettid()), other.tid()})
+    EXPECT_NE(std::find(tids->begin(), tids->end(), tid), tids->end()) << "thread " << tid;
+}
+
 TEST(ThreadBinding, MovesAnotherProcess) {
   const V cpus = usable_cpus(2);
   if (cpus.empty()) GTEST_SKIP() << "needs 2 CPUs";
@@ -104,6 +114,7 @@ TEST(ThreadBinding, MovesAnotherProcess) {
   kill(child, SIGKILL);
   waitpid(child, nullptr, 0);
   EXPECT_EQ(move_process_threads(child, cpus, V{cpus[1]}).error, ThreadMoveError::kNoProcess);
+  EXPECT_FALSE(process_threads(child).has_value());
 }
 
 TEST(ThreadBinding, RefusesTargetsThisNodeLacksTouchingNothing) {

@@ -5,7 +5,9 @@
 // a rank that makes no MPI call. Numbers are Linux CPU numbers.
 
 #include <cstddef>
+#include <optional>
 #include <span>
+#include <vector>
 
 namespace symmer::topology {
 
@@ -29,6 +31,12 @@ struct ThreadMoves {
   std::size_t moved = 0;  ///< threads bound to their new CPUs (and left there)
   std::size_t kept = 0;   ///< threads left where they were: already inside `to`
 };
+
+/// The threads of process `pid` (/proc/<pid>/task; /proc/self/task for this process, which
+/// needs no /proc of its pid namespace).
+///
+/// \return their ids; std::nullopt when they cannot be listed (the process is gone).
+std::optional<std::vector<int>> process_threads(int pid);
 
 /// Binds every thread of process `pid` (/proc/<pid>/task) from CPU set `from` onto CPU set `to`
 /// (both sorted), each to its relative place (map_relative of its current CPUs). A thread
