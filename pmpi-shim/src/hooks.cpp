@@ -58,7 +58,7 @@ SYMMER_INLINE bool message_fast(MPI_Comm comm, int rank, MPI_Datatype datatype, 
   return true;
 }
 
-void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
+SYMMER_INLINE void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
   ts.counters.bytes_sent.add(bytes);
   ts.counters.msgs_sent.add(1);
   if (peer >= 0) {
@@ -68,7 +68,7 @@ void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
   }
 }
 
-void count_received(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
+SYMMER_INLINE void count_received(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
   ts.counters.bytes_recv.add(bytes);
   ts.counters.msgs_recv.add(1);
   if (peer >= 0) {
@@ -172,16 +172,9 @@ SYMMER_INLINE void complete_single(CallInfo call, std::int64_t index, const Requ
     if (peer < 0)  // MPI_ANY_SOURCE
       peer = comm == nullptr ? peer_of_world(status->MPI_SOURCE)
                              : comm_info_peer(comm, status->MPI_SOURCE);
-    const std::uint64_t bytes = received_bytes(status);
-    ts.counters.bytes_recv.add(bytes);
-    ts.counters.msgs_recv.add(1);
+    count_received(ts, peer, received_bytes(status));
     ts.counters.late_sender.add(d);
-    if (peer >= 0) {
-      PeerCounter& p = ts.peers[peer];
-      p.bytes_recv.add(bytes);
-      p.msgs_recv.add(1);
-      p.late_sender.add(d);
-    }
+    if (peer >= 0) ts.peers[peer].late_sender.add(d);
   }
   if (persistent) {
     requests.set_active(index, false);
@@ -236,15 +229,10 @@ const MPI_Status* status_at(void* statuses, int i) noexcept {
 SYMMER_INLINE void account_send(CallInfo call, int peer, std::uint64_t bytes,
                                 SendMode mode) noexcept {
   ThreadState& ts = call.thread();
-  const bool waited = is_rendezvous(mode, bytes, peer);
-  ts.counters.bytes_sent.add(bytes);
-  ts.counters.msgs_sent.add(1);
-  if (waited) ts.counters.send_wait.add(call.duration());
-  if (peer >= 0) {
-    PeerCounter& p = ts.peers[peer];
-    p.bytes_sent.add(bytes);
-    p.msgs_sent.add(1);
-    if (waited) p.send_wait.add(call.duration());
+  count_sent(ts, peer, bytes);
+  if (is_rendezvous(mode, bytes, peer)) {
+    ts.counters.send_wait.add(call.duration());
+    if (peer >= 0) ts.peers[peer].send_wait.add(call.duration());
   }
 }
 
