@@ -55,9 +55,14 @@ enum {
   TSAR_MEM_RESIDENT = 16u, /**< outputs stay on the device that wrote them (see above) */
   TSAR_MEM_OVERWRITE = 32u, /**< the loop writes every element of an output's rows or columns:
                                 its device copy need not start from the host's values */
-  TSAR_MEM_NO_PIN = 64u /**< never page-lock the host buffer for GPU copies: for a
-                             registration kept while the program may free the array (a lock
-                             that outlives it makes later copies from its addresses fail) */
+  TSAR_MEM_NO_PIN = 64u, /**< never page-lock the host buffer for GPU copies */
+  TSAR_MEM_MAY_FREE = 128u /**< the program may free the array while it stays registered: a
+                                page-lock (GPU copies by DMA) is kept only while TSAR watches
+                                the process's unmaps (UCX's libucm), and made again once the
+                                array's pages were unmapped; without the watch it stays
+                                unlocked. Without this flag a freed array must be unregistered
+                                first: a lock that outlives it makes copies from its addresses
+                                fail or read the old pages */
 };
 
 /** How iterations select the part of a buffer a device needs. */

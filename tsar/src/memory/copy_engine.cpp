@@ -8,6 +8,7 @@
 
 #include "devices/host_device.hpp"
 #include "memory/address_range.hpp"
+#include "memory/unmap_watch.hpp"
 
 namespace tsar::core {
 namespace {
@@ -386,8 +387,8 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
   DeviceCopy& c = *reg.on[sz(worker)];
   BufferData& data = *reg.data;
   if (device->description().pin_host && (reg.desc.flags & TSAR_MEM_NO_PIN) == 0)
-    std::call_once(data.pin->once,
-                   [&] { data.pin->handle = device->pin_host(data.host, data.extent); });
+    data.pin->keep(*device, data.host, data.extent, (reg.desc.flags & TSAR_MEM_MAY_FREE) != 0,
+                   UnmapWatch::get());
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const bool pad = (d.flags & TSAR_MEM_PAD) != 0;

@@ -10,6 +10,7 @@
 #include "memory/copy_engine.hpp"
 #include "memory/data_environment.hpp"
 #include "memory/reductions.hpp"
+#include "memory/unmap_watch.hpp"
 
 namespace tsar::core {
 namespace {
@@ -35,9 +36,8 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
                                       " is smaller than cols " + std::to_string(d.cols));
   if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
     throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
-  constexpr unsigned kKnown =
-      TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT | TSAR_MEM_OVERWRITE |
-      TSAR_MEM_NO_PIN;
+  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT |
+                              TSAR_MEM_OVERWRITE | TSAR_MEM_NO_PIN | TSAR_MEM_MAY_FREE;
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
@@ -206,6 +206,17 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions
 void MemoryRegistry::remove(const void* host) {
   const Registration* e = entry(host);
   entries_.erase(entries_.begin() + (e - entries_.data()));
+}
+
+void HostPin::keep(Device& device, void* host, std::size_t bytes, bool may_free,
+                   UnmapWatch* watch) {
+  if (watch == nullptr && may_free) return;
+  std::lock_guard lock(mutex);
+  if (tried && (watch == nullptr || !watch->unmapped_since(host, bytes, since))) return;
+  handle.reset();  // a lock on pages the range no longer has: CUDA refuses to lock over it
+  if (watch != nullptr) since = watch->now();
+  handle = device.pin_host(host, bytes);
+  tried = true;
 }
 
 void MemoryRegistry::retarget(const void* old_host, void* new_host) {
