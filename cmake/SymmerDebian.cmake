@@ -84,8 +84,6 @@ symmer_debian_package(tsar_dev libtsar-dev
  Headers (tsar/tsar.h, tsar/tsar.hpp), find_package(TSAR), pkg-config tsar, and
  tsar-translate, which turns annotated OpenMP target loops into TSAR regions."
   DEPENDS "libtsar0 ${_same}")
-# UCX's libucm, loaded when it page-locks arrays a program may free (TSAR_MEM_MAY_FREE).
-set(CPACK_DEBIAN_TSAR_PACKAGE_RECOMMENDS "libucx0")
 # tsar-translate is Python on libclang's bindings; the headers and libraries work without.
 set(CPACK_DEBIAN_TSAR_DEV_PACKAGE_RECOMMENDS "python3, python3-clang-14")
 symmer_debian_package(symmer_dev libsymmer-dev

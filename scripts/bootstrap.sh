@@ -18,9 +18,8 @@ packages=(
   libboost-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   # tests and micro-benchmarks; man-db renders the manual pages in their test
   libgtest-dev libgmock-dev libbenchmark-dev man-db
-  # TSAR: GCC OpenMP offload to NVIDIA, the peer runtimes of the benchmark suite, and UCX's
-  # memory hooks (libucm), which keep page-locks on arrays a program may free safe
-  gcc-12-offload-nvptx libtbb-dev libstarpu-dev libucx-dev
+  # TSAR: GCC OpenMP offload to NVIDIA, and the peer runtimes of the benchmark suite
+  gcc-12-offload-nvptx libtbb-dev libstarpu-dev
   # scripts/bundle.sh: relocatable builds for GPU nodes without these packages
   patchelf
   # scripts/bench.sh apps: real MPI applications (Open MPI's LAMMPS with its OMP package and

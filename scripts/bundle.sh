@@ -103,14 +103,6 @@ if [[ -n $gomp ]]; then
          "on the host (install gcc-12-offload-nvptx)" >&2
   fi
 fi
-# libtsar loads UCX's libucs.so.0 (with libucm) with dlopen for its memory hooks.
-ucs=$(ldconfig -p | awk '$1 == "libucs.so.0" && !found {print $NF; found = 1}')
-if [[ -n $ucs ]]; then
-  cp -L "$ucs" "$out/lib/libucs.so.0"
-  copy_deps "$out/lib/libucs.so.0"
-else
-  echo "bundle: no libucs.so.0 (libucx0): translated loops will copy from pageable memory" >&2
-fi
 # Dependencies of the copied libraries themselves (ldd above already followed them).
 for f in "$out"/lib/*; do copy_deps "$f"; done
 

@@ -7,7 +7,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <omp.h>
-#include <sys/mman.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -27,7 +26,6 @@
 #include "memory/copy_engine.hpp"
 #include "memory/data_environment.hpp"
 #include "memory/interval_set.hpp"
-#include "memory/unmap_watch.hpp"
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
 #include "schedule/schedule_spec.hpp"
@@ -741,52 +739,10 @@ TEST(PageLocking, AKeptRegistrationOfAFreedArrayLocksNothingWithNoPin) {
   }
 }
 
-// The watch sees an array's pages go however the program lets them go -- free of a block
-// glibc maps on its own, munmap, madvise(MADV_DONTNEED), mremap through realloc -- and tells
-// only the ranges they overlap.
-TEST(UnmapWatch, ReportsTheRangesWhosePagesWereUnmapped) {
-  UnmapWatch* watch = UnmapWatch::get();
-  ASSERT_NE(watch, nullptr) << UnmapWatch::why();
-  constexpr std::size_t kBig = std::size_t{64} << 20;  // above glibc's largest mmap threshold
-  constexpr std::size_t kPage = 4096;
-  auto* array = static_cast<char*>(std::malloc(kBig));
-  ASSERT_NE(array, nullptr);
-  std::memset(array, 1, kBig);
-  void* other =
-      mmap(nullptr, 16 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(other, MAP_FAILED);
-  std::uint64_t since = watch->now();
-  EXPECT_FALSE(watch->unmapped_since(array, kBig, since));
-  munmap(other, 16 * kPage);
-  EXPECT_FALSE(watch->unmapped_since(array, kBig, since)) << "another range was unmapped";
-  madvise(array + 8 * kPage, kPage, MADV_DONTNEED);
-  EXPECT_TRUE(watch->unmapped_since(array, kBig, since));
-  EXPECT_FALSE(watch->unmapped_since(array, kBig, since)) << "each event is told once";
-  array = static_cast<char*>(std::realloc(array, 2 * kBig));
-  ASSERT_NE(array, nullptr);
-  std::uint64_t grown = watch->now();
-  std::free(array);
-  EXPECT_TRUE(watch->unmapped_since(array, 2 * kBig, grown));
-}
-
-TEST(UnmapWatch, AReaderThatMissedEventsIsToldYes) {
-  UnmapWatch* watch = UnmapWatch::get();
-  ASSERT_NE(watch, nullptr) << UnmapWatch::why();
-  std::vector<double> kept(16);
-  std::uint64_t since = watch->now();
-  static char elsewhere[64];
-  for (std::size_t i = 0; i <= UnmapWatch::kEvents; ++i) watch->record(elsewhere, 1);
-  EXPECT_TRUE(watch->unmapped_since(kept.data(), sizeof(double) * kept.size(), since));
-  EXPECT_FALSE(watch->unmapped_since(kept.data(), sizeof(double) * kept.size(), since));
-}
-
-// A translated loop keeps its registration (TSAR_MEM_MAY_FREE) while the program frees the
-// array and maps a new one at its address: the next pass locks the new pages, and the GPU
-// reads the new array's values.
-TEST(PageLocking, AKeptRegistrationIsLockedAgainOnceItsArrayWasUnmapped) {
-  ASSERT_NE(UnmapWatch::get(), nullptr) << UnmapWatch::why();
-  constexpr std::size_t kRows = 64, kCols = 512;
-  constexpr std::size_t kBytes = kRows * kCols * sizeof(double);
+// A translated loop keeps its registration (TSAR_MEM_MAY_FREE) between executions while the
+// program may free the array and reuse its addresses: the array is locked during each pass
+// and unlocked when it ends, so no lock outlives it.
+TEST(PageLocking, AnArrayTheProgramMayFreeIsLockedDuringEachPassOnly) {
   NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
   DeviceDescription d;
   d.kind = DeviceKind::kCuda;
@@ -795,55 +751,40 @@ TEST(PageLocking, AKeptRegistrationIsLockedAgainOnceItsArrayWasUnmapped) {
   d.pin_host = true;
   auto gpu = std::make_shared<PageLockingDevice>(d);
   const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0), gpu};
-  const auto map_at = [&](void* at, double value) {
-    void* p = mmap(at, kBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | (at != nullptr ? MAP_FIXED_NOREPLACE : 0), -1, 0);
-    if (p == MAP_FAILED) return static_cast<double*>(nullptr);
-    std::fill_n(static_cast<double*>(p), kRows * kCols, value);
-    return static_cast<double*>(p);
-  };
+  std::vector<double> heap(100 * 6);
+  std::iota(heap.begin(), heap.end(), 0.0);
   MemoryRegistry memory;
   CopyEngine engine{2};
-  const auto pass = [&](double* host) {
+  std::size_t locked_in_pass = 0;
+  const auto pass = [&](double* host, int rows) {
     Reductions reductions{2};
     engine.begin_pass(memory, reductions, devices);
-    engine.stage_in(memory, reductions, 1, gpu, {0, kRows});
+    engine.stage_in(memory, reductions, 1, gpu, {0, rows});
+    locked_in_pass = gpu->locked.size();
     engine.stage_out(memory, reductions, 0, *devices[0], {0, 0}, true);
-    engine.stage_out(memory, reductions, 1, *gpu, {0, kRows}, true);
+    engine.stage_out(memory, reductions, 1, *gpu, {0, rows}, true);
     engine.end_pass(memory);
     return *static_cast<const double*>(MemoryRegistry::view(*memory.find(host), *gpu, 1).base);
   };
-  double* first = map_at(nullptr, 1.0);
-  ASSERT_NE(first, nullptr);
-  memory.add(first, {8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_MAY_FREE});
-  EXPECT_EQ(pass(first), 1.0);
-  EXPECT_EQ(pass(first), 1.0);
-  EXPECT_EQ(gpu->pins, 1) << "a range that kept its pages is locked once";
-  munmap(first, kBytes);
-  double* second = map_at(first, 2.0);
-  if (second == nullptr) GTEST_SKIP() << "another mapping took the freed addresses";
-  EXPECT_EQ(pass(second), 2.0);
-  EXPECT_EQ(gpu->pins, 2) << "the lock of the unmapped pages was made again";
+  memory.add(heap.data() + 6, {8, 40, 6, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_MAY_FREE});
+  EXPECT_EQ(pass(heap.data() + 6, 40), 6.0);
+  EXPECT_EQ(locked_in_pass, 1u);
+  EXPECT_TRUE(gpu->locked.empty()) << "the lock ended with the pass";
+  // The array is freed and a larger one starts at its address, under the kept registration
+  // (retargeted as the translated code does for a changed extent).
+  memory.remove(heap.data() + 6);
+  memory.add(heap.data() + 6, {8, 90, 6, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_MAY_FREE});
+  EXPECT_EQ(pass(heap.data() + 6, 90), 6.0);
+  EXPECT_EQ(locked_in_pass, 1u);
+  EXPECT_EQ(gpu->pins, 2);
+  EXPECT_TRUE(gpu->locked.empty());
+  // Without the flag the registration keeps its lock from one pass to the next.
+  memory.remove(heap.data() + 6);
+  memory.add(heap.data() + 6, {8, 90, 6, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  pass(heap.data() + 6, 90);
+  pass(heap.data() + 6, 90);
+  EXPECT_EQ(gpu->pins, 3);
   EXPECT_EQ(gpu->locked.size(), 1u);
-  memory.remove(second);
-  munmap(second, kBytes);
-}
-
-// Without the watch nothing tells when the program frees an array: one it may free stays
-// unlocked, one it unregisters before freeing is locked once.
-TEST(PageLocking, WithoutTheWatchAnArrayTheProgramMayFreeStaysUnlocked) {
-  DeviceDescription d;
-  d.kind = DeviceKind::kCuda;
-  d.key = "gpu:0";
-  d.host_memory = false;
-  d.pin_host = true;
-  PageLockingDevice gpu(d);
-  std::vector<double> a(64), b(64);
-  HostPin may_free, promised;
-  may_free.keep(gpu, a.data(), 64 * sizeof(double), true, nullptr);
-  EXPECT_EQ(gpu.pins, 0);
-  for (int i = 0; i < 2; ++i) promised.keep(gpu, b.data(), 64 * sizeof(double), false, nullptr);
-  EXPECT_EQ(gpu.pins, 1);
 }
 
 TEST(DataEnvironmentPasses, OneRegionAtATime) {

@@ -56,13 +56,11 @@ enum {
   TSAR_MEM_OVERWRITE = 32u, /**< the loop writes every element of an output's rows or columns:
                                 its device copy need not start from the host's values */
   TSAR_MEM_NO_PIN = 64u, /**< never page-lock the host buffer for GPU copies */
-  TSAR_MEM_MAY_FREE = 128u /**< the program may free the array while it stays registered: a
-                                page-lock (GPU copies by DMA) is kept only while TSAR watches
-                                the process's unmaps (UCX's libucm), and made again once the
-                                array's pages were unmapped; without the watch it stays
-                                unlocked. Without this flag a freed array must be unregistered
-                                first: a lock that outlives it makes copies from its addresses
-                                fail or read the old pages */
+  TSAR_MEM_MAY_FREE = 128u /**< the program may free the array between passes while it stays
+                                registered: it is page-locked for GPU copies during a pass
+                                only. Without this flag a registration locks its array once
+                                and a freed array must be unregistered first: a lock that
+                                outlives it fails or misdirects later copies from its pages */
 };
 
 /** How iterations select the part of a buffer a device needs. */

@@ -10,7 +10,6 @@
 #include "memory/copy_engine.hpp"
 #include "memory/data_environment.hpp"
 #include "memory/reductions.hpp"
-#include "memory/unmap_watch.hpp"
 
 namespace tsar::core {
 namespace {
@@ -208,15 +207,17 @@ void MemoryRegistry::remove(const void* host) {
   entries_.erase(entries_.begin() + (e - entries_.data()));
 }
 
-void HostPin::keep(Device& device, void* host, std::size_t bytes, bool may_free,
-                   UnmapWatch* watch) {
-  if (watch == nullptr && may_free) return;
+void HostPin::keep(Device& device, void* host, std::size_t bytes) {
   std::lock_guard lock(mutex);
-  if (tried && (watch == nullptr || !watch->unmapped_since(host, bytes, since))) return;
-  handle.reset();  // a lock on pages the range no longer has: CUDA refuses to lock over it
-  if (watch != nullptr) since = watch->now();
+  if (tried) return;
   handle = device.pin_host(host, bytes);
   tried = true;
+}
+
+void HostPin::release() {
+  std::lock_guard lock(mutex);
+  handle.reset();
+  tried = false;
 }
 
 void MemoryRegistry::retarget(const void* old_host, void* new_host) {

@@ -35,22 +35,19 @@ namespace tsar::core {
 class DataEnvironment;
 class Device;
 class Reductions;
-class UnmapWatch;
 
 /// The page-locking of a registered host buffer: made by the first device that wants it
-/// (Device::pin_host), made again when the buffer's pages were unmapped since (the program
-/// freed the array and reused its addresses: memory/unmap_watch.hpp), undone when the
-/// registration ends or moves to another buffer.
+/// (Device::pin_host), undone when the registration ends or moves to another buffer -- or, for
+/// a TSAR_MEM_MAY_FREE registration, when the pass ends.
 struct HostPin {
-  /// Locks [host, host + bytes) for `device` unless a lock was made and the range kept its
-  /// pages since. With no `watch` (nothing tells when pages are unmapped) an array the program
-  /// may free while registered (`may_free`) stays unlocked, and any other is locked once: its
-  /// program unregisters it before freeing it.
-  void keep(Device& device, void* host, std::size_t bytes, bool may_free, UnmapWatch* watch);
+  /// Locks [host, host + bytes) for `device` unless a lock was asked for since the last
+  /// release() (the device may have refused it).
+  void keep(Device& device, void* host, std::size_t bytes);
+  /// Unlocks; the next keep() locks again.
+  void release();
 
   std::mutex mutex;
-  bool tried = false;       ///< a lock was asked for (the device may have refused it)
-  std::uint64_t since = 0;  ///< the watch's position when it was asked for
+  bool tried = false;
   std::shared_ptr<void> handle;
 };
 

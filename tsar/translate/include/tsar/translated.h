@@ -12,8 +12,7 @@
  *    double-buffered stencil) are swapped with tsar_swap_mem, so persistent device copies
  *    follow them; any other change unregisters the old array and registers the new one. As
  *    the program may free an array whose registration is kept, each is registered
- *    TSAR_MEM_MAY_FREE: page-locked while TSAR sees the process's unmaps, locked again after
- *    its pages were unmapped;
+ *    TSAR_MEM_MAY_FREE: page-locked during a pass only;
  *  - what happens when TSAR cannot run the loop (no device, a registration refused, aliased
  *    arrays): the generated code runs the loop as written, and the reason is said once on
  *    stderr ("tsar: file.c:12: ...; the loop runs as written").
