@@ -59,8 +59,7 @@ module tsar
   ! tsar/memory.h
   integer(c_int), parameter :: TSAR_MEM_IN = 1, TSAR_MEM_OUT = 2, TSAR_MEM_INOUT = 3, &
                                TSAR_MEM_PERSIST = 4, TSAR_MEM_PAD = 8, TSAR_MEM_RESIDENT = 16, &
-                               TSAR_MEM_OVERWRITE = 32, TSAR_MEM_NO_PIN = 64, &
-                               TSAR_MEM_MAY_FREE = 128
+                               TSAR_MEM_OVERWRITE = 32, TSAR_MEM_NO_PIN = 64
   integer(c_int), parameter :: TSAR_ASSOC_FULL = 0, TSAR_ASSOC_ROWS = 1, TSAR_ASSOC_COLS = 2, &
                                TSAR_ASSOC_ROWS_COLS = 3
 

@@ -652,7 +652,6 @@ class PageLockingDevice final : public Device {
     for (const auto& [at, n] : locked)
       if (lo < at + n && at < lo + bytes) return nullptr;
     locked[lo] = bytes;
-    ++pins;
     return std::shared_ptr<void>(host, [this, lo](void*) { locked.erase(lo); });
   }
   void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
@@ -680,7 +679,6 @@ class PageLockingDevice final : public Device {
   }
   void synchronize() override {}
   std::map<std::uintptr_t, std::size_t> locked;  ///< start -> bytes
-  int pins = 0;                                  ///< locks made
 
  protected:
   void* allocate_memory(std::size_t bytes) override { return std::malloc(bytes); }
@@ -737,54 +735,6 @@ TEST(PageLocking, AKeptRegistrationOfAFreedArrayLocksNothingWithNoPin) {
       EXPECT_EQ(pass(second, second_engine, heap.data() + 6, 90), 6.0);
     }
   }
-}
-
-// A translated loop keeps its registration (TSAR_MEM_MAY_FREE) between executions while the
-// program may free the array and reuse its addresses: the array is locked during each pass
-// and unlocked when it ends, so no lock outlives it.
-TEST(PageLocking, AnArrayTheProgramMayFreeIsLockedDuringEachPassOnly) {
-  NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
-  DeviceDescription d;
-  d.kind = DeviceKind::kCuda;
-  d.key = "gpu:0";
-  d.host_memory = false;
-  d.pin_host = true;
-  auto gpu = std::make_shared<PageLockingDevice>(d);
-  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0), gpu};
-  std::vector<double> heap(100 * 6);
-  std::iota(heap.begin(), heap.end(), 0.0);
-  MemoryRegistry memory;
-  CopyEngine engine{2};
-  std::size_t locked_in_pass = 0;
-  const auto pass = [&](double* host, int rows) {
-    Reductions reductions{2};
-    engine.begin_pass(memory, reductions, devices);
-    engine.stage_in(memory, reductions, 1, gpu, {0, rows});
-    locked_in_pass = gpu->locked.size();
-    engine.stage_out(memory, reductions, 0, *devices[0], {0, 0}, true);
-    engine.stage_out(memory, reductions, 1, *gpu, {0, rows}, true);
-    engine.end_pass(memory);
-    return *static_cast<const double*>(MemoryRegistry::view(*memory.find(host), *gpu, 1).base);
-  };
-  memory.add(heap.data() + 6, {8, 40, 6, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_MAY_FREE});
-  EXPECT_EQ(pass(heap.data() + 6, 40), 6.0);
-  EXPECT_EQ(locked_in_pass, 1u);
-  EXPECT_TRUE(gpu->locked.empty()) << "the lock ended with the pass";
-  // The array is freed and a larger one starts at its address, under the kept registration
-  // (retargeted as the translated code does for a changed extent).
-  memory.remove(heap.data() + 6);
-  memory.add(heap.data() + 6, {8, 90, 6, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN | TSAR_MEM_MAY_FREE});
-  EXPECT_EQ(pass(heap.data() + 6, 90), 6.0);
-  EXPECT_EQ(locked_in_pass, 1u);
-  EXPECT_EQ(gpu->pins, 2);
-  EXPECT_TRUE(gpu->locked.empty());
-  // Without the flag the registration keeps its lock from one pass to the next.
-  memory.remove(heap.data() + 6);
-  memory.add(heap.data() + 6, {8, 90, 6, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
-  pass(heap.data() + 6, 90);
-  pass(heap.data() + 6, 90);
-  EXPECT_EQ(gpu->pins, 3);
-  EXPECT_EQ(gpu->locked.size(), 1u);
 }
 
 TEST(DataEnvironmentPasses, OneRegionAtATime) {

@@ -55,12 +55,9 @@ enum {
   TSAR_MEM_RESIDENT = 16u, /**< outputs stay on the device that wrote them (see above) */
   TSAR_MEM_OVERWRITE = 32u, /**< the loop writes every element of an output's rows or columns:
                                 its device copy need not start from the host's values */
-  TSAR_MEM_NO_PIN = 64u, /**< never page-lock the host buffer for GPU copies */
-  TSAR_MEM_MAY_FREE = 128u /**< the program may free the array between passes while it stays
-                                registered: it is page-locked for GPU copies during a pass
-                                only. Without this flag a registration locks its array once
-                                and a freed array must be unregistered first: a lock that
-                                outlives it fails or misdirects later copies from its pages */
+  TSAR_MEM_NO_PIN = 64u /**< never page-lock the host buffer for GPU copies: for a
+                             registration kept while the program may free the array (a lock
+                             that outlives it makes later copies from its addresses fail) */
 };
 
 /** How iterations select the part of a buffer a device needs. */

@@ -186,12 +186,8 @@ void CopyEngine::end_pass(MemoryRegistry& memory) {
     for (auto& [to, rows] : s.delivered) to->valid.add(rows);
     s.delivered.clear();
   }
-  for (Registration& reg : memory.registrations()) {
+  for (Registration& reg : memory.registrations())
     if (reg.data->checked) record_held(*reg.data, reg.desc.assoc);
-    // The program may free the array before the next pass: CUDA's lock is per address, so
-    // one that outlived the array would fail or misdirect every later copy from its pages.
-    if ((reg.desc.flags & TSAR_MEM_MAY_FREE) != 0) reg.data->pin->release();
-  }
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
@@ -390,7 +386,8 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
   DeviceCopy& c = *reg.on[sz(worker)];
   BufferData& data = *reg.data;
   if (device->description().pin_host && (reg.desc.flags & TSAR_MEM_NO_PIN) == 0)
-    data.pin->keep(*device, data.host, data.extent);
+    std::call_once(data.pin->once,
+                   [&] { data.pin->handle = device->pin_host(data.host, data.extent); });
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const bool pad = (d.flags & TSAR_MEM_PAD) != 0;

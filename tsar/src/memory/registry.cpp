@@ -35,8 +35,9 @@ tsar_mem_desc validate_mem_desc(const void* host, const tsar_mem_desc& in, std::
                                       " is smaller than cols " + std::to_string(d.cols));
   if (d.assoc < TSAR_ASSOC_FULL || d.assoc > TSAR_ASSOC_ROWS_COLS)
     throw Error(TSAR_ERR_INVALID, what + "unknown association " + std::to_string(d.assoc));
-  constexpr unsigned kKnown = TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT |
-                              TSAR_MEM_OVERWRITE | TSAR_MEM_NO_PIN | TSAR_MEM_MAY_FREE;
+  constexpr unsigned kKnown =
+      TSAR_MEM_INOUT | TSAR_MEM_PERSIST | TSAR_MEM_PAD | TSAR_MEM_RESIDENT | TSAR_MEM_OVERWRITE |
+      TSAR_MEM_NO_PIN;
   if ((d.flags & ~kKnown) != 0)
     throw Error(TSAR_ERR_INVALID, what + "unknown flag bits " + std::to_string(d.flags & ~kKnown));
   if ((d.flags & TSAR_MEM_INOUT) == 0)
@@ -205,19 +206,6 @@ void MemoryRegistry::add(void* host, const tsar_mem_desc& desc, const Reductions
 void MemoryRegistry::remove(const void* host) {
   const Registration* e = entry(host);
   entries_.erase(entries_.begin() + (e - entries_.data()));
-}
-
-void HostPin::keep(Device& device, void* host, std::size_t bytes) {
-  std::lock_guard lock(mutex);
-  if (tried) return;
-  handle = device.pin_host(host, bytes);
-  tried = true;
-}
-
-void HostPin::release() {
-  std::lock_guard lock(mutex);
-  handle.reset();
-  tried = false;
 }
 
 void MemoryRegistry::retarget(const void* old_host, void* new_host) {

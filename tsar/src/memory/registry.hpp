@@ -36,18 +36,10 @@ class DataEnvironment;
 class Device;
 class Reductions;
 
-/// The page-locking of a registered host buffer: made by the first device that wants it
-/// (Device::pin_host), undone when the registration ends or moves to another buffer -- or, for
-/// a TSAR_MEM_MAY_FREE registration, when the pass ends.
+/// The page-locking of a registered host buffer, done once by the first device that wants
+/// it (Device::pin_host) and undone when the registration ends or moves to another buffer.
 struct HostPin {
-  /// Locks [host, host + bytes) for `device` unless a lock was asked for since the last
-  /// release() (the device may have refused it).
-  void keep(Device& device, void* host, std::size_t bytes);
-  /// Unlocks; the next keep() locks again.
-  void release();
-
-  std::mutex mutex;
-  bool tried = false;
+  std::once_flag once;
   std::shared_ptr<void> handle;
 };
 

@@ -11,8 +11,8 @@
  *    same arrays registers nothing; arrays exchanged between two of the loop's buffers (a
  *    double-buffered stencil) are swapped with tsar_swap_mem, so persistent device copies
  *    follow them; any other change unregisters the old array and registers the new one. As
- *    the program may free an array whose registration is kept, each is registered
- *    TSAR_MEM_MAY_FREE: page-locked during a pass only;
+ *    the program may free an array whose registration is kept, none is page-locked
+ *    (TSAR_MEM_NO_PIN);
  *  - what happens when TSAR cannot run the loop (no device, a registration refused, aliased
  *    arrays): the generated code runs the loop as written, and the reason is said once on
  *    stderr ("tsar: file.c:12: ...; the loop runs as written").
@@ -275,9 +275,9 @@ static inline int tsar_tr_register_(tsar_tr_loop* loop, const tsar_tr_buffer* wa
   }
   for (int k = 0; k < n; ++k) {
     if (held[k].host) continue;
-    /* Kept after this execution, while the program may free the array. */
+    /* Kept after this execution, while the program may free the array: never page-locked. */
     tsar_mem_desc desc = want[k].desc;
-    desc.flags |= TSAR_MEM_MAY_FREE;
+    desc.flags |= TSAR_MEM_NO_PIN;
     if (tsar_reg_mem_desc(loop->region, want[k].host, &desc) != TSAR_OK) {
       tsar_tr_refused_(loop, want[k].name);
       return 0;
