@@ -283,6 +283,14 @@ module tsar
       import :: c_ptr, c_int
       type(c_ptr), value :: region, host
     end function
+    type(c_ptr) function tsar_host_alloc(bytes) bind(C)
+      import :: c_ptr, c_size_t
+      integer(c_size_t), value :: bytes
+    end function
+    subroutine tsar_host_free(p) bind(C)
+      import :: c_ptr
+      type(c_ptr), value :: p
+    end subroutine
     integer(c_int) function tsar_retarget_mem(region, old_host, new_host) bind(C)
       import :: c_ptr, c_int
       type(c_ptr), value :: region, old_host, new_host

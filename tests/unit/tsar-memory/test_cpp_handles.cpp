@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -57,6 +59,26 @@ TEST_F(CppHandles, HandlesFollowAMovedRegion) {
   EXPECT_THROW(again.sync(), tsar::Error);
   auto fresh = second.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
   EXPECT_NO_THROW(fresh.sync());
+}
+
+// Host memory for DMA copies: aligned, writable, freed; page-locked only where a GPU is (on
+// the GPU nodes, tsar-bench-translate copies from it at the hand-written ports' speed).
+TEST(HostMemory, AllocationsAreAlignedUsableAndFreed) {
+  EXPECT_EQ(tsar_host_alloc(0), nullptr);
+  EXPECT_EQ(tsar_host_alloc(SIZE_MAX - 8), nullptr);
+  tsar_host_free(nullptr);
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{1} << 22}) {
+    auto* p = static_cast<unsigned char*>(tsar_host_alloc(bytes));
+    ASSERT_NE(p, nullptr) << bytes;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u);
+    std::fill_n(p, bytes, 0xab);
+    EXPECT_EQ(p[bytes - 1], 0xab);
+    tsar_host_free(p);
+  }
+  std::vector<double, tsar::HostAllocator<double>> v(1000, 2.0);
+  v.resize(5000, 3.0);
+  EXPECT_EQ(v[999] + v[4999], 5.0);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 64, 0u);
 }
 
 }  // namespace

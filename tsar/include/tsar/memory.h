@@ -157,6 +157,19 @@ int tsar_mem_invalidate(tsar_region* region, const void* host);
  *   a pass; TSAR_ERR_SYSTEM when a copy failed. */
 int tsar_mem_sync(tsar_region* region, const void* host);
 
+/** Allocates host memory that GPUs copy by DMA: page-locked by the CUDA runtime where one
+ * can be loaded and a GPU is present (cudaHostAlloc), ordinary memory otherwise; aligned to
+ * 64 bytes either way. A registered buffer is otherwise locked by the region that first
+ * copies it, until it is unregistered; under TSAR_MEM_NO_PIN (the loops tsar-translate
+ * generates, whose registrations outlive the program's arrays) it is copied from pageable
+ * memory, several times slower. Arrays from here are copied by DMA either way.
+ * @return the memory, or NULL when `bytes` is 0 or none is left. Free it with tsar_host_free. */
+void* tsar_host_alloc(size_t bytes);
+
+/** Frees memory from tsar_host_alloc (unregister it from every region first). NULL does
+ * nothing. */
+void tsar_host_free(void* p);
+
 /** @} */
 
 #ifdef __cplusplus

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -72,6 +73,26 @@ inline int count_devices(unsigned kinds = TSAR_DEVICE_ALL) {
   detail::check(tsar_count_devices(kinds, &n));
   return n;
 }
+
+/// An allocator of host memory GPUs copy by DMA (tsar_host_alloc), for containers:
+/// `std::vector<double, tsar::HostAllocator<double>>`.
+template <class T>
+struct HostAllocator {
+  using value_type = T;
+  HostAllocator() = default;
+  template <class U>
+  HostAllocator(const HostAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+    if (void* p = tsar_host_alloc(n * sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, std::size_t) noexcept { tsar_host_free(p); }
+  template <class U>
+  bool operator==(const HostAllocator<U>&) const noexcept {
+    return true;
+  }
+};
 
 namespace detail {
 /// The C region behind a Region, shared with the handles it gives out (Mapped, Reduction)

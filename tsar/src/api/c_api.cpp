@@ -3,6 +3,7 @@
 // internal error turned into a status code plus tsar_last_error().
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -12,6 +13,9 @@
 #include "api/error.hpp"
 #include "api/region_handle.hpp"
 #include "devices/gpu_discovery.hpp"
+#if TSAR_HAVE_CUDA
+#include "devices/cuda_device.hpp"
+#endif
 #include "memory/data_environment.hpp"
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
@@ -299,6 +303,24 @@ int tsar_mem_sync(tsar_region* region, const void* host) {
       throw Error(TSAR_ERR_UNKNOWN, "tsar_mem_sync: the buffer is not registered with this region");
     impl(region)->write_back(host);
   });
+}
+
+void* tsar_host_alloc(size_t bytes) {
+  if (bytes == 0) return nullptr;
+#if TSAR_HAVE_CUDA
+  if (void* p = tsar::core::alloc_locked_host(bytes)) return p;
+#endif
+  constexpr std::size_t kAlign = 64;
+  if (bytes > SIZE_MAX - kAlign) return nullptr;
+  return std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+}
+
+void tsar_host_free(void* p) {
+  if (p == nullptr) return;
+#if TSAR_HAVE_CUDA
+  if (tsar::core::free_locked_host(p)) return;
+#endif
+  std::free(p);
 }
 
 int tsar_data_attach(tsar_region* region, tsar_data* data) {

@@ -46,14 +46,41 @@ class DeviceScope {
   int previous_ = -1;
 };
 
-// Host ranges locked by pin_host_range: start address -> bytes.
+// Host ranges locked by pin_host_range or allocated by alloc_locked_host: start -> bytes.
 std::shared_mutex pinned_mutex;
 std::map<std::uintptr_t, std::size_t> pinned;
+std::map<std::uintptr_t, std::size_t> allocated;  ///< those of alloc_locked_host
 
 }  // namespace
 
+void* alloc_locked_host(std::size_t bytes) {
+  if (bytes == 0 || cuda_runtime() == nullptr) return nullptr;
+  void* p = nullptr;
+  if (rt().cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+    rt().cudaGetLastError();
+    return nullptr;
+  }
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  std::unique_lock lock(pinned_mutex);
+  pinned[at] = bytes;
+  allocated[at] = bytes;
+  return p;
+}
+
+bool free_locked_host(void* p) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  {
+    std::unique_lock lock(pinned_mutex);
+    if (allocated.erase(at) == 0) return false;
+    pinned.erase(at);
+  }
+  rt().cudaFreeHost(p);
+  return true;
+}
+
 std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes) {
   if (host == nullptr || bytes == 0 || cuda_runtime() == nullptr) return nullptr;
+  if (host_range_pinned(host, bytes)) return nullptr;  // tsar_host_alloc's: locked already
   if (rt().cudaHostRegister(host, bytes, cudaHostRegisterPortable) != cudaSuccess) {
     rt().cudaGetLastError();
     return nullptr;

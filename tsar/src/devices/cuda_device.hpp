@@ -90,6 +90,11 @@ class CudaDevice final : public Device {
 /// from and to it then go straight by DMA, for CUDA and OpenMP (nvptx) devices alike. The
 /// handle unregisters it. nullptr when CUDA refuses (e.g. a page already registered).
 std::shared_ptr<void> pin_host_range(void* host, std::size_t bytes);
+/// Page-locked host memory from cudaHostAlloc (tsar_host_alloc), known to host_range_pinned;
+/// null when the runtime or a GPU is missing.
+void* alloc_locked_host(std::size_t bytes);
+/// Frees memory from alloc_locked_host; false (nothing done) for any other pointer.
+bool free_locked_host(void* p);
 /// True when [host, host + bytes) lies in one range pin_host_range locked.
 bool host_range_pinned(const void* host, std::size_t bytes);
 
