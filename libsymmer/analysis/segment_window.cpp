@@ -215,6 +215,8 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
         w.core_capability.push_back(l.capability);
         w.core_irq_share.push_back(std::min(1.0, l.irq + l.softirq));
       }
+      w.capability_resolution =
+          std::min(1.0, 1.0 / (topology::clock_ticks_per_second() * w.duration_s()));
     } else if (!loads) {
       note("core capability unknown: " + loads.error().message);
     }

@@ -58,6 +58,9 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
     if (!(w.core_capability[c] >= 0.0 && w.core_capability[c] <= 1.0))
       bad("core_capability[" + std::to_string(c) + "] = " + std::to_string(w.core_capability[c]) +
           " is outside [0, 1]");
+  if (!(w.capability_resolution >= 0.0 && w.capability_resolution <= 1.0))
+    bad("capability_resolution = " + std::to_string(w.capability_resolution) +
+        " is outside [0, 1]");
   if (!w.core_irq_share.empty() && w.core_irq_share.size() != w.core_capability.size())
     bad("core_irq_share and core_capability differ in length");
   for (std::size_t c = 0; c < w.core_irq_share.size(); ++c)
@@ -128,10 +131,15 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
   if (windows.empty()) return out;
   out.start_ns = windows.front().start_ns;
   std::vector<double> cap_weight;
+  double resolution_weight = 0.0;
   std::map<int, RankWindow> by_local;
   for (const auto& w : windows) {
     out.duration_ns += w.duration_ns;
     const double d = static_cast<double>(w.duration_ns);
+    if (!w.core_capability.empty()) {
+      out.capability_resolution += w.capability_resolution * d;
+      resolution_weight += d;
+    }
     if (w.core_capability.size() > out.core_capability.size()) {
       out.core_capability.resize(w.core_capability.size(), 0.0);
       cap_weight.resize(w.core_capability.size(), 0.0);
@@ -172,6 +180,7 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
   }
   for (std::size_t c = 0; c < out.core_capability.size(); ++c)
     out.core_capability[c] = cap_weight[c] > 0 ? out.core_capability[c] / cap_weight[c] : 1.0;
+  if (resolution_weight > 0) out.capability_resolution /= resolution_weight;
   const double total = static_cast<double>(out.duration_ns);
   for (auto& s : out.core_irq_share) s = total > 0 ? s / total : 0.0;
   for (auto& [local, r] : by_local) out.ranks.push_back(std::move(r));

@@ -136,6 +136,9 @@ TEST(SegmentWindow, DeltasOfTwoSamples) {
   // Capability of every core from /proc, the job's own CPU time taken out.
   EXPECT_EQ(w->core_capability.size(), f.node.cores().size()) << (notes.empty() ? "" : notes[0]);
   for (double c : w->core_capability) EXPECT_TRUE(c >= 0.0 && c <= 1.0);
+  // Readings count clock ticks: one tick of the window apart may be equal cores.
+  EXPECT_DOUBLE_EQ(w->capability_resolution,
+                   1.0 / (topology::clock_ticks_per_second() * w->duration_s()));
   EXPECT_TRUE(validate(*w, f.node).empty());
 }
 

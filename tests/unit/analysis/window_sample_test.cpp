@@ -40,12 +40,14 @@ TEST(WindowSample, NamesEachCorruption) {
   w.ranks[3].idle_ns = 10 * w.duration_ns;  // longer than the window
   w.ranks[0].pid = -4;
   w.core_capability[2] = 1.7;
+  w.capability_resolution = -0.1;
   const std::string problems = all(validate(w, four_cores()));
   EXPECT_THAT(problems, HasSubstr("local rank 0 appears twice"));
   EXPECT_THAT(problems, HasSubstr("local rank 2: core 9 is not a core of this node (0..3)"));
   EXPECT_THAT(problems, HasSubstr("local rank 3: idle + compute time exceeds the window"));
   EXPECT_THAT(problems, HasSubstr("pid -4"));
   EXPECT_THAT(problems, HasSubstr("core_capability[2] = 1.7"));
+  EXPECT_THAT(problems, HasSubstr("capability_resolution = -0.1"));
 }
 
 TEST(WindowSample, PhaseCreditedAtItsEndIsNotCorruption) {
@@ -87,6 +89,8 @@ TEST(WindowSample, AggregateSumsCountersAndWeighsCapability) {
   b.duration_ns = 3 * a.duration_ns;
   a.core_capability = {1, 1, 1, 1};
   b.core_capability = {0.2, 1, 1, 1};
+  a.capability_resolution = 0.1;
+  b.capability_resolution = 0.02;
   a.ranks[0].bytes_to_local = {{1, 100}};
   b.ranks[0].bytes_to_local = {{1, 50}, {2, 7}};
   a.ranks[0].cache_misses = 10;
@@ -95,6 +99,7 @@ TEST(WindowSample, AggregateSumsCountersAndWeighsCapability) {
   const auto sum = aggregate(windows);
   EXPECT_EQ(sum.duration_ns, 4 * a.duration_ns);
   EXPECT_NEAR(sum.core_capability[0], (1.0 * 1 + 0.2 * 3) / 4, 1e-12);
+  EXPECT_NEAR(sum.capability_resolution, (0.1 * 1 + 0.02 * 3) / 4, 1e-12);
   ASSERT_EQ(sum.ranks.size(), 4u);
   const RankWindow* r0 = sum.find_local(0);
   EXPECT_EQ(r0->compute_ns, a.ranks[0].compute_ns + b.ranks[0].compute_ns);

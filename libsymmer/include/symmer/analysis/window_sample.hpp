@@ -66,6 +66,10 @@ struct WindowSample {
   /// Effective capability of each logical core during the window: the share of the core left
   /// to the job after interrupts, soft-irqs, steal and foreign processes, in [0, 1].
   std::vector<double> core_capability;
+  /// How far apart two cores' capabilities may read while being equal: a reading is a count of
+  /// /proc clock ticks (the core's busy ticks less the job's), right to about one tick of the
+  /// window. 0: exact figures.
+  double capability_resolution = 0.0;
   /// Optional, per logical core: share taken by interrupt and soft-irq processing, in [0, 1]
   /// (locates the protocol-processing core). Empty when unknown.
   std::vector<double> core_irq_share;
@@ -94,7 +98,9 @@ struct WindowSample {
 std::vector<std::string> validate(const WindowSample& window, const topology::NodeModel& node);
 
 /// The sum of consecutive windows (oldest first) as one window: counters add up, durations
-/// add up, capabilities are duration-weighted means, pid/core come from the newest window.
+/// add up, capabilities and their resolution are duration-weighted means (each window's
+/// reading is clamped to [0, 1], so the errors of consecutive windows need not cancel), pid/core
+/// come from the newest window.
 /// Ranks missing from some windows are summed over the windows they appear in. Empty input
 /// gives an empty window.
 WindowSample aggregate(std::span<const WindowSample> windows);
