@@ -213,6 +213,7 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     if (loads && loads->size() == node.cores().size()) {
       for (const auto& l : *loads) {
         w.core_capability.push_back(l.capability);
+        w.core_ticks.push_back(l.ticks);
         w.core_irq_share.push_back(std::min(1.0, l.irq + l.softirq));
       }
       w.capability_resolution =

@@ -153,6 +153,28 @@ TEST(Analyzer, IntrinsicImbalanceOnCleanCoresIsLeftAloneOnTickNoise) {
   }
 }
 
+// The same job, its windows read with their ticks as window_between reads them
+// (testing::TickReader): the evidence span's readings are right to one tick of the span.
+TEST(Analyzer, IntrinsicImbalanceOnCleanCoresIsLeftAloneOnTickedReadings) {
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  std::vector<double> demand(8, 0.010);
+  demand[3] = 0.012;
+  auto job = testing::paired_job(demand, std::vector<double>(16, 1.0));
+  job.collective = true;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    Harness h(job, node, quiet());
+    testing::TickReader reader(seed);
+    h.disturb = [&](WindowSample& w) { reader.read(w); };
+    h.run(300);  // 30 s
+    EXPECT_EQ(h.count("plan"), 0) << "seed " << seed;
+    EXPECT_TRUE(h.ranks->log.empty()) << "seed " << seed;
+    const Report& r = h.analyzer->finish(h.now);
+    EXPECT_TRUE(r.symptoms().count("idleness")) << "seed " << seed;
+    EXPECT_THAT(r.to_text(), ::testing::HasSubstr("idleness: no better core"));
+    EXPECT_THAT(r.to_text(), ::testing::HasSubstr("capabilities within 1.7% of each other"));
+  }
+}
+
 // A rank that did not answer in time may still act on its move at its next call (it read the
 // command just before the timeout): until it answered the command telling it to stay, the
 // windows show a placement in flux, and no plan may start from them.

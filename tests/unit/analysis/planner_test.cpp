@@ -437,6 +437,19 @@ struct TickEvidence {
         w.core_capability[static_cast<std::size_t>(core)] -= 0.1 * ticks;
       windows.push_back(std::move(w));
     }
+    split(windows);
+  }
+  // Six windows read with their ticks, as window_between gives them.
+  TickEvidence(const testing::SyntheticJob& job, testing::TickReader reader) {
+    std::vector<WindowSample> windows;
+    for (std::uint64_t i = 0; i < 6; ++i) {
+      WindowSample w = job.window(0.1, i * 100'000'000);
+      reader.read(w);
+      windows.push_back(std::move(w));
+    }
+    split(windows);
+  }
+  void split(const std::vector<WindowSample>& windows) {
     const auto half = static_cast<std::ptrdiff_t>(windows.size() / 2);
     all = aggregate(windows);
     first = aggregate(std::span(windows.begin(), windows.begin() + half));
@@ -494,6 +507,51 @@ TEST(Planner, RankOnAHalfTakenCoreStillMovesOnTickNoise) {
   EXPECT_EQ(round.plan->moves[0].local_rank, 0);
   EXPECT_GE(round.plan->moves[0].to_core, 8);
   EXPECT_GT(round.plan->predicted_gain, 0.3);
+}
+
+// The same job, its windows read with their ticks (testing::TickReader): a window's reading of a
+// clean busy core often comes out a tick short (0.9), never over 1.0, but the span's, read once
+// from the summed ticks, is right to a tick of the span.
+TEST(Planner, IntrinsicImbalanceOnEqualCoresMakesNoMoveFromTickedReadings) {
+  const auto node =
+      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+  std::vector<double> demand(8, 0.010);
+  demand[3] = 0.012;
+  auto job = testing::paired_job(demand, std::vector<double>(16, 1.0));
+  job.collective = true;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const TickEvidence ev(job, testing::TickReader(seed));
+    EXPECT_NEAR(ev.all.capability_resolution, 1.0 / 60, 1e-9);  // one tick of 600 ms
+    for (double c : ev.all.core_capability)
+      EXPECT_GE(c, 1.0 - ev.all.capability_resolution - 1e-9) << "seed " << seed;
+    auto planner = default_planner();
+    const auto round = planner->plan(ev.context(node), {}, TimePoint{});
+    EXPECT_TRUE(round.symptoms.at("idleness").present);
+    EXPECT_FALSE(round.plan) << "seed " << seed << ": " << to_string(round.plan->moves);
+    for (const auto& d : round.decisions)
+      EXPECT_NE(d.proposal.metric, "idleness")
+          << "seed " << seed << ": " << to_string(d.verdict) << " " << to_string(d.proposal.moves)
+          << " gain " << d.proposal.gain;
+  }
+}
+
+TEST(Planner, RankOnAHalfTakenCoreStillMovesOnTickedReadings) {
+  const auto node =
+      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+  std::vector<double> capability(16, 1.0);
+  capability[0] = 0.5;
+  auto job = testing::paired_job(std::vector<double>(8, 0.010), capability);
+  job.collective = true;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const TickEvidence ev(job, testing::TickReader(seed));
+    auto planner = default_planner();
+    const auto round = planner->plan(ev.context(node), {}, TimePoint{});
+    ASSERT_TRUE(round.plan) << "seed " << seed;
+    ASSERT_EQ(round.plan->moves.size(), 1u);
+    EXPECT_EQ(round.plan->moves[0].local_rank, 0);
+    EXPECT_GE(round.plan->moves[0].to_core, 8);
+    EXPECT_GT(round.plan->predicted_gain, 0.3);
+  }
 }
 
 TEST(Planner, AssignmentModePlacesEveryRankAtOnce) {

@@ -201,6 +201,11 @@ TEST(SegmentWindow, HybridRankInASerialPhaseLeavesItsCoresCapable) {
   EXPECT_DOUBLE_EQ(w->core_capability[0], 1.0);
   EXPECT_DOUBLE_EQ(w->core_capability[1], 1.0);
   EXPECT_DOUBLE_EQ(w->capability(0), 1.0);
+  // The ticks the readings came from go with them, for aggregate() to add up.
+  ASSERT_EQ(w->core_ticks.size(), w->core_capability.size());
+  EXPECT_EQ(w->core_ticks[0].busy, 100u);
+  EXPECT_DOUBLE_EQ(w->core_ticks[0].job, 100.0);
+  EXPECT_EQ(w->core_ticks[1].idle, 100u);
 }
 
 // A rank whose first sample is in the window's end only: its CPU time cannot be taken out of

@@ -83,6 +83,49 @@ TEST(WindowSample, NanCapabilityIsRejected) {
   EXPECT_THAT(all(validate(w, four_cores())), HasSubstr("core_capability[0]"));
 }
 
+TEST(WindowSample, TicksOfAnotherLengthOrNotCountsAreRejected) {
+  auto w = sound_window();
+  w.core_ticks.resize(3);
+  EXPECT_THAT(all(validate(w, four_cores())), HasSubstr("core_ticks and core_capability differ"));
+  w.core_ticks.resize(4);
+  w.core_ticks[1].job = -1;
+  EXPECT_THAT(all(validate(w, four_cores())), HasSubstr("core_ticks[1].job"));
+}
+
+// A clean busy core in three 100 ms windows whose job time read a tick short, a tick over and
+// right: readings of 0.9, 1.0 (1.1 clamped) and 1.0, whose mean is biased low. Read once from
+// the summed ticks, the span gives 1.0, right to a tick of the span.
+TEST(WindowSample, AggregateReadsCapabilityOnceFromTheSummedTicks) {
+  std::vector<WindowSample> windows(3, sound_window());
+  const double job_ticks[] = {9, 11, 10};
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    WindowSample& w = windows[i];
+    w.duration_ns = 100'000'000;
+    w.capability_resolution = 0.1;
+    w.core_ticks.assign(4, {});
+    for (auto& t : w.core_ticks) t.idle = 10;
+    w.core_ticks[0] = {.busy = 10, .job = job_ticks[i]};
+    w.core_ticks[1] = {.busy = 10, .job = 5};  // half taken by another process
+    for (std::size_t c = 0; c < 4; ++c)
+      w.core_capability[c] = topology::capability_of(w.core_ticks[c]);
+  }
+  EXPECT_DOUBLE_EQ(windows[0].core_capability[0], 0.9);
+  EXPECT_DOUBLE_EQ(windows[1].core_capability[0], 1.0);
+  const auto sum = aggregate(windows);
+  EXPECT_DOUBLE_EQ(sum.core_capability[0], 1.0);
+  EXPECT_DOUBLE_EQ(sum.core_capability[1], 0.5);
+  EXPECT_DOUBLE_EQ(sum.core_capability[2], 1.0);
+  EXPECT_NEAR(sum.capability_resolution, 1.0 / 30, 1e-12);
+  EXPECT_DOUBLE_EQ(sum.core_ticks[0].job, 30.0);
+
+  // A window without ticks among them: every reading is taken as it is, as a mean.
+  windows[2].core_ticks.clear();
+  const auto mixed = aggregate(windows);
+  EXPECT_NEAR(mixed.core_capability[0], (0.9 + 1.0 + 1.0) / 3, 1e-12);
+  EXPECT_NEAR(mixed.capability_resolution, 0.1, 1e-12);
+  EXPECT_TRUE(mixed.core_ticks.empty());
+}
+
 TEST(WindowSample, AggregateSumsCountersAndWeighsCapability) {
   auto a = sound_window();
   auto b = sound_window();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "symmer/analysis/placement.hpp"
+#include "symmer/topology/core_load.hpp"
 
 namespace symmer::topology {
 class NodeModel;
@@ -66,9 +67,12 @@ struct WindowSample {
   /// Effective capability of each logical core during the window: the share of the core left
   /// to the job after interrupts, soft-irqs, steal and foreign processes, in [0, 1].
   std::vector<double> core_capability;
-  /// How far apart two cores' capabilities may read while being equal: a reading is a count of
-  /// /proc clock ticks (the core's busy ticks less the job's), right to about one tick of the
-  /// window. 0: exact figures.
+  /// Per logical core, the /proc clock ticks `core_capability` was read from; empty in windows
+  /// made without them (by hand).
+  std::vector<topology::CoreTicks> core_ticks;
+  /// How far apart two cores' capabilities may read while being equal: a reading is a ratio of
+  /// /proc clock ticks, right to about one tick of the span it covers (1 / (ticks per second x
+  /// span)). 0: exact figures.
   double capability_resolution = 0.0;
   /// Optional, per logical core: share taken by interrupt and soft-irq processing, in [0, 1]
   /// (locates the protocol-processing core). Empty when unknown.
@@ -98,9 +102,10 @@ struct WindowSample {
 std::vector<std::string> validate(const WindowSample& window, const topology::NodeModel& node);
 
 /// The sum of consecutive windows (oldest first) as one window: counters add up, durations
-/// add up, capabilities and their resolution are duration-weighted means (each window's
-/// reading is clamped to [0, 1], so the errors of consecutive windows need not cancel), pid/core
-/// come from the newest window.
+/// add up, pid/core come from the newest window. Capabilities are read once from the windows'
+/// summed ticks, so their rounding cancels and the resolution is one tick of the whole span;
+/// windows without ticks give duration-weighted means of their readings and resolutions (each
+/// reading was clamped to [0, 1] on its own, so their errors need not cancel).
 /// Ranks missing from some windows are summed over the windows they appear in. Empty input
 /// gives an empty window.
 WindowSample aggregate(std::span<const WindowSample> windows);
