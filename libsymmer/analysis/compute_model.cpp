@@ -16,10 +16,22 @@ std::map<int, int> occupancy(const std::map<int, int>& cores) {
   return count;
 }
 
-double effective(const WindowSample& w, const std::map<int, int>& occ, int core) {
+double effective(double capability, const std::map<int, int>& occ, int core) {
   const auto it = occ.find(core);
   const int sharers = it == occ.end() ? 1 : std::max(1, it->second);
-  return std::max(ComputeModel::kMinCapability, w.capability(core) / sharers);
+  return std::max(ComputeModel::kMinCapability, capability / sharers);
+}
+
+// The capability of place `to` for a rank now on `from`: readings that differ by no more than
+// their resolution may be of equal cores and count as equal; of a larger difference only the
+// excess counts. Noise in the figures then predicts neither gain nor loss.
+double capability_from(const WindowSample& w, int from, int to) {
+  const double now = w.capability(from);
+  const double there = w.capability(to);
+  const double r = w.capability_resolution;
+  if (there > now + r) return there - r;
+  if (there < now - r) return there + r;
+  return now;
 }
 
 // Seconds per MPI call of a rank: ranks that do not advance in lockstep (independent pairs)
@@ -42,7 +54,8 @@ ComputeModel::ComputeModel(const WindowSample& window) : window_(window) {
   for (const auto& r : window.ranks) current_[r.local_rank] = r.core;
   const auto occ = occupancy(current_);
   for (const auto& r : window.ranks)
-    demand_[r.local_rank] = per_progress(window, r, r.compute_ns) * effective(window, occ, r.core);
+    demand_[r.local_rank] =
+        per_progress(window, r, r.compute_ns) * effective(window.capability(r.core), occ, r.core);
 }
 
 double ComputeModel::demand(int local_rank) const {
@@ -55,7 +68,10 @@ std::map<int, double> ComputeModel::compute_times(const std::map<int, int>& core
   for (const auto& [rank, core] : cores) mapping[rank] = core;
   const auto occ = occupancy(mapping);
   std::map<int, double> times;
-  for (const auto& [rank, d] : demand_) times[rank] = d / effective(window_, occ, mapping[rank]);
+  for (const auto& [rank, d] : demand_) {
+    const int core = mapping[rank];
+    times[rank] = d / effective(capability_from(window_, current_.at(rank), core), occ, core);
+  }
   return times;
 }
 

@@ -48,6 +48,7 @@ MetricResult IdlenessMetric::evaluate(const MetricContext& context) const {
   result.symptom.evidence = {{"critical_path_s", cp},
                              {"mean_compute_s", mean},
                              {"comm_floor_s", model.comm_floor()},
+                             {"capability_resolution", w.capability_resolution},
                              {"ranks", rank_figures(w)}};
   if (!result.symptom.present) return result;
 

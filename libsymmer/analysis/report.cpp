@@ -101,9 +101,14 @@ void Report::note_rejection(const nlohmann::json& e, double t) {
     reason = "a plan of a higher-priority metric moves the same rank or place";
   else if (verdict == "reversal")
     reason = "it would undo a move that helped, for less than that move gained";
-  else if (verdict == "no_better_core")
+  else if (verdict == "no_better_core") {
     reason = "no better core: no free place of the rank's size in the domain offers more";
-  else
+    const double resolution =
+        e.value(nlohmann::json::json_pointer("/evidence/symptom/capability_resolution"), 0.0);
+    if (resolution > 0.0)
+      reason += " (capabilities within " + percent(resolution) +
+                " of each other, the figures' resolution, count as equal)";
+  } else
     reason = verdict;
   for (auto& r : rejections_)
     if (r.metric == metric && r.moves == moves && r.verdict == verdict) {

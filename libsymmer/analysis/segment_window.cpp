@@ -213,8 +213,11 @@ Expected<WindowSample> window_between(const SegmentSample& before, const Segment
     if (loads && loads->size() == node.cores().size()) {
       for (const auto& l : *loads) {
         w.core_capability.push_back(l.capability);
+        w.core_ticks.push_back(l.ticks);
         w.core_irq_share.push_back(std::min(1.0, l.irq + l.softirq));
       }
+      w.capability_resolution =
+          std::min(1.0, 1.0 / (topology::clock_ticks_per_second() * w.duration_s()));
     } else if (!loads) {
       note("core capability unknown: " + loads.error().message);
     }

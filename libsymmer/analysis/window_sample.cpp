@@ -3,6 +3,7 @@
 #include "symmer/analysis/window_sample.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <set>
 
@@ -58,6 +59,14 @@ std::vector<std::string> validate(const WindowSample& w, const topology::NodeMod
     if (!(w.core_capability[c] >= 0.0 && w.core_capability[c] <= 1.0))
       bad("core_capability[" + std::to_string(c) + "] = " + std::to_string(w.core_capability[c]) +
           " is outside [0, 1]");
+  if (!(w.capability_resolution >= 0.0 && w.capability_resolution <= 1.0))
+    bad("capability_resolution = " + std::to_string(w.capability_resolution) +
+        " is outside [0, 1]");
+  if (!w.core_ticks.empty() && w.core_ticks.size() != w.core_capability.size())
+    bad("core_ticks and core_capability differ in length");
+  for (std::size_t c = 0; c < w.core_ticks.size(); ++c)
+    if (!(w.core_ticks[c].job >= 0.0 && std::isfinite(w.core_ticks[c].job)))
+      bad("core_ticks[" + std::to_string(c) + "].job is not a count of ticks");
   if (!w.core_irq_share.empty() && w.core_irq_share.size() != w.core_capability.size())
     bad("core_irq_share and core_capability differ in length");
   for (std::size_t c = 0; c < w.core_irq_share.size(); ++c)
@@ -128,10 +137,19 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
   if (windows.empty()) return out;
   out.start_ns = windows.front().start_ns;
   std::vector<double> cap_weight;
+  double resolution_weight = 0.0;
+  bool ticked = true;          // every window with capabilities has their ticks
+  double ticks_of_span = 0.0;  // one CPU's ticks in the span: 1 / resolution of each window
   std::map<int, RankWindow> by_local;
   for (const auto& w : windows) {
     out.duration_ns += w.duration_ns;
     const double d = static_cast<double>(w.duration_ns);
+    if (!w.core_capability.empty()) {
+      out.capability_resolution += w.capability_resolution * d;
+      resolution_weight += d;
+      ticked = ticked && w.core_ticks.size() == w.core_capability.size();
+      if (w.capability_resolution > 0) ticks_of_span += 1.0 / w.capability_resolution;
+    }
     if (w.core_capability.size() > out.core_capability.size()) {
       out.core_capability.resize(w.core_capability.size(), 0.0);
       cap_weight.resize(w.core_capability.size(), 0.0);
@@ -140,6 +158,8 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
       out.core_capability[c] += w.core_capability[c] * d;
       cap_weight[c] += d;
     }
+    if (w.core_ticks.size() > out.core_ticks.size()) out.core_ticks.resize(w.core_ticks.size());
+    for (std::size_t c = 0; c < w.core_ticks.size(); ++c) out.core_ticks[c] += w.core_ticks[c];
     if (w.core_irq_share.size() > out.core_irq_share.size())
       out.core_irq_share.resize(w.core_irq_share.size(), 0.0);
     for (std::size_t c = 0; c < w.core_irq_share.size(); ++c)
@@ -170,8 +190,16 @@ WindowSample aggregate(std::span<const WindowSample> windows) {
       s.span_ns += r.span_ns;
     }
   }
-  for (std::size_t c = 0; c < out.core_capability.size(); ++c)
-    out.core_capability[c] = cap_weight[c] > 0 ? out.core_capability[c] / cap_weight[c] : 1.0;
+  if (ticked) {
+    for (std::size_t c = 0; c < out.core_capability.size(); ++c)
+      out.core_capability[c] = topology::capability_of(out.core_ticks[c]);
+    out.capability_resolution = ticks_of_span > 0 ? 1.0 / ticks_of_span : 0.0;
+  } else {
+    out.core_ticks.clear();
+    for (std::size_t c = 0; c < out.core_capability.size(); ++c)
+      out.core_capability[c] = cap_weight[c] > 0 ? out.core_capability[c] / cap_weight[c] : 1.0;
+    if (resolution_weight > 0) out.capability_resolution /= resolution_weight;
+  }
   const double total = static_cast<double>(out.duration_ns);
   for (auto& s : out.core_irq_share) s = total > 0 ? s / total : 0.0;
   for (auto& [local, r] : by_local) out.ranks.push_back(std::move(r));

@@ -17,20 +17,8 @@ std::uint64_t grown(std::uint64_t before, std::uint64_t after) {
   return after > before ? after - before : 0;  // iowait may go backwards: count nothing
 }
 
-// Ticks of a window, by where they went.
-struct Ticks {
-  std::uint64_t busy = 0, irq = 0, softirq = 0, steal = 0, idle = 0;
-  std::uint64_t nice = 0;  // the part of busy run at a positive nice value
-  std::uint64_t total() const { return busy + irq + softirq + steal + idle; }
-  Ticks& operator+=(const Ticks& o) {
-    busy += o.busy, irq += o.irq, softirq += o.softirq, steal += o.steal, idle += o.idle;
-    nice += o.nice;
-    return *this;
-  }
-};
-
-Ticks window_ticks(const CpuTimes& a, const CpuTimes& b) {
-  Ticks t;
+CoreTicks window_ticks(const CpuTimes& a, const CpuTimes& b) {
+  CoreTicks t;
   t.nice = grown(a.nice, b.nice);
   t.busy = grown(a.user, b.user) + t.nice + grown(a.system, b.system);
   t.irq = grown(a.irq, b.irq);
@@ -69,16 +57,16 @@ void add_event_counts(CoreLoad& load, int cpu, const std::map<int, std::uint64_t
   load.net_tx += grown(before.softirqs.count("NET_TX", cpu), after.softirqs.count("NET_TX", cpu));
 }
 
-// Shares and capability from the ticks of one CPU or core and the job's seconds there.
-void set_shares(CoreLoad& load, const Ticks& t, double job_seconds, double hz, int ncpus) {
+// Shares and capability from the ticks of one CPU or core (at least one tick).
+void set_shares(CoreLoad& load, const CoreTicks& t) {
   const double total = static_cast<double>(t.total());
-  load.window_seconds = total / hz / ncpus;
+  load.ticks = t;
   load.busy = static_cast<double>(t.busy) / total;
   load.irq = static_cast<double>(t.irq) / total;
   load.softirq = static_cast<double>(t.softirq) / total;
   load.steal = static_cast<double>(t.steal) / total;
   load.idle = static_cast<double>(t.idle) / total;
-  load.job = std::clamp(job_seconds * hz / total, 0.0, load.busy);
+  load.job = std::clamp(t.job / total, 0.0, load.busy);
   load.foreign = load.busy - load.job;
   // The job's own time may be niced too: only nice time beyond it is surely someone else's.
   load.background = std::clamp(static_cast<double>(t.nice) / total - load.job, 0.0, load.foreign);
@@ -96,13 +84,13 @@ Status check_window(const ProcSnapshot& before, const ProcSnapshot& after, doubl
   return {};
 }
 
-Expected<Ticks> cpu_window(int cpu, const ProcSnapshot& before, const ProcSnapshot& after) {
+Expected<CoreTicks> cpu_window(int cpu, const ProcSnapshot& before, const ProcSnapshot& after) {
   auto a = before.stat.cpus.find(cpu);
   auto b = after.stat.cpus.find(cpu);
   if (a == before.stat.cpus.end() || b == after.stat.cpus.end())
     return Error(Errc::kNotFound, "CPU " + std::to_string(cpu) +
                                       " is not in /proc/stat of both snapshots (offline?)");
-  Ticks t = window_ticks(a->second, b->second);
+  CoreTicks t = window_ticks(a->second, b->second);
   if (t.total() == 0)
     return Error(Errc::kInvalidArgument,
                  "no clock tick elapsed on CPU " + std::to_string(cpu) + " during the window");
@@ -116,6 +104,19 @@ Status check_job_seconds(double seconds, const std::string& where) {
 }
 
 }  // namespace
+
+CoreTicks& CoreTicks::operator+=(const CoreTicks& o) {
+  busy += o.busy, nice += o.nice, irq += o.irq, softirq += o.softirq, steal += o.steal;
+  idle += o.idle, job += o.job;
+  return *this;
+}
+
+double capability_of(const CoreTicks& ticks) {
+  if (ticks.total() == 0) return 1.0;
+  CoreLoad load;
+  set_shares(load, ticks);
+  return load.capability;
+}
 
 double clock_ticks_per_second() {
   const long ticks = sysconf(_SC_CLK_TCK);
@@ -139,7 +140,9 @@ Expected<std::vector<CoreLoad>> cpu_loads(const ProcSnapshot& before, const Proc
       return ok.error();
     CoreLoad load;
     load.cpus = {cpu};
-    set_shares(load, *ticks, job_seconds, hz, 1);
+    ticks->job = job_seconds * hz;
+    set_shares(load, *ticks);
+    load.window_seconds = static_cast<double>(ticks->total()) / hz;
     add_event_counts(load, cpu, irqs, before, after);
     out.push_back(std::move(load));
   }
@@ -165,12 +168,11 @@ Expected<std::vector<CoreLoad>> core_loads_with_job(const NodeModel& model,
   if (auto ok = check_window(before, after, hz); !ok) return ok.error();
   const auto irqs = device_interrupts_by_cpu(before.interrupts, after.interrupts);
   std::vector<CoreLoad> out;
-  std::vector<Ticks> ticks_by_core;
   for (const Core& core : model.cores()) {
     CoreLoad load;
     load.core = core.index;
     load.cpus = core.pus;
-    Ticks sum;
+    CoreTicks sum;
     for (int cpu : core.pus) {
       auto ticks = cpu_window(cpu, before, after);
       if (!ticks)
@@ -180,9 +182,10 @@ Expected<std::vector<CoreLoad>> core_loads_with_job(const NodeModel& model,
       add_event_counts(load, cpu, irqs, before, after);
     }
     // Without the job's time first: the caller may work its time out from these.
-    set_shares(load, sum, 0.0, hz, static_cast<int>(core.pus.size()));
+    set_shares(load, sum);
+    load.window_seconds =
+        static_cast<double>(sum.total()) / hz / static_cast<double>(core.pus.size());
     out.push_back(std::move(load));
-    ticks_by_core.push_back(sum);
   }
   const std::vector<double> job = job_busy_seconds_of(out);
   if (job.size() > model.cores().size())
@@ -194,7 +197,9 @@ Expected<std::vector<CoreLoad>> core_loads_with_job(const NodeModel& model,
     const double job_seconds = i < job.size() ? job[i] : 0.0;
     if (auto ok = check_job_seconds(job_seconds, "core L:" + std::to_string(out[k].core)); !ok)
       return ok.error();
-    set_shares(out[k], ticks_by_core[k], job_seconds, hz, static_cast<int>(out[k].cpus.size()));
+    CoreTicks ticks = out[k].ticks;
+    ticks.job = job_seconds * hz;
+    set_shares(out[k], ticks);
   }
   return out;
 }

@@ -51,7 +51,7 @@ class Env:
         if noise_core is None:
             p = self.complete(cmd, watch, env)
         else:
-            with Noise(self.args.bin, [noise_core]):
+            with Noise(self.args.bin, [noise_core], share=NOISE_SHARE):
                 p = self.complete(cmd, watch, env)
         check(p.returncode == 0, f'{" ".join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}')
         result = last_json_line(p.stdout)
@@ -82,6 +82,13 @@ class Env:
 def no_shared_core(result):
     ends = [r['cpu_end'] for r in result['per_rank']]
     check(len(set(ends)) == len(ends), f'ranks ended sharing a core: {result["per_rank"]}')
+
+
+# symmer-noise takes this share of core 0 (real-time): core 1 stays the better core when other
+# processes load the machine too. Two busy processes beside rank 1 leave core 1 a third for a
+# rank, against core 0's fifth; with half taken, such a load leaves both cores about half, and
+# not moving is then right.
+NOISE_SHARE = 0.8
 
 
 def idleness_options(iterations=100):
@@ -200,21 +207,23 @@ def bad_config_is_named_and_job_runs(env):
 
 @case
 def silent_rank_is_not_left_sharing(env):
-    # Rank 0 computes 8 x 40 ms between MPI calls (twice that on the noisy core), rank 1 waits
+    # Rank 0 computes 8 x 16 ms between MPI calls (five times that on the noisy core), rank 1 waits
     # as long inside one: a command reaches them within the 10 ms acknowledgement timeout only
     # when it lands just before rank 0's call. A rank the analyzer sees making no call is bound
     # from outside at once; one that published just before the command and then does not
-    # answer times out. Confidence and gain floors are lowered because this case is about
-    # ranks that do not answer, not the planner: with one call every ~0.6 s the split-half
-    # check often sees no complete iteration in a half and would veto every plan on a loaded
-    # machine. A job whose every plan was answered in time tested nothing and runs again (at
+    # answer times out. Only the idleness metric plans, with confidence and gain floors lowered,
+    # because this case is about ranks that do not answer, not the planner: with one call every
+    # ~0.6 s the split-half check often sees no complete iteration in a half and would veto
+    # every plan on a loaded machine, and the capability metric counts rank 1's wait in one long
+    # call as compute that the noisy core would slow. A job whose every plan was answered in time tested nothing and runs again (at
     # most 3 times). Each such plan is either done from outside or fails with the fault named;
     # nobody is left sharing a core, and the job finishes.
-    options = ['--iterations', 16, '--work-ms', 40, '--ratio', 8]
+    options = ['--iterations', 16, '--work-ms', 16, '--ratio', 8]
     for _ in range(3):
         result, events, p = env.run('idleness', options, noise_core=0,
                                     SYMMER_ACK_TIMEOUT_MS=10, SYMMER_HOLD_OFF_S=0.5,
-                                    SYMMER_MIN_CONFIDENCE=0, SYMMER_MIN_GAIN=0.01)
+                                    SYMMER_METRICS='idleness', SYMMER_MIN_CONFIDENCE=0,
+                                    SYMMER_MIN_GAIN=0.01)
         no_shared_core(result)
         actuations = env.kinds(events, 'actuation')
         check(actuations, f'no plan was made: {events}')

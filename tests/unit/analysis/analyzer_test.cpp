@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -104,6 +105,7 @@ TEST(Analyzer, DefaultsReactWithinASecondOnNoisyFiguresAndDoNotFlap) {
     std::uniform_real_distribution<double> cut(0.8, 1.2);
     h.disturb = [&](WindowSample& w) {
       for (auto& c : w.core_capability) c = std::clamp(c + tick(rng), 0.0, 1.0);
+      w.capability_resolution = 0.1;
       for (auto& r : w.ranks)
         r.compute_ns = static_cast<std::uint64_t>(static_cast<double>(r.compute_ns) * cut(rng));
     };
@@ -116,6 +118,61 @@ TEST(Analyzer, DefaultsReactWithinASecondOnNoisyFiguresAndDoNotFlap) {
     EXPECT_EQ(h.analyzer->report().rollbacks(), 0) << "seed " << seed;
   }
   EXPECT_EQ(reacted_late, 0);
+}
+
+// Issue 21, LULESH on a clean node: 8 ranks in lockstep, rank 3 with 20% more work than the
+// others (the application's own imbalance: the idleness symptom lasts the whole run), every core
+// clean. Capabilities read as /proc gives them: a busy core reads a tick short (0.9) in about half
+// the windows, a free one now and then. Moving ranks between equal cores cures nothing: no move.
+TEST(Analyzer, IntrinsicImbalanceOnCleanCoresIsLeftAloneOnTickNoise) {
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  std::vector<double> demand(8, 0.010);
+  demand[3] = 0.012;
+  auto job = testing::paired_job(demand, std::vector<double>(16, 1.0));
+  job.collective = true;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    Harness h(job, node, quiet());
+    std::mt19937 rng(seed);
+    std::bernoulli_distribution busy_short(0.5), free_short(0.05);
+    h.disturb = [&](WindowSample& w) {
+      for (std::size_t c = 0; c < w.core_capability.size(); ++c) {
+        const bool busy = std::any_of(w.ranks.begin(), w.ranks.end(), [&](const RankWindow& r) {
+          return r.core == static_cast<int>(c);
+        });
+        if (busy ? busy_short(rng) : free_short(rng)) w.core_capability[c] -= 0.1;
+      }
+      w.capability_resolution = 0.1;  // one 10 ms tick of the 100 ms window
+    };
+    h.run(300);  // 30 s
+    EXPECT_EQ(h.count("plan"), 0) << "seed " << seed;
+    EXPECT_TRUE(h.ranks->log.empty()) << "seed " << seed;
+    const Report& r = h.analyzer->finish(h.now);
+    EXPECT_TRUE(r.symptoms().count("idleness")) << "seed " << seed;
+    EXPECT_THAT(r.to_text(), ::testing::HasSubstr("idleness: no better core"));
+    EXPECT_THAT(r.to_text(), ::testing::HasSubstr("capabilities within 10.0% of each other"));
+  }
+}
+
+// The same job, its windows read with their ticks as window_between reads them
+// (testing::TickReader): the evidence span's readings are right to one tick of the span.
+TEST(Analyzer, IntrinsicImbalanceOnCleanCoresIsLeftAloneOnTickedReadings) {
+  const auto node = NodeModel::from_synthetic("pack:2 numa:2 l3:1 core:4 pu:1");
+  std::vector<double> demand(8, 0.010);
+  demand[3] = 0.012;
+  auto job = testing::paired_job(demand, std::vector<double>(16, 1.0));
+  job.collective = true;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    Harness h(job, node, quiet());
+    testing::TickReader reader(seed);
+    h.disturb = [&](WindowSample& w) { reader.read(w); };
+    h.run(300);  // 30 s
+    EXPECT_EQ(h.count("plan"), 0) << "seed " << seed;
+    EXPECT_TRUE(h.ranks->log.empty()) << "seed " << seed;
+    const Report& r = h.analyzer->finish(h.now);
+    EXPECT_TRUE(r.symptoms().count("idleness")) << "seed " << seed;
+    EXPECT_THAT(r.to_text(), ::testing::HasSubstr("idleness: no better core"));
+    EXPECT_THAT(r.to_text(), ::testing::HasSubstr("capabilities within 1.7% of each other"));
+  }
 }
 
 // A rank that did not answer in time may still act on its move at its next call (it read the

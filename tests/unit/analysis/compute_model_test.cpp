@@ -51,5 +51,29 @@ TEST(ComputeModel, SharingACoreHalvesCapability) {
   EXPECT_LT(model.gain(cores_after(w, onto_neighbour)), 0.0);
 }
 
+// Rank 0 on a core that read 0.93, a free core that read 1.0: with exact figures a real
+// difference; with readings right to a tick of a 100 ms window (0.1) possibly equal cores.
+TEST(ComputeModel, ReadingsWithinTheResolutionCountAsEqual) {
+  auto job = testing::paired_job({0.040, 0.010}, {0.93, 1.0, 1.0});
+  auto w = job.window(1.0, 0);
+  const Move to_free[] = {{0, 0, 2}};
+  EXPECT_GT(ComputeModel(w).gain(cores_after(w, to_free)), 0.05);
+  w.capability_resolution = 0.1;
+  EXPECT_DOUBLE_EQ(ComputeModel(w).gain(cores_after(w, to_free)), 0.0);
+}
+
+TEST(ComputeModel, OfALargerDifferenceOnlyTheExcessCounts) {
+  auto job = testing::paired_job({0.040, 0.010}, {0.5, 1.0, 1.0});
+  auto w = job.window(1.0, 0);
+  w.capability_resolution = 0.1;
+  const ComputeModel model(w);
+  const Move to_free[] = {{0, 0, 2}};
+  EXPECT_NEAR(model.compute_times(cores_after(w, to_free)).at(0), model.demand(0) / 0.9, 1e-9);
+  const Move swap[] = {{0, 0, 1}, {1, 1, 0}};
+  const auto swapped = model.compute_times(cores_after(w, swap));
+  EXPECT_NEAR(swapped.at(0), model.demand(0) / 0.9, 1e-9);
+  EXPECT_NEAR(swapped.at(1), model.demand(1) / 0.6, 1e-9);
+}
+
 }  // namespace
 }  // namespace symmer::analysis

@@ -68,12 +68,13 @@ TEST(Report, EveryPlanNotMadeHasOneLineWithItsReason) {
 {"event":"decision","metric":"idleness","moves":[{"rank":0,"from_core":0,"to_core":2,"from_cpus":"0","to_cpus":"2"}],"verdict":"below_threshold","gain":0.032,"confidence":0.9,"net_gain":0.032,"t_s":10.4}
 {"event":"decision","metric":"outofsync","moves":[{"rank":1,"from_core":1,"to_core":0,"from_cpus":"1","to_cpus":"0"}],"verdict":"low_confidence","gain":0.2,"confidence":0.31,"net_gain":0.2,"t_s":0.6}
 {"event":"decision","metric":"capability","moves":[],"verdict":"no_better_core","t_s":0.7}
+{"event":"decision","metric":"idleness","moves":[],"verdict":"no_better_core","evidence":{"symptom":{"capability_resolution":0.1}},"t_s":0.75}
 {"event":"decision","metric":"locality","moves":[{"rank":1,"from_core":1,"to_core":5}],"verdict":"not_allowed","gain":0.2,"t_s":0.8}
 {"event":"decision","metric":"idleness","moves":[{"rank":1,"from_core":1,"to_core":3}],"verdict":"accepted","gain":0.2,"t_s":0.9}
 {"event":"summary","t_s":12}
 )");
   const Report r = summarize(log);
-  ASSERT_EQ(r.rejections().size(), 4u);
+  ASSERT_EQ(r.rejections().size(), 5u);
   EXPECT_EQ(r.rejections()[0].times, 2);
   const std::string text = r.to_text();
   EXPECT_THAT(text, HasSubstr("not done:"));
@@ -82,6 +83,9 @@ TEST(Report, EveryPlanNotMadeHasOneLineWithItsReason) {
   EXPECT_THAT(text, HasSubstr("outofsync: r1: CPUs 1 -> 0: confidence 0.31 under min_confidence "
                               "0.60"));
   EXPECT_THAT(text, HasSubstr("capability: no better core"));
+  EXPECT_THAT(text, HasSubstr("idleness: no better core: no free place of the rank's size in the "
+                              "domain offers more (capabilities within 10.0% of each other, the "
+                              "figures' resolution, count as equal)"));
   EXPECT_THAT(text, HasSubstr("locality: r1: L:1 -> L:5: outside the domain"));
   EXPECT_THAT(text, HasSubstr("moves made: 0"));
   EXPECT_THAT(text, HasSubstr("time recovered: none estimated (no move made)"));

@@ -136,6 +136,9 @@ TEST(SegmentWindow, DeltasOfTwoSamples) {
   // Capability of every core from /proc, the job's own CPU time taken out.
   EXPECT_EQ(w->core_capability.size(), f.node.cores().size()) << (notes.empty() ? "" : notes[0]);
   for (double c : w->core_capability) EXPECT_TRUE(c >= 0.0 && c <= 1.0);
+  // Readings count clock ticks: one tick of the window apart may be equal cores.
+  EXPECT_DOUBLE_EQ(w->capability_resolution,
+                   1.0 / (topology::clock_ticks_per_second() * w->duration_s()));
   EXPECT_TRUE(validate(*w, f.node).empty());
 }
 
@@ -198,6 +201,11 @@ TEST(SegmentWindow, HybridRankInASerialPhaseLeavesItsCoresCapable) {
   EXPECT_DOUBLE_EQ(w->core_capability[0], 1.0);
   EXPECT_DOUBLE_EQ(w->core_capability[1], 1.0);
   EXPECT_DOUBLE_EQ(w->capability(0), 1.0);
+  // The ticks the readings came from go with them, for aggregate() to add up.
+  ASSERT_EQ(w->core_ticks.size(), w->core_capability.size());
+  EXPECT_EQ(w->core_ticks[0].busy, 100u);
+  EXPECT_DOUBLE_EQ(w->core_ticks[0].job, 100.0);
+  EXPECT_EQ(w->core_ticks[1].idle, 100u);
 }
 
 // A rank whose first sample is in the window's end only: its CPU time cannot be taken out of

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "symmer/analysis/window_sample.hpp"
@@ -127,6 +128,57 @@ struct SyntheticJob {
     }
     return w;
   }
+};
+
+/// Reads windows' capabilities as window_between does from /proc: per core, busy and idle clock
+/// ticks and the job's CPU time are counters read in whole ticks (100 a second) at each window's
+/// ends, a few ms off its edges. A core with a rank is busy throughout (ranks busy-poll) and
+/// the job gets its capability's share of it; a free core is busy for the rest of its
+/// capability. Consecutive windows' ticks add up to the span's, as the real counters' do.
+class TickReader {
+ public:
+  static constexpr double kHz = 100;
+
+  explicit TickReader(unsigned seed) : rng_(seed) {}
+
+  /// Replaces `w`'s capabilities (of one-core places) by their readings and ticks.
+  void read(WindowSample& w) {
+    std::uniform_real_distribution<double> jitter(-0.003, 0.003), phase(0.0, 1.0);
+    const double end = static_cast<double>(w.start_ns + w.duration_ns) * 1e-9 + jitter(rng_);
+    if (counters_.empty()) last_read_ = static_cast<double>(w.start_ns) * 1e-9 + jitter(rng_);
+    while (counters_.size() < w.core_capability.size())
+      counters_.push_back({phase(rng_), phase(rng_), phase(rng_)});
+    const double elapsed = kHz * (end - last_read_);
+    last_read_ = end;
+    // Whole ticks a counter at `at` gains when it grows by `by`.
+    const auto advance = [](double& at, double by) {
+      const double before = std::floor(at);
+      at += by;
+      return static_cast<std::uint64_t>(std::floor(at) - before);
+    };
+    w.core_ticks.assign(w.core_capability.size(), {});
+    for (std::size_t c = 0; c < w.core_capability.size(); ++c) {
+      const double cap = w.core_capability[c];
+      const bool taken = std::any_of(w.ranks.begin(), w.ranks.end(), [&](const RankWindow& r) {
+        return r.core == static_cast<int>(c);
+      });
+      Counters& k = counters_[c];
+      topology::CoreTicks& t = w.core_ticks[c];
+      t.busy = advance(k.busy, taken ? elapsed : elapsed * (1.0 - cap));
+      t.idle = advance(k.idle, taken ? 0.0 : elapsed * cap);
+      t.job = static_cast<double>(advance(k.job, taken ? elapsed * cap : 0.0));
+      w.core_capability[c] = topology::capability_of(t);
+    }
+    w.capability_resolution = 1.0 / (kHz * w.duration_s());
+  }
+
+ private:
+  struct Counters {
+    double busy, idle, job;
+  };
+  std::mt19937 rng_;
+  std::vector<Counters> counters_;
+  double last_read_ = 0;
 };
 
 /// Pairs (0,1), (2,3), ... with the given demands, rank i on core i.

@@ -80,6 +80,22 @@ TEST_F(Synthetic4Cpu, JobTimeBeyondTheBusyTimeIsClamped) {
   ASSERT_TRUE(loads);
   EXPECT_DOUBLE_EQ((*loads)[0].job, 0.4);
   EXPECT_DOUBLE_EQ((*loads)[0].foreign, 0.0);
+  // The ticks keep it as given: a later window where it came out short makes up for it.
+  EXPECT_DOUBLE_EQ((*loads)[0].ticks.job, 500.0);
+  EXPECT_EQ((*loads)[0].ticks.busy, 40u);
+}
+
+// A busy core whose job time read a tick over in one window and a tick short in the next: each
+// window's capability is clamped (1.0, then 0.9), the two windows' ticks read once give 1.0.
+TEST(CoreLoad, CapabilityOfSummedTicksIsClampedOnce) {
+  CoreTicks over{.busy = 10, .job = 11};
+  const CoreTicks short_one{.busy = 10, .job = 9};
+  EXPECT_DOUBLE_EQ(capability_of(over), 1.0);
+  EXPECT_DOUBLE_EQ(capability_of(short_one), 0.9);
+  EXPECT_DOUBLE_EQ(capability_of(over += short_one), 1.0);
+  EXPECT_EQ(over.total(), 20u);
+  EXPECT_DOUBLE_EQ(capability_of(CoreTicks{.irq = 5, .idle = 15}), 0.75);
+  EXPECT_DOUBLE_EQ(capability_of(CoreTicks{}), 1.0);
 }
 
 TEST_F(Synthetic4Cpu, PerCoreSumsTheCoresCpus) {

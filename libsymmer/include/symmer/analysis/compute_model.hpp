@@ -8,6 +8,11 @@
 // job advances at the pace of its slowest rank (ranks meet at every exchange), so the time a
 // window takes is its critical compute path plus the unavoidable communication time, taken as
 // the least idle time of any rank.
+//
+// Capabilities are readings of /proc tick counts (WindowSample::capability_resolution): a rank's
+// place and a target whose readings differ by no more than the resolution count as equal, and of
+// a larger difference only the excess counts. A rank's own imbalance on equal cores then
+// predicts no gain from moving it, however the ticks fell.
 
 #include <map>
 #include <vector>

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "symmer/analysis/placement.hpp"
+#include "symmer/topology/core_load.hpp"
 
 namespace symmer::topology {
 class NodeModel;
@@ -66,6 +67,13 @@ struct WindowSample {
   /// Effective capability of each logical core during the window: the share of the core left
   /// to the job after interrupts, soft-irqs, steal and foreign processes, in [0, 1].
   std::vector<double> core_capability;
+  /// Per logical core, the /proc clock ticks `core_capability` was read from; empty in windows
+  /// made without them (by hand).
+  std::vector<topology::CoreTicks> core_ticks;
+  /// How far apart two cores' capabilities may read while being equal: a reading is a ratio of
+  /// /proc clock ticks, right to about one tick of the span it covers (1 / (ticks per second x
+  /// span)). 0: exact figures.
+  double capability_resolution = 0.0;
   /// Optional, per logical core: share taken by interrupt and soft-irq processing, in [0, 1]
   /// (locates the protocol-processing core). Empty when unknown.
   std::vector<double> core_irq_share;
@@ -94,7 +102,10 @@ struct WindowSample {
 std::vector<std::string> validate(const WindowSample& window, const topology::NodeModel& node);
 
 /// The sum of consecutive windows (oldest first) as one window: counters add up, durations
-/// add up, capabilities are duration-weighted means, pid/core come from the newest window.
+/// add up, pid/core come from the newest window. Capabilities are read once from the windows'
+/// summed ticks, so their rounding cancels and the resolution is one tick of the whole span;
+/// windows without ticks give duration-weighted means of their readings and resolutions (each
+/// reading was clamped to [0, 1] on its own, so their errors need not cancel).
 /// Ranks missing from some windows are summed over the windows they appear in. Empty input
 /// gives an empty window.
 WindowSample aggregate(std::span<const WindowSample> windows);

@@ -17,6 +17,23 @@
 
 namespace symmer::topology {
 
+/// The clock ticks of one CPU, or of one core's CPUs together, during a window, by where they
+/// went, and the job's own CPU time there in ticks. Unlike shares, ticks of consecutive windows
+/// add up to those of the span they cover, the counters' rounding included.
+struct CoreTicks {
+  std::uint64_t busy = 0;  ///< user+nice+system
+  std::uint64_t nice = 0;  ///< the part of busy run at a positive nice value
+  std::uint64_t irq = 0, softirq = 0, steal = 0;
+  std::uint64_t idle = 0;  ///< idle + iowait
+  double job = 0;          ///< the job's CPU time there as given, not limited to busy
+  std::uint64_t total() const { return busy + irq + softirq + steal + idle; }
+  CoreTicks& operator+=(const CoreTicks& o);
+};
+
+/// CoreLoad::capability of `ticks`: the job's time is limited to the busy ticks and the result
+/// to [0, 1] here, once for whatever span the ticks cover. 1 when they hold no tick.
+double capability_of(const CoreTicks& ticks);
+
 /// Where the time of one CPU, or of one core's CPUs together, went during a window. Shares
 /// are fractions of that time, in [0,1].
 struct CoreLoad {
@@ -41,6 +58,7 @@ struct CoreLoad {
   std::uint64_t device_interrupts = 0;  ///< device interrupt lines' counts in the window
   std::uint64_t net_rx = 0;             ///< NET_RX soft interrupts raised in the window
   std::uint64_t net_tx = 0;             ///< NET_TX soft interrupts raised in the window
+  CoreTicks ticks;                      ///< what the shares were read from
 };
 
 /// Clock ticks per second of /proc/stat on this node (sysconf(_SC_CLK_TCK), usually 100).
