@@ -20,6 +20,9 @@
 
 #include "accel_bodies.hpp"
 #include "tsar/tsar.hpp"
+#if TSAR_TEST_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace {
 
@@ -161,6 +164,29 @@ TEST_F(Accel, RowsMatchTheSerialLoopAndMoveOnlyTheirPart) {
     }
   }
   EXPECT_EQ(y, ref);
+}
+
+// Arrays from tsar_host_alloc are copied like any other, and on a GPU node they are the
+// page-locked memory that makes the copies DMA (the region locks nothing more).
+TEST_F(Accel, HostMemoryFromTsarHostAllocIsPageLockedWhereAGpuIsAndCopiedLikeAnyOther) {
+  const std::int64_t n = 20000;
+  std::vector<double, tsar::HostAllocator<double>> x(n), y(n);
+  std::vector<double> ref(n);
+  for (std::int64_t i = 0; i < n; ++i) x[i] = 0.5 * static_cast<double>(i % 97), y[i] = ref[i] = 1;
+#if TSAR_TEST_CUDA
+  cudaPointerAttributes attributes{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attributes, x.data()), cudaSuccess);
+  EXPECT_EQ(attributes.type, cudaMemoryTypeHost);
+#endif
+  tsar::Region region("host memory", "adaptive");
+  auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
+  auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  for (int pass = 0; pass < 3; ++pass) {
+    region.parallel_for(
+        n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 3.0); });
+    for (std::int64_t i = 0; i < n; ++i) ref[i] += 3.0 * x[i];
+  }
+  EXPECT_TRUE(std::equal(y.begin(), y.end(), ref.begin()));
 }
 
 TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
