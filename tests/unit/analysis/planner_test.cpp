@@ -328,12 +328,17 @@ TEST(Planner, RealIdlenessMetricMakesTheExpectedSwap) {
   EXPECT_TRUE(round.symptoms.at("idleness").present);
 }
 
+// The H100 node of the device benchmarks: 16 cores, one NUMA node.
+NodeModel device_node() {
+  return NodeModel::from_xml_file(SYMMER_SOURCE_DIR
+                                  "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+}
+
 // Expected mapping on the H100 node of the device benchmarks (16 cores): 8 ranks on cores 0-7,
 // core 0 at half capability. The light pairs finished early and wait in a final barrier (no
 // figures until it returns): the busy rank 0 still goes to a free core.
 TEST(Planner, BusyRankLeavesTheNoisyCoreWhileOthersWaitInALongCall) {
-  const auto node =
-      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+  const auto node = device_node();
   ASSERT_EQ(node.cores().size(), 16u);
   std::vector<double> capability(16, 1.0);
   capability[0] = 0.5;
@@ -361,8 +366,7 @@ TEST(Planner, BusyRankLeavesTheNoisyCoreWhileOthersWaitInALongCall) {
 // cores 0 and 4 at half capability: moving one of the two slow ranks gains nothing while the
 // other holds every iteration back. One plan moves both to free cores.
 TEST(Planner, TwoSlowRanksInLockstepMoveTogether) {
-  const auto node =
-      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+  const auto node = device_node();
   std::vector<double> capability(16, 1.0);
   capability[0] = capability[4] = 0.5;
   auto job = testing::paired_job(std::vector<double>(8, 0.01), capability);
@@ -468,40 +472,42 @@ std::unique_ptr<Planner> default_planner() {
 
 // Issue 21, LULESH on a clean node: 8 ranks in lockstep on cores 0-7 of the 16-core device node,
 // rank 3 with 20% more work than the others (the application's own imbalance, which no mapping
-// cures: the idleness symptom stays). Every core is clean and equal; only the readings differ,
-// by a tick here and there (a busy core whose rank's CPU time came out a tick short). Rank 3's
-// core read a tick short in four of six windows: 0.93 against 1.0 for a free core.
-TEST(Planner, IntrinsicImbalanceOnEqualCoresMakesNoMoveFromTickNoise) {
-  const auto node =
-      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
+// cures: the idleness symptom stays). Every core is clean and equal.
+testing::SyntheticJob intrinsically_imbalanced_job() {
   std::vector<double> demand(8, 0.010);
   demand[3] = 0.012;
   auto job = testing::paired_job(demand, std::vector<double>(16, 1.0));
   job.collective = true;
-  const TickEvidence ev(job, {{{3, 1}}, {{3, 1}, {6, 1}}, {{9, 1}}, {{3, 1}}, {{0, 1}}, {{3, 1}}});
+  return job;
+}
+
+// The same job balanced, but core 0 truly half taken (a noise process): rank 0 there computes
+// twice as long and holds every iteration back.
+testing::SyntheticJob half_taken_core_job() {
+  std::vector<double> capability(16, 1.0);
+  capability[0] = 0.5;
+  auto job = testing::paired_job(std::vector<double>(8, 0.010), capability);
+  job.collective = true;
+  return job;
+}
+
+// Moving between equal cores gains nothing: the idleness symptom is seen, no plan is made and
+// no proposal claims a gain from the readings.
+void expect_no_idleness_move(const TickEvidence& ev) {
   auto planner = default_planner();
-  const auto round = planner->plan(ev.context(node), {}, TimePoint{});
+  const auto round = planner->plan(ev.context(device_node()), {}, TimePoint{});
   EXPECT_TRUE(round.symptoms.at("idleness").present);
   EXPECT_FALSE(round.plan) << to_string(round.plan->moves);
-  // Moving between equal cores gains nothing: no proposal claims a gain from the readings.
   for (const auto& d : round.decisions)
     EXPECT_NE(d.proposal.metric, "idleness")
         << to_string(d.verdict) << " " << to_string(d.proposal.moves) << " gain "
         << d.proposal.gain;
 }
 
-// The same job on the same readings, but core 0 truly half taken (a noise process): rank 0 there
-// computes twice as long and holds every iteration back. It still moves to a free core.
-TEST(Planner, RankOnAHalfTakenCoreStillMovesOnTickNoise) {
-  const auto node =
-      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
-  std::vector<double> capability(16, 1.0);
-  capability[0] = 0.5;
-  auto job = testing::paired_job(std::vector<double>(8, 0.010), capability);
-  job.collective = true;
-  const TickEvidence ev(job, {{{3, 1}}, {{0, 1}, {6, 1}}, {{9, 1}}, {{3, 1}}, {{0, -1}}, {{3, 1}}});
+// Rank 0 leaves the half-taken core 0 for a free core, predicting a large gain.
+void expect_rank_0_moves_to_a_free_core(const TickEvidence& ev) {
   auto planner = default_planner();
-  const auto round = planner->plan(ev.context(node), {}, TimePoint{});
+  const auto round = planner->plan(ev.context(device_node()), {}, TimePoint{});
   ASSERT_TRUE(round.plan);
   ASSERT_EQ(round.plan->moves.size(), 1u);
   EXPECT_EQ(round.plan->moves[0].local_rank, 0);
@@ -509,48 +515,41 @@ TEST(Planner, RankOnAHalfTakenCoreStillMovesOnTickNoise) {
   EXPECT_GT(round.plan->predicted_gain, 0.3);
 }
 
+// Readings differ by a tick here and there (a busy core whose rank's CPU time came out a tick
+// short). Rank 3's core read a tick short in four of six windows: 0.93 against 1.0 for a free
+// core.
+TEST(Planner, IntrinsicImbalanceOnEqualCoresMakesNoMoveFromTickNoise) {
+  expect_no_idleness_move(
+      TickEvidence(intrinsically_imbalanced_job(),
+                   {{{3, 1}}, {{3, 1}, {6, 1}}, {{9, 1}}, {{3, 1}}, {{0, 1}}, {{3, 1}}}));
+}
+
+// On the same readings, a rank on a truly half-taken core still moves to a free core.
+TEST(Planner, RankOnAHalfTakenCoreStillMovesOnTickNoise) {
+  expect_rank_0_moves_to_a_free_core(
+      TickEvidence(half_taken_core_job(),
+                   {{{3, 1}}, {{0, 1}, {6, 1}}, {{9, 1}}, {{3, 1}}, {{0, -1}}, {{3, 1}}}));
+}
+
 // The same job, its windows read with their ticks (testing::TickReader): a window's reading of a
 // clean busy core often comes out a tick short (0.9), never over 1.0, but the span's, read once
 // from the summed ticks, is right to a tick of the span.
 TEST(Planner, IntrinsicImbalanceOnEqualCoresMakesNoMoveFromTickedReadings) {
-  const auto node =
-      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
-  std::vector<double> demand(8, 0.010);
-  demand[3] = 0.012;
-  auto job = testing::paired_job(demand, std::vector<double>(16, 1.0));
-  job.collective = true;
+  const auto job = intrinsically_imbalanced_job();
   for (unsigned seed = 1; seed <= 10; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
     const TickEvidence ev(job, testing::TickReader(seed));
     EXPECT_NEAR(ev.all.capability_resolution, 1.0 / 60, 1e-9);  // one tick of 600 ms
-    for (double c : ev.all.core_capability)
-      EXPECT_GE(c, 1.0 - ev.all.capability_resolution - 1e-9) << "seed " << seed;
-    auto planner = default_planner();
-    const auto round = planner->plan(ev.context(node), {}, TimePoint{});
-    EXPECT_TRUE(round.symptoms.at("idleness").present);
-    EXPECT_FALSE(round.plan) << "seed " << seed << ": " << to_string(round.plan->moves);
-    for (const auto& d : round.decisions)
-      EXPECT_NE(d.proposal.metric, "idleness")
-          << "seed " << seed << ": " << to_string(d.verdict) << " " << to_string(d.proposal.moves)
-          << " gain " << d.proposal.gain;
+    for (double c : ev.all.core_capability) EXPECT_GE(c, 1.0 - ev.all.capability_resolution - 1e-9);
+    expect_no_idleness_move(ev);
   }
 }
 
 TEST(Planner, RankOnAHalfTakenCoreStillMovesOnTickedReadings) {
-  const auto node =
-      NodeModel::from_xml_file(SYMMER_SOURCE_DIR "/tests/fixtures/topologies/h100-vm-1p1n16c.xml");
-  std::vector<double> capability(16, 1.0);
-  capability[0] = 0.5;
-  auto job = testing::paired_job(std::vector<double>(8, 0.010), capability);
-  job.collective = true;
+  const auto job = half_taken_core_job();
   for (unsigned seed = 1; seed <= 10; ++seed) {
-    const TickEvidence ev(job, testing::TickReader(seed));
-    auto planner = default_planner();
-    const auto round = planner->plan(ev.context(node), {}, TimePoint{});
-    ASSERT_TRUE(round.plan) << "seed " << seed;
-    ASSERT_EQ(round.plan->moves.size(), 1u);
-    EXPECT_EQ(round.plan->moves[0].local_rank, 0);
-    EXPECT_GE(round.plan->moves[0].to_core, 8);
-    EXPECT_GT(round.plan->predicted_gain, 0.3);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expect_rank_0_moves_to_a_free_core(TickEvidence(job, testing::TickReader(seed)));
   }
 }
 
