@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <shared_mutex>
 #include <string>
 
@@ -49,7 +50,7 @@ class DeviceScope {
 // Host ranges locked by pin_host_range or allocated by alloc_locked_host: start -> bytes.
 std::shared_mutex pinned_mutex;
 std::map<std::uintptr_t, std::size_t> pinned;
-std::map<std::uintptr_t, std::size_t> allocated;  ///< those of alloc_locked_host
+std::set<std::uintptr_t> allocated;  ///< the starts of alloc_locked_host's
 
 }  // namespace
 
@@ -63,7 +64,7 @@ void* alloc_locked_host(std::size_t bytes) {
   const auto at = reinterpret_cast<std::uintptr_t>(p);
   std::unique_lock lock(pinned_mutex);
   pinned[at] = bytes;
-  allocated[at] = bytes;
+  allocated.insert(at);
   return p;
 }
 
