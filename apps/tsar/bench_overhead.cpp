@@ -12,7 +12,9 @@
 //   accel_only_pass_us  the accelerator with every iteration (the cores' workers stay asleep)
 // each with the planner's part of it (schedule_us: planning, learning, the copy engine's
 // exchange).
-// Usage: tsar-bench-overhead [--passes N] [--chunks N]   (TSAR_DEVICES picks the devices)
+// Usage: tsar-bench-overhead [--passes N] [--chunks N] [--only accel|accel-only]
+//   (TSAR_DEVICES picks the devices). --only runs one accelerator phase alone, so a profiler
+//   (valgrind --tool=callgrind) counts the instructions of that kind of pass and no other.
 #include <omp.h>
 
 #include <algorithm>
@@ -98,11 +100,18 @@ double omp_dynamic_dispatch_seconds(int threads, std::int64_t n) {
   });
 }
 
-/// Median seconds of a pass of n iterations over a registered buffer on `devices` (given
-/// times per iteration: cores `core_tpi`, the accelerator -- the last device -- `accel_tpi`),
-/// and the mean of the planner's part of the timed passes.
-std::pair<double, double> accel_pass_seconds(const std::string& devices, double core_tpi,
-                                             double accel_tpi, std::int64_t n, int passes) {
+/// A pass with an accelerator: its median seconds, the mean of the planner's part of the timed
+/// passes, and how many passes the region ran in all (warm-up included).
+struct AccelPasses {
+  double seconds = 0.0;
+  double schedule_seconds = 0.0;
+  std::int64_t passes = 0;
+};
+
+/// Passes of n iterations over a registered buffer on `devices` (given times per iteration:
+/// cores `core_tpi`, the accelerator -- the last device -- `accel_tpi`).
+AccelPasses accel_passes(const std::string& devices, double core_tpi, double accel_tpi,
+                         std::int64_t n, int passes) {
   tsar::set_devices(devices);
   tsar::RegionOptions options;
   options.name = "overhead-accelerator";
@@ -121,16 +130,35 @@ std::pair<double, double> accel_pass_seconds(const std::string& devices, double 
   };
   for (int p = 0; p < passes / 10; ++p) region.parallel_for(n, body);
   const std::int64_t first = region.passes();
-  const double pass = median_of(5, [&] {
+  AccelPasses out;
+  out.seconds = median_of(5, [&] {
     const auto t0 = Clock::now();
     for (int p = 0; p < passes; ++p) region.parallel_for(n, body);
     return seconds_since(t0) / passes;
   });
-  double schedule = 0.0;
   const std::int64_t last = region.passes();
   const std::int64_t from = std::max(first, last - 4096);
-  for (std::int64_t p = from; p < last; ++p) schedule += region.pass_stats(p).pass.schedule_seconds;
-  return {pass, schedule / static_cast<double>(std::max<std::int64_t>(1, last - from))};
+  for (std::int64_t p = from; p < last; ++p)
+    out.schedule_seconds += region.pass_stats(p).pass.schedule_seconds;
+  out.schedule_seconds /= static_cast<double>(std::max<std::int64_t>(1, last - from));
+  out.passes = last;
+  return out;
+}
+
+/// The accelerator beside the CPU devices of `region`, on its last single-core CPU device's
+/// core, for TSAR_DEVICES; empty without such a device.
+std::string accelerator_devices(const tsar::Region& region) {
+  std::string cores;
+  int last_core = -1;
+  for (int d = 0; d < region.num_devices(); ++d) {
+    const auto info = region.device(d);
+    if (info.kind != TSAR_DEVICE_CPU || info.num_cores != 1) continue;
+    if (last_core >= 0)
+      cores += (cores.empty() ? "" : ",") + std::string("cpu:") + std::to_string(last_core);
+    last_core = info.id;
+  }
+  if (last_core < 0) return {};
+  return (cores.empty() ? "" : cores + ",") + "omphost:" + std::to_string(last_core);
 }
 
 double tsar_dispatch_seconds(tsar::Region& region, std::int64_t n) {
@@ -150,13 +178,19 @@ int main(int argc, char** argv) {
   if (symmer::print_version_if_asked(argc, argv, "tsar-bench-overhead")) return 0;
   int passes = 20000;
   std::int64_t chunks = 1 << 21;
+  std::string only;
   for (int a = 1; a < argc; ++a) {
     if (std::strcmp(argv[a], "--passes") == 0 && a + 1 < argc) {
       passes = std::max(10, std::atoi(argv[++a]));
     } else if (std::strcmp(argv[a], "--chunks") == 0 && a + 1 < argc) {
       chunks = std::max<std::int64_t>(1000, std::atoll(argv[++a]));
+    } else if (std::strcmp(argv[a], "--only") == 0 && a + 1 < argc &&
+               (std::strcmp(argv[a + 1], "accel") == 0 ||
+                std::strcmp(argv[a + 1], "accel-only") == 0)) {
+      only = argv[++a];
     } else {
-      std::fprintf(stderr, "usage: %s [--passes N] [--chunks N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--passes N] [--chunks N] [--only accel|accel-only]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -167,30 +201,40 @@ int main(int argc, char** argv) {
     std::vector<std::string> keys;
     for (int d = 0; d < devices; ++d) keys.push_back(adaptive.device(d).key);
     const std::int64_t n = 1024 * devices;
+    const std::string accel_devices = accelerator_devices(adaptive);
+    const int accel_count = std::max(10, passes / 10);
+    // The cores beside the accelerator get a share, or the accelerator gets every iteration.
+    const auto shared = [&] { return accel_passes(accel_devices, 1.0, 0.25, n, accel_count); };
+    const auto alone = [&] { return accel_passes(accel_devices, 1.0, 1e-6, n, accel_count); };
+
+    if (!only.empty()) {
+      if (accel_devices.empty()) throw tsar::Error(TSAR_ERR_DEVICES, "no single-core CPU device");
+      const bool with = only == "accel";
+      const AccelPasses a = with ? shared() : alone();
+      const std::string key = with ? "accel_pass" : "accel_only_pass";
+      std::printf("devices: %d, %lld passes\n", devices, static_cast<long long>(a.passes));
+      std::printf("%s %8.3f us  (planner %.3f us)\n",
+                  with ? "pass with an accelerator" : "pass all the accelerator's", a.seconds * 1e6,
+                  a.schedule_seconds * 1e6);
+      const nlohmann::json out{{"bench", "tsar-bench-overhead"},
+                               {"devices", keys},
+                               {"accelerator_devices", accel_devices},
+                               {key + "_us", a.seconds * 1e6},
+                               {key + "_schedule_us", a.schedule_seconds * 1e6},
+                               {"region_passes", a.passes}};
+      std::printf("%s\n", out.dump().c_str());
+      return 0;
+    }
 
     const double pass = tsar_pass_seconds(adaptive, n, passes);
     const double pass_team = omp_team_pass_seconds(adaptive, n, passes);
     const double omp_pass = omp_static_pass_seconds(devices, n, passes);
     const double dispatch = tsar_dispatch_seconds(chunked, chunks);
     const double omp_dispatch = omp_dynamic_dispatch_seconds(devices, chunks);
-
-    // The accelerator beside the CPU devices, on the last CPU device's core.
-    std::string cores;
-    int last_core = -1;
-    for (int d = 0; d < devices; ++d) {
-      const auto info = adaptive.device(d);
-      if (info.kind != TSAR_DEVICE_CPU || info.num_cores != 1) continue;
-      if (last_core >= 0)
-        cores += (cores.empty() ? "" : ",") + std::string("cpu:") + std::to_string(last_core);
-      last_core = info.id;
-    }
-    std::pair<double, double> shared{0, 0}, alone{0, 0};
-    if (last_core >= 0) {
-      const std::string accel_devices =
-          (cores.empty() ? "" : cores + ",") + "omphost:" + std::to_string(last_core);
-      const int accel_passes = std::max(10, passes / 10);
-      shared = accel_pass_seconds(accel_devices, 1.0, 0.25, n, accel_passes);
-      alone = accel_pass_seconds(accel_devices, 1.0, 1e-6, n, accel_passes);
+    AccelPasses with{}, all{};
+    if (!accel_devices.empty()) {
+      with = shared();
+      all = alone();
     }
 
     tsar::set_devices("cpu:0");
@@ -210,10 +254,10 @@ int main(int argc, char** argv) {
     std::printf("chunk dispatch, one device      %8.1f ns\n", dispatch1 * 1e9);
     std::printf("OpenMP dynamic,1 dispatch       %8.1f ns per iteration per thread\n",
                 omp_dispatch * 1e9);
-    std::printf("pass with an accelerator        %8.3f us  (planner %.3f us)\n", shared.first * 1e6,
-                shared.second * 1e6);
-    std::printf("pass all the accelerator's      %8.3f us  (planner %.3f us)\n", alone.first * 1e6,
-                alone.second * 1e6);
+    std::printf("pass with an accelerator        %8.3f us  (planner %.3f us)\n", with.seconds * 1e6,
+                with.schedule_seconds * 1e6);
+    std::printf("pass all the accelerator's      %8.3f us  (planner %.3f us)\n", all.seconds * 1e6,
+                all.schedule_seconds * 1e6);
 
     const nlohmann::json out{{"bench", "tsar-bench-overhead"},
                              {"devices", keys},
@@ -225,10 +269,10 @@ int main(int argc, char** argv) {
                              {"chunk_dispatch_ns", dispatch * 1e9},
                              {"chunk_dispatch_one_device_ns", dispatch1 * 1e9},
                              {"omp_dynamic1_dispatch_ns", omp_dispatch * 1e9},
-                             {"accel_pass_us", shared.first * 1e6},
-                             {"accel_pass_schedule_us", shared.second * 1e6},
-                             {"accel_only_pass_us", alone.first * 1e6},
-                             {"accel_only_pass_schedule_us", alone.second * 1e6},
+                             {"accel_pass_us", with.seconds * 1e6},
+                             {"accel_pass_schedule_us", with.schedule_seconds * 1e6},
+                             {"accel_only_pass_us", all.seconds * 1e6},
+                             {"accel_only_pass_schedule_us", all.schedule_seconds * 1e6},
                              {"goal_pass_overhead_us", 1.0},
                              {"goal_chunk_dispatch_ns", 100.0}};
     std::printf("%s\n", out.dump().c_str());

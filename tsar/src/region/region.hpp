@@ -157,8 +157,9 @@ class Region : public tsar_region {
   // region_pass.cpp: the protocol
   void join_pass(int worker, std::int64_t first, std::int64_t n);
   void begin_pass(std::int64_t first, std::int64_t n, int worker);  // planner: the first plan
-  void install();              // planner/leader: publishes plan_
-  void choose_participants();  // planner: who runs this pass
+  void install();                        // planner/leader: publishes plan_
+  void keep_pass_device(std::size_t w);  // planner: pass_devices_[w] is worker w's device
+  void choose_participants();            // planner: who runs this pass
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
   void stop_dispatch();                   // cancellation: no more chunks or stolen ranges
   void start_sub_pass(int worker);        // worker: its first range of the current plan

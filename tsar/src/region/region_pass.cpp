@@ -160,7 +160,7 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   reductions_.reset();
   CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
   if (device_memory_ && memory_.shared()) {
-    for (std::size_t w = 0; w < workers_.size(); ++w) pass_devices_[w] = workers_[w].device;
+    for (std::size_t w = 0; w < workers_.size(); ++w) keep_pass_device(w);
     copies.resident = resident_split(memory_.registrations(), pass_devices_, origin_, n);
   }
   // The planner may retire accelerators that cannot pay before the devices are fixed.
@@ -171,7 +171,7 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
     device_failure_.clear();
     copying_ = memory_.shared();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
-      pass_devices_[w] = workers_[w].device;
+      keep_pass_device(w);
       copying_ = copying_ || !workers_[w].device->description().host_memory;
     }
     guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_, origin_); });
@@ -182,6 +182,12 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   if (copying_) exchange_resident_rows();
   sub_start_ = clock(worker);
   schedule_seconds_ += sub_start_ - t0;
+}
+
+void Region::keep_pass_device(std::size_t w) {
+  // Copied only when it changed: a shared_ptr's copy is two atomic read-modify-writes, per
+  // worker and pass.
+  if (pass_devices_[w] != workers_[w].device) pass_devices_[w] = workers_[w].device;
 }
 
 ChunkQueue::Result Region::take_chunk(int worker, const ChunkTiming& last, Range& out) {

@@ -14,6 +14,10 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
       retire_(std::move(retire)),
       given_tpi_(std::move(given)) {
   const std::size_t n = devices_.size();
+  cpu_.resize(n);
+  cores_.resize(n);
+  host_memory_.resize(n);
+  for (std::size_t w = 0; w < n; ++w) set_device(w, devices_[w]);
   given_tpi_.resize(n, 0.0);
   for (const auto& d : devices_) {
     const double peak = d->description().peak_gflops;
@@ -44,20 +48,24 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   skipped_.assign(n, 0);
   cpu_pooled_.assign(n, 0);
   core_pool_.assign(n, 0);
+  pool_versions_.assign(n, kNotPooled);
   cpu_split_.reserve(n);
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
+}
+
+void PassPlanner::set_device(std::size_t w, std::shared_ptr<Device> device) {
+  const DeviceDescription& d = device->description();
+  cpu_[w] = d.accelerator ? 0 : 1;
+  cores_[w] = std::max<std::size_t>(1, d.cores.size());
+  host_memory_[w] = d.host_memory ? 1 : 0;
+  devices_[w] = std::move(device);
 }
 
 void PassPlanner::set_given_time(int worker, double seconds) {
   given_tpi_[sz(worker)] = seconds;
   const auto priors = consistent_priors(peak_tpi_, given_tpi_);
   for (std::size_t w = 0; w < estimators_.size(); ++w) estimators_[w].set_prior(priors[w]);
-}
-
-double PassPlanner::estimate(int worker) const {
-  const TimeEstimator& e = estimators_[sz(worker)];
-  return e.measured() ? e.estimate() : 0.0;
 }
 
 std::vector<double> PassPlanner::learned_times() const {
@@ -74,11 +82,13 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
   n_ = n;
   if (device_memory_ && scheduler_->adapts()) screen_accelerators(n, copies);
   if (device_memory_) link_costs(copies);
-  copying_ = false;
-  for (const auto& d : devices_) copying_ = copying_ || !d->description().host_memory;
+  copying_ = std::find(host_memory_.begin(), host_memory_.end(), 0) != host_memory_.end();
   current_times();
   for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (sitting_out_[w]) times_[w] = std::numeric_limits<double>::infinity();
+    if (sitting_out_[w]) {
+      times_[w] = std::numeric_limits<double>::infinity();
+      times_key_ = kStaleTimes;
+    }
   scheduler_->begin_pass(n, times_, plan);
   probe_unmeasured(plan);
   if (device_memory_)
@@ -137,6 +147,12 @@ bool PassPlanner::any_accelerator() const {
 }
 
 std::span<const double> PassPlanner::current_times() {
+  // The times follow from what was learned alone: a pass planned right after the last one's
+  // learning plans with the times that learning left, unless a device was retired since.
+  std::uint64_t key = cpu_side_.version();  // versions only grow: so does their sum
+  for (const TimeEstimator& e : estimators_) key += e.version();
+  if (key == times_key_) return times_;
+  times_key_ = key;
   effective_times(estimators_, active_, times_, ratio_scratch_);
   pool_indistinct_cores();
   // Beside accelerators the CPU devices are planned together at the CPU side's measured rate:
@@ -165,10 +181,25 @@ void PassPlanner::pool_indistinct_cores() {
   // 76 of 320 rows and another none (tsar/README.md, "CPU devices alone"). Such cores are
   // planned at their common rate -- the harmonic mean, so the cores' total rate, and the CPU
   // side's share beside accelerators, stay as measured.
+  // The pool is the cores' estimators' alone: worked out again only when one of them changed,
+  // not every (sub-)pass -- in a pass that is all an accelerator's no core learns anything.
+  bool changed = false;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    const bool candidate = active_[w] && is_cpu(w) && cores(w) == 1 && estimators_[w].measured();
+    const std::uint64_t version = candidate ? estimators_[w].version() : kNotPooled;
+    changed = changed || version != pool_versions_[w];
+    pool_versions_[w] = version;
+  }
+  if (changed) find_indistinct_cores();
+  if (pooled_tpi_ > 0.0)
+    for (std::size_t w = 0; w < devices_.size(); ++w)
+      if (core_pool_[w]) times_[w] = pooled_tpi_;
+}
+
+void PassPlanner::find_indistinct_cores() {
   std::fill(core_pool_.begin(), core_pool_.end(), 0);
-  const auto candidate = [&](std::size_t w) {
-    return active_[w] && is_cpu(w) && cores(w) == 1 && estimators_[w].measured();
-  };
+  pooled_tpi_ = 0.0;
+  const auto candidate = [&](std::size_t w) { return pool_versions_[w] != kNotPooled; };
   // The cores' median time and median scatter. The noise is the node's as much as the core's:
   // a core whose few samples happened to lie close together, or that has too few to tell
   // (just re-trained), is judged by the median scatter.
@@ -198,10 +229,7 @@ void PassPlanner::pool_indistinct_cores() {
       rate += 1.0 / times_[w];
       ++members;
     }
-  if (members < 2) return;
-  const double pooled = members / rate;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (core_pool_[w]) times_[w] = pooled;
+  if (members >= 2) pooled_tpi_ = members / rate;
 }
 
 void PassPlanner::learn_cpu_side(std::span<const WorkerSample> samples, const SubPassPlan& plan) {
@@ -291,7 +319,8 @@ void PassPlanner::choose_share_mode(std::int64_t n, SubPassPlan& plan) {
   // The probe decides for cores alone, each its own device: next to accelerators the split
   // is what balances, and a team forks all its cores per chunk.
   int cores = 0;
-  probed_pass_ = balance_cpu_ && !plan.chunked && plan.lo == 0 && plan.hi == n;
+  probed_pass_ =
+      balance_cpu_ && !plan.chunked && plan.lo == 0 && plan.hi == n && !any_accelerator();
   for (std::size_t w = 0; w < devices_.size() && probed_pass_; ++w) {
     if (!active_[w]) continue;
     probed_pass_ = is_cpu(w) && device(w).description().cores.size() == 1;
@@ -312,9 +341,16 @@ void PassPlanner::plan_sharing(const SubPassPlan& plan) {
   if (!balance_cpu_ || plan.chunked) return;
   int members = 0;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
-    const bool cpu = active_[w] && is_cpu(w);
-    share_member_[w] = cpu ? 1 : 0;
-    members += cpu ? 1 : 0;
+    share_member_[w] = active_[w] && is_cpu(w) ? 1 : 0;
+    members += share_member_[w];
+  }
+  // Without stealing, or with one member, every worker runs its own range as it is.
+  if (members < 2 || share_mode_ != ShareMode::kSteal) {
+    std::fill(share_member_.begin(), share_member_.end(), 0);
+    return;
+  }
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (!share_member_[w]) continue;
     const double tpi = estimate(static_cast<int>(w));
     share_piece_[w] =
         tpi > 0.0
@@ -323,12 +359,8 @@ void PassPlanner::plan_sharing(const SubPassPlan& plan) {
     // A team spreads whatever it takes over its cores itself, at the cost of a fork and join
     // of all of them per piece: it takes its range whole (and what it steals: the rest of a
     // range), so a retired accelerator's core beside it does not cut it into a dozen pieces.
-    if (cpu && cores(w) > 1)
-      share_piece_[w] = std::max<std::int64_t>(share_piece_[w], plan.counts[w]);
+    if (cores(w) > 1) share_piece_[w] = std::max<std::int64_t>(share_piece_[w], plan.counts[w]);
   }
-  // Without stealing, or with one member, every worker runs its own range as it is.
-  if (members < 2 || share_mode_ != ShareMode::kSteal)
-    std::fill(share_member_.begin(), share_member_.end(), 0);
 }
 
 }  // namespace tsar::core

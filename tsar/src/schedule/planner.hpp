@@ -114,7 +114,8 @@ class PassPlanner {
   // -- how the CPU workers share the current plan ------------------------------------------
   /// Ratio plans: CPU workers balance their ranges within the (sub-)pass (stealing).
   bool balances_cpu_share() const { return balance_cpu_; }
-  /// The current plan's stealing members and each one's smallest piece (iterations).
+  /// The current plan's stealing members and each one's smallest piece (iterations; a
+  /// non-member's is stale).
   std::span<const unsigned char> share_members() const { return share_member_; }
   std::span<const std::int64_t> share_pieces() const { return share_piece_; }
   /// How this pass's cores share it (statistics).
@@ -128,7 +129,10 @@ class PassPlanner {
 
   // -- what it learned -------------------------------------------------------------------
   /// Worker w's learned seconds per iteration; 0 while it is not measured.
-  double estimate(int worker) const;
+  double estimate(int worker) const {
+    const TimeEstimator& e = estimators_[sz(worker)];
+    return e.measured() ? e.estimate() : 0.0;
+  }
   /// Whether worker w's accelerator was retired (back-off, screening, out of memory).
   bool retired(int worker) const { return retired_[sz(worker)] != 0; }
   /// Times per iteration for the cache: each worker's estimate, a retired accelerator's
@@ -147,6 +151,7 @@ class PassPlanner {
   // planner.cpp
   std::span<const double> current_times();
   void pool_indistinct_cores();
+  void find_indistinct_cores();
   void probe_unmeasured(SubPassPlan& plan);
   void choose_share_mode(std::int64_t n, SubPassPlan& plan);
   void plan_sharing(const SubPassPlan& plan);
@@ -167,12 +172,17 @@ class PassPlanner {
   double joining_core_prior(std::size_t joining);
 
   const Device& device(std::size_t w) const { return *devices_[w]; }
-  bool is_cpu(std::size_t w) const { return !devices_[w]->description().accelerator; }
-  std::size_t cores(std::size_t w) const {
-    return std::max<std::size_t>(1, devices_[w]->description().cores.size());
-  }
+  /// Worker w computes on `device` from now on.
+  void set_device(std::size_t w, std::shared_ptr<Device> device);
+  bool is_cpu(std::size_t w) const { return cpu_[w] != 0; }
+  std::size_t cores(std::size_t w) const { return cores_[w]; }
 
   std::vector<std::shared_ptr<Device>> devices_;
+  /// What every pass asks of each worker's device, kept beside it (set_device): whether it is
+  /// a CPU device, its cores (at least 1), whether it computes in host memory.
+  std::vector<unsigned char> cpu_;
+  std::vector<std::size_t> cores_;
+  std::vector<unsigned char> host_memory_;
   std::unique_ptr<Scheduler> scheduler_;
   Retire retire_;
   bool balance_cpu_ = false;
@@ -187,6 +197,10 @@ class PassPlanner {
   std::vector<TimeEstimator> estimators_;
   std::vector<unsigned char> active_;  ///< 0 = retired with no CPU core to become
   std::vector<double> times_;          ///< effective times per iteration of the plan
+  /// What times_ was worked out from (current_times): the sum of the estimators' versions;
+  /// kStaleTimes once a retirement or a device sitting a pass out changed times_ otherwise.
+  std::uint64_t times_key_ = kStaleTimes;
+  static constexpr std::uint64_t kStaleTimes = ~std::uint64_t{0};
   std::vector<double> ratio_scratch_;
   /// Beside accelerators, the CPU devices are one device to the split (the thesis's CPU
   /// device, 4.3.1): its seconds per iteration are the CPU side's -- from the (sub-)pass's
@@ -194,8 +208,13 @@ class PassPlanner {
   /// each CPU device's own time only shares that out among them (current_times).
   TimeEstimator cpu_side_;
   double cpu_side_lo_ = 0.0, cpu_side_hi_ = 0.0;  ///< the relative range it was measured on
-  /// Cores planned at their common rate this pass (pool_indistinct_cores).
+  /// Cores planned at their common rate (pool_indistinct_cores), at pooled_tpi_ (0: none),
+  /// worked out from the cores' estimators at pool_versions_ (TimeEstimator::version; not a
+  /// candidate: kNotPooled).
   std::vector<unsigned char> core_pool_;
+  double pooled_tpi_ = 0.0;
+  std::vector<std::uint64_t> pool_versions_;
+  static constexpr std::uint64_t kNotPooled = ~std::uint64_t{0};
   /// What CPU devices' own times are multiplied by to plan them at the CPU side's rate (1
   /// while it is not measured, or without accelerators).
   double cpu_scale_ = 1.0;

@@ -105,12 +105,13 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
 
 void PassPlanner::retire(std::size_t w) {
   retired_[w] = 1;
+  times_key_ = kStaleTimes;
   retired_tpi_[w] = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
   backoff_streak_[w] = 0;
   if (auto core = retire_(static_cast<int>(w))) {
     // Its worker becomes a CPU worker on the core that drove the accelerator: the CPU side
     // it joins is another device, measured anew.
-    devices_[w] = std::move(core);
+    set_device(w, std::move(core));
     cpu_side_.reset();
     estimators_[w].reset();
     if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
@@ -122,9 +123,10 @@ void PassPlanner::retire(std::size_t w) {
 bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
   const std::size_t w = sz(worker);
   retired_[w] = 1;
+  times_key_ = kStaleTimes;
   retired_tpi_[w] = estimators_[w].estimate();
   backoff_streak_[w] = 0;
-  devices_[w] = std::move(device);
+  set_device(w, std::move(device));
   // Its estimate described the accelerator: start over from a CPU core's.
   estimators_[w].reset();
   if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);

@@ -17,8 +17,8 @@ void PassPlanner::link_costs(const CopyCosts& copies) {
   const bool resident = copies.resident.size() == devices_.size();
   const bool charged = per_iteration > 0.0 || copies.boundary_copies > 0;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
+    const bool link = charged && active_[w] && !host_memory_[w];
     Device& d = *devices_[w];
-    const bool link = charged && active_[w] && !d.description().host_memory;
     move_seconds_[w] = link ? per_iteration * d.link_seconds_per_byte() : 0.0;
     boundary_seconds_[w] = link ? copies.boundary_copies * d.link_latency() +
                                       copies.boundary_bytes * d.link_seconds_per_byte()
@@ -37,7 +37,7 @@ void PassPlanner::drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& pl
   bool host_rows = false, accelerator = false;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
     if (!active_[w]) continue;
-    if (device(w).description().host_memory) {
+    if (host_memory_[w]) {
       if (plan.counts[w] == 0) continue;
       if (!estimators_[w].measured() && !(is_cpu(w) && cpu_side_.measured())) return;
       host_rows = true;
@@ -47,9 +47,8 @@ void PassPlanner::drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& pl
   }
   if (!host_rows || !accelerator) return;
   for (std::size_t w = 0; w < devices_.size(); ++w)
-    alone_times_[w] = active_[w] && !device(w).description().host_memory
-                          ? times_[w]
-                          : std::numeric_limits<double>::infinity();
+    alone_times_[w] =
+        active_[w] && !host_memory_[w] ? times_[w] : std::numeric_limits<double>::infinity();
   split_iterations(n, alone_times_, alone_counts_, plan.scratch);
   const SplitCosts costs{times_, move_seconds_, pooled_, {}, kPaybackPasses, boundary_seconds_};
   if (predicted_pass_seconds(alone_counts_, costs) <= predicted_pass_seconds(plan.counts, costs))
@@ -84,8 +83,8 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   }
   if (!known) last_split_.assign(plan.counts.size(), 0);  // the devices hold none of it yet
   if (!std::equal(last_split_.begin(), last_split_.end(), plan.counts.begin())) {
-    const bool costly = std::any_of(move_seconds_.begin(), move_seconds_.end(),
-                                    [](double s) { return s > 0.0; });
+    const bool costly =
+        std::any_of(move_seconds_.begin(), move_seconds_.end(), [](double s) { return s > 0.0; });
     if (costly) {
       const SplitCosts costs{times_,
                              move_seconds_,

@@ -16,9 +16,10 @@ void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, S
   plan.chunked = false;
   const std::int64_t n = hi - lo;
   if (n == plan.split_n &&
-      std::equal(tpi.begin(), tpi.end(), plan.split_tpi.begin(), plan.split_tpi.end()) &&
-      plan.counts == plan.split_counts)
+      std::equal(tpi.begin(), tpi.end(), plan.split_tpi.begin(), plan.split_tpi.end())) {
+    plan.counts.assign(plan.split_counts.begin(), plan.split_counts.end());
     return;
+  }
   plan.counts.resize(tpi.size());
   split_iterations(n, tpi, plan.counts, plan.scratch);
   plan.split_n = n;

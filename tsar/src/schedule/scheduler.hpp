@@ -28,7 +28,8 @@ struct SubPassPlan {
   std::vector<std::int64_t> counts;
   SplitScratch scratch;  ///< re-planning into the same plan allocates nothing
   /// The inputs and result of the last split (ratio_plan): a learned split that did not
-  /// change since the last plan is not computed again, unless counts were changed since.
+  /// change since the last plan is copied, not computed again (the planner may have changed
+  /// counts since).
   std::int64_t split_n = -1;
   std::vector<double> split_tpi;
   std::vector<std::int64_t> split_counts;

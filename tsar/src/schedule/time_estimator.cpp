@@ -18,6 +18,7 @@ double median(std::vector<double>& v) {
 
 void TimeEstimator::add(double sample) {
   if (!(sample > 0.0)) return;
+  ++version_;
   if (measured()) {
     const double est = estimate();
     const bool outlier = sample > est * kRetrainFactor || sample < est / kRetrainFactor;
@@ -59,6 +60,7 @@ double TimeEstimator::scatter() const {
 }
 
 void TimeEstimator::reset() {
+  ++version_;
   ring_ = {};
   count_ = 0;
   streak_ = 0;
@@ -77,13 +79,16 @@ double prior_scale(std::span<const TimeEstimator> estimators, std::span<const un
 void effective_times(std::span<const TimeEstimator> estimators,
                      std::span<const unsigned char> active, std::span<double> out,
                      std::vector<double>& ratios) {
-  const double scale = prior_scale(estimators, active, ratios);
+  double scale = -1.0;  // computed for the first worker not measured: once all are, never
   for (std::size_t j = 0; j < estimators.size(); ++j) {
     if (!active[j]) {
       out[j] = std::numeric_limits<double>::infinity();
-      continue;
+    } else if (estimators[j].measured()) {
+      out[j] = estimators[j].estimate();
+    } else {
+      if (scale < 0.0) scale = prior_scale(estimators, active, ratios);
+      out[j] = estimators[j].prior() * scale;
     }
-    out[j] = estimators[j].measured() ? estimators[j].estimate() : estimators[j].prior() * scale;
   }
 }
 

@@ -23,7 +23,10 @@ class TimeEstimator {
   static constexpr int kRetrainStreak = 2;
 
   /// Seconds per iteration to use before any measurement; 0 = unknown.
-  void set_prior(double seconds) { prior_ = seconds; }
+  void set_prior(double seconds) {
+    prior_ = seconds;
+    ++version_;
+  }
   double prior() const { return prior_; }
 
   /// Adds one pass's measurement (seconds per iteration, > 0).
@@ -41,6 +44,9 @@ class TimeEstimator {
   std::int64_t retrains() const { return retrains_; }
   /// Forgets every measurement (the prior stays).
   void reset();
+  /// Changes with every sample, reset and prior: what was computed from this estimator alone
+  /// still holds while it is the same.
+  std::uint64_t version() const { return version_; }
 
  private:
   void update_median();
@@ -51,6 +57,7 @@ class TimeEstimator {
   int streak_ = 0;
   std::int64_t retrains_ = 0;
   double prior_ = 0.0;
+  std::uint64_t version_ = 0;
 };
 
 /// Times per iteration in one unit for all workers, into out: measured workers give their
