@@ -31,12 +31,12 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # A `before` of before_complete or before_wait says whether any request is followed (`followed`,
 # which `after` may use); `after` runs only then.
 KINDS = {
-    'send': dict(cls='kSend', after='after_send(call.info(), {count}, {datatype}, {dest}, {comm}, SendMode::{mode})'),
-    'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {source}, {comm}, {status})'),
+    'send': dict(cls='kSend', after='after_send<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm})'),
+    'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {comm}, {status})'),
     'mrecv': dict(cls='kRecv', status='status', after='after_mrecv(call.info(), {status})'),
     'sendrecv': dict(cls='kSendrecv', status='status',
-                     after='after_sendrecv(call.info(), {sendcount|count}, {sendtype|datatype}, {dest}, {source}, {comm}, {status})'),
-    'isend': dict(cls='kIsend', after='after_isend(call.info(), {count}, {datatype}, {dest}, {comm}, {request}, SendMode::{mode})'),
+                     after='after_sendrecv(call.info(), {sendcount|count}, {sendtype|datatype}, {dest}, {comm}, {status})'),
+    'isend': dict(cls='kIsend', after='after_isend<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm}, {request})'),
     'irecv': dict(cls='kIrecv', after='after_irecv(call.info(), {source}, {comm}, {request})'),
     'imrecv': dict(cls='kIrecv', after='after_imrecv(call.info(), {request})'),
     'send_init': dict(cls='kPersistent',
@@ -87,6 +87,8 @@ def completes(spec):
     datatype would raise an error the application did not ask for)."""
     return spec.get('before', '').startswith(('before_complete', 'before_wait'))
 
+
+KEPT_WORDS = 6  # ThreadState::kept (src/runtime.hpp)
 
 MODES = {'standard': 'kStandard', 'buffered': 'kBuffered', 'ready': 'kReady', 'sync': 'kSync'}
 
@@ -255,8 +257,12 @@ def gen_c_wrapper(c):
         out.append('  hooks::finalize_begin();\n')
         out.append(f'  return pmpi.{c.pname}();\n}}\n')
     else:
-        out.append(f'  Call call(CallClass::{s["cls"]});\n')
-        out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
+        # The accounting is written once, for both kinds of Call (src/call.hpp); the exported
+        # wrapper takes the FastCall path when it can, else the Call one, out of line.
+        out.pop()
+        tracked = f'{c.name}_tracked'
+        params = ', '.join(['C& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
+        out.append(f'template <class C>\nSYMMER_INLINE int {tracked}({params}) {{\n')
         body = []
         guards = []
         if 'before' in s:
@@ -270,6 +276,20 @@ def gen_c_wrapper(c):
         if 'statuses' in s:
             arr, count = s['statuses']
             body.append(f'{arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
+        after = c.fill(s['after']) if 'after' in s else ''
+        if after and 'poll' not in s:
+            # What the after-hook reads of the arguments waits in the thread's state (Call::keep),
+            # not in registers saved around the real call. Polls keep theirs in registers: most
+            # end without the hook.
+            kept = [n for n in dict.fromkeys(re.findall(r'\b[a-z_]+\b', ' '.join([after] + guards)))
+                    if n in {p.name for p in c.params} | {'followed'}]
+            if len(kept) > KEPT_WORDS:
+                raise ValueError(f'line {c.line}: {c.name} keeps more than {KEPT_WORDS} arguments')
+            for i, n in enumerate(kept):
+                body.append(f'call.keep({i}, {n});\n')
+                view = f'call.kept({i}, {n})'
+                after = re.sub(rf'\b{n}\b', view, after)
+                guards = [re.sub(rf'\b{n}\b', view, g) for g in guards]
         body.append(f'const int rc = pmpi.{c.pname}({args});\n')
         if 'poll' in s:
             body.append('call.stop_poll();\n')
@@ -278,9 +298,9 @@ def gen_c_wrapper(c):
             body.append('call.stop();\n')
         if not completes(s):
             guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
-        if 'after' in s:
+        if after:
             cond = f'if ({" && ".join(guards)}) ' if guards else ''
-            body.append(f'{cond}hooks::{c.fill(s["after"])};\n')
+            body.append(f'{cond}hooks::{after};\n')
         body.append('call.finish();\nreturn rc;\n')
         if 'poll' in s:
             # A copy for clocked polls: in the other, the compiler knows the poll reads no clock.
@@ -289,6 +309,15 @@ def gen_c_wrapper(c):
             out.append('  }\n')
         out += ['  ' + line for line in ''.join(body).splitlines(True)]
         out.append('}\n')
+        out.append(f'[[gnu::noinline]] int {c.name}_generic({neutral_params(c)}) {{\n')
+        out.append(f'  Call call(CallClass::{s["cls"]});\n')
+        out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
+        out.append(f'  return {tracked}({", ".join(["call"] + [p.name for p in c.params])});\n}}\n')
+        out.append(f'extern "C" SYMMER_EXPORT int {c.name}({neutral_params(c)}) {{\n')
+        out.append('  if (ThreadState& ts = *t_state; FastCall::possible(ts)) {\n')
+        out.append(f'    FastCall call(CallClass::{s["cls"]}, ts);\n')
+        out.append(f'    return {tracked}({", ".join(["call"] + [p.name for p in c.params])});\n  }}\n')
+        out.append(f'  return {c.name}_generic({args});\n}}\n')
     out.append(guard_close(c))
     return ''.join(out)
 

@@ -2,14 +2,20 @@
 #pragma once
 // Call: the per-call fast path every generated wrapper runs (inline, no mpi.h).
 //
-//   Call call(CallClass::kWait);              // clock read, compute time since the last call
-//   if (!call.tracked()) return pmpi.X(...);   // monitoring off, or nested inside another call
-//   ... hooks::before_*; rc = pmpi.X(...); call.stop(); hooks::after_*; call.finish();
+//   if (ThreadState& ts = *t_state; FastCall::possible(ts)) {  // on, TSC, not nested
+//     FastCall call(CallClass::kWait, ts); return MPI_Wait_tracked(call, ...);
+//   }
+//   return MPI_Wait_generic(...);   // out of line: Call call(...); if (!call.tracked()) ...
+//   MPI_Wait_tracked: hooks::before_*; call.keep(...); rc = pmpi.X(...); call.stop();
+//                     hooks::after_*(call.kept(...)); call.finish();
 //
 // Cost when tracked: two clock reads, a handful of thread-local adds, relaxed loads of
-// process-wide words that only change rarely (active flag, publish deadline). Nothing else
+// process-wide words that only change rarely (fast flag, publish deadline). Nothing else
 // unless a publish is due: the analyzer's commands are looked at then (publish_slow), not on
-// every call, so no call reads the node segment.
+// every call, so no call reads the node segment. FastCall's path from entry to the real call
+// calls no function, so the arguments go to it in the registers they came in; what the
+// after-hook needs of them waits in the thread's state (keep), so the wrapper saves almost no
+// registers.
 //
 // Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status: calls that never block)
 // are what tight loops call millions of times, and a clock read costs 7-15 ns. Only one in
@@ -19,6 +25,8 @@
 // compute (the rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "runtime.hpp"
 #include "symmer/segment/shared_words.hpp"
@@ -40,29 +48,42 @@ struct CallInfo {
   std::uint64_t duration() const noexcept { return ticks; }
 };
 
-class Call {
+/// A tracked call's accounting. Two kinds: FastCall, which the wrappers take when
+/// FastCall::thread() says monitoring is on, ticks are TSC readings and the thread is in no
+/// other call (the common case: the path from entry to the real call then calls nothing, so
+/// the arguments stay in their registers); Call for everything else (any clock, a thread's
+/// first call, nested calls).
+template <bool kFast>
+class BasicCall {
  public:
   /// On average one poll in this many is clocked.
   static constexpr std::uint64_t kPollSample = 16;
 
-  SYMMER_INLINE explicit Call(CallClass cls) noexcept : cls_(cls) {
-    if (__builtin_expect(!g.active.load(std::memory_order_relaxed), 0)) return;
-    ThreadState* ts = t_state;
-    if (__builtin_expect(ts == nullptr, 0) && (ts = thread_state_slow()) == nullptr) return;
-    // The outer call (e.g. a Fortran binding) accounts for a nested one.
-    if (ts->in_mpi.load(std::memory_order_relaxed)) return;
-    ts->in_mpi.store(true, std::memory_order_relaxed);
-    ts_ = ts;
-    if (is_poll_class(cls) && !sample_poll(*ts)) {
-      unclocked_ = true;
-      return;
-    }
-    t0_ = now_ticks();
-    account_compute(*ts, t0_);
+  /// Whether a FastCall may account a call of thread `ts` (t_state: unregistered_thread, whose
+  /// in_mpi is set, before the thread's first call).
+  SYMMER_INLINE static bool possible(const ThreadState& ts) noexcept {
+    return __builtin_expect(g.fast.load(std::memory_order_relaxed), 1) &&
+           __builtin_expect(!ts.in_mpi.load(std::memory_order_relaxed), 1);
   }
 
-  Call(const Call&) = delete;
-  Call& operator=(const Call&) = delete;
+  /// FastCall: possible(ts) held.
+  SYMMER_INLINE BasicCall(CallClass cls, ThreadState& ts) noexcept requires(kFast) : cls_(cls) {
+    enter(ts);
+  }
+
+  SYMMER_INLINE explicit BasicCall(CallClass cls) noexcept requires(!kFast) : cls_(cls) {
+    if (__builtin_expect(!g.active.load(std::memory_order_relaxed), 0)) return;
+    ThreadState* ts = t_state;
+    // The outer call (e.g. a Fortran binding) accounts for a nested one; a thread's first call
+    // finds unregistered_thread, whose in_mpi is set.
+    if (__builtin_expect(ts->in_mpi.load(std::memory_order_relaxed), 0) &&
+        (ts != &unregistered_thread || (ts = thread_state_slow()) == nullptr))
+      return;
+    enter(*ts);
+  }
+
+  BasicCall(const BasicCall&) = delete;
+  BasicCall& operator=(const BasicCall&) = delete;
 
   /// False when the wrapper must just pass the call through.
   bool tracked() const noexcept { return ts_ != nullptr; }
@@ -71,14 +92,14 @@ class Call {
 
   /// Marks the end of the real call.
   SYMMER_INLINE void stop() noexcept {
-    if (!unclocked_) t1_ = now_ticks();
+    if (!unclocked_) t1_ = now();
   }
 
   /// Marks the end of a poll; a clocked one updates the running mean of poll durations (a
   /// preempted or unusually busy poll counts in full, but moves the mean only so far).
   SYMMER_INLINE void stop_poll() noexcept {
     if (unclocked_) return;
-    t1_ = now_ticks();
+    t1_ = now();
     ThreadState& ts = *ts_;
     const std::uint64_t d = elapsed();
     ts.poll_ticks =
@@ -98,6 +119,21 @@ class Call {
   }
   ThreadState& thread() const noexcept { return *ts_; }
 
+  /// Keeps argument `v` of the real call in word `i` of the thread's state for the after-hook
+  /// (ThreadState::kept): nothing the wrapper needs after the call then stays in a register.
+  template <typename T>
+  SYMMER_INLINE void keep(int i, T v) noexcept {
+    static_assert(sizeof(T) <= sizeof(std::uint64_t) && std::is_trivially_copyable_v<T>);
+    std::memcpy(&ts_->kept[i], &v, sizeof v);
+  }
+  /// What keep(i, v) kept, with the type of `v` (whose value is not read).
+  template <typename T>
+  SYMMER_INLINE T kept(int i, const T& /*v*/) const noexcept {
+    T v;
+    std::memcpy(&v, &ts_->kept[i], sizeof v);
+    return v;
+  }
+
   /// Accounts the call's time and count, publishes when due and leaves the call: every tracked
   /// call ends with it.
   SYMMER_INLINE void finish() noexcept {
@@ -116,6 +152,24 @@ class Call {
   }
 
  private:
+  SYMMER_INLINE static std::uint64_t now() noexcept {
+#if defined(__x86_64__)
+    if constexpr (kFast) return __rdtsc();
+#endif
+    return now_ticks();
+  }
+
+  SYMMER_INLINE void enter(ThreadState& ts) noexcept {
+    ts.in_mpi.store(true, std::memory_order_relaxed);
+    ts_ = &ts;
+    if (is_poll_class(cls_) && !sample_poll(ts)) {
+      unclocked_ = true;
+      return;
+    }
+    t0_ = now();
+    account_compute(ts, t0_);
+  }
+
   // Never negative, even if the thread moved to a core whose TSC lags by a few ticks.
   SYMMER_INLINE std::uint64_t elapsed() const noexcept { return t1_ > t0_ ? t1_ - t0_ : 0; }
 
@@ -139,5 +193,8 @@ class Call {
   std::uint64_t t0_ = 0;
   std::uint64_t t1_ = 0;
 };
+
+using FastCall = BasicCall<true>;
+using Call = BasicCall<false>;
 
 }  // namespace symmer::shim

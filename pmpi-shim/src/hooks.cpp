@@ -303,19 +303,20 @@ void prepare(int thread_level) noexcept {
   g.request_null = handle_key(MPI_REQUEST_NULL);
 }
 
+template <SendMode kMode>
 void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
-                symmer_handle comm, SendMode mode) noexcept {
+                symmer_handle comm) noexcept {
   if (dest < 0) return;  // MPI_PROC_NULL
   int peer;
   std::uint64_t bytes;
   if (__builtin_expect(!message_fast(from_handle<MPI_Comm>(comm), dest,
                                      from_handle<MPI_Datatype>(datatype), count, peer, bytes),
                        0))
-    return after_send_slow(call, count, datatype, dest, comm, mode);
-  account_send(call, peer, bytes, mode);
+    return after_send_slow(call, count, datatype, dest, comm, kMode);
+  account_send(call, peer, bytes, kMode);
 }
 
-void after_recv(CallInfo call, int /*source*/, symmer_handle comm, void* status) noexcept {
+void after_recv(CallInfo call, symmer_handle comm, void* status) noexcept {
   const auto* st = static_cast<const MPI_Status*>(status);
   if (st->MPI_SOURCE < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
@@ -328,30 +329,41 @@ void after_recv(CallInfo call, int /*source*/, symmer_handle comm, void* status)
 void after_mrecv(CallInfo call, void* status) noexcept {
   Scratch& s = scratch_of(call);
   if (!s.have_mprobe_comm) return;
-  after_recv(call, 0, handle_key(s.mprobe_comm), status);
+  after_recv(call, handle_key(s.mprobe_comm), status);
 }
 
 void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,
-                    int source, symmer_handle comm, void* status) noexcept {
+                    symmer_handle comm, void* status) noexcept {
   if (dest >= 0) {
     ThreadState& ts = call.thread();
     count_sent(ts, comm_peer(ts, from_handle<MPI_Comm>(comm), dest),
                datatype_bytes(from_handle<MPI_Datatype>(sendtype), sendcount));
   }
-  after_recv(call, source, comm, status);
+  after_recv(call, comm, status);
 }
 
+template <SendMode kMode>
 void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest,
-                 symmer_handle comm, void* request, SendMode mode) noexcept {
+                 symmer_handle comm, void* request) noexcept {
   if (dest < 0) return;
   int peer;
   std::uint64_t bytes;
   if (__builtin_expect(!message_fast(from_handle<MPI_Comm>(comm), dest,
                                      from_handle<MPI_Datatype>(datatype), count, peer, bytes),
                        0))
-    return after_isend_slow(call, count, datatype, dest, comm, request, mode);
-  post_send(call, peer, bytes, request, mode);
+    return after_isend_slow(call, count, datatype, dest, comm, request, kMode);
+  post_send(call, peer, bytes, request, kMode);
 }
+
+#define SYMMER_SEND_HOOKS(mode)                                                                    \
+  template void after_send<mode>(CallInfo, long long, symmer_handle, int, symmer_handle) noexcept; \
+  template void after_isend<mode>(CallInfo, long long, symmer_handle, int, symmer_handle,          \
+                                  void*) noexcept;
+SYMMER_SEND_HOOKS(SendMode::kStandard)
+SYMMER_SEND_HOOKS(SendMode::kBuffered)
+SYMMER_SEND_HOOKS(SendMode::kReady)
+SYMMER_SEND_HOOKS(SendMode::kSync)
+#undef SYMMER_SEND_HOOKS
 
 void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept {
   if (source == MPI_PROC_NULL) return;

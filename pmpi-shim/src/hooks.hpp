@@ -32,14 +32,17 @@ void finalize_begin() noexcept;
 void prepare(int thread_level) noexcept;
 
 // Point-to-point.
+// The send hooks take the mode as a template argument: all their arguments fit registers.
+template <SendMode kMode>
 void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
-                symmer_handle comm, SendMode mode) noexcept;
-void after_recv(CallInfo call, int source, symmer_handle comm, void* status) noexcept;
+                symmer_handle comm) noexcept;
+void after_recv(CallInfo call, symmer_handle comm, void* status) noexcept;
 void after_mrecv(CallInfo call, void* status) noexcept;
 void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,
-                    int source, symmer_handle comm, void* status) noexcept;
+                    symmer_handle comm, void* status) noexcept;
+template <SendMode kMode>
 void after_isend(CallInfo call, long long count, symmer_handle datatype, int dest,
-                 symmer_handle comm, void* request, SendMode mode) noexcept;
+                 symmer_handle comm, void* request) noexcept;
 void after_irecv(CallInfo call, int source, symmer_handle comm, void* request) noexcept;
 void after_imrecv(CallInfo call, void* request) noexcept;
 void after_send_init(CallInfo call, long long count, symmer_handle datatype, int dest,

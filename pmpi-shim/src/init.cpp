@@ -410,11 +410,14 @@ void init_end(int rc, int /*required*/, int* provided) noexcept {
   g.next_publish.store(now_ticks() + g.publish_period_ticks);
   main->last_exit = now_ticks();
   g.active.store(true, std::memory_order_release);
+  g.fast.store(g_clock_source == ClockSource::kTsc, std::memory_order_release);
 }
 
 void finalize_begin() noexcept {
+  g.fast.store(false);
   if (!g.active.exchange(false)) return;
-  if (t_state) account_compute(*t_state, now_ticks());  // up to MPI_Finalize
+  if (t_state != &unregistered_thread)
+    account_compute(*t_state, now_ticks());  // up to MPI_Finalize
   // The slot's final figures, then wait for the node's other ranks to publish theirs.
   publish_final(segment::SlotState::kFinished);
   mpi.PMPI_Barrier(init_state.node);

@@ -14,7 +14,9 @@
 namespace symmer::shim {
 
 Runtime g;
-constinit thread_local ThreadState* t_state __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit ThreadState unregistered_thread(true);
+constinit thread_local ThreadState* t_state __attribute__((tls_model("initial-exec"))) =
+    &unregistered_thread;
 
 namespace {
 
@@ -80,7 +82,7 @@ struct ThreadReaper {
     if (g.retired_peers) add_peers(g.retired_peers.get(), ts->peers.get(), g.peer_entries);
     g.threads[ts->registry_index].store(nullptr, std::memory_order_release);
     unlock_publish();
-    t_state = nullptr;
+    t_state = &unregistered_thread;
     release_scratch(ts->scratch);
     delete ts;
   }

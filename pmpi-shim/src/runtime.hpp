@@ -61,24 +61,39 @@ struct ThreadCounters {
 
 struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
 
-/// State of one thread that calls MPI. What every call reads comes first, in one cache line.
+/// Words a wrapper keeps across the real call for its after-hook (Call::keep).
+inline constexpr int kKeptWords = 6;
+
+/// State of one thread that calls MPI. What every call reads and writes comes first: the first
+/// cache line, then the kept words (the counters follow on lines of their own).
 struct alignas(64) ThreadState {
+  ThreadState() = default;
+  /// unregistered_thread's: marked as inside a call.
+  explicit constexpr ThreadState(bool in_call) noexcept : in_mpi(in_call) {}
+
   /// Inside an intercepted call: nested calls (a Fortran binding's C call, MPI calling
   /// itself) pass through. At offset 0: the wrappers keep no register for its address.
   std::atomic<bool> in_mpi{false};
-  bool main_thread = false;              ///< the thread that called MPI_Init
   std::uint32_t poll_countdown = 1;      ///< polls until the next clocked one (Call::sample_poll)
   std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
   std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
   std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
   std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
-  Scratch* scratch = nullptr;            ///< owned; see hooks.cpp
   void* scratch_status = nullptr;        ///< an MPI_Status in `scratch`
-  std::uint64_t poll_samples = 0;        ///< clocked polls (Call::stop_poll)
   std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
+  std::uint64_t poll_samples = 0;                  ///< clocked polls (Call::stop_poll)
+  /// The real call's arguments its after-hook needs, stored before the call: memory the
+  /// thread owns instead of callee-saved registers the wrapper would save and restore.
+  std::uint64_t kept[kKeptWords] = {};
+  Scratch* scratch = nullptr;  ///< owned; see hooks.cpp
   int registry_index = -1;
+  bool main_thread = false;  ///< the thread that called MPI_Init
   alignas(64) ThreadCounters counters;
 };
+
+/// What t_state points to before a thread's first tracked call: in_mpi is set, so the wrappers'
+/// nesting test sends that call to Call's slow path without a null test of its own.
+extern ThreadState unregistered_thread __attribute__((visibility("hidden")));
 
 inline constexpr int kMaxThreads = 1024;
 
@@ -90,9 +105,11 @@ struct Runtime {
   // Read by every call, written rarely: a cache line of their own, so that threads calling
   // MPI at the same time only ever share it read-only.
   alignas(64) std::atomic<bool> active{false};  ///< monitoring on: wrappers account calls
-  std::atomic<std::uint64_t> next_publish{0};   ///< ticks at which the next publish is due
-  void* status_ignore = nullptr;                ///< MPI_STATUS_IGNORE of the MPI in use
-  std::uint64_t request_null = 0;               ///< MPI_REQUEST_NULL's key (handle_key)
+  /// active, with TSC ticks: the wrappers take their FastCall path (call.hpp).
+  std::atomic<bool> fast{false};
+  std::atomic<std::uint64_t> next_publish{0};  ///< ticks at which the next publish is due
+  void* status_ignore = nullptr;               ///< MPI_STATUS_IGNORE of the MPI in use
+  std::uint64_t request_null = 0;              ///< MPI_REQUEST_NULL's key (handle_key)
   /// Below MPI_THREAD_MULTIPLE no other thread can post a request between a completion and
   /// the shim's look at it, so a single request (MPI_Test, MPI_Wait) is looked up in the
   /// request table only once it completed: most polls do not complete, and then cost no
@@ -144,7 +161,8 @@ struct Runtime {
 // Hidden: the wrappers reach it PC-relative, not through the GOT.
 extern Runtime g __attribute__((visibility("hidden")));
 
-/// This thread's state; null until its first tracked call. initial-exec TLS: one load.
+/// This thread's state; &unregistered_thread until its first tracked call. initial-exec TLS:
+/// one load.
 extern constinit thread_local ThreadState* t_state
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
