@@ -146,7 +146,7 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
     s.bytes = {};
     s.staged = s.collected = false;
   }
-  for (int w = 0; w < workers_; ++w)
+  for (int w = 0; w < workers_ && !reductions.empty(); ++w)
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
   for (Registration& reg : memory.registrations()) {
     BufferData& data = *reg.data;

@@ -66,6 +66,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   ranges_.resize(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
   participants_.reserve(n);
+  cpu_participants_.reserve(n);
   shares_.resize(workers());
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());

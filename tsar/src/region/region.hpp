@@ -199,6 +199,7 @@ class Region : public tsar_region {
   /// the pool, a single-sub-pass ratio plan leaves out workers with nothing to run: a pass
   /// that is all the GPU's wakes no core.
   std::vector<int> participants_;
+  std::vector<int> cpu_participants_;  ///< choose_participants: the CPU workers', woken last
   MemoryRegistry memory_;
   Reductions reductions_;
   CopyEngine engine_;

@@ -228,19 +228,20 @@ void Region::choose_participants() {
   // Accelerators' workers first: the pool wakes workers in this order, and an accelerator's
   // work starts only when its worker has launched it, so a late wake-up of its worker delays
   // the whole of its part -- and is learned as a slow device (WorkerPool).
-  for (const bool accelerators : {true, false})
-    for (std::size_t w = 1; w < workers_.size(); ++w) {
-      Worker& x = workers_[w];
-      if (x.device->description().accelerator != accelerators) continue;
-      x.taking_part =
-          !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
-      if (x.taking_part) {
-        participants_.push_back(static_cast<int>(w));
-      } else {  // what the leader reads of it after the barrier
-        x.sub_iterations = x.sub_chunks = 0;
-        x.sub_busy = 0.0;
-      }
+  cpu_participants_.clear();
+  for (std::size_t w = 1; w < workers_.size(); ++w) {
+    Worker& x = workers_[w];
+    x.taking_part =
+        !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
+    if (!x.taking_part) {  // what the leader reads of it after the barrier
+      x.sub_iterations = x.sub_chunks = 0;
+      x.sub_busy = 0.0;
+      continue;
     }
+    (x.device->description().accelerator ? participants_ : cpu_participants_)
+        .push_back(static_cast<int>(w));
+  }
+  participants_.insert(participants_.end(), cpu_participants_.begin(), cpu_participants_.end());
   barrier_.expect(std::span<const int>(participants_).subspan(1));
 }
 
@@ -385,17 +386,15 @@ void Region::finish_sub_pass() {
   if (clock_) clock_->synchronize();
   const double t0 = clock(0);
   ++sub_passes_;
-  for (auto& w : workers_) {
-    if (!w.taking_part) w.arrival = sub_start_;  // it neither ran nor waited
-    w.pass_idle += w.taking_part ? last - w.arrival : 0.0;
-    w.pass_iterations += w.sub_iterations;
-    w.pass_chunks += w.sub_chunks;
-    w.pass_busy += w.sub_busy;
-  }
   // A worker that lost its accelerator goes on as a CPU core: its sample mixes the device and
   // its successor and is not learned.
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
+    if (!x.taking_part) x.arrival = sub_start_;  // it neither ran nor waited
+    x.pass_idle += x.taking_part ? last - x.arrival : 0.0;
+    x.pass_iterations += x.sub_iterations;
+    x.pass_chunks += x.sub_chunks;
+    x.pass_busy += x.sub_busy;
     samples_[w] = {x.sub_iterations, x.sub_busy, x.arrival - sub_start_};
     if (!x.lost_device) continue;
     x.lost_device = false;

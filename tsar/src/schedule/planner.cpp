@@ -48,10 +48,31 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   skipped_.assign(n, 0);
   cpu_pooled_.assign(n, 0);
   core_pool_.assign(n, 0);
-  pool_versions_.assign(n, kNotPooled);
   cpu_split_.reserve(n);
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
+  retiring_.reserve(n);
+  regroup();
+}
+
+void PassPlanner::regroup() {
+  accelerators_.clear();
+  cpu_workers_.clear();
+  teams_.clear();
+  linked_.clear();
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (!active_[w]) continue;
+    (is_cpu(w) ? cpu_workers_ : accelerators_).push_back(w);
+    if (is_cpu(w) && cores(w) > 1) teams_.push_back(w);
+    if (!host_memory_[w]) linked_.push_back(w);
+  }
+  ++groups_epoch_;
+  ++cpu_epoch_;
+}
+
+TimeEstimator& PassPlanner::changing(std::size_t w) {
+  if (is_cpu(w)) ++cpu_epoch_;
+  return estimators_[w];
 }
 
 void PassPlanner::set_device(std::size_t w, std::shared_ptr<Device> device) {
@@ -65,7 +86,7 @@ void PassPlanner::set_device(std::size_t w, std::shared_ptr<Device> device) {
 void PassPlanner::set_given_time(int worker, double seconds) {
   given_tpi_[sz(worker)] = seconds;
   const auto priors = consistent_priors(peak_tpi_, given_tpi_);
-  for (std::size_t w = 0; w < estimators_.size(); ++w) estimators_[w].set_prior(priors[w]);
+  for (std::size_t w = 0; w < estimators_.size(); ++w) changing(w).set_prior(priors[w]);
 }
 
 std::vector<double> PassPlanner::learned_times() const {
@@ -117,7 +138,7 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
     // would leave the device unmeasured, back at its prior, and the next split far off.
     if (copy_dominated(w, seconds)) continue;
     if (!plan.chunked) forget_if_moved(w, plan, range);
-    estimators_[w].add(seconds / static_cast<double>(s.iterations));
+    changing(w).add(seconds / static_cast<double>(s.iterations));
   }
   if (!plan.chunked) learn_cpu_side(samples, plan);
   if (!scheduler_->next_sub_pass(current_times(), plan)) return false;
@@ -140,12 +161,6 @@ ChunkQueue::Result PassPlanner::take_chunk(int worker, const ChunkTiming& last, 
 // ---------------------------------------------------------------------------------------
 // Times per iteration
 
-bool PassPlanner::any_accelerator() const {
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && !is_cpu(w)) return true;
-  return false;
-}
-
 std::span<const double> PassPlanner::current_times() {
   // The times follow from what was learned alone: a pass planned right after the last one's
   // learning plans with the times that learning left, unless a device was retired since.
@@ -163,12 +178,10 @@ std::span<const double> PassPlanner::current_times() {
   cpu_scale_ = 1.0;
   if (!cpu_side_.measured() || !any_accelerator()) return times_;
   double rate = 0.0;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && is_cpu(w)) rate += 1.0 / times_[w];
+  for (const std::size_t w : cpu_workers_) rate += 1.0 / times_[w];
   if (!(rate > 0.0)) return times_;
   cpu_scale_ = rate * cpu_side_.estimate();
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && is_cpu(w)) times_[w] *= cpu_scale_;
+  for (const std::size_t w : cpu_workers_) times_[w] *= cpu_scale_;
   return times_;
 }
 
@@ -183,23 +196,19 @@ void PassPlanner::pool_indistinct_cores() {
   // side's share beside accelerators, stay as measured.
   // The pool is the cores' estimators' alone: worked out again only when one of them changed,
   // not every (sub-)pass -- in a pass that is all an accelerator's no core learns anything.
-  bool changed = false;
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    const bool candidate = active_[w] && is_cpu(w) && cores(w) == 1 && estimators_[w].measured();
-    const std::uint64_t version = candidate ? estimators_[w].version() : kNotPooled;
-    changed = changed || version != pool_versions_[w];
-    pool_versions_[w] = version;
-  }
-  if (changed) find_indistinct_cores();
+  if (pool_epoch_ != cpu_epoch_) find_indistinct_cores();
+  pool_epoch_ = cpu_epoch_;
   if (pooled_tpi_ > 0.0)
-    for (std::size_t w = 0; w < devices_.size(); ++w)
+    for (const std::size_t w : cpu_workers_)
       if (core_pool_[w]) times_[w] = pooled_tpi_;
 }
 
 void PassPlanner::find_indistinct_cores() {
   std::fill(core_pool_.begin(), core_pool_.end(), 0);
   pooled_tpi_ = 0.0;
-  const auto candidate = [&](std::size_t w) { return pool_versions_[w] != kNotPooled; };
+  const auto candidate = [&](std::size_t w) {
+    return active_[w] && is_cpu(w) && cores(w) == 1 && estimators_[w].measured();
+  };
   // The cores' median time and median scatter. The noise is the node's as much as the core's:
   // a core whose few samples happened to lie close together, or that has too few to tell
   // (just re-trained), is judged by the median scatter.
@@ -238,21 +247,22 @@ void PassPlanner::learn_cpu_side(std::span<const WorkerSample> samples, const Su
   // iterations it ran. Only beside accelerators: alone, the CPU side runs the whole pass
   // whatever its rate.
   if (!any_accelerator()) return;
-  std::int64_t iterations = 0, at = plan.lo, lo = plan.hi, hi = plan.lo;
+  std::int64_t iterations = 0;
   double finish = 0.0;
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    const std::int64_t begin = at;
-    at += plan.counts[w];
-    if (!active_[w] || !is_cpu(w)) continue;
-    if (plan.counts[w] > 0) {
-      lo = std::min(lo, begin);
-      hi = std::max(hi, at);
-    }
+  for (const std::size_t w : cpu_workers_) {
     if (samples[w].iterations <= 0) continue;
     iterations += samples[w].iterations;
     finish = std::max(finish, samples[w].finish);
   }
   if (iterations <= 0 || !(finish > 0.0)) return;
+  std::int64_t at = plan.lo, lo = plan.hi, hi = plan.lo;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    const std::int64_t begin = at;
+    at += plan.counts[w];
+    if (!active_[w] || !is_cpu(w) || plan.counts[w] <= 0) continue;
+    lo = std::min(lo, begin);
+    hi = std::max(hi, at);
+  }
   // As for a device (forget_if_moved): times from other iterations do not predict these.
   const double size = static_cast<double>(std::max<std::int64_t>(1, plan.hi - plan.lo));
   const double rlo = static_cast<double>(lo - plan.lo) / size;
@@ -276,7 +286,7 @@ void PassPlanner::forget_if_moved(std::size_t w, const SubPassPlan& plan, Range 
   const double hi = static_cast<double>(range.end - plan.lo) / size;
   const double overlap = std::min(hi, sampled_hi_[w]) - std::max(lo, sampled_lo_[w]);
   const double united = std::max(hi, sampled_hi_[w]) - std::min(lo, sampled_lo_[w]);
-  if (estimators_[w].measured() && united > 0.0 && overlap < 0.5 * united) estimators_[w].reset();
+  if (estimators_[w].measured() && united > 0.0 && overlap < 0.5 * united) changing(w).reset();
   sampled_lo_[w] = lo;
   sampled_hi_[w] = hi;
 }
@@ -291,23 +301,28 @@ void PassPlanner::probe_unmeasured(SubPassPlan& plan) {
   // the plan leaves all of it empty, its first device runs the iteration.
   if (plan.chunked || !scheduler_->adapts()) return;
   const bool side = any_accelerator();
-  bool cpu_empty = true;
-  std::size_t first_cpu = devices_.size();
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && is_cpu(w)) {
-      cpu_empty = cpu_empty && plan.counts[w] == 0;
-      first_cpu = std::min(first_cpu, w);
-    }
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (!active_[w] || sitting_out_[w] || plan.counts[w] > 0) continue;
-    if (side && is_cpu(w) ? (cpu_side_.measured() || !cpu_empty || w != first_cpu)
-                          : estimators_[w].measured())
-      continue;
+  const bool probe_side = side && !cpu_side_.measured() &&
+                          std::all_of(cpu_workers_.begin(), cpu_workers_.end(),
+                                      [&](std::size_t w) { return plan.counts[w] == 0; });
+  const auto wanted = [&](std::size_t w) {
+    if (sitting_out_[w] || plan.counts[w] > 0) return false;
+    return side && is_cpu(w) ? probe_side && w == cpu_workers_.front() : !estimators_[w].measured();
+  };
+  const auto probe = [&](std::size_t w) {  // false: no count left to take it from
     const auto largest = std::max_element(plan.counts.begin(), plan.counts.end());
-    if (*largest < 2) return;
+    if (*largest < 2) return false;
     --*largest;
     ++plan.counts[w];
+    return true;
+  };
+  // Beside accelerators, once the CPU side is measured or has rows, only they can want one.
+  if (side && !probe_side) {
+    for (const std::size_t w : accelerators_)
+      if (wanted(w) && !probe(w)) return;
+    return;
   }
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && wanted(w) && !probe(w)) return;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -339,28 +354,33 @@ void PassPlanner::plan_sharing(const SubPassPlan& plan) {
   // accelerators and the emulated ones keep their ranges: moving work onto them would move
   // data, and their measured times are what the split balances against the CPU share.
   if (!balance_cpu_ || plan.chunked) return;
-  int members = 0;
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    share_member_[w] = active_[w] && is_cpu(w) ? 1 : 0;
-    members += share_member_[w];
-  }
-  // Without stealing, or with one member, every worker runs its own range as it is.
-  if (members < 2 || share_mode_ != ShareMode::kSteal) {
-    std::fill(share_member_.begin(), share_member_.end(), 0);
+  // The members and single cores' pieces follow from the mode and the CPU devices' estimators
+  // alone: worked out again when those changed. Teams' pieces follow their ranges too.
+  if (sharing_epoch_ == cpu_epoch_ && sharing_mode_ == share_mode_) {
+    for (const std::size_t w : teams_)
+      if (share_member_[w]) share_piece_[w] = share_piece(w, plan);
     return;
   }
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (!share_member_[w]) continue;
-    const double tpi = estimate(static_cast<int>(w));
-    share_piece_[w] =
-        tpi > 0.0
-            ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
-            : 1;
-    // A team spreads whatever it takes over its cores itself, at the cost of a fork and join
-    // of all of them per piece: it takes its range whole (and what it steals: the rest of a
-    // range), so a retired accelerator's core beside it does not cut it into a dozen pieces.
-    if (cores(w) > 1) share_piece_[w] = std::max<std::int64_t>(share_piece_[w], plan.counts[w]);
+  sharing_epoch_ = cpu_epoch_;
+  sharing_mode_ = share_mode_;
+  std::fill(share_member_.begin(), share_member_.end(), 0);
+  // Without stealing, or with one member, every worker runs its own range as it is.
+  if (cpu_workers_.size() < 2 || share_mode_ != ShareMode::kSteal) return;
+  for (const std::size_t w : cpu_workers_) {
+    share_member_[w] = 1;
+    share_piece_[w] = share_piece(w, plan);
   }
+}
+
+std::int64_t PassPlanner::share_piece(std::size_t w, const SubPassPlan& plan) const {
+  const double tpi = estimate(static_cast<int>(w));
+  const std::int64_t piece =
+      tpi > 0.0 ? static_cast<std::int64_t>(std::min(1e15, std::ceil(kMinSharePieceSeconds / tpi)))
+                : 1;
+  // A team spreads whatever it takes over its cores itself, at the cost of a fork and join
+  // of all of them per piece: it takes its range whole (and what it steals: the rest of a
+  // range), so a retired accelerator's core beside it does not cut it into a dozen pieces.
+  return cores(w) > 1 ? std::max<std::int64_t>(piece, plan.counts[w]) : piece;
 }
 
 }  // namespace tsar::core

@@ -147,8 +147,19 @@ class PassPlanner {
     bool any = false;
     double seconds = 0.0;
   };
+  /// What the planner reads of the active CPU devices' estimators together: whether there is
+  /// one, the measured ones' rate (iterations per second) and slowest time per iteration per
+  /// core (0: none measured). Worked out again only when cpu_epoch_ moved.
+  struct CpuAggregates {
+    bool any = false;
+    double rate = 0.0;
+    double slowest = 0.0;
+  };
 
   // planner.cpp
+  void regroup();  // after a device or a worker's activity changed
+  /// Worker w's estimator, to be changed: moves cpu_epoch_ for a CPU device's.
+  TimeEstimator& changing(std::size_t w);
   std::span<const double> current_times();
   void pool_indistinct_cores();
   void find_indistinct_cores();
@@ -156,7 +167,8 @@ class PassPlanner {
   void choose_share_mode(std::int64_t n, SubPassPlan& plan);
   void plan_sharing(const SubPassPlan& plan);
   void learn_cpu_side(std::span<const WorkerSample> samples, const SubPassPlan& plan);
-  bool any_accelerator() const;
+  bool any_accelerator() const { return !accelerators_.empty(); }
+  std::int64_t share_piece(std::size_t w, const SubPassPlan& plan) const;
   void forget_if_moved(std::size_t w, const SubPassPlan& plan, Range range);
   // planner_holds.cpp
   void link_costs(const CopyCosts& copies);
@@ -165,7 +177,8 @@ class PassPlanner {
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
   bool copy_dominated(std::size_t w, double busy);
   // planner_back_off.cpp
-  CpuSide cpu_side(std::int64_t n) const;
+  const CpuAggregates& cpu_aggregates();
+  CpuSide cpu_side(std::int64_t n);
   void screen_accelerators(std::int64_t n, const CopyCosts& copies);
   void back_off(std::span<const WorkerSample> totals);
   void retire(std::size_t w);
@@ -196,7 +209,21 @@ class PassPlanner {
   std::vector<double> given_tpi_;  ///< user or cache times (0 = unknown)
   std::vector<TimeEstimator> estimators_;
   std::vector<unsigned char> active_;  ///< 0 = retired with no CPU core to become
-  std::vector<double> times_;          ///< effective times per iteration of the plan
+  /// The workers by what they are, in worker order (regroup, whenever a device or a worker's
+  /// activity changes): active accelerators, active CPU devices, and those of them of more
+  /// than one core (teams); active devices with their own memory (linked_). Per-pass work
+  /// walks these, not every worker: a pass that is all an accelerator's touches no core.
+  std::vector<std::size_t> accelerators_, cpu_workers_, teams_, linked_;
+  std::uint64_t groups_epoch_ = 0;  ///< grows with every regroup
+  /// Grows with every change of a CPU device's estimator (changing) and every regroup: what
+  /// is worked out from the CPU devices' estimators alone (the pool, cpu_aggregates, the
+  /// share pieces, the holds' inputs) still holds while it is the same -- in a pass that is
+  /// all an accelerator's no core learns anything.
+  std::uint64_t cpu_epoch_ = 0;
+  static constexpr std::uint64_t kNoEpoch = ~std::uint64_t{0};
+  CpuAggregates cpu_aggregates_;
+  std::uint64_t aggregates_epoch_ = kNoEpoch;
+  std::vector<double> times_;  ///< effective times per iteration of the plan
   /// What times_ was worked out from (current_times): the sum of the estimators' versions;
   /// kStaleTimes once a retirement or a device sitting a pass out changed times_ otherwise.
   std::uint64_t times_key_ = kStaleTimes;
@@ -209,12 +236,10 @@ class PassPlanner {
   TimeEstimator cpu_side_;
   double cpu_side_lo_ = 0.0, cpu_side_hi_ = 0.0;  ///< the relative range it was measured on
   /// Cores planned at their common rate (pool_indistinct_cores), at pooled_tpi_ (0: none),
-  /// worked out from the cores' estimators at pool_versions_ (TimeEstimator::version; not a
-  /// candidate: kNotPooled).
+  /// worked out from the cores' estimators at cpu_epoch_ = pool_epoch_.
   std::vector<unsigned char> core_pool_;
   double pooled_tpi_ = 0.0;
-  std::vector<std::uint64_t> pool_versions_;
-  static constexpr std::uint64_t kNotPooled = ~std::uint64_t{0};
+  std::uint64_t pool_epoch_ = kNoEpoch;
   /// What CPU devices' own times are multiplied by to plan them at the CPU side's rate (1
   /// while it is not measured, or without accelerators).
   double cpu_scale_ = 1.0;
@@ -225,6 +250,7 @@ class PassPlanner {
   std::vector<unsigned char> retired_;
   std::vector<double> retired_tpi_;  ///< a retired accelerator's last estimate (the cache)
   std::vector<int> backoff_streak_;
+  std::vector<std::size_t> retiring_;       ///< back-off's, retired once its walk is done
   std::vector<unsigned char> sitting_out_;  ///< kept out of this pass's split (screening)
   bool pass_chunked_ = false;               ///< the pass's first plan handed out chunks
 
@@ -240,11 +266,13 @@ class PassPlanner {
   std::vector<double> move_seconds_;
   std::vector<double> boundary_seconds_;
   std::vector<std::int64_t> held_;
+  std::uint64_t links_epoch_ = kNoEpoch;  ///< groups_epoch_ the zeros of the unlinked are of
   std::vector<double> alone_times_;
   std::vector<std::int64_t> alone_counts_;
   std::vector<unsigned char> pooled_;
   std::vector<unsigned char> settled_;
-  std::int64_t split_since_ = 0;  ///< the pass from which last_split_'s data stayed put
+  std::uint64_t holds_epoch_ = kNoEpoch;  ///< cpu_epoch_ the CPU devices' pooled_, settled_ are of
+  std::int64_t split_since_ = 0;          ///< the pass from which last_split_'s data stayed put
   /// This pass's split was kept because some copying device's times had not settled
   /// (back-off does not judge its shares).
   bool settling_ = false;
@@ -269,6 +297,9 @@ class PassPlanner {
   ShareProbe share_probe_;
   std::vector<unsigned char> share_member_;
   std::vector<std::int64_t> share_piece_;
+  /// The members and single cores' pieces are of cpu_epoch_ = sharing_epoch_ and sharing_mode_.
+  std::uint64_t sharing_epoch_ = kNoEpoch;
+  ShareMode sharing_mode_ = ShareMode::kOwn;
 };
 
 }  // namespace tsar::core

@@ -9,14 +9,24 @@
 
 namespace tsar::core {
 
-PassPlanner::CpuSide PassPlanner::cpu_side(std::int64_t n) const {
-  CpuSide cpu;
-  double rate = 0.0;  // iterations per second of the measured CPU devices together
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (!active_[w] || !is_cpu(w)) continue;
-    cpu.any = true;
-    if (estimators_[w].measured()) rate += 1.0 / estimators_[w].estimate();
+const PassPlanner::CpuAggregates& PassPlanner::cpu_aggregates() {
+  if (aggregates_epoch_ == cpu_epoch_) return cpu_aggregates_;
+  aggregates_epoch_ = cpu_epoch_;
+  CpuAggregates& a = cpu_aggregates_ = {};
+  for (const std::size_t w : cpu_workers_) {
+    a.any = true;
+    if (!estimators_[w].measured()) continue;
+    a.rate += 1.0 / estimators_[w].estimate();
+    a.slowest = std::max(a.slowest, estimators_[w].estimate() * static_cast<double>(cores(w)));
   }
+  return a;
+}
+
+PassPlanner::CpuSide PassPlanner::cpu_side(std::int64_t n) {
+  const CpuAggregates& a = cpu_aggregates();
+  CpuSide cpu;
+  cpu.any = a.any;
+  double rate = a.rate;  // iterations per second of the measured CPU devices together
   if (cpu.any && cpu_side_.measured()) rate = 1.0 / cpu_side_.estimate();  // measured as one
   cpu.seconds = rate > 0.0 ? static_cast<double>(n) / rate : 0.0;
   return cpu;
@@ -60,20 +70,25 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
   // slow passes later; a useful accelerator finishes its share before the CPUs alone would.
   const CpuSide cpu = cpu_side(n_);
   if (!cpu.any) return;
-  double slowest_tpi = 0.0;
-  double fewest = std::numeric_limits<double>::max();
-  double cpu_finish = 0.0;  // when the last CPU device arrived
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (!active_[w] || !is_cpu(w)) continue;
-    const auto c = static_cast<double>(cores(w));
-    // Per core, at the rate the CPU side was planned at (current_times).
-    if (estimators_[w].measured())
-      slowest_tpi = std::max(slowest_tpi, estimators_[w].estimate() * c * cpu_scale_);
-    fewest = std::min(fewest, static_cast<double>(totals[w].iterations) / c);
-    cpu_finish = std::max(cpu_finish, totals[w].finish);
-  }
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (!active_[w] || is_cpu(w)) continue;
+  // Per core, at the rate the CPU side was planned at (current_times): scaling the slowest
+  // time per core is scaling each (rounding is monotonic).
+  const double slowest = cpu_aggregates().slowest;
+  const double slowest_tpi = slowest > 0.0 ? slowest * cpu_scale_ : 0.0;
+  // What the CPU devices did in this pass: read only when a test gets that far.
+  const auto fewest = [&] {
+    double f = std::numeric_limits<double>::max();
+    for (const std::size_t w : cpu_workers_)
+      f = std::min(f, static_cast<double>(totals[w].iterations) / static_cast<double>(cores(w)));
+    return f;
+  };
+  const auto cpu_finish = [&] {  // when the last CPU device arrived
+    double f = 0.0;
+    for (const std::size_t w : cpu_workers_) f = std::max(f, totals[w].finish);
+    return f;
+  };
+  // Retired once the walk is done: retire() regroups the accelerators walked.
+  retiring_.clear();
+  for (const std::size_t w : accelerators_) {
     // An accelerator holding rows the region's other loops keep on it (a data environment)
     // gives them up when retired: the cores then fetch them every pass, and the other loops
     // move them back. The cores are compared with that cost included -- per row and per pass
@@ -89,18 +104,19 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
     if (skipped_[w]) continue;
     const WorkerSample& x = totals[w];
     const bool slower_per_iteration = pass_chunked_
-                                          ? static_cast<double>(x.iterations) < fewest
+                                          ? static_cast<double>(x.iterations) < fewest()
                                           : estimators_[w].measured() && slowest_tpi > 0.0 &&
                                                 estimators_[w].estimate() > slowest_tpi + fetch;
     // A split kept for times to settle gave shares no measured time chose: how long a share
     // took is judged once they did (per iteration, the accelerator is judged all along).
     const bool slower_than_cpus_alone = !settling_ && cpu_alone > 0.0 && x.iterations > 0 &&
                                         x.finish > kBackoffMargin * cpu_alone &&
-                                        x.finish >= cpu_finish;
+                                        x.finish >= cpu_finish();
     const bool slower = slower_per_iteration || slower_than_cpus_alone;
     backoff_streak_[w] = slower ? backoff_streak_[w] + 1 : 0;
-    if (backoff_streak_[w] >= backoff_passes_) retire(w);
+    if (backoff_streak_[w] >= backoff_passes_) retiring_.push_back(w);
   }
+  for (const std::size_t w : retiring_) retire(w);
 }
 
 void PassPlanner::retire(std::size_t w) {
@@ -118,6 +134,7 @@ void PassPlanner::retire(std::size_t w) {
   } else {
     active_[w] = 0;
   }
+  regroup();
 }
 
 bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
@@ -130,12 +147,13 @@ bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
   // Its estimate described the accelerator: start over from a CPU core's.
   estimators_[w].reset();
   if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
-  if (is_cpu(w)) {
+  const bool cpu = is_cpu(w);
+  if (cpu)
     cpu_side_.reset();  // the CPU side it joins is another device
-    return true;
-  }
-  active_[w] = 0;  // no CPU device could take over
-  return false;
+  else
+    active_[w] = 0;  // no CPU device could take over
+  regroup();
+  return cpu;
 }
 
 double PassPlanner::joining_core_prior(std::size_t joining) {

@@ -16,13 +16,20 @@ void PassPlanner::link_costs(const CopyCosts& copies) {
   const double per_iteration = copies.moved_bytes_per_iteration;
   const bool resident = copies.resident.size() == devices_.size();
   const bool charged = per_iteration > 0.0 || copies.boundary_copies > 0;
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    const bool link = charged && active_[w] && !host_memory_[w];
+  // Only active devices with their own memory have a link to charge: the others' zeros are
+  // written again once the groups changed.
+  if (links_epoch_ != groups_epoch_) {
+    std::fill(move_seconds_.begin(), move_seconds_.end(), 0.0);
+    std::fill(boundary_seconds_.begin(), boundary_seconds_.end(), 0.0);
+    std::fill(held_.begin(), held_.end(), 0);
+    links_epoch_ = groups_epoch_;
+  }
+  for (const std::size_t w : linked_) {
     Device& d = *devices_[w];
-    move_seconds_[w] = link ? per_iteration * d.link_seconds_per_byte() : 0.0;
-    boundary_seconds_[w] = link ? copies.boundary_copies * d.link_latency() +
-                                      copies.boundary_bytes * d.link_seconds_per_byte()
-                                : 0.0;
+    move_seconds_[w] = charged ? per_iteration * d.link_seconds_per_byte() : 0.0;
+    boundary_seconds_[w] = charged ? copies.boundary_copies * d.link_latency() +
+                                         copies.boundary_bytes * d.link_seconds_per_byte()
+                                   : 0.0;
     held_[w] = resident && move_seconds_[w] > 0.0 ? copies.resident[w] : 0;
   }
 }
@@ -65,9 +72,18 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
     last_split_n_ = -1;
     return;
   }
-  for (std::size_t w = 0; w < devices_.size(); ++w) {
-    pooled_[w] = balance_cpu_ && is_cpu(w) && active_[w] ? 1 : 0;
+  // The CPU devices' (and the inactive's) inputs change with cpu_epoch_ only.
+  const auto settled = [&](std::size_t w) {
     settled_[w] = estimators_[w].samples() >= kSettledSamples ? 1 : 0;
+  };
+  if (holds_epoch_ != cpu_epoch_) {
+    for (std::size_t w = 0; w < devices_.size(); ++w) {
+      pooled_[w] = balance_cpu_ && is_cpu(w) && active_[w] ? 1 : 0;
+      settled(w);
+    }
+    holds_epoch_ = cpu_epoch_;
+  } else {
+    for (const std::size_t w : accelerators_) settled(w);
   }
   if (scheduler_->adapts()) drop_host_side_that_cannot_pay(n, plan);
   bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();

@@ -51,6 +51,9 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   // moving any share that is genuinely below an integer.
   std::int64_t assigned = 0;
   for (std::size_t j = 0; j < f.size(); ++j) {
+    // A share below half an iteration floors to none however it rounds: the long double
+    // product is left to the devices that get some (beside a GPU, the cores get none).
+    if (f[j] * static_cast<double>(n) < 0.5) continue;
     const long double share = static_cast<long double>(f[j]) * static_cast<long double>(n);
     const long double nudged = share * (1.0L + 1e-14L);
     out[j] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(nudged)), 0, n);
