@@ -29,14 +29,19 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # application passes MPI_STATUS(ES)_IGNORE (replaced by per-thread scratch); `poll`: the call
 # never blocks (timed by sampling, Call::stop_poll) and `after` runs only when this holds.
 # A `before` of before_complete or before_wait says whether any request is followed (`followed`,
-# which `after` may use); `after` runs only then.
+# which `after` may use); `after` runs only then. `cached`: a test, before the FastCall, that
+# what `after` needs is cached in the thread's state; `cached_after` then replaces `after`.
 KINDS = {
-    'send': dict(cls='kSend', after='after_send<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm})'),
+    'send': dict(cls='kSend', after='after_send<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm})',
+                 cached='send_cached(ts, {count}, {datatype}, {dest}, {comm})',
+                 cached_after='after_send_cached<SendMode::{mode}>(call.info())'),
     'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {comm}, {status})'),
     'mrecv': dict(cls='kRecv', status='status', after='after_mrecv(call.info(), {status})'),
     'sendrecv': dict(cls='kSendrecv', status='status',
                      after='after_sendrecv(call.info(), {sendcount|count}, {sendtype|datatype}, {dest}, {comm}, {status})'),
-    'isend': dict(cls='kIsend', after='after_isend<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm}, {request})'),
+    'isend': dict(cls='kIsend', after='after_isend<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm}, {request})',
+                  cached='send_cached(ts, {count}, {datatype}, {dest}, {comm})',
+                  cached_after='after_isend_cached<SendMode::{mode}>(call.info(), {request})'),
     'irecv': dict(cls='kIrecv', after='after_irecv(call.info(), {source}, {comm}, {request})'),
     'imrecv': dict(cls='kIrecv', after='after_imrecv(call.info(), {request})'),
     'send_init': dict(cls='kPersistent',
@@ -149,7 +154,7 @@ class Call:
         self.spec = KINDS[kind]
         names = {p.name for p in self.params}
         # Every placeholder of the kind must name an argument of the call.
-        for key in ('before', 'after'):
+        for key in ('before', 'after', 'cached', 'cached_after'):
             for ph in re.findall(r'\{([a-z_|]+)\}', self.spec.get(key, '')):
                 if ph != 'mode' and not any(a in names for a in ph.split('|')):
                     raise ValueError(f'line {line}: {name} has no argument {ph!r} needed by kind {kind}')
@@ -263,62 +268,81 @@ def gen_c_wrapper(c):
         tracked = f'{c.name}_tracked'
         params = ', '.join(['C& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
         out.append(f'template <class C>\nSYMMER_INLINE int {tracked}({params}) {{\n')
-        body = []
-        guards = []
-        if 'before' in s:
-            if completes(s):
-                body.append(f'const auto followed = hooks::{c.fill(s["before"])};\n')
-                guards.append('followed')
-            else:
-                body.append(f'hooks::{c.fill(s["before"])};\n')
-        if 'status' in s:
-            body.append(f'{s["status"]} = call.status_arg({s["status"]});\n')
-        if 'statuses' in s:
-            arr, count = s['statuses']
-            body.append(f'{arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
-        after = c.fill(s['after']) if 'after' in s else ''
-        if after and 'poll' not in s:
-            # What the after-hook reads of the arguments waits in the thread's state (Call::keep),
-            # not in registers saved around the real call. Polls keep theirs in registers: most
-            # end without the hook.
-            kept = [n for n in dict.fromkeys(re.findall(r'\b[a-z_]+\b', ' '.join([after] + guards)))
-                    if n in {p.name for p in c.params} | {'followed'}]
-            if len(kept) > KEPT_WORDS:
-                raise ValueError(f'line {c.line}: {c.name} keeps more than {KEPT_WORDS} arguments')
-            for i, n in enumerate(kept):
-                body.append(f'call.keep({i}, {n});\n')
-                view = f'call.kept({i}, {n})'
-                after = re.sub(rf'\b{n}\b', view, after)
-                guards = [re.sub(rf'\b{n}\b', view, g) for g in guards]
-        body.append(f'const int rc = pmpi.{c.pname}({args});\n')
-        if 'poll' in s:
-            body.append('call.stop_poll();\n')
-            guards.insert(0, f'{c.fill(s["poll"])} != 0')
-        else:
-            body.append('call.stop();\n')
-        if not completes(s):
-            guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
-        if after:
-            cond = f'if ({" && ".join(guards)}) ' if guards else ''
-            body.append(f'{cond}hooks::{after};\n')
-        body.append('call.finish();\nreturn rc;\n')
-        if 'poll' in s:
-            # A copy for clocked polls: in the other, the compiler knows the poll reads no clock.
-            out.append('  if (call.clocked()) {\n')
-            out += ['    ' + line for line in ''.join(body).splitlines(True)]
-            out.append('  }\n')
-        out += ['  ' + line for line in ''.join(body).splitlines(True)]
+        out.append(tracked_body(c, s.get('after')))
         out.append('}\n')
+        call_args = ', '.join(['call'] + [p.name for p in c.params])
+        if 'cached' in s:
+            fparams = ', '.join(['FastCall& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
+            out.append(f'SYMMER_INLINE int {c.name}_cached({fparams}) {{\n')
+            out.append(tracked_body(c, s['cached_after']))
+            out.append('}\n')
         out.append(f'[[gnu::noinline]] int {c.name}_generic({neutral_params(c)}) {{\n')
         out.append(f'  Call call(CallClass::{s["cls"]});\n')
         out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
-        out.append(f'  return {tracked}({", ".join(["call"] + [p.name for p in c.params])});\n}}\n')
+        out.append(f'  return {tracked}({call_args});\n}}\n')
         out.append(f'extern "C" SYMMER_EXPORT int {c.name}({neutral_params(c)}) {{\n')
         out.append('  if (ThreadState& ts = *t_state; FastCall::possible(ts)) {\n')
+        if 'cached' in s:
+            out.append(f'    if (hooks::{c.fill(s["cached"])}) {{\n')
+            out.append(f'      FastCall call(CallClass::{s["cls"]}, ts);\n')
+            out.append(f'      return {c.name}_cached({call_args});\n    }}\n')
         out.append(f'    FastCall call(CallClass::{s["cls"]}, ts);\n')
-        out.append(f'    return {tracked}({", ".join(["call"] + [p.name for p in c.params])});\n  }}\n')
+        out.append(f'    return {tracked}({call_args});\n  }}\n')
         out.append(f'  return {c.name}_generic({args});\n}}\n')
     out.append(guard_close(c))
+    return ''.join(out)
+
+
+def tracked_body(c, after_template):
+    """The accounting around the real call, with `after_template` as the after-hook."""
+    s = c.spec
+    args = arg_names(c)
+    out = []
+    body = []
+    guards = []
+    if 'before' in s:
+        if completes(s):
+            body.append(f'const auto followed = hooks::{c.fill(s["before"])};\n')
+            guards.append('followed')
+        else:
+            body.append(f'hooks::{c.fill(s["before"])};\n')
+    if 'status' in s:
+        body.append(f'{s["status"]} = call.status_arg({s["status"]});\n')
+    if 'statuses' in s:
+        arr, count = s['statuses']
+        body.append(f'{arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
+    after = c.fill(after_template) if after_template else ''
+    if after and 'poll' not in s:
+        # What the after-hook reads of the arguments waits in the thread's state (Call::keep),
+        # not in registers saved around the real call. Polls keep theirs in registers: most
+        # end without the hook.
+        kept = [n for n in dict.fromkeys(re.findall(r'\b[a-z_]+\b', ' '.join([after] + guards)))
+                if n in {p.name for p in c.params} | {'followed'}]
+        if len(kept) > KEPT_WORDS:
+            raise ValueError(f'line {c.line}: {c.name} keeps more than {KEPT_WORDS} arguments')
+        for i, n in enumerate(kept):
+            body.append(f'call.keep({i}, {n});\n')
+            view = f'call.kept({i}, {n})'
+            after = re.sub(rf'\b{n}\b', view, after)
+            guards = [re.sub(rf'\b{n}\b', view, g) for g in guards]
+    body.append(f'const int rc = pmpi.{c.pname}({args});\n')
+    if 'poll' in s:
+        body.append('call.stop_poll();\n')
+        guards.insert(0, f'{c.fill(s["poll"])} != 0')
+    else:
+        body.append('call.stop();\n')
+    if not completes(s):
+        guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
+    if after:
+        cond = f'if ({" && ".join(guards)}) ' if guards else ''
+        body.append(f'{cond}hooks::{after};\n')
+    body.append('call.finish();\nreturn rc;\n')
+    if 'poll' in s:
+        # A copy for clocked polls: in the other, the compiler knows the poll reads no clock.
+        out.append('  if (call.clocked()) {\n')
+        out += ['    ' + line for line in ''.join(body).splitlines(True)]
+        out.append('  }\n')
+    out += ['  ' + line for line in ''.join(body).splitlines(True)]
     return ''.join(out)
 
 
@@ -335,7 +359,9 @@ def gen_signature_check(calls):
     out = [HEADER, '// Fails to compile when a table prototype differs from the MPI library\'s mpi.h.\n',
            '#include "mpi_include.hpp"\n\n#include <type_traits>\n\n',
            'static_assert(MPI_SUCCESS == 0, "the wrappers test return codes against 0");\n',
-           'static_assert(sizeof(MPI_Request) == SYMMER_REQUEST_BYTES, "request_key reads handles of this size");\n']
+           'static_assert(sizeof(MPI_Request) == SYMMER_REQUEST_BYTES, "request_key reads handles of this size");\n',
+           'static_assert(sizeof(MPI_Comm) == SYMMER_REQUEST_BYTES && sizeof(MPI_Datatype) == SYMMER_REQUEST_BYTES,\n'
+           '              "handle_bits truncates handles to this size");\n']
     for c in calls:
         typed = ', '.join(p.typed() for p in c.params)
         out.append(guard_open(c))

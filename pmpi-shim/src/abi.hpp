@@ -25,6 +25,16 @@ inline std::uint64_t request_key(const void* request) noexcept {
   return key;
 }
 
+/// A handle's bits as handles.hpp's handle_key gives them (the high half of an int handle's
+/// register is not part of it). SYMMER_REQUEST_BYTES is every handle's size (signature_check).
+inline std::uint64_t handle_bits(symmer_handle h) noexcept {
+#if SYMMER_REQUEST_BYTES == 4
+  return static_cast<std::uint32_t>(h);
+#else
+  return h;
+#endif
+}
+
 static_assert(sizeof(void*) == 8, "the ABI-neutral wrappers assume a 64-bit ABI");
 
 /// Symbols the shim exports (MPI_*, mpi_*_); everything else stays hidden.

@@ -170,8 +170,7 @@ class BasicCall {
     account_compute(ts, t0_);
   }
 
-  // Never negative, even if the thread moved to a core whose TSC lags by a few ticks.
-  SYMMER_INLINE std::uint64_t elapsed() const noexcept { return t1_ > t0_ ? t1_ - t0_ : 0; }
+  SYMMER_INLINE std::uint64_t elapsed() const noexcept { return ticks_since(t0_, t1_); }
 
   // A countdown to the next clocked poll (the first poll is one), drawn uniformly from
   // 1 .. 2 kPollSample - 1 by xorshift64 when it runs out: random, so that no periodic pattern

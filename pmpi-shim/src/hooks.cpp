@@ -58,6 +58,11 @@ SYMMER_INLINE bool message_fast(MPI_Comm comm, int rank, MPI_Datatype datatype, 
   return true;
 }
 
+// The counters of peer entry `peer` (-1: unknown, counted where nothing reads it).
+SYMMER_INLINE PeerCounter& counter_of(ThreadState& ts, int peer) noexcept {
+  return peer >= 0 ? ts.peers[peer] : ts.unknown_peer;
+}
+
 SYMMER_INLINE void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
   ts.counters.bytes_sent.add(bytes);
   ts.counters.msgs_sent.add(1);
@@ -66,6 +71,20 @@ SYMMER_INLINE void count_sent(ThreadState& ts, int peer, std::uint64_t bytes) no
     p.bytes_sent.add(bytes);
     p.msgs_sent.add(1);
   }
+}
+
+// Fills the thread's send cache (hooks::send_cached) from a send message_fast translated.
+SYMMER_INLINE void remember_send(ThreadState& ts, long long count, symmer_handle datatype, int dest,
+                                 symmer_handle comm, int peer, std::uint64_t bytes) noexcept {
+  SendCache& c = ts.send;
+  c.comm = handle_bits(comm);
+  c.datatype = handle_bits(datatype);
+  c.count = count;
+  c.dest = dest;
+  c.peer = peer;
+  c.rendezvous = is_rendezvous(SendMode::kStandard, bytes, peer);
+  c.bytes = bytes;
+  c.counter = &counter_of(ts, peer);
 }
 
 SYMMER_INLINE void count_received(ThreadState& ts, int peer, std::uint64_t bytes) noexcept {
@@ -282,6 +301,20 @@ SYMMER_INLINE void post_receive(ThreadState& ts, int peer, CommInfo* comm, void*
     post_receive(ts, -1, comm_acquire(ts, comm), request, persistent);
 }
 
+// after_recv past the thread's last source on MPI_COMM_WORLD: refills that cache.
+[[gnu::noinline]] void after_recv_slow(CallInfo call, MPI_Comm comm,
+                                       const MPI_Status* st) noexcept {
+  ThreadState& ts = call.thread();
+  const int peer = comm_peer(ts, comm, st->MPI_SOURCE);
+  if (comm == comm_world) {
+    ts.recv_source = st->MPI_SOURCE;
+    ts.recv_counter = &counter_of(ts, peer);
+  }
+  count_received(ts, peer, received_bytes(st));
+  ts.counters.late_sender.add(call.duration());
+  if (peer >= 0) ts.peers[peer].late_sender.add(call.duration());
+}
+
 }  // namespace
 
 Scratch* make_scratch(void** status) noexcept {
@@ -313,17 +346,25 @@ void after_send(CallInfo call, long long count, symmer_handle datatype, int dest
                                      from_handle<MPI_Datatype>(datatype), count, peer, bytes),
                        0))
     return after_send_slow(call, count, datatype, dest, comm, kMode);
+  remember_send(call.thread(), count, datatype, dest, comm, peer, bytes);
   account_send(call, peer, bytes, kMode);
 }
 
 void after_recv(CallInfo call, symmer_handle comm, void* status) noexcept {
   const auto* st = static_cast<const MPI_Status*>(status);
-  if (st->MPI_SOURCE < 0) return;  // MPI_PROC_NULL
+  const int source = st->MPI_SOURCE;
+  if (source < 0) return;  // MPI_PROC_NULL
   ThreadState& ts = call.thread();
-  const int peer = comm_peer(ts, from_handle<MPI_Comm>(comm), st->MPI_SOURCE);
-  count_received(ts, peer, received_bytes(st));
+  if (__builtin_expect(source != ts.recv_source || from_handle<MPI_Comm>(comm) != comm_world, 0))
+    return after_recv_slow(call, from_handle<MPI_Comm>(comm), st);
+  PeerCounter& p = *ts.recv_counter;
+  const std::uint64_t bytes = received_bytes(st);
+  ts.counters.bytes_recv.add(bytes);
+  ts.counters.msgs_recv.add(1);
   ts.counters.late_sender.add(call.duration());
-  if (peer >= 0) ts.peers[peer].late_sender.add(call.duration());
+  p.bytes_recv.add(bytes);
+  p.msgs_recv.add(1);
+  p.late_sender.add(call.duration());
 }
 
 void after_mrecv(CallInfo call, void* status) noexcept {
@@ -352,13 +393,30 @@ void after_isend(CallInfo call, long long count, symmer_handle datatype, int des
                                      from_handle<MPI_Datatype>(datatype), count, peer, bytes),
                        0))
     return after_isend_slow(call, count, datatype, dest, comm, request, kMode);
+  remember_send(call.thread(), count, datatype, dest, comm, peer, bytes);
   post_send(call, peer, bytes, request, kMode);
+}
+
+template <SendMode kMode>
+void after_isend_cached(CallInfo call, void* request) noexcept {
+  ThreadState& ts = call.thread();
+  const SendCache& c = ts.send;
+  ts.counters.bytes_sent.add(c.bytes);
+  ts.counters.msgs_sent.add(1);
+  c.counter->bytes_sent.add(c.bytes);
+  c.counter->msgs_sent.add(1);
+  RequestInfo info;
+  info.kind = RequestInfo::kSend;
+  info.peer = c.peer;
+  info.rendezvous = kMode == SendMode::kSync || (kMode != SendMode::kBuffered && c.rendezvous);
+  track(ts, *static_cast<MPI_Request*>(request), info);
 }
 
 #define SYMMER_SEND_HOOKS(mode)                                                                    \
   template void after_send<mode>(CallInfo, long long, symmer_handle, int, symmer_handle) noexcept; \
   template void after_isend<mode>(CallInfo, long long, symmer_handle, int, symmer_handle,          \
-                                  void*) noexcept;
+                                  void*) noexcept;                                                 \
+  template void after_isend_cached<mode>(CallInfo, void*) noexcept;
 SYMMER_SEND_HOOKS(SendMode::kStandard)
 SYMMER_SEND_HOOKS(SendMode::kBuffered)
 SYMMER_SEND_HOOKS(SendMode::kReady)

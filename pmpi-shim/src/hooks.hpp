@@ -36,6 +36,33 @@ void prepare(int thread_level) noexcept;
 template <SendMode kMode>
 void after_send(CallInfo call, long long count, symmer_handle datatype, int dest,
                 symmer_handle comm) noexcept;
+
+/// Whether the thread's last send had these arguments (ThreadState::send): the wrapper then
+/// takes its cached path, which accounts the send from the cache without a call.
+SYMMER_INLINE bool send_cached(const ThreadState& ts, long long count, symmer_handle datatype,
+                               int dest, symmer_handle comm) noexcept {
+  const SendCache& c = ts.send;
+  return count == c.count && dest == c.dest && handle_bits(datatype) == c.datatype &&
+         handle_bits(comm) == c.comm;
+}
+/// after_send for a send send_cached held for.
+template <SendMode kMode>
+SYMMER_INLINE void after_send_cached(CallInfo call) noexcept {
+  ThreadState& ts = call.thread();
+  const SendCache& c = ts.send;
+  PeerCounter& p = *c.counter;
+  ts.counters.bytes_sent.add(c.bytes);
+  ts.counters.msgs_sent.add(1);
+  p.bytes_sent.add(c.bytes);
+  p.msgs_sent.add(1);
+  if (kMode == SendMode::kSync || (kMode != SendMode::kBuffered && c.rendezvous)) {
+    ts.counters.send_wait.add(call.duration());
+    p.send_wait.add(call.duration());
+  }
+}
+/// after_isend for a send send_cached held for.
+template <SendMode kMode>
+void after_isend_cached(CallInfo call, void* request) noexcept;
 void after_recv(CallInfo call, symmer_handle comm, void* status) noexcept;
 void after_mrecv(CallInfo call, void* status) noexcept;
 void after_sendrecv(CallInfo call, long long sendcount, symmer_handle sendtype, int dest,

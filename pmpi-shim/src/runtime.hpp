@@ -64,6 +64,19 @@ struct Scratch;  // typed per-thread scratch buffers (hooks.cpp)
 /// Words a wrapper keeps across the real call for its after-hook (Call::keep).
 inline constexpr int kKeptWords = 6;
 
+/// The last blocking or nonblocking send's arguments and what they translate to
+/// (hooks::send_cached). Filled only for MPI_COMM_WORLD and predefined datatypes, whose
+/// translations never change: a hit is always right, and a ping-pong's sends all hit.
+struct SendCache {
+  std::uint64_t comm = 0, datatype = 0;  ///< handle_bits
+  long long count = -1;                  ///< never a cached one: those are > 0
+  std::int32_t dest = -1;
+  std::int32_t peer = -1;   ///< peer entry, -1 unknown
+  bool rendezvous = false;  ///< standard and ready modes: above the eager limit
+  std::uint64_t bytes = 0;
+  PeerCounter* counter = nullptr;  ///< peers[peer], or unknown_peer
+};
+
 /// State of one thread that calls MPI. What every call reads and writes comes first: the first
 /// cache line, then the kept words (the counters follow on lines of their own).
 struct alignas(64) ThreadState {
@@ -85,10 +98,17 @@ struct alignas(64) ThreadState {
   /// The real call's arguments its after-hook needs, stored before the call: memory the
   /// thread owns instead of callee-saved registers the wrapper would save and restore.
   std::uint64_t kept[kKeptWords] = {};
+  SendCache send;
+  /// MPI_SOURCE of the last receive on MPI_COMM_WORLD and its counters (hooks::after_recv).
+  std::int32_t recv_source = -1;
+  PeerCounter* recv_counter = nullptr;
   Scratch* scratch = nullptr;  ///< owned; see hooks.cpp
   int registry_index = -1;
   bool main_thread = false;  ///< the thread that called MPI_Init
   alignas(64) ThreadCounters counters;
+  /// Where traffic with an unknown peer is counted (never published): the cached paths add
+  /// to a peer's counters without testing for one.
+  PeerCounter unknown_peer;
 };
 
 /// What t_state points to before a thread's first tracked call: in_mpi is set, so the wrappers'
@@ -214,12 +234,18 @@ inline int peer_of_world(int w) noexcept {
   return static_cast<std::size_t>(w) < g.peer_of_world.size() ? g.peer_of_world[w] : -1;
 }
 
+/// Ticks from `from` to `to`; 0 when `to` lags, as it may by a few ticks after the thread moved
+/// to a core whose TSC disagrees (a difference past 2^63 ticks would take a century).
+SYMMER_INLINE std::uint64_t ticks_since(std::uint64_t from, std::uint64_t to) noexcept {
+  const auto d = static_cast<std::int64_t>(to - from);
+  return d > 0 ? static_cast<std::uint64_t>(d) : 0;
+}
+
 /// Accounts the time since the thread's last clocked MPI call: unclocked polls in between get
 /// their estimated share as idle (see call.hpp), the rest is compute (and out of sync while
 /// the rank holds incomplete sends). The caller moves last_exit on (Call::finish).
 SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
-  // TSCs of different cores may disagree by a few ticks after a thread migrates.
-  std::uint64_t gap = now > ts.last_exit ? now - ts.last_exit : 0;
+  std::uint64_t gap = ticks_since(ts.last_exit, now);
   if (__builtin_expect(ts.unclocked_polls != 0, 0)) {
     const std::uint64_t polled = std::min(gap, ts.unclocked_polls * ts.poll_ticks);
     ts.counters.idle.add(polled);
