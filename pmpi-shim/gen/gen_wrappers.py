@@ -27,14 +27,17 @@ POINTER_ONLY_TYPES = HANDLE_TYPES | {'MPI_Status'}
 # {arg} placeholders naming the call's arguments ({a|b}: the first of a, b the call has) and
 # {mode} the send mode flag; `status`: status arguments the shim must see even when the
 # application passes MPI_STATUS(ES)_IGNORE (replaced by per-thread scratch); `poll`: the call
-# never blocks (timed by sampling, Call::stop_poll) and `after` runs only when this holds.
+# never blocks (timed by sampling, src/call.hpp) and `after` runs only when this holds.
 # A `before` of before_complete or before_wait says whether any request is followed (`followed`,
 # which `after` may use); `after` runs only then. `cached`: a test, before the FastCall, that
 # what `after` needs is cached in the thread's state; `cached_after` then replaces `after`.
+# `eager`: a test, on a cached hit, that the send surely does not wait for its receiver; such a
+# send is then timed by sampling, as ts.eager_sends (src/call.hpp). Not generated for sync mode.
 KINDS = {
     'send': dict(cls='kSend', after='after_send<SendMode::{mode}>(call.info(), {count}, {datatype}, {dest}, {comm})',
                  cached='send_cached(ts, {count}, {datatype}, {dest}, {comm})',
-                 cached_after='after_send_cached<SendMode::{mode}>(call.info())'),
+                 cached_after='after_send_cached<SendMode::{mode}>(call.info())',
+                 eager='send_eager<SendMode::{mode}>(ts)'),
     'recv': dict(cls='kRecv', status='status', after='after_recv(call.info(), {comm}, {status})'),
     'mrecv': dict(cls='kRecv', status='status', after='after_mrecv(call.info(), {status})'),
     'sendrecv': dict(cls='kSendrecv', status='status',
@@ -271,10 +274,15 @@ def gen_c_wrapper(c):
         out.append(tracked_body(c, s.get('after')))
         out.append('}\n')
         call_args = ', '.join(['call'] + [p.name for p in c.params])
+        eager = 'eager' in s and c.mode != 'sync'
         if 'cached' in s:
             fparams = ', '.join(['FastCall& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
             out.append(f'SYMMER_INLINE int {c.name}_cached({fparams}) {{\n')
             out.append(tracked_body(c, s['cached_after']))
+            out.append('}\n')
+        if eager:
+            out.append(f'SYMMER_INLINE int {c.name}_eager({fparams}) {{\n')
+            out.append(tracked_body(c, s['cached_after'], sampled=True))
             out.append('}\n')
         out.append(f'[[gnu::noinline]] int {c.name}_generic({neutral_params(c)}) {{\n')
         out.append(f'  Call call(CallClass::{s["cls"]});\n')
@@ -284,6 +292,10 @@ def gen_c_wrapper(c):
         out.append('  if (ThreadState& ts = *t_state; FastCall::possible(ts)) {\n')
         if 'cached' in s:
             out.append(f'    if (hooks::{c.fill(s["cached"])}) {{\n')
+            if eager:
+                out.append(f'      if (hooks::{c.fill(s["eager"])}) {{\n')
+                out.append(f'        FastCall call(CallClass::{s["cls"]}, ts, ts.eager_sends);\n')
+                out.append(f'        return {c.name}_eager({call_args});\n      }}\n')
             out.append(f'      FastCall call(CallClass::{s["cls"]}, ts);\n')
             out.append(f'      return {c.name}_cached({call_args});\n    }}\n')
         out.append(f'    FastCall call(CallClass::{s["cls"]}, ts);\n')
@@ -293,9 +305,11 @@ def gen_c_wrapper(c):
     return ''.join(out)
 
 
-def tracked_body(c, after_template):
-    """The accounting around the real call, with `after_template` as the after-hook."""
+def tracked_body(c, after_template, sampled=False):
+    """The accounting around the real call, with `after_template` as the after-hook; `sampled`:
+    the call is timed by sampling (polls always are)."""
     s = c.spec
+    sampled = sampled or 'poll' in s
     args = arg_names(c)
     out = []
     body = []
@@ -312,7 +326,7 @@ def tracked_body(c, after_template):
         arr, count = s['statuses']
         body.append(f'{arr} = hooks::statuses_arg(call.info(), {count}, {arr});\n')
     after = c.fill(after_template) if after_template else ''
-    if after and 'poll' not in s:
+    if after and not sampled:
         # What the after-hook reads of the arguments waits in the thread's state (Call::keep),
         # not in registers saved around the real call. Polls keep theirs in registers: most
         # end without the hook.
@@ -326,11 +340,9 @@ def tracked_body(c, after_template):
             after = re.sub(rf'\b{n}\b', view, after)
             guards = [re.sub(rf'\b{n}\b', view, g) for g in guards]
     body.append(f'const int rc = pmpi.{c.pname}({args});\n')
+    body.append('call.stop_sampled();\n' if sampled else 'call.stop();\n')
     if 'poll' in s:
-        body.append('call.stop_poll();\n')
         guards.insert(0, f'{c.fill(s["poll"])} != 0')
-    else:
-        body.append('call.stop();\n')
     if not completes(s):
         guards.insert(0, 'rc == 0')  # MPI_SUCCESS (signature_check.cpp)
     if after:
@@ -339,6 +351,7 @@ def tracked_body(c, after_template):
     body.append('call.finish();\nreturn rc;\n')
     if 'poll' in s:
         # A copy for clocked polls: in the other, the compiler knows the poll reads no clock.
+        # Not for eager sends: with the copy, GCC keeps their FastCall on the stack.
         out.append('  if (call.clocked()) {\n')
         out += ['    ' + line for line in ''.join(body).splitlines(True)]
         out.append('  }\n')
@@ -484,7 +497,7 @@ def gen_fortran_wrapper(c):
         out.append(f'  {arr} = {arr}_c.fortran_arg();\n')
     out.append(f'  pmpi.{pf}({args});\n')
     if 'poll' in s:
-        out.append('  call.stop_poll();\n')
+        out.append('  call.stop_sampled();\n')
         guards.insert(0, re.sub(r'\{([a-z_|]+)\}', lambda m: m.group(1), s['poll']) + ' != 0')  # LOGICAL
     else:
         out.append('  call.stop();\n')

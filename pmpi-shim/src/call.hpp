@@ -18,11 +18,15 @@
 // registers.
 //
 // Polls (MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status: calls that never block)
-// are what tight loops call millions of times, and a clock read costs 7-15 ns. Only one in
-// kPollSample polls on average, chosen at random, is clocked (entry and exit); it updates the
-// running mean duration of polls. The others read no clock at all: the next clocked call splits the
-// time elapsed since the last clocked exit into idle (the unclocked polls times the mean) and
-// compute (the rest), so idle + compute stays exactly the elapsed time and the split is unbiased.
+// are what tight loops call millions of times, and a clock read costs 7-35 ns; so are blocking
+// sends that hit the send cache and surely do not wait for their receiver (buffered, or
+// standard/ready and under the eager limit: hooks::send_eager), half of every small-message
+// exchange. Only one in kSample calls of each kind on average, chosen at random, is clocked
+// (entry and exit); it updates that kind's running mean duration (SampledKind). The others
+// read no clock at all and add their kind's mean to the thread's unclocked_ticks: the next
+// clocked call splits the time elapsed since the last clocked exit into idle (that estimate)
+// and compute (the rest), so idle + compute stays exactly the elapsed time, and the split is
+// unbiased because which calls are clocked does not depend on how long they take.
 
 #include <algorithm>
 #include <cstring>
@@ -56,8 +60,8 @@ struct CallInfo {
 template <bool kFast>
 class BasicCall {
  public:
-  /// On average one poll in this many is clocked.
-  static constexpr std::uint64_t kPollSample = 16;
+  /// On average one sampled call (a poll, an eager cached send) in this many is clocked.
+  static constexpr std::uint64_t kSample = 16;
 
   /// Whether a FastCall may account a call of thread `ts` (t_state: unregistered_thread, whose
   /// in_mpi is set, before the thread's first call).
@@ -68,7 +72,13 @@ class BasicCall {
 
   /// FastCall: possible(ts) held.
   SYMMER_INLINE BasicCall(CallClass cls, ThreadState& ts) noexcept requires(kFast) : cls_(cls) {
-    enter(ts);
+    enter(ts, default_kind(ts));
+  }
+  /// FastCall of a call timed by sampling as `kind` (ts.eager_sends).
+  SYMMER_INLINE BasicCall(CallClass cls, ThreadState& ts, SampledKind& kind) noexcept
+      requires(kFast)
+      : cls_(cls) {
+    enter(ts, &kind);
   }
 
   SYMMER_INLINE explicit BasicCall(CallClass cls) noexcept requires(!kFast) : cls_(cls) {
@@ -79,7 +89,7 @@ class BasicCall {
     if (__builtin_expect(ts->in_mpi.load(std::memory_order_relaxed), 0) &&
         (ts != &unregistered_thread || (ts = thread_state_slow()) == nullptr))
       return;
-    enter(*ts);
+    enter(*ts, default_kind(*ts));
   }
 
   BasicCall(const BasicCall&) = delete;
@@ -87,7 +97,7 @@ class BasicCall {
 
   /// False when the wrapper must just pass the call through.
   bool tracked() const noexcept { return ts_ != nullptr; }
-  /// Whether a tracked call reads the clock (polls: one in kPollSample on average).
+  /// Whether a tracked call reads the clock (sampled ones: one in kSample on average).
   bool clocked() const noexcept { return !unclocked_; }
 
   /// Marks the end of the real call.
@@ -95,19 +105,19 @@ class BasicCall {
     if (!unclocked_) t1_ = now();
   }
 
-  /// Marks the end of a poll; a clocked one updates the running mean of poll durations (a
-  /// preempted or unusually busy poll counts in full, but moves the mean only so far).
-  SYMMER_INLINE void stop_poll() noexcept {
+  /// Marks the end of a sampled call; a clocked one updates its kind's running mean (a
+  /// preempted or unusually busy call counts in full, but moves the mean only so far).
+  SYMMER_INLINE void stop_sampled() noexcept {
     if (unclocked_) return;
     t1_ = now();
-    ThreadState& ts = *ts_;
+    SampledKind& k = *kind_;
     const std::uint64_t d = elapsed();
-    ts.poll_ticks =
-        ts.poll_samples++ == 0 ? d : (3 * ts.poll_ticks + std::min(d, 4 * ts.poll_ticks + 64)) / 4;
+    k.mean_ticks =
+        k.samples++ == 0 ? d : (3 * k.mean_ticks + std::min(d, 4 * k.mean_ticks + 64)) / 4;
   }
 
-  /// Time the real call took, in ticks (after stop()); the mean for an unclocked poll.
-  std::uint64_t duration() const noexcept { return unclocked_ ? ts_->poll_ticks : elapsed(); }
+  /// Time the real call took, in ticks (after stop()); its kind's mean for an unclocked call.
+  std::uint64_t duration() const noexcept { return unclocked_ ? kind_->mean_ticks : elapsed(); }
 
   /// What the hooks get: the thread and the duration so far (the real call's, after stop()).
   SYMMER_INLINE CallInfo info() const noexcept { return {ts_, duration()}; }
@@ -141,7 +151,7 @@ class BasicCall {
     ThreadCounters& c = ts.counters;
     c.calls[static_cast<std::size_t>(cls_)].add(1);
     if (unclocked_) {
-      ++ts.unclocked_polls;  // timed by the next clocked call (account_compute)
+      ts.unclocked_ticks += kind_->mean_ticks;  // idle at the next clocked call (account_compute)
     } else {
       (is_idle_class(cls_) ? c.idle : c.other).add(elapsed());
       ts.last_exit = t1_;
@@ -159,10 +169,16 @@ class BasicCall {
     return now_ticks();
   }
 
-  SYMMER_INLINE void enter(ThreadState& ts) noexcept {
+  SYMMER_INLINE SampledKind* default_kind(ThreadState& ts) const noexcept {
+    return is_poll_class(cls_) ? &ts.polls : nullptr;
+  }
+
+  // `kind`: null for a call clocked every time.
+  SYMMER_INLINE void enter(ThreadState& ts, SampledKind* kind) noexcept {
     ts.in_mpi.store(true, std::memory_order_relaxed);
     ts_ = &ts;
-    if (is_poll_class(cls_) && !sample_poll(ts)) {
+    kind_ = kind;
+    if (kind != nullptr && !sample(ts, *kind)) {
       unclocked_ = true;
       return;
     }
@@ -172,21 +188,22 @@ class BasicCall {
 
   SYMMER_INLINE std::uint64_t elapsed() const noexcept { return ticks_since(t0_, t1_); }
 
-  // A countdown to the next clocked poll (the first poll is one), drawn uniformly from
-  // 1 .. 2 kPollSample - 1 by xorshift64 when it runs out: random, so that no periodic pattern
-  // of polls aliases with the sampling, and one decrement per unclocked poll.
-  SYMMER_INLINE static bool sample_poll(ThreadState& ts) noexcept {
-    if (__builtin_expect(--ts.poll_countdown != 0, 1)) return false;
-    std::uint64_t x = ts.poll_rng;
+  // A countdown to the next clocked call of the kind (the first one is), drawn uniformly from
+  // 1 .. 2 kSample - 1 by xorshift64 when it runs out: random, so that no periodic pattern of
+  // calls aliases with the sampling, and one decrement per unclocked call.
+  SYMMER_INLINE static bool sample(ThreadState& ts, SampledKind& kind) noexcept {
+    if (__builtin_expect(--kind.countdown != 0, 1)) return false;
+    std::uint64_t x = ts.sample_rng;
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    ts.poll_rng = x;
-    ts.poll_countdown = static_cast<std::uint32_t>(1 + x % (2 * kPollSample - 1));
+    ts.sample_rng = x;
+    kind.countdown = static_cast<std::uint32_t>(1 + x % (2 * kSample - 1));
     return true;
   }
 
   ThreadState* ts_ = nullptr;
+  SampledKind* kind_ = nullptr;  ///< how the call is sampled; null: clocked every time
   CallClass cls_;
   bool unclocked_ = false;
   std::uint64_t t0_ = 0;

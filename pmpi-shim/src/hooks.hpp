@@ -45,6 +45,12 @@ SYMMER_INLINE bool send_cached(const ThreadState& ts, long long count, symmer_ha
   return count == c.count && dest == c.dest && handle_bits(datatype) == c.datatype &&
          handle_bits(comm) == c.comm;
 }
+/// Whether a blocking send send_cached held for surely does not wait for its receiver: such
+/// sends are timed by sampling (call.hpp), as ts.eager_sends.
+template <SendMode kMode>
+SYMMER_INLINE bool send_eager(const ThreadState& ts) noexcept {
+  return kMode == SendMode::kBuffered || (kMode != SendMode::kSync && !ts.send.rendezvous);
+}
 /// after_send for a send send_cached held for.
 template <SendMode kMode>
 SYMMER_INLINE void after_send_cached(CallInfo call) noexcept {

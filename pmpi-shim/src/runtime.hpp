@@ -77,6 +77,14 @@ struct SendCache {
   PeerCounter* counter = nullptr;  ///< peers[peer], or unknown_peer
 };
 
+/// One kind of call timed by sampling (call.hpp): polls, or sends that hit the send cache and
+/// surely do not wait for their receiver.
+struct SampledKind {
+  std::uint64_t mean_ticks = 0;  ///< running mean duration of one (BasicCall::stop_sampled)
+  std::uint64_t samples = 0;     ///< clocked ones
+  std::uint32_t countdown = 1;   ///< calls until the next clocked one (BasicCall::sample)
+};
+
 /// State of one thread that calls MPI. What every call reads and writes comes first: the first
 /// cache line, then the kept words (the counters follow on lines of their own).
 struct alignas(64) ThreadState {
@@ -87,18 +95,18 @@ struct alignas(64) ThreadState {
   /// Inside an intercepted call: nested calls (a Fortran binding's C call, MPI calling
   /// itself) pass through. At offset 0: the wrappers keep no register for its address.
   std::atomic<bool> in_mpi{false};
-  std::uint32_t poll_countdown = 1;      ///< polls until the next clocked one (Call::sample_poll)
-  std::uint64_t last_exit = 0;           ///< ticks when its last MPI call returned
-  std::uint64_t unclocked_polls = 0;     ///< polls since the last clocked exit, not clocked
-  std::uint64_t poll_ticks = 0;          ///< running mean duration of a poll
-  std::unique_ptr<PeerCounter[]> peers;  ///< Runtime::peer_entries entries
-  void* scratch_status = nullptr;        ///< an MPI_Status in `scratch`
-  std::uint64_t poll_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked polls
-  std::uint64_t poll_samples = 0;                  ///< clocked polls (Call::stop_poll)
+  std::uint64_t last_exit = 0;  ///< ticks when its last MPI call returned
+  /// Estimated ticks inside calls not clocked since the last clocked exit: their kinds' means.
+  std::uint64_t unclocked_ticks = 0;
+  SampledKind polls;
+  std::uint64_t sample_rng = 0x9E3779B97F4A7C15ull;  ///< xorshift state choosing clocked calls
+  std::unique_ptr<PeerCounter[]> peers;              ///< Runtime::peer_entries entries
+  void* scratch_status = nullptr;                    ///< an MPI_Status in `scratch`
   /// The real call's arguments its after-hook needs, stored before the call: memory the
   /// thread owns instead of callee-saved registers the wrapper would save and restore.
   std::uint64_t kept[kKeptWords] = {};
   SendCache send;
+  SampledKind eager_sends;  ///< blocking sends that hit `send` and do not wait (call.hpp)
   /// MPI_SOURCE of the last receive on MPI_COMM_WORLD and its counters (hooks::after_recv).
   std::int32_t recv_source = -1;
   PeerCounter* recv_counter = nullptr;
@@ -241,16 +249,16 @@ SYMMER_INLINE std::uint64_t ticks_since(std::uint64_t from, std::uint64_t to) no
   return d > 0 ? static_cast<std::uint64_t>(d) : 0;
 }
 
-/// Accounts the time since the thread's last clocked MPI call: unclocked polls in between get
+/// Accounts the time since the thread's last clocked MPI call: unclocked calls in between get
 /// their estimated share as idle (see call.hpp), the rest is compute (and out of sync while
 /// the rank holds incomplete sends). The caller moves last_exit on (Call::finish).
 SYMMER_INLINE void account_compute(ThreadState& ts, std::uint64_t now) noexcept {
   std::uint64_t gap = ticks_since(ts.last_exit, now);
-  if (__builtin_expect(ts.unclocked_polls != 0, 0)) {
-    const std::uint64_t polled = std::min(gap, ts.unclocked_polls * ts.poll_ticks);
-    ts.counters.idle.add(polled);
-    gap -= polled;
-    ts.unclocked_polls = 0;
+  if (ts.unclocked_ticks != 0) {  // after polls, and in a ping-pong after every send
+    const std::uint64_t inside = std::min(gap, ts.unclocked_ticks);
+    ts.counters.idle.add(inside);
+    gap -= inside;
+    ts.unclocked_ticks = 0;
   }
   ts.counters.compute.add(gap);
   if (__builtin_expect(g.pending_sends.load(std::memory_order_relaxed) > 0, 0)) {
