@@ -595,8 +595,10 @@ def symmerctl_ranks(t):
     os.truncate(truncated, 600)
     foreign = subprocess.run([tool, 'foreign', t.shm, 'f0e1', '0', '2'], capture_output=True,
                              text=True).stdout.strip()
+    # The job runs until the reads below are done (at most 60 s), however long load makes them.
+    stop = os.path.join(t.tmp, 'stop')
     job = subprocess.Popen([t.args.mpiexec, '-bind-to', 'core', '-n', '2', os.path.join(t.tests, 'shim_pingpong'),
-                            os.path.join(t.tmp, 'done'), '1500'],
+                            os.path.join(t.tmp, 'done'), '60000', stop],
                            env=t.env(SYMMER_JOB_ID='0x1234'), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True, start_new_session=True)
     try:
@@ -642,6 +644,7 @@ def symmerctl_ranks(t):
             check(all(counters in row for row in rows), f'table does not say counters are {counters}: {out}')
         check('truncated' in err and 'wrong magic' in err, f'problems not reported: {err}')
     finally:
+        open(stop, 'w').close()
         _, jerr = job.communicate(timeout=120)
     check(job.returncode == 0 and not symmer_lines(jerr), f'job: {job.returncode} {jerr}')
     rc, out, err = run([ctl, 'ranks', '--dir', t.shm], t.env(preload=False))
