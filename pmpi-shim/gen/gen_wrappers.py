@@ -252,22 +252,23 @@ def gen_table_cpp(calls):
 def gen_c_wrapper(c):
     s = c.spec
     out = [guard_open(c)]
-    out.append(f'extern "C" SYMMER_EXPORT int {c.name}({neutral_params(c)}) {{\n')
+    signature = f'extern "C" SYMMER_EXPORT int {c.name}({neutral_params(c)}) {{\n'
     args = arg_names(c)
     if c.kind in ('init', 'init_thread'):
         required = 'required' if c.kind == 'init_thread' else '-1'
         provided = 'provided' if c.kind == 'init_thread' else 'nullptr'
+        out.append(signature)
         out.append('  hooks::init_begin();\n')
         out.append(f'  const int rc = pmpi.{c.pname}({args});\n')
         out.append(f'  hooks::init_end(rc, {required}, {provided});\n')
         out.append('  return rc;\n}\n')
     elif c.kind == 'finalize':
+        out.append(signature)
         out.append('  hooks::finalize_begin();\n')
         out.append(f'  return pmpi.{c.pname}();\n}}\n')
     else:
         # The accounting is written once, for both kinds of Call (src/call.hpp); the exported
         # wrapper takes the FastCall path when it can, else the Call one, out of line.
-        out.pop()
         tracked = f'{c.name}_tracked'
         params = ', '.join(['C& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
         out.append(f'template <class C>\nSYMMER_INLINE int {tracked}({params}) {{\n')
@@ -275,8 +276,8 @@ def gen_c_wrapper(c):
         out.append('}\n')
         call_args = ', '.join(['call'] + [p.name for p in c.params])
         eager = 'eager' in s and c.mode != 'sync'
+        fparams = ', '.join(['FastCall& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
         if 'cached' in s:
-            fparams = ', '.join(['FastCall& call'] + [f'{p.neutral()} {p.name}' for p in c.params])
             out.append(f'SYMMER_INLINE int {c.name}_cached({fparams}) {{\n')
             out.append(tracked_body(c, s['cached_after']))
             out.append('}\n')
@@ -288,7 +289,7 @@ def gen_c_wrapper(c):
         out.append(f'  Call call(CallClass::{s["cls"]});\n')
         out.append(f'  if (!call.tracked()) return pmpi.{c.pname}({args});\n')
         out.append(f'  return {tracked}({call_args});\n}}\n')
-        out.append(f'extern "C" SYMMER_EXPORT int {c.name}({neutral_params(c)}) {{\n')
+        out.append(signature)
         out.append('  if (ThreadState& ts = *t_state; FastCall::possible(ts)) {\n')
         if 'cached' in s:
             out.append(f'    if (hooks::{c.fill(s["cached"])}) {{\n')
@@ -305,6 +306,16 @@ def gen_c_wrapper(c):
     return ''.join(out)
 
 
+def before_hook(s, fill):
+    """The before-hook's line (none without one) and the after-hook's first guards: a
+    completion's says whether any request is followed."""
+    if 'before' not in s:
+        return [], []
+    if completes(s):
+        return [f'const auto followed = hooks::{fill(s["before"])};\n'], ['followed']
+    return [f'hooks::{fill(s["before"])};\n'], []
+
+
 def tracked_body(c, after_template, sampled=False):
     """The accounting around the real call, with `after_template` as the after-hook; `sampled`:
     the call is timed by sampling (polls always are)."""
@@ -312,14 +323,7 @@ def tracked_body(c, after_template, sampled=False):
     sampled = sampled or 'poll' in s
     args = arg_names(c)
     out = []
-    body = []
-    guards = []
-    if 'before' in s:
-        if completes(s):
-            body.append(f'const auto followed = hooks::{c.fill(s["before"])};\n')
-            guards.append('followed')
-        else:
-            body.append(f'hooks::{c.fill(s["before"])};\n')
+    body, guards = before_hook(s, c.fill)
     if 'status' in s:
         body.append(f'{s["status"]} = call.status_arg({s["status"]});\n')
     if 'statuses' in s:
@@ -483,13 +487,8 @@ def gen_fortran_wrapper(c):
         return re.sub(r'\{([a-z_|]+)\}', sub, template).replace('(call.info(), rc', '(call.info(), *ierr')
 
     out += pre
-    guards = []
-    if 'before' in s:
-        if completes(s):
-            out.append(f'  const auto followed = hooks::{filled(s["before"])};\n')
-            guards.append('followed')
-        else:
-            out.append(f'  hooks::{filled(s["before"])};\n')
+    before, guards = before_hook(s, filled)
+    out += ['  ' + line for line in before]
     if 'status' in s:
         out.append(f'  {s["status"]} = {s["status"]}_c.fortran_arg();\n')
     if 'statuses' in s:
