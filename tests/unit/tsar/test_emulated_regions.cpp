@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "emulated_clock.hpp"
@@ -283,6 +284,32 @@ TEST_F(Emulated, APassAllTheAcceleratorsWakesNoCore) {
     SCOPED_TRACE("pass " + std::to_string(pass));
     EXPECT_EQ(region.split(), (std::vector<std::int64_t>{0, 0, 600}));
     EXPECT_EQ(clock->reads(1), reads);  // worker 1 did not run
+  }
+}
+
+TEST_F(Emulated, APassAllOneAcceleratorsIsDrivenByTheCaller) {
+  // With nothing of its own to run, the leader runs the accelerator's part itself: the body
+  // gets the accelerator's worker and device, on the calling thread, and no pool thread runs.
+  tsar::set_devices("cpu:0,cpu:1,emul:1");
+  tsar::Region region("accelerator-on-the-caller", "adaptive");
+  auto clock = emulated::emulate_time(region);
+  const auto caller = std::this_thread::get_id();
+  for (int pass = 0; pass < 6; ++pass) {
+    std::vector<std::thread::id> accelerator_threads;
+    std::vector<int> seen(600);
+    region.parallel_for(600, [&](const tsar::Chunk& c) {
+      clock->advance(c.worker(),
+                     kUnit * static_cast<double>(c.size()) * (accelerator(c) ? 1e-4 : 1));
+      if (accelerator(c)) accelerator_threads.push_back(std::this_thread::get_id());
+      for (auto i = c.begin(); i < c.end(); ++i) seen[static_cast<std::size_t>(i)]++;
+    });
+    for (int v : seen) ASSERT_EQ(v, 1) << "pass " << pass;
+    if (pass < 3) continue;
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    ASSERT_EQ(region.split(), (std::vector<std::int64_t>{0, 0, 600}));
+    EXPECT_EQ(accelerator_threads, std::vector<std::thread::id>{caller});
+    const auto ran = tsar::core::region_of(region.handle()).participants();
+    EXPECT_EQ(std::vector<int>(ran.begin(), ran.end()), (std::vector<int>{0, 2}));
   }
 }
 

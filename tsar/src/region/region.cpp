@@ -67,6 +67,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   for (const auto& w : workers_) slots_.push_back(w.slot);
   participants_.reserve(n);
   cpu_participants_.reserve(n);
+  woken_.reserve(n);
   shares_.resize(workers());
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());

@@ -166,9 +166,9 @@ class Region : public tsar_region {
   void finish_sub_pass();                 // leader, inside the barrier
   void record_pass(double last_arrival);  // leader
   std::shared_ptr<Device> retire_worker(int worker);  // the planner's Retire
-  void bind_device(Worker& w);                        // worker: its device as bodies see it
+  void bind_device(Worker& w, bool pin = true);       // worker: its device as bodies see it
   std::vector<std::string> device_keys() const;
-  void ensure_bound(Worker& w) const;
+  void ensure_bound(Worker& w, bool pin) const;
   static void run_worker(void* context, int worker);
   /// Seconds on worker `worker`'s clock: the machine's, or the emulated one of set_clock.
   double clock(int worker) const { return clock_ ? clock_->now(worker) : now_seconds(); }
@@ -200,6 +200,10 @@ class Region : public tsar_region {
   /// that is all the GPU's wakes no core.
   std::vector<int> participants_;
   std::vector<int> cpu_participants_;  ///< choose_participants: the CPU workers', woken last
+  /// The accelerator worker the leader runs this pass (choose_participants), or -1; and the
+  /// participants less that one: those the pool wakes (0, the caller, first).
+  int adopted_ = -1;
+  std::vector<int> woken_;
   MemoryRegistry memory_;
   Reductions reductions_;
   CopyEngine engine_;

@@ -29,7 +29,7 @@ thread_local std::uint64_t tls_bound_generation = 0;
 
 }  // namespace
 
-void Region::ensure_bound(Worker& w) const {
+void Region::ensure_bound(Worker& w, bool pin) const {
   const Device& device = *w.device;
   // Once symmer moved the rank, the device's CPUs are at their relative places in the rank's
   // new set (runtime/symmer_link.hpp): workers follow at their next pass.
@@ -39,7 +39,7 @@ void Region::ensure_bound(Worker& w) const {
   // mask: pinned for the call only where it runs off its device's CPUs (CallerMask); TSAR's own
   // threads are pinned once per change of device or move.
   const bool own = WorkerPool::on_pool_thread();
-  if (!own && !CallerMask::pin(symmer.follow(device.worker_cpus(runtime_->node()))))
+  if (!own && pin && !CallerMask::pin(symmer.follow(device.worker_cpus(runtime_->node()))))
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
                  device.description().key.c_str(), std::strerror(errno));
   if (tls_bound_device == device.serial() && tls_bound_generation == moved) return;
@@ -62,9 +62,9 @@ void Region::ensure_bound(Worker& w) const {
   }
 }
 
-void Region::bind_device(Worker& w) {
+void Region::bind_device(Worker& w, bool pin) {
   // Attached first: an accelerator's queue (the CUDA stream bodies get) exists only then.
-  ensure_bound(w);
+  ensure_bound(w, pin);
   w.kind = static_cast<unsigned>(w.device->description().kind);
   w.id = w.device->description().id;
   w.launch = w.device->launch_context();
@@ -111,7 +111,8 @@ void Region::join_pass(int worker, std::int64_t first, std::int64_t n) {
   }
   me.in_pass = true;
   if (!pool_driven_) CallerMask::enter();  // a team's thread: its mask back at the pass's end
-  bind_device(me);
+  // The leader driving an accelerator stays on its own CPUs (choose_participants).
+  bind_device(me, worker != adopted_);
   me.error = pass_error_;
   if (me.error != TSAR_OK) {
     set_last_error(me.error, pass_error_message_);
@@ -242,7 +243,23 @@ void Region::choose_participants() {
         .push_back(static_cast<int>(w));
   }
   participants_.insert(participants_.end(), cpu_participants_.begin(), cpu_participants_.end());
-  barrier_.expect(std::span<const int>(participants_).subspan(1));
+  // A leader with nothing of its own to run drives the first accelerator itself, on its own
+  // CPUs: a pass all one accelerator's then costs what the accelerator alone costs, with no
+  // hand-off to the accelerator's worker and back, and no reading of the plan from another
+  // core (docs/results/tsar/step-loops/2026-11-26-h100-62469b7.txt). The accelerator's
+  // control core only matters while cores run beside it.
+  adopted_ = -1;
+  woken_.assign(participants_.begin(), participants_.end());
+  if (sparse && ranges_[0].empty() && !(shared && shares_.member(0)) && participants_.size() > 1 &&
+      workers_[static_cast<std::size_t>(participants_[1])].device->description().accelerator) {
+    adopted_ = participants_[1];
+    Worker& leader = workers_[0];
+    leader.taking_part = false;
+    leader.sub_iterations = leader.sub_chunks = 0;
+    leader.sub_busy = 0.0;
+    woken_.erase(woken_.begin() + 1);
+  }
+  barrier_.expect(std::span<const int>(woken_).subspan(1));
 }
 
 void Region::stop_dispatch() {
@@ -364,7 +381,7 @@ int Region::loop(int worker, int* status) {
   }
   if (copying_) collect(me, worker);
   me.arrival = t;
-  barrier_.arrive_and_wait(worker, [this] { finish_sub_pass(); });
+  barrier_.arrive_and_wait(worker == adopted_ ? 0 : worker, [this] { finish_sub_pass(); });
   if (decision_ == kContinue) {
     start_sub_pass(worker);
     return 1;
@@ -435,6 +452,7 @@ void Region::finish_sub_pass() {
 
 void Region::run_worker(void* context, int worker) {
   auto* self = static_cast<Region*>(context);
+  if (worker == 0 && self->adopted_ > 0) worker = self->adopted_;  // the leader drives it
   // A body may run a region of another device set (a partition's place runs its own): the
   // caller's region is restored afterwards.
   const Region* const outer_region = tls_region;
@@ -486,7 +504,7 @@ int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg
     throw Error(static_cast<tsar_status>(pass_error_), pass_error_message_);
   }
   state_.store(kActive, std::memory_order_release);
-  runtime_->pool().run_ending_in_barrier(slots_, participants_, &Region::run_worker, this);
+  runtime_->pool().run_ending_in_barrier(slots_, woken_, &Region::run_worker, this);
   pool_leaving_.store(true, std::memory_order_release);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
