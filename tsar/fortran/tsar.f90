@@ -95,6 +95,7 @@ module tsar
     real(c_double) :: busy_seconds, idle_seconds, time_per_iteration
     integer(c_int) :: kind, retired
     integer(c_int64_t) :: bytes_to_device, bytes_from_device, bytes_peer
+    integer(c_int64_t) :: stolen_iterations
   end type
 
   ! tsar/partition.h

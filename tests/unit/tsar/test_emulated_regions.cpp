@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "emulated_clock.hpp"
@@ -753,6 +755,164 @@ TEST_F(Emulated, AnAcceleratorHoldingAStepsRowsIsNotRetiredFromItsShortLoop) {
         << "step " << s;
   }
   step.expect_reference();
+}
+
+// ---------------------------------------------------------------------------------------
+// Stealing across the accelerator boundary: an accelerator done with its own range takes
+// over pieces of what remains of the cores' ranges (schedule/planner_steal.cpp)
+
+/// What a region's passes did, pass by pass: the split as planned (each device's iterations
+/// but those it stole), each device's iterations and stolen iterations, each device's learned
+/// time per iteration, the pass's emulated seconds.
+struct Passes {
+  std::vector<std::vector<std::int64_t>> splits, iterations, stolen;
+  std::vector<std::vector<double>> tpi;
+  std::vector<double> seconds;
+  bool operator==(const Passes&) const = default;
+};
+
+void record(const tsar::Region& region, Passes& out) {
+  const auto stats = region.pass_stats();
+  out.seconds.push_back(stats.pass.seconds);
+  std::vector<std::int64_t> split, its, stolen;
+  std::vector<double> tpi;
+  for (const auto& d : stats.devices) {
+    split.push_back(d.iterations - d.stolen_iterations);
+    its.push_back(d.iterations);
+    stolen.push_back(d.stolen_iterations);
+    tpi.push_back(d.time_per_iteration);
+  }
+  out.splits.push_back(split);
+  out.iterations.push_back(its);
+  out.stolen.push_back(stolen);
+  out.tpi.push_back(tpi);
+}
+
+/// `passes` passes of kRows rows on two cores (cpu:0, cpu:1) and an emulated accelerator
+/// (worker 2, host memory) 4x faster per row, accelerator stealing on or off. Worker w's rows
+/// in pass p take kUnit * factor(p, w) each (factor 1 for a core, 1/4 for the accelerator, as
+/// planned from the start), and the accelerator's first range of each pass `start` seconds
+/// more (staging it, a first launch); every row runs once per pass.
+constexpr std::int64_t kRows = 600;
+template <class Factor>
+Passes two_cores_and_an_accelerator(bool steal, int passes, Factor factor, double start = 0.0) {
+  tsar::set_devices("cpu:0,cpu:1,emul:1");
+  tsar::Region region("steal", "adaptive");
+  EXPECT_EQ(region.device(2).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
+  auto clock = emulated::emulate_time(region);
+  tsar::core::region_of(region.handle()).set_accelerator_stealing(steal);
+  Passes out;
+  std::vector<int> seen(static_cast<std::size_t>(kRows));
+  for (int p = 0; p < passes; ++p) {
+    std::fill(seen.begin(), seen.end(), 0);
+    bool started = false;  // the accelerator's worker's alone
+    region.parallel_for(kRows, [&](const tsar::Chunk& c) {
+      const bool first = c.worker() == 2 && !std::exchange(started, true);
+      clock->advance(c.worker(), (first ? start : 0.0) +
+                                     kUnit * factor(p, c.worker()) * static_cast<double>(c.size()));
+      for (auto i = c.begin(); i < c.end(); ++i) seen[static_cast<std::size_t>(i)]++;
+    });
+    for (int v : seen) EXPECT_EQ(v, 1) << "pass " << p;
+    record(region, out);
+  }
+  EXPECT_FALSE(clock->stalled());
+  return out;
+}
+
+/// Per-row factors: the accelerator 4x faster than a core, and the cores `slow` times slower
+/// in the passes from `from` to `to` (each planned before its slow-down showed) -- as the
+/// cores of a GPU node slow down together
+/// (docs/results/tsar/pass-trace-kmeans/2026-11-26-h100-4955a59.txt).
+auto slowed_cores(int from, int to, double slow) {
+  return [=](int pass, int worker) {
+    if (worker == 2) return 0.25;
+    return pass >= from && pass <= to ? slow : 1.0;
+  };
+}
+
+TEST_F(Emulated, AnAcceleratorTakesOverTheRowsOfCoresThatSlowedDownAfterThePlan) {
+  // Six steady passes, then one whose split was planned before the cores ran 4x slower.
+  // Without the accelerator stealing, it waits for the cores' 200 rows at a quarter of their
+  // speed (3x the ideal n / (sum of the devices' rates)); stealing, the pass ends once the
+  // pieces the cores already took are done (their first quarter of their ranges each, at 4x:
+  // the planned pass), plus what the rest takes all three: within 1.5x the ideal.
+  constexpr int kSlow = 6;
+  const auto factor = slowed_cores(kSlow, kSlow, 4.0);
+  const double ideal = kUnit * static_cast<double>(kRows) / (0.25 + 0.25 + 4.0);
+  const Passes on = two_cores_and_an_accelerator(true, kSlow + 1, factor);
+  const Passes off = two_cores_and_an_accelerator(false, kSlow + 1, factor);
+  // The same plan for the accelerator: stealing is all that changes.
+  EXPECT_EQ(on.splits[kSlow][2], off.splits[kSlow][2]);
+  EXPECT_GT(on.stolen[kSlow][2], 0);
+  EXPECT_EQ(off.stolen[kSlow][2], 0);
+  EXPECT_LE(on.seconds[kSlow], 1.5 * ideal) << "off: " << off.seconds[kSlow] / ideal;
+  EXPECT_GT(off.seconds[kSlow], 2.0 * ideal);
+  for (const auto& s : on.stolen) EXPECT_EQ(s[0] + s[1], 0);  // cores are no thieves
+}
+
+TEST_F(Emulated, AThiefLearnsWhatItWouldHaveLearnedWithoutStealing) {
+  // The accelerator's time is learned from its own range alone, and the CPU side's from the
+  // rows the cores ran: with the cores slow from pass 1 on, the accelerator -- whose pass
+  // starts with a fixed 20 kUnit (staging, a first launch) its stolen pieces do not pay again
+  // -- steals while the split catches up, and every device's learned time per iteration, pass
+  // by pass, is the one the same run learns without stealing: neither the thief nor the cores
+  // look faster or slower for the rows it took; the split follows the same cores.
+  const auto factor = slowed_cores(1, 20, 4.0);
+  const Passes on = two_cores_and_an_accelerator(true, 10, factor, 20 * kUnit);
+  const Passes off = two_cores_and_an_accelerator(false, 10, factor, 20 * kUnit);
+  std::int64_t stolen = 0, stolen_on_same_plans = 0;
+  bool same = true;  // the accelerator's planned ranges so far are the other run's
+  for (std::size_t p = 0; p < on.tpi.size(); ++p) {
+    SCOPED_TRACE("pass " + std::to_string(p));
+    stolen += on.stolen[p][2];
+    same = same && on.splits[p][2] == off.splits[p][2];
+    stolen_on_same_plans += same ? on.stolen[p][2] : 0;
+    // The same, while the ranges learned from were; once the CPU side's measured rate (the
+    // last core's arrival: who ran the last rows differs) moved a split by a row or two, the
+    // accelerator's fixed start is spread over other ranges.
+    for (std::size_t w = 0; w < 3; ++w)
+      EXPECT_NEAR(on.tpi[p][w], off.tpi[p][w], (same ? 1e-9 : 0.02) * off.tpi[p][w])
+          << "device " << w;
+    // The CPU side's share tracks the same speed: within a few rows of the other run's.
+    EXPECT_NEAR(static_cast<double>(on.splits[p][2]), static_cast<double>(off.splits[p][2]),
+                0.03 * kRows);
+  }
+  EXPECT_GT(stolen, 0);
+  EXPECT_GT(stolen_on_same_plans, 0);  // stealing began on the plans the other run made
+}
+
+TEST_F(Emulated, ColdEstimatorsStealNothing) {
+  // The cores 4x slow in the first pass, planned on the devices' peaks alone (an even split:
+  // the accelerator waits most of the pass), and again in pass 6: until the accelerator's and
+  // the CPU side's times are measured the planner cannot tell whether a piece pays, and
+  // nothing is stolen; measured, the same slow-down is taken over.
+  const auto factor = [](int pass, int worker) {
+    return worker == 2 ? 0.25 : (pass == 0 || pass == 6 ? 4.0 : 1.0);
+  };
+  const Passes on = two_cores_and_an_accelerator(true, 7, factor);
+  EXPECT_EQ(on.splits[0], (std::vector<std::int64_t>{200, 200, 200}));
+  EXPECT_EQ(on.stolen[0][2], 0);
+  EXPECT_GT(on.stolen[6][2], 0);
+}
+
+TEST_F(Emulated, ASeededRunWithStealingRepeatsExactly) {
+  // 20% jitter on every device from a seeded generator (drawn before the run), the cores
+  // slow from pass 4: who steals what follows emulated time alone, so two runs are the same.
+  constexpr int kPasses = 10;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> jitter(0.8, 1.2);
+  std::vector<double> noise(kPasses * 3);
+  for (double& x : noise) x = jitter(rng);
+  const auto factor = [&](int pass, int worker) {
+    return noise[static_cast<std::size_t>(pass * 3 + worker)] *
+           slowed_cores(4, kPasses, 3.0)(pass, worker);
+  };
+  const Passes first = two_cores_and_an_accelerator(true, kPasses, factor);
+  const Passes second = two_cores_and_an_accelerator(true, kPasses, factor);
+  EXPECT_TRUE(first == second);
+  std::int64_t stolen = 0;
+  for (const auto& s : first.stolen) stolen += s[2];
+  EXPECT_GT(stolen, 0);
 }
 
 }  // namespace

@@ -49,6 +49,8 @@ typedef struct tsar_device_stats {
   int64_t bytes_from_device; /**< bytes it copied back */
   int64_t bytes_peer;        /**< of bytes_from_device, those copied straight into another
                                   device's memory (halo rows GPU to GPU) */
+  int64_t stolen_iterations; /**< of iterations, those an accelerator took over from the CPU
+                                  cores' ranges once its own range was done */
 } tsar_device_stats;
 
 /** @return the number of passes run so far; -1 for NULL (TSAR_ERR_NULL). */

@@ -12,6 +12,9 @@ CopyCosts copy_costs(std::span<const Registration> registrations) {
     const bool in = (d.flags & TSAR_MEM_IN) != 0;
     const bool persistent = (d.flags & TSAR_MEM_PERSIST) != 0;
     const auto bytes = static_cast<double>(d.elem_size);
+    const bool out = (d.flags & TSAR_MEM_OUT) != 0;
+    if (out && (d.flags & TSAR_MEM_RESIDENT) != 0 && d.halo > 0) costs.resident_halos = true;
+    if (d.assoc != TSAR_ASSOC_FULL) costs.range_copies += (in ? 1 : 0) + (out ? 1 : 0);
     if (d.assoc == TSAR_ASSOC_FULL) {
       if (in && !persistent) costs.fixed_bytes += bytes * static_cast<double>(d.rows * d.cols);
       continue;

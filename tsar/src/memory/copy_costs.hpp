@@ -38,6 +38,13 @@ struct CopyCosts {
   /// the rows between. Empty when the region shares no buffer its accelerators hold, or no
   /// ratio split (ranges in worker order) gives each accelerator only rows it holds.
   std::vector<std::int64_t> resident;
+  /// Copies any range of a device with its own memory makes whatever its size: one for each
+  /// buffer of rows or columns it copies in, one for each it copies back (what a piece of
+  /// work an accelerator takes over costs beside its bytes; FULL inputs come once a pass).
+  int range_copies = 0;
+  /// Some output stays resident and has a halo: its boundary rows may go straight into
+  /// another device's copy (the copy engine's peer copies).
+  bool resident_halos = false;
 };
 
 CopyCosts copy_costs(std::span<const Registration> registrations);

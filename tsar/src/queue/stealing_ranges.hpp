@@ -13,6 +13,12 @@
 // the owner finishes that in less time than the minimum piece stands for, and short passes
 // (every range at most one piece) then run without a thief ever reading another's line.
 //
+// A worker may also be a thief without being a member (an accelerator beside the cores:
+// "stealing across the accelerator boundary"): its own range is its alone and run outside
+// these ranges, and once it is done it takes pieces of the members' ranges, none smaller than
+// its own minimum piece -- what a piece must be to pay for the thief's launch and copies
+// (schedule/planner.hpp decides who steals and that minimum).
+//
 // Owner and thieves both take with one fetch-and-add on the range's head (the blocking
 // interface of the ticket queue, queue/chunk_queue.hpp), so no lock is taken, nothing is
 // retried except after another taker's progress, and every iteration is handed out once.
@@ -50,16 +56,18 @@ class StealingRanges {
   int workers() const { return workers_; }
 
   /// Re-arms for a (sub-)pass: worker w owns ranges[w] when member[w] != 0 and takes no
-  /// piece smaller than min_piece[w] (>= 1). Non-members' ranges are not handed out. Not
-  /// concurrent with takers; allocates nothing.
+  /// piece smaller than min_piece[w] (>= 1). Non-members' ranges are not handed out; a
+  /// non-member w with thief[w] != 0 (`thief` may be empty: none) steals pieces of at least
+  /// min_piece[w] from the members' ranges. Not concurrent with takers; allocates nothing.
   void reset(std::span<const Range> ranges, std::span<const unsigned char> member,
-             std::span<const std::int64_t> min_piece) {
+             std::span<const std::int64_t> min_piece, std::span<const unsigned char> thief = {}) {
     members_.clear();
     int open = 0;
     for (int w = 0; w < workers_; ++w) {
       const auto i = static_cast<std::size_t>(w);
       Owner& o = owners_[i];
       o.member = member[i] != 0;
+      o.thief = !o.member && i < thief.size() && thief[i] != 0;
       o.min_piece = std::max<std::int64_t>(1, min_piece[i]);
       o.hi = o.member ? ranges[i].end : ranges[i].begin;
       o.head.store(ranges[i].begin, std::memory_order_relaxed);
@@ -72,15 +80,22 @@ class StealingRanges {
   }
 
   bool member(int worker) const { return owners_[static_cast<std::size_t>(worker)].member; }
+  /// Whether non-member `worker` steals from the members' ranges (reset's thief).
+  bool thief(int worker) const { return owners_[static_cast<std::size_t>(worker)].thief; }
 
   /// Member `worker`'s next range: a piece of its own, else a piece of the fullest range of
-  /// another member that has more than one of its owner's minimum pieces left. kClosed once
-  /// neither is left, or after close().
+  /// another member that has more than one of its owner's minimum pieces left. A thief's: a
+  /// piece of the fullest member's range that has more than one of its owner's minimum pieces
+  /// and at least one of the thief's left. kClosed once none is left, for a worker neither
+  /// member nor thief, or after close().
   ChunkQueue::Result take(int worker, Range& out) {
     const Owner& me = owners_[static_cast<std::size_t>(worker)];
-    if (closed_.load(std::memory_order_relaxed)) return ChunkQueue::Result::kClosed;
-    if (take_from(owners_[static_cast<std::size_t>(worker)], me.min_piece, out))
+    if (closed_.load(std::memory_order_relaxed) || !(me.member || me.thief))
+      return ChunkQueue::Result::kClosed;
+    if (me.member && take_from(owners_[static_cast<std::size_t>(worker)], me.min_piece, out))
       return ChunkQueue::Result::kSuccess;
+    // A member takes whatever is left of a range; a thief no piece its minimum does not pay.
+    const std::int64_t least = me.member ? 1 : me.min_piece;
     // A failed take means other takers emptied that range since it was read, so the loop
     // ends: each round either succeeds or finds strictly less left to take.
     for (;;) {
@@ -92,7 +107,7 @@ class StealingRanges {
       for (int w : members_) {
         Owner& o = owners_[static_cast<std::size_t>(w)];
         const std::int64_t left = o.hi - o.head.load(std::memory_order_relaxed);
-        if (left > o.min_piece && left > most) {
+        if (left > o.min_piece && left >= least && left > most) {
           most = left;
           victim = &o;
         }
@@ -113,6 +128,7 @@ class StealingRanges {
     std::int64_t hi = 0;
     std::int64_t min_piece = 1;
     bool member = false;
+    bool thief = false;
   };
 
   /// A piece of o's range; false when it is exhausted. The one take that leaves no more

@@ -6,6 +6,8 @@
 // advances only by what its emulated device "ran", and every worker leaves a barrier at the
 // last arrival's time.
 
+#include <span>
+
 namespace tsar::core {
 
 class PassClock {
@@ -17,6 +19,12 @@ class PassClock {
   /// released: they leave together, at the last arrival's time. Called by the leader, and by
   /// the planner before a pass starts.
   virtual void synchronize() = 0;
+  /// The workers `workers` run the (sub-)pass about to start; called by the planner or
+  /// leader while none of them runs. An emulated clock may order the workers' takes by their
+  /// emulated times with it (who steals what, tests/unit/tsar/emulated_clock.hpp).
+  virtual void start(std::span<const int> workers) { (void)workers; }
+  /// Worker `worker` is done with the (sub-)pass: it takes and runs nothing more in it.
+  virtual void arrive(int worker) { (void)worker; }
 };
 
 }  // namespace tsar::core

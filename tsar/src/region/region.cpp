@@ -152,6 +152,11 @@ void Region::set_clock(std::shared_ptr<PassClock> clock) {
   clock_ = std::move(clock);
 }
 
+void Region::set_accelerator_stealing(bool on) {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "stealing cannot be switched during a pass");
+  planner_->set_accelerator_stealing(on);
+}
+
 MemoryRegistry& Region::memory() {
   if (in_pass()) throw Error(TSAR_ERR_STATE, "memory registrations cannot change during a pass");
   return memory_;
@@ -206,7 +211,8 @@ void Region::record_pass(double last_arrival) {
              planner_->retired(static_cast<int>(w)) ? 1 : 0,
              moved.to_device,
              moved.from_device,
-             moved.peer};
+             moved.peer,
+             x.pass_stolen};
   }
   stats_.commit(p);
   if (trace_ != nullptr) {

@@ -77,6 +77,8 @@ class Region : public tsar_region {
   void set_backoff(int passes);
   /// Replaces the clock passes are timed with (emulated time in tests).
   void set_clock(std::shared_ptr<PassClock> clock);
+  /// Whether accelerators may steal from the CPU workers' ranges (PassPlanner's switch).
+  void set_accelerator_stealing(bool on);
   MemoryRegistry& memory();
   Reductions& reductions();
   /// Copies the rows devices hold resident of registered buffer `host` back to it (outside
@@ -136,10 +138,17 @@ class Region : public tsar_region {
     std::int64_t sub_iterations = 0;
     std::int64_t sub_chunks = 0;
     double sub_busy = 0.0;
+    /// Of sub_iterations and sub_busy, what a thief stole (the planner's share_thieves),
+    /// and when its own range was done (the clock's seconds).
+    std::int64_t sub_stolen = 0;
+    double sub_stolen_busy = 0.0;
+    double own_end = 0.0;
     // The worker's own during a pass.
     bool in_pass = false;
     bool has_pending = false;
     bool started = false;  ///< start already set by loop() for the pending chunk
+    bool thief = false;    ///< steals from the CPU workers' ranges once its own is done
+    bool stealing = false;  ///< the current range is a stolen piece
     unsigned kind = 0;     ///< the device as bodies see it, cached at the pass start
     int id = -1;
     LaunchContext launch;
@@ -152,6 +161,9 @@ class Region : public tsar_region {
     std::int64_t pass_chunks = 0;
     double pass_busy = 0.0;
     double pass_idle = 0.0;
+    std::int64_t pass_stolen = 0;
+    double pass_stolen_busy = 0.0;
+    double own_finish = 0.0;  ///< the last sub-pass's end of its own range (or arrival)
   };
 
   // region_pass.cpp: the protocol
@@ -204,6 +216,11 @@ class Region : public tsar_region {
   /// participants less that one: those the pool wakes (0, the caller, first).
   int adopted_ = -1;
   std::vector<int> woken_;
+  /// The workers that run this pass: the participants, less the leader where it drives an
+  /// accelerator (its worker's index is the accelerator's then).
+  std::span<const int> running() const {
+    return std::span<const int>(participants_).subspan(adopted_ < 0 ? 0 : 1);
+  }
   MemoryRegistry memory_;
   Reductions reductions_;
   CopyEngine engine_;

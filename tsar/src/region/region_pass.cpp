@@ -137,8 +137,8 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   n_ = n;
   origin_ = first;
   for (auto& w : workers_) {
-    w.pass_iterations = w.pass_chunks = 0;
-    w.pass_busy = w.pass_idle = 0.0;
+    w.pass_iterations = w.pass_chunks = w.pass_stolen = 0;
+    w.pass_busy = w.pass_idle = w.pass_stolen_busy = 0.0;
   }
   try {
     if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
@@ -208,7 +208,8 @@ void Region::install() {
     at += plan_.counts[w];
   }
   if (planner_->balances_cpu_share())
-    shares_.reset(ranges_, planner_->share_members(), planner_->share_pieces());
+    shares_.reset(ranges_, planner_->share_members(), planner_->share_pieces(),
+                  planner_->share_thieves());
 }
 
 void Region::choose_participants() {
@@ -235,8 +236,8 @@ void Region::choose_participants() {
     x.taking_part =
         !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
     if (!x.taking_part) {  // what the leader reads of it after the barrier
-      x.sub_iterations = x.sub_chunks = 0;
-      x.sub_busy = 0.0;
+      x.sub_iterations = x.sub_chunks = x.sub_stolen = 0;
+      x.sub_busy = x.sub_stolen_busy = 0.0;
       continue;
     }
     (x.device->description().accelerator ? participants_ : cpu_participants_)
@@ -255,11 +256,12 @@ void Region::choose_participants() {
     adopted_ = participants_[1];
     Worker& leader = workers_[0];
     leader.taking_part = false;
-    leader.sub_iterations = leader.sub_chunks = 0;
-    leader.sub_busy = 0.0;
+    leader.sub_iterations = leader.sub_chunks = leader.sub_stolen = 0;
+    leader.sub_busy = leader.sub_stolen_busy = 0.0;
     woken_.erase(woken_.begin() + 1);
   }
   barrier_.expect(std::span<const int>(woken_).subspan(1));
+  if (clock_) clock_->start(running());
 }
 
 void Region::stop_dispatch() {
@@ -275,8 +277,11 @@ void Region::cancel() {
 
 void Region::start_sub_pass(int worker) {
   Worker& me = workers_[static_cast<std::size_t>(worker)];
-  me.sub_iterations = me.sub_chunks = 0;
-  me.sub_busy = 0.0;
+  me.sub_iterations = me.sub_chunks = me.sub_stolen = 0;
+  me.sub_busy = me.sub_stolen_busy = 0.0;
+  // A thief runs its own range first (a non-member's, below), then steals in loop().
+  me.thief = !plan_.chunked && shares_.thief(worker);
+  me.stealing = false;
   Range r;
   if (me.error == TSAR_OK && !canceled_.load(std::memory_order_relaxed)) {
     if (!plan_.chunked && shares_.member(worker)) {
@@ -359,9 +364,16 @@ int Region::loop(int worker, int* status) {
     me.sub_iterations += ran;
     ++me.sub_chunks;
   }
+  if (me.stealing) {  // what the planner does not learn the thief's time from
+    me.sub_stolen += ran;
+    me.sub_stolen_busy += t - me.start;
+  } else {
+    me.own_end = t;
+  }
   me.current = {};
-  // Chunks, or the next piece of the CPU share (its own range's, else a stolen one).
-  const bool shared = !plan_.chunked && shares_.member(worker);
+  // Chunks, or the next piece of the CPU share (its own range's, else a stolen one); a thief's
+  // next piece of the CPU workers' ranges once its own is done.
+  const bool shared = !plan_.chunked && (shares_.member(worker) || me.thief);
   if ((plan_.chunked || shared) && me.active && me.error == TSAR_OK &&
       !canceled_.load(std::memory_order_relaxed)) {
     Range r;
@@ -370,6 +382,7 @@ int Region::loop(int worker, int* status) {
     if (taken == ChunkQueue::Result::kSuccess) {
       me.pending = r;
       me.has_pending = true;
+      me.stealing = me.thief;
       if (clocked) me.start = t;
       me.started = true;
       return 1;
@@ -381,6 +394,7 @@ int Region::loop(int worker, int* status) {
   }
   if (copying_) collect(me, worker);
   me.arrival = t;
+  if (clock_) clock_->arrive(worker);
   barrier_.arrive_and_wait(worker == adopted_ ? 0 : worker, [this] { finish_sub_pass(); });
   if (decision_ == kContinue) {
     start_sub_pass(worker);
@@ -412,7 +426,13 @@ void Region::finish_sub_pass() {
     x.pass_iterations += x.sub_iterations;
     x.pass_chunks += x.sub_chunks;
     x.pass_busy += x.sub_busy;
-    samples_[w] = {x.sub_iterations, x.sub_busy, x.arrival - sub_start_};
+    x.pass_stolen += x.sub_stolen;
+    x.pass_stolen_busy += x.sub_stolen_busy;
+    // A thief's sample is of its own range alone: stolen pieces carry launches and copies of
+    // other sizes, and the CPU side's sample counts only what the CPU workers ran.
+    x.own_finish = x.sub_stolen > 0 ? x.own_end : x.arrival;
+    samples_[w] = {x.sub_iterations - x.sub_stolen, x.sub_busy - x.sub_stolen_busy,
+                   x.own_finish - sub_start_};
     if (!x.lost_device) continue;
     x.lost_device = false;
     samples_[w] = {};
@@ -423,6 +443,7 @@ void Region::finish_sub_pass() {
   if (planner_->finish_sub_pass(samples_, learn, plan_)) {
     install();
     if (copying_) exchange_resident_rows();
+    if (clock_) clock_->start(running());
     decision_ = kContinue;
     sub_start_ = clock(0);
     schedule_seconds_ += sub_start_ - t0;
@@ -439,9 +460,11 @@ void Region::finish_sub_pass() {
   if (pass_error_ == TSAR_OK) {  // a refused pass ran nothing
     record_pass(last);
     // After recording: the statistics show the devices as they ran this pass.
-    for (std::size_t w = 0; w < workers_.size(); ++w)
-      samples_[w] = {workers_[w].pass_iterations, workers_[w].pass_busy,
-                     workers_[w].arrival - pass_start_};
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      const Worker& x = workers_[w];
+      samples_[w] = {x.pass_iterations - x.pass_stolen, x.pass_busy - x.pass_stolen_busy,
+                     x.own_finish - pass_start_};
+    }
     planner_->end_pass(learn, last - pass_start_, samples_);
   }
   state_.store(kIdle, std::memory_order_release);

@@ -52,7 +52,8 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
                     {"retired", d.retired != 0},
                     {"bytes_to_device", d.bytes_to_device},
                     {"bytes_from_device", d.bytes_from_device},
-                    {"bytes_peer", d.bytes_peer}});
+                    {"bytes_peer", d.bytes_peer},
+                    {"stolen_iterations", d.stolen_iterations}});
   }
   return j.dump() + "\n";
 }
@@ -60,7 +61,7 @@ std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
 const char* csv_header() {
   return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,cpu_sharing,"
          "worker,device,kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,"
-         "retired,bytes_to_device,bytes_from_device,bytes_peer\n";
+         "retired,bytes_to_device,bytes_from_device,bytes_peer,stolen_iterations\n";
 }
 
 std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
@@ -71,7 +72,7 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
     const auto& d = devices[w];
     std::snprintf(
         line, sizeof line,
-        ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld\n",
+        ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld,%lld\n",
         static_cast<long long>(pass.pass), static_cast<long long>(pass.n), pass.sub_passes,
         pass.canceled, pass.seconds, pass.schedule_seconds,
         share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
@@ -79,7 +80,8 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
         device_kind_name(static_cast<DeviceKind>(d.kind)), static_cast<long long>(d.iterations),
         static_cast<long long>(d.chunks), d.busy_seconds, d.idle_seconds, d.time_per_iteration,
         d.retired, static_cast<long long>(d.bytes_to_device),
-        static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer));
+        static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
+        static_cast<long long>(d.stolen_iterations));
     // Region and schedule names are user text: quote them for CSV.
     const auto quote = [](const std::string& s) {
       std::string q = "\"";

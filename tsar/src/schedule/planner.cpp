@@ -51,6 +51,7 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   cpu_split_.reserve(n);
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
+  share_thief_.assign(n, 0);
   retiring_.reserve(n);
   regroup();
 }
@@ -103,6 +104,10 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
   n_ = n;
   if (device_memory_ && scheduler_->adapts()) screen_accelerators(n, copies);
   if (device_memory_) link_costs(copies);
+  range_copies_ = copies.range_copies;
+  // A stolen piece's staging may move the thief's copy while a neighbour copies halo rows
+  // straight into it (the copy engine's peer copies, planned for the split's ranges).
+  steal_allowed_ = !(copies.resident_halos && linked_.size() >= 2);
   copying_ = std::find(host_memory_.begin(), host_memory_.end(), 0) != host_memory_.end();
   current_times();
   for (std::size_t w = 0; w < devices_.size(); ++w)
@@ -350,22 +355,24 @@ void PassPlanner::choose_share_mode(std::int64_t n, SubPassPlan& plan) {
 }
 
 void PassPlanner::plan_sharing(const SubPassPlan& plan) {
-  // Every active CPU device takes part (a core, or a team whose bodies spread their pieces);
-  // accelerators and the emulated ones keep their ranges: moving work onto them would move
-  // data, and their measured times are what the split balances against the CPU share.
+  // Every active CPU device takes part (a core, or a team whose bodies spread their pieces).
+  // Accelerators own their ranges; those whose pieces pay take over what remains of the
+  // members' ranges once their own is done (thieves, planner_steal.cpp).
   if (!balance_cpu_ || plan.chunked) return;
+  const bool thieves = plan_thieves(plan);
   // The members and single cores' pieces follow from the mode and the CPU devices' estimators
   // alone: worked out again when those changed. Teams' pieces follow their ranges too.
-  if (sharing_epoch_ == cpu_epoch_ && sharing_mode_ == share_mode_) {
+  if (sharing_epoch_ == cpu_epoch_ && sharing_mode_ == share_mode_ && sharing_thieves_ == thieves) {
     for (const std::size_t w : teams_)
       if (share_member_[w]) share_piece_[w] = share_piece(w, plan);
     return;
   }
   sharing_epoch_ = cpu_epoch_;
   sharing_mode_ = share_mode_;
+  sharing_thieves_ = thieves;
   std::fill(share_member_.begin(), share_member_.end(), 0);
-  // Without stealing, or with one member, every worker runs its own range as it is.
-  if (cpu_workers_.size() < 2 || share_mode_ != ShareMode::kSteal) return;
+  // Without stealing, or with one member and no thief, every worker runs its own range as it is.
+  if (cpu_workers_.size() < (thieves ? 1u : 2u) || share_mode_ != ShareMode::kSteal) return;
   for (const std::size_t w : cpu_workers_) {
     share_member_[w] = 1;
     share_piece_[w] = share_piece(w, plan);

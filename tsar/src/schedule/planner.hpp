@@ -27,6 +27,9 @@
 //                        after K slow passes (thesis 5.4.1) -- counting the copies retiring
 //                        one that holds a data environment's rows would make --, retired
 //                        when they run out of memory
+//   planner_steal.cpp    which accelerators, once their own range is done, take over pieces
+//                        of what remains of the cores' ranges, and the smallest piece that
+//                        pays for its launch and copies
 //
 // It never asks a device what kind it is: what it needs are properties of the device
 // interface (DeviceDescription: accelerator, host_memory, cores, control_core, peak; the
@@ -92,6 +95,9 @@ class PassPlanner {
   void set_given_time(int worker, double seconds);
   /// Back-off after `passes` slow passes in a row (0 disables).
   void set_backoff(int passes) { backoff_passes_ = passes; }
+  /// Whether accelerators may steal from the cores' ranges at all (planner_steal.cpp; on by
+  /// default): off, every accelerator runs its own range only.
+  void set_accelerator_stealing(bool on) { accelerator_stealing_ = on; }
 
   // -- a pass ----------------------------------------------------------------------------
   /// Plans the first (sub-)pass of a pass of n iterations into `plan` (reusing its
@@ -118,6 +124,10 @@ class PassPlanner {
   /// non-member's is stale).
   std::span<const unsigned char> share_members() const { return share_member_; }
   std::span<const std::int64_t> share_pieces() const { return share_piece_; }
+  /// The current plan's thieves: accelerators that, once their own range is done, take pieces
+  /// of the members' ranges of at least their share_pieces() each (planner_steal.cpp). A
+  /// thief's samples to finish_sub_pass and end_pass are of its own range alone.
+  std::span<const unsigned char> share_thieves() const { return share_thief_; }
   /// How this pass's cores share it (statistics).
   ShareMode share_mode() const { return share_mode_; }
   /// Chunked plans: worker w's next chunk from `queue` (any thread, its own worker's).
@@ -176,6 +186,9 @@ class PassPlanner {
   void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
   bool copy_dominated(std::size_t w, double busy);
+  // planner_steal.cpp
+  bool plan_thieves(const SubPassPlan& plan);
+  std::int64_t steal_piece(std::size_t w, double owner_tpi) const;
   // planner_back_off.cpp
   const CpuAggregates& cpu_aggregates();
   CpuSide cpu_side(std::int64_t n);
@@ -297,9 +310,19 @@ class PassPlanner {
   ShareProbe share_probe_;
   std::vector<unsigned char> share_member_;
   std::vector<std::int64_t> share_piece_;
-  /// The members and single cores' pieces are of cpu_epoch_ = sharing_epoch_ and sharing_mode_.
+  /// The members and single cores' pieces are of cpu_epoch_ = sharing_epoch_, sharing_mode_
+  /// and sharing_thieves_ (whether the plan had thieves: then one core is a member too).
   std::uint64_t sharing_epoch_ = kNoEpoch;
   ShareMode sharing_mode_ = ShareMode::kOwn;
+  bool sharing_thieves_ = false;
+
+  // Stealing across the accelerator boundary (planner_steal.cpp): the plan's thieves, whether
+  // this pass's data lets accelerators steal (plan_pass), the switch, and what a range of a
+  // device with its own memory copies whatever its size (CopyCosts::range_copies).
+  std::vector<unsigned char> share_thief_;
+  bool steal_allowed_ = false;
+  bool accelerator_stealing_ = true;
+  int range_copies_ = 0;
 };
 
 }  // namespace tsar::core
