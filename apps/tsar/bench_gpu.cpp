@@ -12,7 +12,9 @@
 //   (halo included) + own outputs", and the learned split; for the time-step kernels, under each
 //   schedule of one range per device: the bytes a pass moved and those its loops' splits require
 //   (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass), and of those the bytes
-//   devices copied straight into each other's memory (bytes_peer_per_pass: halo rows GPU to GPU).
+//   devices copied straight into each other's memory (bytes_peer_per_pass: halo rows GPU to GPU),
+//   and the iterations accelerators took over from the cores' ranges once their own was done
+//   (stolen_iterations_per_pass, per device stolen_per_pass).
 // Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
 // hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
 // (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
@@ -141,6 +143,7 @@ struct Result {
   std::size_t loops = 0;
   std::vector<double> to, from;  ///< mean bytes per timed pass
   std::vector<double> peer;      ///< of `from`, copied straight into another device's memory
+  std::vector<double> stolen;    ///< iterations taken over from the cores' ranges, per pass
   std::vector<double> bound;     ///< mean bound per timed pass
   int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
   double moved = 0.0;            ///< mean bytes per timed pass, every device and loop
@@ -171,7 +174,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
   r.devices = devices;
   for (int w = 0; w < n; ++w) r.keys.emplace_back(regions.front()->device(w).key);
   r.to.assign(static_cast<std::size_t>(n), 0.0);
-  r.from = r.bound = r.peer = r.to;
+  r.from = r.bound = r.peer = r.stolen = r.to;
   r.iterations.assign(static_cast<std::size_t>(n), 0);
   r.retired.assign(static_cast<std::size_t>(n), 0);
   k.reset();
@@ -206,16 +209,24 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
         std::int64_t begin = 0;  // adaptive ranges lie in worker order
         for (int w = 0; w < n; ++w) {
           const auto& d = stats.devices[static_cast<std::size_t>(w)];
-          const std::int64_t end = begin + d.iterations;
-          const double bound = ranges && d.iterations > 0 && d.kind != TSAR_DEVICE_CPU
-                                   ? static_cast<double>(k.bound_bytes(begin, end))
-                                   : 0.0;
+          // A thief's own range, and as many rows again as it stole (its pieces lie elsewhere,
+          // each with its own halo: bytes over this bound are not counted for it).
+          const std::int64_t end = begin + d.iterations - d.stolen_iterations;
+          const double bound =
+              ranges && d.iterations > 0 && d.kind != TSAR_DEVICE_CPU
+                  ? static_cast<double>(k.bound_bytes(begin, end)) +
+                        (d.stolen_iterations > 0
+                             ? static_cast<double>(k.bound_bytes(0, d.stolen_iterations))
+                             : 0.0)
+                  : 0.0;
           const double bytes = static_cast<double>(d.bytes_to_device + d.bytes_from_device);
-          if (ranges && bytes > bound) ++r.bound_violations;
+          if (ranges && bytes > bound && d.stolen_iterations == 0) ++r.bound_violations;
           r.moved += bytes / passes;
           r.to[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_to_device) / passes;
           r.from[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_from_device) / passes;
           r.peer[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_peer) / passes;
+          r.stolen[static_cast<std::size_t>(w)] +=
+              static_cast<double>(d.stolen_iterations) / passes;
           r.bound[static_cast<std::size_t>(w)] += bound / passes;
           begin = end;
         }
@@ -295,6 +306,7 @@ json result_json(const Result& r) {
                        {"bytes_to_device", r.to[w]},
                        {"bytes_from_device", r.from[w]},
                        {"bytes_peer", r.peer[w]},
+                       {"stolen_per_pass", r.stolen[w]},
                        {"bytes_bound", r.bound[w]}});
   return {{"devices_spec", r.devices},
           {"seconds_per_pass", r.per_pass},
@@ -309,6 +321,7 @@ json result_json(const Result& r) {
           {"bytes_over_bound", r.bound_violations},
           {"bytes_per_pass", r.moved},
           {"bytes_peer_per_pass", std::accumulate(r.peer.begin(), r.peer.end(), 0.0)},
+          {"stolen_iterations_per_pass", std::accumulate(r.stolen.begin(), r.stolen.end(), 0.0)},
           {"bytes_minimum_per_pass", r.minimum},
           {"devices", devices}};
 }

@@ -3,10 +3,9 @@
 // speed is emulated time (emulated_clock.hpp): a body advances its worker's clock by its
 // iterations times a per-device factor instead of sleeping, so the times the planner learns,
 // and the pass times the share probe compares, are the same on a loaded machine as on an idle
-// one. Which core steals which piece still follows real time, so where a test needs a core to
-// run (or leave) a piece, it waits for another core's progress -- an order, not a duration --
-// and the iterations each core ran are asserted only where the schedule fixes them. Regions
-// with accelerators on emulated time are in test_emulated_regions.cpp.
+// one; the clock hands out pieces in the order of the workers' emulated times, so which core
+// steals which piece is the same too. Regions with accelerators on emulated time are in
+// test_emulated_regions.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,33 +28,6 @@ void run_emulated(emulated::Clock& clock, const tsar::Chunk& c, double factor) {
   clock.advance(c.worker(), kUnit * factor * static_cast<double>(c.size()));
 }
 
-/// Emulated bodies take no real time: a core woken first could run every range before the
-/// others wake, and a device that runs nothing is not measured. A pass's first piece on each
-/// core waits until every core has started one (10 s at most), so each core runs its range's
-/// head in every pass; later pieces go to whoever asks (real time).
-class StartTogether {
- public:
-  explicit StartTogether(int workers) : first_(static_cast<std::size_t>(workers)), n_(workers) {}
-  void new_pass() {
-    started_ = 0;
-    std::fill(first_.begin(), first_.end(), 1);
-  }
-  void enter(const tsar::Chunk& c) {
-    auto& first = first_[static_cast<std::size_t>(c.worker())];  // one thread per worker
-    if (!first) return;
-    first = 0;
-    ++started_;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (started_.load() < n_ && std::chrono::steady_clock::now() < until)
-      std::this_thread::yield();
-  }
-
- private:
-  std::vector<char> first_;
-  std::atomic<int> started_{0};
-  int n_;
-};
-
 /// Device `w`'s learned time per iteration after the region's last pass, in units.
 double learned_units(const tsar::Region& region, int w) {
   return region.pass_stats().devices[static_cast<std::size_t>(w)].time_per_iteration / kUnit;
@@ -77,11 +49,8 @@ TEST_F(Adaptation, AdaptiveConvergesToTheSpeedRatioOnFourDevices) {
     SCOPED_TRACE(schedule);
     tsar::Region region("converge", schedule);
     auto clock = emulated::emulate_time(region);
-    StartTogether start(4);
     for (int pass = 0; pass < 7; ++pass) {
-      start.new_pass();
       region.parallel_for(kN, [&](const tsar::Chunk& c) {
-        start.enter(c);
         run_emulated(*clock, c, factor[static_cast<std::size_t>(c.worker())]);
       });
     }
@@ -157,14 +126,11 @@ TEST_F(Adaptation, ACoresColdFirstPassDoesNotMoveItsRowsButALastingSlowdownDoes)
   constexpr std::int64_t kN = 80;
   tsar::Region cold("cold-start", "adaptive");
   auto cold_clock = emulated::emulate_time(cold);
-  StartTogether start(2);
   std::vector<std::int64_t> first(2, -1);  // one thread per worker
   for (int pass = 0; pass < 2; ++pass) {
-    start.new_pass();
     cold.parallel_for(kN, [&](const tsar::Chunk& c) {
       const auto w = static_cast<std::size_t>(c.worker());
       if (pass == 1 && first[w] < 0) first[w] = c.begin();
-      start.enter(c);
       run_emulated(*cold_clock, c, w == 0 && pass == 0 ? 3.0 : 1.0);
     });
   }
@@ -173,9 +139,7 @@ TEST_F(Adaptation, ACoresColdFirstPassDoesNotMoveItsRowsButALastingSlowdownDoes)
   tsar::Region slow("lasting-slowdown", "adaptive");
   auto slow_clock = emulated::emulate_time(slow);
   for (int pass = 0; pass < 3; ++pass) {
-    start.new_pass();
     slow.parallel_for(kN, [&](const tsar::Chunk& c) {
-      start.enter(c);
       run_emulated(*slow_clock, c, c.worker() == 0 ? 3.0 : 1.0);
     });
   }
@@ -217,11 +181,8 @@ TEST_F(Adaptation, OneSpikyPassDoesNotCollapseTheSplit) {
   tsar::set_devices("cpu:0,cpu:1");
   tsar::Region region("spiky", "adaptive");
   auto clock = emulated::emulate_time(region);
-  StartTogether start(2);
   for (int pass = 0; pass < 8; ++pass) {
-    start.new_pass();
     region.parallel_for(80, [&](const tsar::Chunk& c) {
-      start.enter(c);
       run_emulated(*clock, c, c.worker() == 0 && pass == 4 ? 10.0 : 1.0);
     });
     if (pass >= 4) {
@@ -293,10 +254,9 @@ TEST_F(Adaptation, AProbeRunsBlocksOfPassesSharedEachWay) {
 // Two cores on a loop where one of them, in turn, starts 20 units late in every pass (a core
 // shared with another program): on its own range the late core's whole range waits for it.
 // After the probe's warm-up and blocks the cores must go on balancing the pass (stealing, or
-// chunks taken in order). On emulated time; that the on-time core takes over the late one's
-// rest is made certain by order: the late core's first piece waits until every other
-// iteration has run but the last, which thieves leave to its owner (on own ranges, the other
-// iterations are the on-time core's range).
+// chunks taken in order). On emulated time, whose clock hands out pieces in the order of the
+// workers' emulated times: while the late core's first piece runs, the on-time core takes over
+// the rest (on own ranges, it has only its own).
 TEST_F(Adaptation, CoresKeepBalancingWhereItSavesALateCoresRest) {
   tsar::set_devices("cpu:0,cpu:1");
   tsar::Region region("balancing-pays", "adaptive");
@@ -305,18 +265,11 @@ TEST_F(Adaptation, CoresKeepBalancingWhereItSavesALateCoresRest) {
   int balanced = 0;
   for (int pass = 0; pass < 2 + 24 + 6; ++pass) {
     std::vector<int> first(2, 1);  // one thread per worker
-    std::atomic<std::int64_t> done{0};
     region.parallel_for(kN, [&](const tsar::Chunk& c) {
       const auto w = static_cast<std::size_t>(c.worker());
-      if (first[w] && c.worker() == pass % 2) {
-        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-        while (done.load() + c.size() < kN - 1 && std::chrono::steady_clock::now() < until)
-          std::this_thread::yield();
-        clock->advance(c.worker(), 20 * kUnit);
-      }
+      if (first[w] && c.worker() == pass % 2) clock->advance(c.worker(), 20 * kUnit);
       first[w] = 0;
       run_emulated(*clock, c, 1.0);
-      done += c.size();
     });
     if (pass >= 2 + 24) balanced += region.pass_stats().pass.cpu_sharing != TSAR_SHARE_OWN;
   }

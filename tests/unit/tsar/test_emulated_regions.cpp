@@ -2,8 +2,9 @@
 // Whole regions -- workers, barrier, copy engine, planner -- on emulated time
 // (emulated_clock.hpp): each device's speed is the time its bodies advance their worker's
 // clock by, so what the planner decides is the same on a busy machine as on an idle one.
-// The CPU side is one CPU device here: several would balance their ranges by stealing, and
-// who steals what follows real time (those cases sleep, in test_adaptation.cpp).
+// Where several workers balance ranges by stealing (the cores among themselves, an accelerator
+// from the cores), workers take their pieces in the order of their emulated times
+// (emulated_clock.hpp), so who steals what is the same on any machine.
 // Accelerators are emulated (emul:N, host memory) or the host's OpenMP device (omphost:N: its
 // own allocations and real copies, so data movement and its cost model are exercised); a
 // body's real work (a stencil, a gather) is checked against the serial loop.
@@ -27,8 +28,8 @@ namespace {
 constexpr double kUnit = 500e-6;  ///< emulated seconds of one iteration at factor 1
 
 /// next = 5-point average of cur on interior points, copy on the border, rows [b, e).
-void jacobi(const double* cur, double* next, std::int64_t rows, std::int64_t cols,
-            std::int64_t b, std::int64_t e) {
+void jacobi(const double* cur, double* next, std::int64_t rows, std::int64_t cols, std::int64_t b,
+            std::int64_t e) {
   for (std::int64_t i = b; i < e; ++i)
     for (std::int64_t j = 0; j < cols; ++j) {
       const std::int64_t k = i * cols + j;
@@ -642,13 +643,13 @@ class Step {
   void run(Sweep sweep_row, Norm norm_row, Fixed fixed) {
     const std::int64_t rows = rows_, cols = cols_;
     sweep_.parallel_for(rows, [&](const tsar::Chunk& c) {
-      sweep_clock_->advance(c.worker(), fixed(c.worker()) +
-                                            sweep_row(c.worker()) * static_cast<double>(c.size()));
+      sweep_clock_->advance(
+          c.worker(), fixed(c.worker()) + sweep_row(c.worker()) * static_cast<double>(c.size()));
       jacobi(c.ptr(su_), c.ptr(snext_), rows, cols, c.begin(), c.end());
     });
     norm_.parallel_for(rows, [&](const tsar::Chunk& c) {
-      norm_clock_->advance(c.worker(), fixed(c.worker()) +
-                                           norm_row(c.worker()) * static_cast<double>(c.size()));
+      norm_clock_->advance(
+          c.worker(), fixed(c.worker()) + norm_row(c.worker()) * static_cast<double>(c.size()));
       norm_rows(c.ptr(nnext_), c.ptr(nu_), c.ptr(npartial_), rows, cols, c.begin(), c.end());
     });
     jacobi(ru_.data(), rnext_.data(), rows, cols, 0, rows);
@@ -788,12 +789,12 @@ void record(const tsar::Region& region, Passes& out) {
   out.tpi.push_back(tpi);
 }
 
-/// `passes` passes of kRows rows on two cores (cpu:0, cpu:1) and an emulated accelerator
+/// `passes` passes of kStealRows rows on two cores (cpu:0, cpu:1) and an emulated accelerator
 /// (worker 2, host memory) 4x faster per row, accelerator stealing on or off. Worker w's rows
 /// in pass p take kUnit * factor(p, w) each (factor 1 for a core, 1/4 for the accelerator, as
 /// planned from the start), and the accelerator's first range of each pass `start` seconds
 /// more (staging it, a first launch); every row runs once per pass.
-constexpr std::int64_t kRows = 600;
+constexpr std::int64_t kStealRows = 600;
 template <class Factor>
 Passes two_cores_and_an_accelerator(bool steal, int passes, Factor factor, double start = 0.0) {
   tsar::set_devices("cpu:0,cpu:1,emul:1");
@@ -802,11 +803,11 @@ Passes two_cores_and_an_accelerator(bool steal, int passes, Factor factor, doubl
   auto clock = emulated::emulate_time(region);
   tsar::core::region_of(region.handle()).set_accelerator_stealing(steal);
   Passes out;
-  std::vector<int> seen(static_cast<std::size_t>(kRows));
+  std::vector<int> seen(static_cast<std::size_t>(kStealRows));
   for (int p = 0; p < passes; ++p) {
     std::fill(seen.begin(), seen.end(), 0);
     bool started = false;  // the accelerator's worker's alone
-    region.parallel_for(kRows, [&](const tsar::Chunk& c) {
+    region.parallel_for(kStealRows, [&](const tsar::Chunk& c) {
       const bool first = c.worker() == 2 && !std::exchange(started, true);
       clock->advance(c.worker(), (first ? start : 0.0) +
                                      kUnit * factor(p, c.worker()) * static_cast<double>(c.size()));
@@ -838,7 +839,7 @@ TEST_F(Emulated, AnAcceleratorTakesOverTheRowsOfCoresThatSlowedDownAfterThePlan)
   // the planned pass), plus what the rest takes all three: within 1.5x the ideal.
   constexpr int kSlow = 6;
   const auto factor = slowed_cores(kSlow, kSlow, 4.0);
-  const double ideal = kUnit * static_cast<double>(kRows) / (0.25 + 0.25 + 4.0);
+  const double ideal = kUnit * static_cast<double>(kStealRows) / (0.25 + 0.25 + 4.0);
   const Passes on = two_cores_and_an_accelerator(true, kSlow + 1, factor);
   const Passes off = two_cores_and_an_accelerator(false, kSlow + 1, factor);
   // The same plan for the accelerator: stealing is all that changes.
@@ -875,7 +876,7 @@ TEST_F(Emulated, AThiefLearnsWhatItWouldHaveLearnedWithoutStealing) {
           << "device " << w;
     // The CPU side's share tracks the same speed: within a few rows of the other run's.
     EXPECT_NEAR(static_cast<double>(on.splits[p][2]), static_cast<double>(off.splits[p][2]),
-                0.03 * kRows);
+                0.03 * kStealRows);
   }
   EXPECT_GT(stolen, 0);
   EXPECT_GT(stolen_on_same_plans, 0);  // stealing began on the plans the other run made
@@ -913,6 +914,129 @@ TEST_F(Emulated, ASeededRunWithStealingRepeatsExactly) {
   std::int64_t stolen = 0;
   for (const auto& s : first.stolen) stolen += s[2];
   EXPECT_GT(stolen, 0);
+}
+
+// With memory of its own (omphost: its own allocations, real copies), a stolen piece stages its
+// rows and halos in and its outputs out as a planned range does; results are the serial loop's.
+
+/// Seconds per row of worker w in pass p: the cores 4x slow in passes 4 to 7, the accelerator
+/// (worker 2 of cpu:0,cpu:1,omphost:1) 4x faster than a core.
+double slowed_row(int pass, int w) {
+  return kUnit * (w == 2 ? 0.25 : (pass >= 4 && pass <= 7 ? 4.0 : 1.0));
+}
+
+TEST_F(Emulated, StolenPiecesOfAStencilAndAReductionGiveTheSerialResults) {
+  // Inputs copied every pass (halo 1), an output copied back after each range, a sum over the
+  // rows in device accumulators: the accelerator steals while the cores are slow, and every
+  // pass's grid and sum are the serial loop's.
+  tsar::set_devices("cpu:0,cpu:1,omphost:1");
+  constexpr std::int64_t rows = 96, cols = 16;
+  auto g = grids(rows, cols);
+  tsar::Region region("steal-copies", "adaptive");
+  auto clock = emulated::emulate_time(region);
+  ASSERT_EQ(region.device(2).kind, static_cast<unsigned>(TSAR_DEVICE_OMP_TARGET));
+  auto cur = region.map_2d(g.a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN, 1);
+  auto next = region.map_2d(g.b.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_OUT);
+  double total = 0.0;
+  auto red = region.reduction(total, 0.0, [](double x, double y) { return x + y; });
+  std::int64_t stolen = 0;
+  for (int pass = 0; pass < 10; ++pass) {
+    total = 0.0;  // the pass adds its sum to it
+    region.parallel_for(rows, [&](const tsar::Chunk& c) {
+      clock->advance(c.worker(), slowed_row(pass, c.worker()) * static_cast<double>(c.size()));
+      jacobi(c.ptr(cur), c.ptr(next), rows, cols, c.begin(), c.end());
+      double& sum = c.local(red);
+      for (std::int64_t k = c.begin() * cols; k < c.end() * cols; ++k) sum += c.ptr(next)[k];
+    });
+    jacobi(g.ra.data(), g.rb.data(), rows, cols, 0, rows);
+    EXPECT_EQ(g.b, g.rb) << "pass " << pass;
+    // Sums of integers (the grid starts as 0, 1, ...: fifths of sums of integers) in any
+    // order: the serial sum within rounding.
+    EXPECT_NEAR(total, std::accumulate(g.rb.begin(), g.rb.end(), 0.0), 1e-6) << "pass " << pass;
+    stolen += region.pass_stats().devices[2].stolen_iterations;
+    std::swap(g.a, g.b);  // the host swaps: the next pass reads what this one wrote
+    std::swap(g.ra, g.rb);
+  }
+  EXPECT_FALSE(clock->stalled());
+  EXPECT_GT(stolen, 0);
+}
+
+TEST_F(Emulated, StolenPiecesOfAResidentStencilGiveTheSerialResults) {
+  // Persistent copies, the output resident (its rows stay on the device that wrote them, its
+  // boundary rows come back): a stolen piece's rows stay on the accelerator, and the next
+  // pass's exchange brings back those a core then reads.
+  tsar::set_devices("cpu:0,cpu:1,omphost:1");
+  constexpr std::int64_t rows = 96, cols = 16;
+  auto g = grids(rows, cols);
+  tsar::Region region("steal-resident", "adaptive");
+  auto clock = emulated::emulate_time(region);
+  auto [cur, next] = map_resident(region, g, rows, cols);
+  std::int64_t stolen = 0;
+  for (int pass = 0; pass < 10; ++pass) {
+    stencil_pass(region, *clock, g, cur, next, rows, cols,
+                 [&](int w) { return slowed_row(pass, w); });
+    stolen += region.pass_stats().devices[2].stolen_iterations;
+  }
+  cur.sync();
+  next.sync();
+  EXPECT_EQ(g.a, g.ra);
+  EXPECT_EQ(g.b, g.rb);
+  EXPECT_FALSE(clock->stalled());
+  EXPECT_GT(stolen, 0);
+}
+
+TEST_F(Emulated, AcceleratorsTradingResidentHalosDoNotSteal) {
+  // Two accelerators with memory of their own and a resident output with a halo: exchange
+  // plans boundary rows straight into a neighbour's copy, which a stolen piece's staging could
+  // move, so the planner lets neither steal (the same run without the resident output does).
+  for (const bool resident : {true, false}) {
+    SCOPED_TRACE(resident ? "resident" : "copied back");
+    tsar::set_devices("cpu:0,cpu:1,omphost:1,omphost:0");
+    constexpr std::int64_t rows = 128, cols = 16;
+    auto g = grids(rows, cols);
+    tsar::Region region("steal-peers", "adaptive");
+    auto clock = emulated::emulate_time(region);
+    const unsigned persist = TSAR_MEM_PERSIST;
+    auto cur =
+        region.map_2d(g.a.data(), rows, cols, 0, tsar::Assoc::rows, TSAR_MEM_IN | persist, 1);
+    auto next =
+        region.map_2d(g.b.data(), rows, cols, 0, tsar::Assoc::rows,
+                      TSAR_MEM_OUT | persist | (resident ? unsigned{TSAR_MEM_RESIDENT} : 0u), 1);
+    std::int64_t stolen = 0;
+    for (int pass = 0; pass < 10; ++pass) {
+      stencil_pass(region, *clock, g, cur, next, rows, cols,
+                   [&](int w) { return slowed_row(pass, std::min(w, 2)); });
+      for (const auto& d : region.pass_stats().devices) stolen += d.stolen_iterations;
+    }
+    cur.sync();
+    next.sync();
+    EXPECT_EQ(g.a, g.ra);
+    EXPECT_EQ(g.b, g.rb);
+    if (resident)
+      EXPECT_EQ(stolen, 0);
+    else
+      EXPECT_GT(stolen, 0);
+  }
+}
+
+TEST_F(Emulated, StolenPiecesOfATimeStepOnADataEnvironmentGiveTheSerialResults) {
+  // The two loops of a time step on a data environment that keeps their rows on the devices
+  // between the loops (Step): the accelerator steals from the cores in both loops while they
+  // are slow, and where each row was last written -- on the accelerator or on the host -- is
+  // known to the next loop: the step's results are the serial loops'.
+  tsar::set_devices("cpu:0,cpu:1,omphost:1");
+  constexpr std::int64_t kRows = 96, kCols = 16;
+  Step step(kRows, kCols);
+  ASSERT_EQ(step.sweep().num_devices(), 3);
+  std::int64_t stolen = 0;
+  for (int s = 0; s < 10; ++s) {
+    const auto per_row = [s](int w) { return slowed_row(s, w); };
+    step.run(per_row, per_row, [](int) { return 0.0; });
+    for (tsar::Region* r : {&step.sweep(), &step.norm()})
+      stolen += r->pass_stats().devices[2].stolen_iterations;
+  }
+  EXPECT_GT(stolen, 0);
+  step.expect_reference();
 }
 
 }  // namespace

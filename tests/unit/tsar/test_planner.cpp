@@ -281,4 +281,31 @@ TEST(Planner, SeededRunsRepeatExactly) {
   EXPECT_EQ(run(), run());
 }
 
+// Stealing across the accelerator boundary (planner_steal.cpp): who may steal, and the
+// smallest piece.
+
+TEST(Planner, AnAcceleratorStealsOnlyOnceMeasuredAndFasterThanTheCoresPerIteration) {
+  // Two cores and an accelerator (host memory: no copies), 4x faster per iteration or 2x
+  // slower (and kept: back-off off). Cold, nobody steals; measured, only the faster one does,
+  // with pieces of at least the 10 us a core's piece stands for; switched off, none.
+  for (const double accel_tpi : {0.25e-6, 2e-6}) {
+    SCOPED_TRACE(accel_tpi);
+    Sim sim({core(1e-6), core(1e-6), accelerator(accel_tpi, 4.0, 1e-6)}, 3);
+    sim.planner().set_backoff(0);
+    tsar::core::SubPassPlan plan;
+    sim.planner().plan_pass(kN, tsar::core::CopyCosts{}, plan);
+    EXPECT_EQ(sim.planner().share_thieves()[2], 0) << "cold";
+    for (int p = 0; p < 4; ++p) sim.run(kN);
+    const bool faster = accel_tpi < 1e-6;
+    EXPECT_EQ(sim.planner().share_thieves()[2], faster ? 1 : 0);
+    EXPECT_EQ(sim.planner().share_thieves()[0] + sim.planner().share_thieves()[1], 0);
+    if (faster) {
+      EXPECT_GE(sim.planner().share_pieces()[2], 10e-6 / accel_tpi);
+    }
+    sim.planner().set_accelerator_stealing(false);
+    sim.run(kN);
+    EXPECT_EQ(sim.planner().share_thieves()[2], 0) << "switched off";
+  }
+}
+
 }  // namespace

@@ -127,6 +127,32 @@ TEST(StealingRanges, NonMembersRangesAreNeverHandedOut) {
   EXPECT_EQ(s.take(2, r), kClosed);
 }
 
+TEST(StealingRanges, AThiefTakesOnlyFromMembersAndNoPieceUnderItsMinimum) {
+  // Worker 1 is an accelerator that steals (not a member: its own range is run outside);
+  // worker 3 neither member nor thief. The thief takes no piece smaller than its minimum
+  // (40), from the fullest member range with that much left; a worker neither member nor
+  // thief gets nothing.
+  StealingRanges s(4);
+  s.reset(std::vector<Range>{{0, 100}, {100, 500}, {500, 530}, {530, 600}},
+          std::vector<unsigned char>{1, 0, 1, 0}, std::vector<std::int64_t>{1, 40, 1, 1},
+          std::vector<unsigned char>{0, 1, 0, 0});
+  EXPECT_TRUE(s.thief(1));
+  EXPECT_FALSE(s.thief(0));  // a member is no thief
+  EXPECT_FALSE(s.thief(3));
+  Range r;
+  EXPECT_EQ(s.take(3, r), kClosed);
+  ASSERT_EQ(s.take(1, r), kSuccess);  // from worker 0's 100, not its own range
+  EXPECT_EQ(r.begin, 0);
+  EXPECT_EQ(r.end, 40);               // its minimum, over a quarter of what remained
+  ASSERT_EQ(s.take(1, r), kSuccess);  // 60 left at worker 0, 30 at worker 2
+  EXPECT_EQ(r.begin, 40);
+  EXPECT_EQ(r.end, 80);
+  // 20 left at worker 0 and 30 at worker 2: no piece of 40 pays.
+  EXPECT_EQ(s.take(1, r), kClosed);
+  ASSERT_EQ(s.take(2, r), kSuccess);  // the members go on
+  EXPECT_EQ(r.begin, 500);
+}
+
 TEST(StealingRanges, CloseStopsEveryTaker) {
   StealingRanges s(2);
   reset(s, {{0, 100}, {100, 200}}, {1, 1}, {1, 1});
@@ -141,7 +167,8 @@ TEST(StealingRanges, CloseStopsEveryTaker) {
 
 TEST(StealingRanges, ConcurrentOwnersAndThievesRunEveryIterationOnce) {
   // Eight takers, one of them very slow (a preempted core), uneven ranges (an empty one, a
-  // non-member's), several passes over the same object, small and large minimum pieces.
+  // non-member's: an accelerator, in half the passes a thief with a large minimum piece),
+  // several passes over the same object, small and large minimum pieces.
   constexpr int kWorkers = 8;
   constexpr std::int64_t kN = 60'000;
   StealingRanges s(kWorkers);
@@ -156,16 +183,22 @@ TEST(StealingRanges, ConcurrentOwnersAndThievesRunEveryIterationOnce) {
     for (int w = 0; w < kWorkers; ++w)
       ranges.push_back({cuts[static_cast<std::size_t>(w)], cuts[static_cast<std::size_t>(w) + 1]});
     std::vector<unsigned char> member(kWorkers, 1);
-    member[3] = 0;  // an accelerator: its range stays its own
+    member[3] = 0;  // an accelerator: its range stays its own; every other pass a thief
+    std::vector<unsigned char> thief(kWorkers, 0);
+    thief[3] = pass % 4 < 2 ? 1 : 0;
     std::vector<std::int64_t> piece(kWorkers, pass % 2 == 0 ? 1 : 97);
-    s.reset(ranges, member, piece);
+    piece[3] = 500;
+    s.reset(ranges, member, piece, thief);
 
     std::vector<std::atomic<int>> seen(kN);
     std::vector<std::thread> threads;
     for (int w = 0; w < kWorkers; ++w) {
-      if (!member[static_cast<std::size_t>(w)]) continue;
+      if (!member[static_cast<std::size_t>(w)] && !thief[static_cast<std::size_t>(w)]) continue;
       threads.emplace_back([&, w] {
         Range r;
+        if (!member[static_cast<std::size_t>(w)])  // a thief runs its own range first
+          for (auto i = ranges[3].begin; i < ranges[3].end; ++i)
+            seen[static_cast<std::size_t>(i)]++;
         while (s.take(w, r) == kSuccess) {
           ASSERT_LT(r.begin, r.end);
           for (auto i = r.begin; i < r.end; ++i) seen[static_cast<std::size_t>(i)]++;
@@ -176,7 +209,7 @@ TEST(StealingRanges, ConcurrentOwnersAndThievesRunEveryIterationOnce) {
     for (auto& t : threads) t.join();
     const Range accel = ranges[3];
     for (std::int64_t i = 0; i < kN; ++i) {
-      const int expected = (i >= accel.begin && i < accel.end) ? 0 : 1;
+      const int expected = (i >= accel.begin && i < accel.end && !thief[3]) ? 0 : 1;
       ASSERT_EQ(seen[static_cast<std::size_t>(i)].load(), expected) << "iteration " << i;
     }
   }

@@ -146,10 +146,10 @@ class Region : public tsar_region {
     // The worker's own during a pass.
     bool in_pass = false;
     bool has_pending = false;
-    bool started = false;  ///< start already set by loop() for the pending chunk
-    bool thief = false;    ///< steals from the CPU workers' ranges once its own is done
+    bool started = false;   ///< start already set by loop() for the pending chunk
+    bool thief = false;     ///< steals from the CPU workers' ranges once its own is done
     bool stealing = false;  ///< the current range is a stolen piece
-    unsigned kind = 0;     ///< the device as bodies see it, cached at the pass start
+    unsigned kind = 0;      ///< the device as bodies see it, cached at the pass start
     int id = -1;
     LaunchContext launch;
     int error = TSAR_OK;  ///< this worker's error in this pass (n mismatch...)
