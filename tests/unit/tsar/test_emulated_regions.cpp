@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -798,13 +800,15 @@ void record(const tsar::Region& region, Passes& out) {
 /// planned from the start), and the accelerator's first range of each pass `start` seconds
 /// more (staging it, a first launch); every row runs once per pass.
 constexpr std::int64_t kStealRows = 600;
+/// (steal: nullopt leaves it to TSAR_ACCEL_STEAL.)
 template <class Factor>
-Passes two_cores_and_an_accelerator(bool steal, int passes, Factor factor, double start = 0.0) {
+Passes two_cores_and_an_accelerator(std::optional<bool> steal, int passes, Factor factor,
+                                    double start = 0.0) {
   tsar::set_devices("cpu:0,cpu:1,emul:1");
   tsar::Region region("steal", "adaptive");
   EXPECT_EQ(region.device(2).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
   auto clock = emulated::emulate_time(region);
-  tsar::core::region_of(region.handle()).set_accelerator_stealing(steal);
+  if (steal) tsar::core::region_of(region.handle()).set_accelerator_stealing(*steal);
   Passes out;
   std::vector<int> seen(static_cast<std::size_t>(kStealRows));
   for (int p = 0; p < passes; ++p) {
@@ -883,6 +887,26 @@ TEST_F(Emulated, AThiefLearnsWhatItWouldHaveLearnedWithoutStealing) {
   }
   EXPECT_GT(stolen, 0);
   EXPECT_GT(stolen_on_same_plans, 0);  // stealing began on the plans the other run made
+}
+
+TEST_F(Emulated, TsarAccelStealSwitchesStealingAtTheRegionsStart) {
+  // TSAR_ACCEL_STEAL=0 keeps the accelerator to its range (the same program measured with and
+  // without stealing); a value other than 0 or 1 is refused, naming the variable.
+  const auto factor = slowed_cores(6, 6, 4.0);
+  ::setenv("TSAR_ACCEL_STEAL", "0", 1);
+  const Passes off = two_cores_and_an_accelerator(std::nullopt, 7, factor);
+  ::setenv("TSAR_ACCEL_STEAL", "1", 1);
+  const Passes on = two_cores_and_an_accelerator(std::nullopt, 7, factor);
+  ::setenv("TSAR_ACCEL_STEAL", "yes", 1);
+  try {
+    tsar::Region refused("steal-refused", "adaptive");
+    ADD_FAILURE() << "TSAR_ACCEL_STEAL=yes was accepted";
+  } catch (const tsar::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("TSAR_ACCEL_STEAL='yes'"), std::string::npos) << e.what();
+  }
+  ::unsetenv("TSAR_ACCEL_STEAL");
+  EXPECT_EQ(off.stolen[6][2], 0);
+  EXPECT_GT(on.stolen[6][2], 0);
 }
 
 TEST_F(Emulated, ColdEstimatorsStealNothing) {

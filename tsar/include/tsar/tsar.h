@@ -52,6 +52,9 @@
  * - TSAR_LINK_BANDWIDTH: bytes per second of accelerators' links in the same syntax, for the
  *   cost of moving data when the split changes and of probing an accelerator (default:
  *   measured by one copy)
+ * - TSAR_ACCEL_STEAL: 0 keeps each accelerator to its own range; 1 (the default) lets one
+ *   whose range is done take over pieces of the CPU cores' ranges that pay for their copies
+ *   (tsar/README.md, "The default device model"); read when a region is made
  * - TSAR_CHECK: 1 checks before each pass that the program did not change on the host the
  *   rows of a registered buffer that a device holds -- a change needs tsar_mem_invalidate or
  *   tsar_data_update_device -- and refuses the pass with TSAR_ERR_STATE naming the buffer,

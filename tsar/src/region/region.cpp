@@ -62,6 +62,14 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   for (const auto& w : workers_) planned.push_back(w.device);
   planner_ = std::make_unique<PassPlanner>(spec_, std::move(planned), std::move(given),
                                            [this](int w) { return retire_worker(w); });
+  // Stealing across the accelerator boundary can be switched off, to measure what it brings
+  // side by side with the same program.
+  if (const char* steal = std::getenv("TSAR_ACCEL_STEAL"); steal != nullptr && steal[0] != '\0') {
+    if (std::strcmp(steal, "0") != 0 && std::strcmp(steal, "1") != 0)
+      throw Error(TSAR_ERR_INVALID,
+                  std::string("TSAR_ACCEL_STEAL='") + steal + "': expected 0 or 1");
+    planner_->set_accelerator_stealing(steal[0] == '1');
+  }
   samples_.resize(n);
   ranges_.resize(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
