@@ -29,6 +29,9 @@ class DataEnv : public ::testing::Test {
  protected:
   void SetUp() override {
     if (accel_test::setup().kind == "cuda") GTEST_SKIP() << "the test bodies have no CUDA kernels";
+    // The bytes asserted are those of the planned ranges (stealing is tested on emulated time,
+    // in tests/unit/tsar/test_emulated_regions.cpp).
+    ::setenv("TSAR_ACCEL_STEAL", "0", 1);
     tsar::set_devices(accel_test::setup().devices);
     a.resize(kRows * kCols);
     for (std::size_t k = 0; k < a.size(); ++k) a[k] = 0.25 * static_cast<double>(k % 37);
@@ -36,7 +39,10 @@ class DataEnv : public ::testing::Test {
     ra = a;
     rs = s;
   }
-  void TearDown() override { tsar::set_devices(""); }
+  void TearDown() override {
+    tsar::set_devices("");
+    ::unsetenv("TSAR_ACCEL_STEAL");
+  }
 
   static bool accelerator(const tsar::Region& r, int w) {
     return r.device(w).kind != TSAR_DEVICE_CPU;
