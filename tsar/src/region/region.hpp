@@ -143,6 +143,11 @@ class Region : public tsar_region {
     std::int64_t sub_stolen = 0;
     double sub_stolen_busy = 0.0;
     double own_end = 0.0;
+    /// Nothing run yet in the (sub-)pass: what the leader reads of a worker that sits it out.
+    void clear_sub_pass() {
+      sub_iterations = sub_chunks = sub_stolen = 0;
+      sub_busy = sub_stolen_busy = 0.0;
+    }
     // The worker's own during a pass.
     bool in_pass = false;
     bool has_pending = false;

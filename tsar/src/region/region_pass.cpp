@@ -236,8 +236,7 @@ void Region::choose_participants() {
     x.taking_part =
         !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
     if (!x.taking_part) {  // what the leader reads of it after the barrier
-      x.sub_iterations = x.sub_chunks = x.sub_stolen = 0;
-      x.sub_busy = x.sub_stolen_busy = 0.0;
+      x.clear_sub_pass();
       continue;
     }
     (x.device->description().accelerator ? participants_ : cpu_participants_)
@@ -254,10 +253,8 @@ void Region::choose_participants() {
   if (sparse && ranges_[0].empty() && !(shared && shares_.member(0)) && participants_.size() > 1 &&
       workers_[static_cast<std::size_t>(participants_[1])].device->description().accelerator) {
     adopted_ = participants_[1];
-    Worker& leader = workers_[0];
-    leader.taking_part = false;
-    leader.sub_iterations = leader.sub_chunks = leader.sub_stolen = 0;
-    leader.sub_busy = leader.sub_stolen_busy = 0.0;
+    workers_[0].taking_part = false;
+    workers_[0].clear_sub_pass();
     woken_.erase(woken_.begin() + 1);
   }
   barrier_.expect(std::span<const int>(woken_).subspan(1));
@@ -277,8 +274,7 @@ void Region::cancel() {
 
 void Region::start_sub_pass(int worker) {
   Worker& me = workers_[static_cast<std::size_t>(worker)];
-  me.sub_iterations = me.sub_chunks = me.sub_stolen = 0;
-  me.sub_busy = me.sub_stolen_busy = 0.0;
+  me.clear_sub_pass();
   // A thief runs its own range first (a non-member's, below), then steals in loop().
   me.thief = !plan_.chunked && shares_.thief(worker);
   me.stealing = false;
