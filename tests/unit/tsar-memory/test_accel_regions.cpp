@@ -198,6 +198,44 @@ TEST_F(Accel, HostMemoryFromTsarHostAllocIsPageLockedWhereAGpuIsAndCopiedLikeAny
   EXPECT_TRUE(std::equal(y.begin(), y.end(), ref.begin()));
 }
 
+#if TSAR_TEST_CUDA
+TEST_F(Accel, TheCallerKeepsTheCudaDeviceItSelected) {
+  // tsar_run's caller runs a GPU's part itself where the GPU is worker 0 or the caller drives
+  // it (a pass all the GPU's): the program's own CUDA calls afterwards must still go to the
+  // device the program selected.
+  int count = 0;
+  if (setup().kind != "cuda" || cudaGetDeviceCount(&count) != cudaSuccess || count < 2)
+    GTEST_SKIP() << "needs two CUDA devices";
+  const std::int64_t n = 1 << 14;
+  // The GPU alone (worker 0), and a GPU so much faster than the core that its passes are its
+  // own once measured (the caller drives it).
+  const std::pair<const char*, std::vector<double>> cases[] = {{"cuda:0", {1.0}},
+                                                               {"cpu:0,cuda:0", {1.0, 1e-6}}};
+  for (const auto& [devices, times] : cases) {
+    SCOPED_TRACE(devices);
+    tsar::set_devices(devices);
+    tsar::RegionOptions options;
+    options.name = "caller's device";
+    options.schedule = "adaptive";
+    options.time_per_iteration = times;
+    tsar::Region region(options);
+    std::vector<double> x(n, 1.0), y(n, 0.0);
+    auto xs = region.map(x.data(), x.size(), tsar::Assoc::rows, TSAR_MEM_IN);
+    auto ys = region.map(y.data(), y.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+    for (int pass = 0; pass < 4; ++pass) {
+      ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+      region.parallel_for(
+          n, [&](const tsar::Chunk& c) { accel_test::axpy(c, c.ptr(xs), c.ptr(ys), 2.0); });
+      int selected = -1;
+      ASSERT_EQ(cudaGetDevice(&selected), cudaSuccess);
+      EXPECT_EQ(selected, 1) << "pass " << pass;
+    }
+    EXPECT_TRUE(std::all_of(y.begin(), y.end(), [](double v) { return v == 8.0; }));
+  }
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+}
+#endif
+
 TEST_F(Accel, PersistentDoubleBufferedStencilMovesOwnRowsOutAndHaloRowsIn) {
   const std::int64_t rows = 300, cols = 40;
   auto [a, b, ra, rb] = stencil_grids(rows, cols, scrambled);

@@ -27,6 +27,10 @@ constexpr std::size_t kSlotBytes = std::size_t{8} << 20;
 const CudaRuntime& rt() { return *cuda_runtime(); }
 
 cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+
+/// The CUDA device the calling thread had selected before a TSAR device first attached it
+/// (-1: none attached since the last detach).
+thread_local int tls_selected_before = -1;
 cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
 
 /// Makes `ordinal` current on the calling thread for a scope, restoring the caller's device
@@ -163,10 +167,20 @@ void CudaDevice::allocate_staging() {
 }
 
 void CudaDevice::attach_worker() {
+  if (int selected = -1; tls_selected_before < 0 && rt().cudaGetDevice(&selected) == cudaSuccess)
+    tls_selected_before = selected;
   if (const cudaError_t e = rt().cudaSetDevice(ordinal_); e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM,
                 description().key + ": cudaSetDevice: " + rt().cudaGetErrorString(e));
   std::call_once(init_, [this] { initialise(); });
+}
+
+void CudaDevice::detach_program_thread() {
+  const int before = tls_selected_before;
+  tls_selected_before = -1;
+  if (int selected = -1; before >= 0 && rt().cudaGetDevice(&selected) == cudaSuccess &&
+                         selected != before)
+    rt().cudaSetDevice(before);
 }
 
 void CudaDevice::prepare_copies() {

@@ -29,6 +29,7 @@ class CudaDevice final : public Device {
 
   /// Makes the GPU current on the thread and, once, creates the stream.
   void attach_worker() override;
+  void detach_program_thread() override;
   /// Creates the device's stream from the calling thread (it serves any thread after).
   void prepare_copies() override;
   LaunchContext launch_context() const override { return {-1, stream_}; }

@@ -115,6 +115,10 @@ class Device {
   /// Makes the calling thread this device's worker (a thread of TSAR's or of the program's):
   /// an accelerator selects the device and creates its queue on that thread.
   virtual void attach_worker() {}
+  /// Gives a program's thread that ran this device's part (tsar_run's caller, a thread of the
+  /// caller's OpenMP team) back what attach_worker() changed on it, so the program's own calls
+  /// after TSAR's see the device the program selected. Program threads attach every pass.
+  virtual void detach_program_thread() {}
   virtual LaunchContext launch_context() const = 0;
 
   // Device memory. allocate/release may be called from any thread; copies from the device's

@@ -42,7 +42,9 @@ void Region::ensure_bound(Worker& w, bool pin) const {
   if (!own && pin && !CallerMask::pin(symmer.follow(device.worker_cpus(runtime_->node()))))
     std::fprintf(stderr, "tsar: the worker of %s runs unpinned: %s\n",
                  device.description().key.c_str(), std::strerror(errno));
-  if (tls_bound_device == device.serial() && tls_bound_generation == moved) return;
+  // A program's thread attaches every pass: it gets its own device state back at the end of
+  // each call (Region::run, loop), and the program may change it between calls.
+  if (own && tls_bound_device == device.serial() && tls_bound_generation == moved) return;
   tls_bound_device = device.serial();
   tls_bound_generation = moved;
   if (own) {
@@ -397,7 +399,10 @@ int Region::loop(int worker, int* status) {
     return 1;
   }
   me.in_pass = false;
-  if (!pool_driven_) CallerMask::leave();
+  if (!pool_driven_) {  // a thread of the program's team
+    CallerMask::leave();
+    me.device->detach_program_thread();
+  }
   *status = me.error != TSAR_OK ? me.error : outcome_;
   if (*status == TSAR_ERR_CANCELED)
     set_last_error(*status, "the pass of region '" + name_ + "' was canceled");
@@ -524,6 +529,8 @@ int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg
   }
   state_.store(kActive, std::memory_order_release);
   runtime_->pool().run_ending_in_barrier(slots_, woken_, &Region::run_worker, this);
+  // The caller ran worker 0's part or the accelerator it drove: its own device state back.
+  workers_[static_cast<std::size_t>(adopted_ > 0 ? adopted_ : 0)].device->detach_program_thread();
   pool_leaving_.store(true, std::memory_order_release);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
