@@ -33,15 +33,17 @@ constexpr std::int64_t kDouble = sizeof(double);
 class Accel : public ::testing::Test {
  protected:
   // The bytes asserted are those of the planned ranges: an accelerator stealing from the core,
-  // as real time has it, copies more (stealing is tested on emulated time, in
-  // tests/unit/tsar/test_emulated_regions.cpp).
+  // or a trial's pass without one unit, as real time has them, copies more (both are tested
+  // on emulated time, in tests/unit/tsar/test_emulated_regions.cpp).
   void SetUp() override {
     ::setenv("TSAR_ACCEL_STEAL", "0", 1);
+    ::setenv("TSAR_TRIALS", "0", 1);
     tsar::set_devices(setup().devices);
   }
   void TearDown() override {
     tsar::set_devices("");
     ::unsetenv("TSAR_ACCEL_STEAL");
+    ::unsetenv("TSAR_TRIALS");
   }
 
   static bool accelerator(const tsar::Region& r, int w) {

@@ -29,9 +29,10 @@ class DataEnv : public ::testing::Test {
  protected:
   void SetUp() override {
     if (accel_test::setup().kind == "cuda") GTEST_SKIP() << "the test bodies have no CUDA kernels";
-    // The bytes asserted are those of the planned ranges (stealing is tested on emulated time,
-    // in tests/unit/tsar/test_emulated_regions.cpp).
+    // The bytes asserted are those of the planned ranges (stealing and trials are tested on
+    // emulated time, in tests/unit/tsar/test_emulated_regions.cpp).
     ::setenv("TSAR_ACCEL_STEAL", "0", 1);
+    ::setenv("TSAR_TRIALS", "0", 1);
     tsar::set_devices(accel_test::setup().devices);
     a.resize(kRows * kCols);
     for (std::size_t k = 0; k < a.size(); ++k) a[k] = 0.25 * static_cast<double>(k % 37);
@@ -42,6 +43,7 @@ class DataEnv : public ::testing::Test {
   void TearDown() override {
     tsar::set_devices("");
     ::unsetenv("TSAR_ACCEL_STEAL");
+    ::unsetenv("TSAR_TRIALS");
   }
 
   static bool accelerator(const tsar::Region& r, int w) {

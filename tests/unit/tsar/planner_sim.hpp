@@ -83,6 +83,16 @@ class Sim {
   }
 
   PassPlanner& planner() { return *planner_; }
+  /// Without participation trials: tests of the split alone (a trial's passes run without a
+  /// unit on purpose).
+  Sim& without_trials() {
+    planner_->set_participation_trials(false);
+    return *this;
+  }
+  /// Seconds every unit with work starts later per other unit with work (each accelerator, the
+  /// CPU workers together): what a pass of more participants costs beyond their shares --
+  /// halo copies between their memories, launching and synchronising one more device.
+  void set_coordination(double seconds) { coordination_ = seconds; }
   const std::vector<Emulated>& devices() const { return emulated_; }
   int passes() const { return pass_; }
   bool retired(int w) const { return planner_->retired(w); }
@@ -181,6 +191,16 @@ class Sim {
         pooled[w] = planner_->balances_cpu_share() && members[w] ? 1 : 0;
     }
     double seconds = 0.0;
+    int units = 0;
+    bool cpu_unit = false;
+    for (std::size_t w = 0; w < count; ++w) {
+      if (counts[w] <= 0) continue;
+      if (emulated_[w].accelerator)
+        ++units;
+      else
+        cpu_unit = true;
+    }
+    const double extra = coordination_ * std::max(0, units + (cpu_unit ? 1 : 0) - 1);
     // Pooled workers: their iterations go to whoever is free first, so they finish together;
     // each runs a part proportional to its speed, after its start-up.
     std::int64_t pool = 0;
@@ -189,7 +209,7 @@ class Sim {
       if (pooled[w]) {
         pool += counts[w];
         rate += 1.0 / (emulated_[w].tpi * factor[w]);
-        start = std::max(start, emulated_[w].start);
+        start = std::max(start, emulated_[w].start + extra);
       }
     std::int64_t handed = 0;
     std::size_t last = count;
@@ -198,7 +218,7 @@ class Sim {
       if (!pooled[w]) {
         if (counts[w] <= 0) continue;
         const double busy = static_cast<double>(counts[w]) * e.tpi * factor[w];
-        samples[w] = {counts[w], busy, e.start + busy};
+        samples[w] = {counts[w], busy, e.start + extra + busy};
       } else if (pool > 0) {
         const double part = static_cast<double>(pool) / (e.tpi * factor[w]) / rate;
         samples[w].iterations = static_cast<std::int64_t>(std::floor(part));
@@ -222,6 +242,7 @@ class Sim {
   std::unique_ptr<PassPlanner> planner_;
   tsar::core::SubPassPlan plan_;
   int pass_ = 0;
+  double coordination_ = 0.0;
 };
 
 }  // namespace planner_sim

@@ -98,6 +98,11 @@ class Emulated : public ::testing::Test {
     cur.swap_buffers(next);
     std::swap(g.ra, g.rb);
   }
+  /// Tests of the split alone: without participation trials (their passes run without a
+  /// unit on purpose).
+  static void without_trials(tsar::Region& region) {
+    tsar::core::region_of(region.handle()).set_participation_trials(false);
+  }
   /// A persistent input and a persistent, resident output, one halo row each.
   static std::pair<tsar::Mapped<double>, tsar::Mapped<double>> map_resident(tsar::Region& region,
                                                                             Grids& g,
@@ -427,6 +432,7 @@ TEST_F(Emulated, EqualAcceleratorsEndBalancedAfterOneColdSample) {
   auto g = grids(rows, cols);
   tsar::Region region("equal-cold", "adaptive");
   auto clock = emulated::emulate_time(region);
+  without_trials(region);
   ASSERT_EQ(region.num_devices(), 3);
   auto [cur, next] = map_resident(region, g, rows, cols);
   std::vector<std::vector<std::int64_t>> splits;
@@ -460,6 +466,7 @@ TEST_F(Emulated, AnUnbalancedSplitMovesOnceTheRegionHasRunLongEnoughForTheMoveTo
   options.time_per_iteration = {12, 1, 3};
   tsar::Region region(options);
   auto clock = emulated::emulate_time(region);
+  without_trials(region);
   ASSERT_EQ(region.num_devices(), 3);
   auto [cur, next] = map_resident(region, g, rows, cols);
   std::vector<std::vector<std::int64_t>> splits;
@@ -497,6 +504,7 @@ TEST_F(Emulated, AnAcceleratorIsNotBackedOffForTheShareItHeldWhileItsTimesSettle
   options.time_per_iteration = {0.5, 0.05};
   tsar::Region region(options);
   auto clock = emulated::emulate_time(region);
+  without_trials(region);
   ASSERT_EQ(region.num_devices(), 2);
   auto [cur, next] = map_resident(region, g, rows, cols);
   std::vector<std::int64_t> accelerator_rows;
@@ -524,6 +532,7 @@ TEST_F(Emulated, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   auto g = grids(rows, cols);
   tsar::Region region("speeds", "adaptive");
   auto clock = emulated::emulate_time(region);
+  without_trials(region);
   // Devices 2 and 3 are slower per iteration than the CPU core: back-off would make them CPU
   // workers; here they stay accelerators of their speeds.
   region.set_backoff(0);
@@ -542,6 +551,46 @@ TEST_F(Emulated, AcceleratorsOfDifferentSpeedsShareOneRegion) {
   const auto split = region.split();
   for (std::size_t w = 0; w < 4; ++w)
     EXPECT_NEAR(static_cast<double>(split[w]), static_cast<double>(ideal[w]), 2) << "device " << w;
+}
+
+TEST_F(Emulated, ASecondAcceleratorWhoseHaloExchangeCostsMoreThanItsRowsSitsOut) {
+  // Two equal accelerators (1 ms a row, 48 rows) on a resident stencil, with their own copies
+  // and halo rows between them. A pass both take part in costs each 40 ms more (the halo
+  // exchange, one more launch to wait for): 64 ms against 48 ms for one alone. A trial finds
+  // the pass faster without one; it then sits out, and the results stay the serial sweep's.
+  // With TSAR_TRIALS=0 both go on taking part.
+  tsar::set_devices("omphost:1,omphost:1");
+  const std::int64_t rows = 48, cols = 16;
+  for (const char* trials : {"1", "0"}) {
+    SCOPED_TRACE(std::string("TSAR_TRIALS=") + trials);
+    ::setenv("TSAR_TRIALS", trials, 1);
+    auto g = grids(rows, cols);
+    tsar::Region region("coordination", "adaptive");
+    ::unsetenv("TSAR_TRIALS");
+    auto clock = emulated::emulate_time(region);
+    ASSERT_EQ(region.num_devices(), 2);
+    auto [cur, next] = map_resident(region, g, rows, cols);
+    std::vector<std::vector<std::int64_t>> splits;
+    for (int pass = 0; pass < 30; ++pass) {
+      region.parallel_for(rows, [&](const tsar::Chunk& c) {
+        const double both = c.size() < rows ? 40e-3 : 0.0;
+        clock->advance(c.worker(), both + 1e-3 * static_cast<double>(c.size()));
+        jacobi(c.ptr(cur), c.ptr(next), rows, cols, c.begin(), c.end());
+      });
+      jacobi(g.ra.data(), g.rb.data(), rows, cols, 0, rows);
+      cur.swap_buffers(next);
+      std::swap(g.ra, g.rb);
+      splits.push_back(region.split());
+    }
+    cur.sync();
+    next.sync();
+    EXPECT_EQ(g.a, g.ra);
+    EXPECT_EQ(g.b, g.rb);
+    const auto last = splits.back();
+    const bool one = last[0] == 0 || last[1] == 0;
+    EXPECT_EQ(one, trials[0] == '1') << ::testing::PrintToString(splits);
+    EXPECT_FALSE(region.pass_stats().devices[0].retired || region.pass_stats().devices[1].retired);
+  }
 }
 
 TEST_F(Emulated, FourAndEightAcceleratorsShareAResidentStencilAndTradeHalosDirectly) {
@@ -907,6 +956,18 @@ TEST_F(Emulated, TsarAccelStealSwitchesStealingAtTheRegionsStart) {
   ::unsetenv("TSAR_ACCEL_STEAL");
   EXPECT_EQ(off.stolen[6][2], 0);
   EXPECT_GT(on.stolen[6][2], 0);
+}
+
+TEST_F(Emulated, TsarTrialsRefusesAValueOtherThanZeroOrOne) {
+  // (0 and 1: ASecondAcceleratorWhoseHaloExchangeCostsMoreThanItsRowsSitsOut.)
+  ::setenv("TSAR_TRIALS", "on", 1);
+  try {
+    tsar::Region refused("trials-refused", "adaptive");
+    ADD_FAILURE() << "TSAR_TRIALS=on was accepted";
+  } catch (const tsar::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("TSAR_TRIALS='on'"), std::string::npos) << e.what();
+  }
+  ::unsetenv("TSAR_TRIALS");
 }
 
 TEST_F(Emulated, ColdEstimatorsStealNothing) {

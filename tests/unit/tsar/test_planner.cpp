@@ -4,7 +4,8 @@
 // first pass, jitter, spikes, priors far off, a device that slows down -- and asserts what
 // the planner must make of it, as the co-execution efficiency E = ideal / pass time (the
 // ideal: every device's time alone, 1 / sum 1/T_j) and as shares, with bounds on how many
-// passes it may take. The same seed gives the same passes, on any machine.
+// passes it may take. The same seed gives the same passes, on any machine. Tests of the split
+// alone run without participation trials (sim.without_trials()); the trials' tests are last.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,6 +65,7 @@ TEST(Planner, ConvergesFromPriorsTenTimesOffEitherWay) {
   for (double peak : {8.0, 800.0}) {
     SCOPED_TRACE(peak);
     Sim sim(node(8, {1e-7}, {peak}), 1);
+    sim.without_trials();
     const auto e = efficiencies(sim, 30);
     for (std::size_t p = 4; p < e.size(); ++p)
       EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
@@ -77,6 +79,7 @@ TEST(Planner, AnAcceleratorAThousandTimesOffItsPriorConvergesWithinTenPasses) {
   for (double peak : {0.08, 80000.0}) {
     SCOPED_TRACE(peak);
     Sim sim(node(8, {1e-7}, {peak}), 2);
+    sim.without_trials();
     const auto e = efficiencies(sim, 30);
     for (std::size_t p = 10; p < e.size(); ++p)
       EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
@@ -94,6 +97,7 @@ TEST(Planner, AColdFirstPassDoesNotHoldTheSplitOff) {
       if (all || d.accelerator)
         d.factor = [all](int p) { return p == 0 ? (all ? 3.0 : 5.0) : 1.0; };
     Sim sim(devices, 3);
+    sim.without_trials();
     const auto e = efficiencies(sim, 30);
     for (std::size_t p = 4; p < e.size(); ++p)
       EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
@@ -107,6 +111,7 @@ TEST(Planner, ASpikeDoesNotMoveTheSplit) {
     auto devices = node(8, {1e-7}, {80.0});
     devices[spiky].factor = [](int p) { return p == 20 ? 10.0 : 1.0; };
     Sim sim(devices, 4);
+    sim.without_trials();
     std::vector<double> share;
     for (int p = 0; p < 30; ++p) share.push_back(Sim::share(sim.run(kN), 8));
     for (int p = 21; p < 30; ++p)
@@ -120,6 +125,7 @@ TEST(Planner, TwentyPercentJitterHoldsTheSplit) {
   auto devices = node(8, {1e-7}, {80.0});
   for (auto& d : devices) d.jitter = 0.2;
   Sim sim(devices, 5);
+  sim.without_trials();
   std::vector<double> share, e;
   for (int p = 0; p < 300; ++p) {
     const double ideal = sim.ideal(kN);
@@ -172,6 +178,7 @@ TEST(Planner, ADeviceThatSlowsDownIsFollowedWithinSixPasses) {
   auto devices = node(8, {1e-7}, {80.0});
   devices[8].factor = [](int p) { return p >= 30 ? 3.0 : 1.0; };
   Sim sim(devices, 6);
+  sim.without_trials();
   const auto e = efficiencies(sim, 60);
   for (std::size_t p = 4; p < 30; ++p) EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
   for (std::size_t p = 36; p < e.size(); ++p)
@@ -188,6 +195,7 @@ TEST(Planner, FourAndEightAcceleratorsOfDifferentSpeeds) {
       peaks.push_back(80.0);              // the priors say they are alike
     }
     Sim sim(node(16, tpi, peaks), 7);
+    sim.without_trials();
     const auto e = efficiencies(sim, 40);
     for (std::size_t p = 8; p < e.size(); ++p)
       EXPECT_GE(e[p], 0.95) << "pass " << p << ": " << text(e);
@@ -202,6 +210,7 @@ TEST(Planner, FourAndEightAcceleratorsUnderJitterKeepEachTheirShare) {
                         std::vector<double>(static_cast<std::size_t>(accelerators), 80.0));
     for (auto& d : devices) d.jitter = 0.2;
     Sim sim(devices, 8);
+    sim.without_trials();
     std::vector<double> e, sum(static_cast<std::size_t>(accelerators), 0.0);
     double lo = 1.0, hi = 0.0;
     for (int p = 0; p < 200; ++p) {
@@ -305,6 +314,76 @@ TEST(Planner, AnAcceleratorStealsOnlyOnceMeasuredAndFasterThanTheCoresPerIterati
     sim.planner().set_accelerator_stealing(false);
     sim.run(kN);
     EXPECT_EQ(sim.planner().share_thieves()[2], 0) << "switched off";
+  }
+}
+
+// Participation trials (planner_trial.cpp): a unit whose taking part costs the pass more than
+// its share saves sits out; units that help stay, under noise too.
+
+TEST(Planner, ASecondAcceleratorThatCostsThePassMoreThanItsShareSavesSitsOut) {
+  // Two equal accelerators, 100 us each alone for the pass; a pass of both pays 150 us more
+  // (halo copies between their memories, one more launch to wait for): both take 200 us,
+  // one alone 100 us. The split, by times per iteration, keeps both.
+  Sim sim({accelerator(1e-9, 1.0, 8e-6), accelerator(1e-9, 1.0, 8e-6)}, 12);
+  sim.set_coordination(150e-6);
+  double last = 0.0;
+  for (int p = 0; p < 40; ++p) last = sim.run(kN).seconds;
+  const bool out0 = sim.planner().trial_out(0), out1 = sim.planner().trial_out(1);
+  EXPECT_NE(out0, out1) << "exactly one sits out";
+  EXPECT_LE(last, 1.05 * 100e-6);
+  // It stays out: later trials bring it back for a few passes only.
+  double total = 0.0;
+  for (int p = 0; p < 1000; ++p) total += sim.run(kN).seconds;
+  EXPECT_LE(total / 1000.0, 1.10 * 100e-6);
+  EXPECT_EQ(sim.planner().trial_out(0), out0);
+  expect_none_retired(sim);
+
+  // Switched off, both take part every pass: 200 us.
+  Sim off({accelerator(1e-9, 1.0, 8e-6), accelerator(1e-9, 1.0, 8e-6)}, 12);
+  off.set_coordination(150e-6);
+  off.without_trials();
+  for (int p = 0; p < 40; ++p) last = off.run(kN).seconds;
+  EXPECT_GE(last, 1.9 * 100e-6);
+}
+
+TEST(Planner, CoresThatCostTheAcceleratorMoreThanTheyComputeSitOut) {
+  // Eight cores could take a tenth of the pass, but a pass with them costs the accelerator
+  // 30% of its time more (the cores' rows' boundaries copied every pass): without them it is
+  // faster.
+  auto devices = node(8, {1e-7}, {80.0});
+  Sim sim(devices, 13);
+  sim.set_coordination(3e-3);
+  for (int p = 0; p < 40; ++p) sim.run(kN);
+  for (int w = 0; w < 8; ++w) EXPECT_TRUE(sim.planner().trial_out(w)) << "core " << w;
+  EXPECT_FALSE(sim.planner().trial_out(8));
+  EXPECT_NEAR(Sim::share(sim.run(kN), 8), 1.0, 1e-9);
+}
+
+TEST(Planner, UnitsThatHelpAreNotKeptOutUnderJitter) {
+  // Each device varies 20% either way every pass. Where the cores take 30% of the pass, a
+  // pass without them is slower by more than the noise: over 2000 passes they sit out only
+  // the trials' few passes. Where they take 10%, a pass waiting for the slower of two
+  // jittered devices is about as slow as the accelerator alone: either way may win, and the
+  // trials must cost what their share allows.
+  for (const double accel_tpi : {4e-7, 1e-7}) {
+    auto devices = node(8, {accel_tpi}, {8e-6 / accel_tpi});
+    for (auto& d : devices) d.jitter = 0.2;
+    for (std::uint64_t seed : {5u, 14u, 15u}) {
+      SCOPED_TRACE(std::to_string(accel_tpi) + " seed " + std::to_string(seed));
+      Sim sim(devices, seed), off(devices, seed);
+      off.without_trials();
+      int out_passes = 0;
+      double with = 0.0, without = 0.0;
+      for (int p = 0; p < 2000; ++p) {
+        const Pass pass = sim.run(kN);
+        with += pass.seconds;
+        without += off.run(kN).seconds;
+        if (p >= 10 && Sim::share(pass, 8) > 0.999) ++out_passes;
+      }
+      if (accel_tpi > 2e-7) EXPECT_LE(out_passes, 2000 / 64 * 4) << "passes without the cores";
+      EXPECT_LE(with, 1.02 * without);
+      expect_none_retired(sim);
+    }
   }
 }
 

@@ -55,6 +55,10 @@
  * - TSAR_ACCEL_STEAL: 0 keeps each accelerator to its own range; 1 (the default) lets one
  *   whose range is done take over pieces of the CPU cores' ranges that pay for their copies
  *   (tsar/README.md, "The default device model"); read when a region is made
+ * - TSAR_TRIALS: 0 keeps every device the split gives rows in the pass; 1 (the default) lets a
+ *   region try its passes without the unit of fewest rows (an accelerator, or the cores
+ *   together) and keep it out while they run faster so (tsar/README.md, "The default device
+ *   model"); read when a region is made
  * - TSAR_CHECK: 1 checks before each pass that the program did not change on the host the
  *   rows of a registered buffer that a device holds -- a change needs tsar_mem_invalidate or
  *   tsar_data_update_device -- and refuses the pass with TSAR_ERR_STATE naming the buffer,

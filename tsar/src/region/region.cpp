@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 #include "api/error.hpp"
 #include "cache/time_cache.hpp"
@@ -18,6 +19,18 @@
 #include "region/trace_sink.hpp"
 
 namespace tsar::core {
+namespace {
+
+/// An on/off switch from the environment: nullopt when unset or empty.
+std::optional<bool> switch_from_env(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || value[0] == '\0') return std::nullopt;
+  if (std::strcmp(value, "0") != 0 && std::strcmp(value, "1") != 0)
+    throw Error(TSAR_ERR_INVALID, std::string(name) + "='" + value + "': expected 0 or 1");
+  return value[0] == '1';
+}
+
+}  // namespace
 
 Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec schedule,
                unsigned kinds, const double* initial_tpi, int num_times)
@@ -62,14 +75,12 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   for (const auto& w : workers_) planned.push_back(w.device);
   planner_ = std::make_unique<PassPlanner>(spec_, std::move(planned), std::move(given),
                                            [this](int w) { return retire_worker(w); });
-  // Stealing across the accelerator boundary can be switched off, to measure what it brings
-  // side by side with the same program.
-  if (const char* steal = std::getenv("TSAR_ACCEL_STEAL"); steal != nullptr && steal[0] != '\0') {
-    if (std::strcmp(steal, "0") != 0 && std::strcmp(steal, "1") != 0)
-      throw Error(TSAR_ERR_INVALID,
-                  std::string("TSAR_ACCEL_STEAL='") + steal + "': expected 0 or 1");
-    planner_->set_accelerator_stealing(steal[0] == '1');
-  }
+  // Stealing across the accelerator boundary and participation trials can be switched off, to
+  // measure what each brings side by side with the same program.
+  if (const auto steal = switch_from_env("TSAR_ACCEL_STEAL"))
+    planner_->set_accelerator_stealing(*steal);
+  if (const auto trials = switch_from_env("TSAR_TRIALS"))
+    planner_->set_participation_trials(*trials);
   samples_.resize(n);
   ranges_.resize(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
@@ -163,6 +174,11 @@ void Region::set_clock(std::shared_ptr<PassClock> clock) {
 void Region::set_accelerator_stealing(bool on) {
   if (in_pass()) throw Error(TSAR_ERR_STATE, "stealing cannot be switched during a pass");
   planner_->set_accelerator_stealing(on);
+}
+
+void Region::set_participation_trials(bool on) {
+  if (in_pass()) throw Error(TSAR_ERR_STATE, "trials cannot be switched during a pass");
+  planner_->set_participation_trials(on);
 }
 
 MemoryRegistry& Region::memory() {

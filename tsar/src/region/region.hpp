@@ -79,6 +79,8 @@ class Region : public tsar_region {
   void set_clock(std::shared_ptr<PassClock> clock);
   /// Whether accelerators may steal from the CPU workers' ranges (PassPlanner's switch).
   void set_accelerator_stealing(bool on);
+  /// Whether the planner tries passes without one of their units (PassPlanner's switch).
+  void set_participation_trials(bool on);
   MemoryRegistry& memory();
   Reductions& reductions();
   /// Copies the rows devices hold resident of registered buffer `host` back to it (outside

@@ -52,6 +52,7 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
   share_thief_.assign(n, 0);
+  last_rows_.assign(n, 0);
   retiring_.reserve(n);
   regroup();
 }
@@ -102,7 +103,9 @@ std::vector<double> PassPlanner::learned_times() const {
 
 void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
   n_ = n;
+  std::fill(sitting_out_.begin(), sitting_out_.end(), 0);
   if (device_memory_ && scheduler_->adapts()) screen_accelerators(n, copies);
+  sit_out_trial();
   if (device_memory_) link_costs(copies);
   range_copies_ = copies.range_copies;
   // A stolen piece's staging may move the thief's copy while a neighbour copies halo rows
@@ -153,6 +156,7 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
 
 void PassPlanner::end_pass(bool learn, double seconds, std::span<const WorkerSample> totals) {
   if (learn && probed_pass_) share_probe_.record(seconds, n_);
+  record_trial(learn, seconds, totals);
   if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off(totals);
   ++passes_;
 }

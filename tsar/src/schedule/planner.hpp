@@ -30,6 +30,9 @@
 //   planner_steal.cpp    which accelerators, once their own range is done, take over pieces
 //                        of what remains of the cores' ranges, and the smallest piece that
 //                        pays for its launch and copies
+//   planner_trial.cpp    which unit of the pass (an accelerator, or the CPU devices together)
+//                        to try the pass without, and keeping it out while the pass runs
+//                        faster so (participation_trial.hpp)
 //
 // It never asks a device what kind it is: what it needs are properties of the device
 // interface (DeviceDescription: accelerator, host_memory, cores, control_core, peak; the
@@ -48,6 +51,7 @@
 #include "devices/device.hpp"
 #include "memory/copy_costs.hpp"
 #include "queue/chunk_queue.hpp"
+#include "schedule/participation_trial.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "schedule/scheduler.hpp"
 #include "schedule/share_probe.hpp"
@@ -98,6 +102,9 @@ class PassPlanner {
   /// Whether accelerators may steal from the cores' ranges at all (planner_steal.cpp; on by
   /// default): off, every accelerator runs its own range only.
   void set_accelerator_stealing(bool on) { accelerator_stealing_ = on; }
+  /// Whether the planner tries passes without one of their units (planner_trial.cpp; on by
+  /// default): off, every device that can pay by its time per iteration takes part.
+  void set_participation_trials(bool on) { participation_trials_ = on; }
 
   // -- a pass ----------------------------------------------------------------------------
   /// Plans the first (sub-)pass of a pass of n iterations into `plan` (reusing its
@@ -145,6 +152,8 @@ class PassPlanner {
   }
   /// Whether worker w's accelerator was retired (back-off, screening, out of memory).
   bool retired(int worker) const { return retired_[sz(worker)] != 0; }
+  /// Whether worker w sits out passes because a trial found them faster without it.
+  bool trial_out(int worker) const;
   /// Times per iteration for the cache: each worker's estimate, a retired accelerator's
   /// last one, 0 where nothing was learned.
   std::vector<double> learned_times() const;
@@ -189,6 +198,12 @@ class PassPlanner {
   // planner_steal.cpp
   bool plan_thieves(const SubPassPlan& plan);
   std::int64_t steal_piece(std::size_t w, double owner_tpi) const;
+  // planner_trial.cpp
+  void sit_out_trial();
+  int trial_candidate() const;
+  void record_trial(bool learn, double seconds, std::span<const WorkerSample> totals);
+  void forget_trial_of(std::size_t w);
+  int cpu_unit() const { return static_cast<int>(devices_.size()); }
   // planner_back_off.cpp
   const CpuAggregates& cpu_aggregates();
   CpuSide cpu_side(std::int64_t n);
@@ -323,6 +338,14 @@ class PassPlanner {
   bool steal_allowed_ = false;
   bool accelerator_stealing_ = true;
   int range_copies_ = 0;
+
+  // Participation trials (planner_trial.cpp): the trial, the switch, whether this pass is one
+  // it decides, and each worker's rows in the last pass (what the candidate is chosen from).
+  // The trial's units are accelerators by worker index and the CPU devices as cpu_unit().
+  ParticipationTrial trial_;
+  bool participation_trials_ = true;
+  bool trial_pass_ = false;
+  std::vector<std::int64_t> last_rows_;
 };
 
 }  // namespace tsar::core

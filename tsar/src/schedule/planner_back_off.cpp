@@ -41,7 +41,6 @@ void PassPlanner::screen_accelerators(std::int64_t n, const CopyCosts& copies) {
   // accelerator whose copies alone take as long as the CPU devices' whole pass cannot help
   // and is retired unrun, as back-off would have after its probes. Measured accelerators
   // are back-off's.
-  std::fill(sitting_out_.begin(), sitting_out_.end(), 0);
   const double fixed_bytes = copies.fixed_bytes;
   if (!(fixed_bytes > 0.0)) return;
   const CpuSide cpu = cpu_side(n);
@@ -120,6 +119,7 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
 }
 
 void PassPlanner::retire(std::size_t w) {
+  forget_trial_of(w);
   retired_[w] = 1;
   times_key_ = kStaleTimes;
   retired_tpi_[w] = estimators_[w].measured() ? estimators_[w].estimate() : 0.0;
@@ -139,6 +139,7 @@ void PassPlanner::retire(std::size_t w) {
 
 bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
   const std::size_t w = sz(worker);
+  forget_trial_of(w);
   retired_[w] = 1;
   times_key_ = kStaleTimes;
   retired_tpi_[w] = estimators_[w].estimate();
