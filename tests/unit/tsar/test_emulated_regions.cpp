@@ -663,8 +663,8 @@ TEST_F(Emulated, FourAndEightAcceleratorsShareAResidentStencilAndTradeHalosDirec
 /// that keeps u and next on the devices: a sweep (next = the 5-point average of u, halo 1)
 /// and a norm (u = next; partial[i] = the sum of next's neighbouring rows, halo 1; partial is
 /// what the host step reads, registered by the norm alone and copied back every pass). Each
-/// of worker w's rows takes sweep_row(w), norm_row(w) emulated seconds, plus fixed(w) per
-/// (non-empty) range. The serial loop runs beside it.
+/// of worker w's rows takes sweep_row(w), norm_row(w) emulated seconds, plus fixed(w, rows) per
+/// (non-empty) range of `rows` rows. The serial loop runs beside it.
 class Step {
  public:
   Step(std::int64_t rows, std::int64_t cols)
@@ -697,13 +697,13 @@ class Step {
   void run(Sweep sweep_row, Norm norm_row, Fixed fixed) {
     const std::int64_t rows = rows_, cols = cols_;
     sweep_.parallel_for(rows, [&](const tsar::Chunk& c) {
-      sweep_clock_->advance(
-          c.worker(), fixed(c.worker()) + sweep_row(c.worker()) * static_cast<double>(c.size()));
+      sweep_clock_->advance(c.worker(), fixed(c.worker(), c.size()) +
+                                            sweep_row(c.worker()) * static_cast<double>(c.size()));
       jacobi(c.ptr(su_), c.ptr(snext_), rows, cols, c.begin(), c.end());
     });
     norm_.parallel_for(rows, [&](const tsar::Chunk& c) {
-      norm_clock_->advance(
-          c.worker(), fixed(c.worker()) + norm_row(c.worker()) * static_cast<double>(c.size()));
+      norm_clock_->advance(c.worker(), fixed(c.worker(), c.size()) +
+                                           norm_row(c.worker()) * static_cast<double>(c.size()));
       norm_rows(c.ptr(nnext_), c.ptr(nu_), c.ptr(npartial_), rows, cols, c.begin(), c.end());
     });
     jacobi(ru_.data(), rnext_.data(), rows, cols, 0, rows);
@@ -763,7 +763,7 @@ TEST_F(Emulated, WhereTheLinkCostsMoreThanTheCoresGainTheAcceleratorTakesEveryRo
   ASSERT_EQ(step.sweep().num_devices(), 2);
   ASSERT_NE(step.sweep().device(1).kind, static_cast<unsigned>(TSAR_DEVICE_CPU));
   const auto per_row = [](int w) { return w == 0 ? 0.4e-3 : 0.1e-3; };
-  const auto none = [](int) { return 0.0; };
+  const auto none = [](int, std::int64_t) { return 0.0; };
   std::string history;
   int steady = 0;
   for (int s = 0; s < 40; ++s) {
@@ -784,6 +784,31 @@ TEST_F(Emulated, WhereTheLinkCostsMoreThanTheCoresGainTheAcceleratorTakesEveryRo
   step.expect_reference();
 }
 
+TEST_F(Emulated, TheLoopsOfAStepLeaveOutTheSameAccelerator) {
+  // Two equal accelerators with their own copies (1 ms a row, 48 rows) run both loops of a
+  // step on a data environment; a pass both take part in costs each 40 ms more (the halo
+  // exchange, one more launch to wait for). The loops share one trial: the same accelerator
+  // sits out of both, so the step's rows stay on the other and no pass moves them, and the
+  // results stay the serial loops'.
+  tsar::set_devices("omphost:1,omphost:1");
+  constexpr std::int64_t kRows = 48, kCols = 16;
+  Step step(kRows, kCols);
+  const auto per_row = [](int) { return 1e-3; };
+  const auto both = [](int, std::int64_t rows) { return rows < kRows ? 40e-3 : 0.0; };
+  std::string history;
+  for (int s = 0; s < 40; ++s) {
+    step.run(per_row, per_row, both);
+    history += " " + std::to_string(step.sweep().split()[0]) + "/" +
+               std::to_string(step.norm().split()[0]);
+  }
+  const auto sweep = step.sweep().split(), norm = step.norm().split();
+  const int out = sweep[0] == 0 ? 0 : 1;
+  EXPECT_EQ(sweep[static_cast<std::size_t>(out)], 0) << history;
+  EXPECT_EQ(norm[static_cast<std::size_t>(out)], 0) << history;
+  EXPECT_EQ(moved(step.sweep(), 1 - out), 0) << history;
+  step.expect_reference();
+}
+
 TEST_F(Emulated, AnAcceleratorHoldingAStepsRowsIsNotRetiredFromItsShortLoop) {
   // The norm is a short loop: the accelerator pays 2 ms a pass whatever its share (launch,
   // synchronisation) while the core runs all 64 rows in 1.3 ms. Retiring it from the norm
@@ -796,7 +821,7 @@ TEST_F(Emulated, AnAcceleratorHoldingAStepsRowsIsNotRetiredFromItsShortLoop) {
   ASSERT_EQ(step.sweep().num_devices(), 2);
   const auto sweep_row = [](int w) { return w == 0 ? 1e-3 : 0.02e-3; };
   const auto norm_row = [](int w) { return w == 0 ? 0.02e-3 : 0.001e-3; };
-  const auto fixed = [](int w) { return w == 0 ? 0.0 : 2e-3; };
+  const auto fixed = [](int w, std::int64_t) { return w == 0 ? 0.0 : 2e-3; };
   std::string history;
   for (int s = 0; s < 30; ++s) {
     step.run(sweep_row, norm_row, fixed);
@@ -1119,7 +1144,7 @@ TEST_F(Emulated, StolenPiecesOfATimeStepOnADataEnvironmentGiveTheSerialResults) 
   std::int64_t stolen = 0;
   for (int s = 0; s < 10; ++s) {
     const auto per_row = [s](int w) { return slowed_row(s, w); };
-    step.run(per_row, per_row, [](int) { return 0.0; });
+    step.run(per_row, per_row, [](int, std::int64_t) { return 0.0; });
     for (tsar::Region* r : {&step.sweep(), &step.norm()})
       stolen += r->pass_stats().devices[2].stolen_iterations;
   }

@@ -8,6 +8,7 @@
 #include "api/error.hpp"
 #include "memory/address_range.hpp"
 #include "memory/copy_engine.hpp"
+#include "schedule/participation_trial.hpp"
 
 namespace tsar::core {
 namespace {
@@ -169,6 +170,12 @@ void DataEnvironment::detach(const MemoryRegistry* registry) {
   std::lock_guard lock(mutex_);
   registries_.erase(std::remove(registries_.begin(), registries_.end(), registry),
                     registries_.end());
+}
+
+std::shared_ptr<SharedTrial> DataEnvironment::shared_trial() {
+  std::lock_guard lock(mutex_);
+  if (!trial_) trial_ = std::make_shared<SharedTrial>();
+  return trial_;
 }
 
 void DataEnvironment::enter(const std::string& who) {

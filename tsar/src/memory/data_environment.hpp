@@ -28,6 +28,8 @@
 
 namespace tsar::core {
 
+struct SharedTrial;
+
 /// Bytes a mapped buffer moved since it was mapped, and where its rows are now.
 struct DataTraffic {
   std::int64_t to_device = 0;
@@ -77,6 +79,10 @@ class DataEnvironment {
   /// A registry attaches (MemoryRegistry::attach) and detaches when it goes.
   void attach(const MemoryRegistry* registry);
   void detach(const MemoryRegistry* registry);
+  /// The participation trial the planners of the attached regions share
+  /// (schedule/participation_trial.hpp): its loops' rows stay where they are only if a unit
+  /// sits out of all of them or of none.
+  std::shared_ptr<SharedTrial> shared_trial();
   /// The planner of a pass of region `who` takes the environment for the pass. Throws
   /// Error(TSAR_ERR_STATE) naming the region whose pass holds it.
   void enter(const std::string& who);
@@ -96,6 +102,7 @@ class DataEnvironment {
   std::atomic<bool> in_pass_{false};
   std::string pass_owner_;  ///< written by the pass that holds in_pass_
   bool check_;              ///< TSAR_CHECK=1 when the environment was made
+  std::shared_ptr<SharedTrial> trial_;
 };
 
 }  // namespace tsar::core

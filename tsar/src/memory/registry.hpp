@@ -100,6 +100,8 @@ class MemoryRegistry {
   /// Whether some registration uses a data environment's data: passes then run the copy
   /// engine even without a device of their own memory (rows devices own may have to move).
   bool shared() const;
+  /// The attached data environment, or nullptr.
+  const std::shared_ptr<DataEnvironment>& environment() const { return env_; }
 
   /// Validates and adds a registration. A buffer the attached environment maps takes its
   /// data: same shape required, by rows or whole (FULL inputs), persistent, outputs resident.

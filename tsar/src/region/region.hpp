@@ -256,6 +256,8 @@ class Region : public tsar_region {
   double pass_start_ = 0.0;
   double sub_start_ = 0.0;  ///< when the current (sub-)pass's plan was installed
   double schedule_seconds_ = 0.0;
+  /// The data environment whose participation trial the planner shares (nullptr: its own).
+  const DataEnvironment* trial_environment_ = nullptr;
   bool time_chunks_ = true;  ///< read the clock at every chunk (Scheduler::times_chunks)
   std::atomic<bool> canceled_{false};
   Decision decision_ = kDone;

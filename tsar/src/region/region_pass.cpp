@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "api/error.hpp"
+#include "memory/data_environment.hpp"
 #include "region/region.hpp"
 #include "runtime/symmer_link.hpp"
 #include "workers/caller_mask.hpp"
@@ -162,6 +163,11 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   }
   reductions_.reset();
   CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  if (memory_.shared() && memory_.environment().get() != trial_environment_) {
+    // The environment's regions decide together whether a unit sits out (PassPlanner).
+    trial_environment_ = memory_.environment().get();
+    planner_->share_trial(memory_.environment()->shared_trial());
+  }
   if (device_memory_ && memory_.shared()) {
     for (std::size_t w = 0; w < workers_.size(); ++w) keep_pass_device(w);
     copies.resident = resident_split(memory_.registrations(), pass_devices_, origin_, n);

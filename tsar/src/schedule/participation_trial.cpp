@@ -14,103 +14,141 @@ double median(std::vector<double>& v) {
 
 }  // namespace
 
-ParticipationTrial::ParticipationTrial() {
-  baseline_.reserve(kBaselinePasses);
-  trial_.reserve(kTrialPasses);
+int ParticipationTrial::join() {
+  slots_.emplace_back();
+  slots_.back().baseline.reserve(kBaselinePasses);
+  return static_cast<int>(slots_.size()) - 1;
 }
 
-void ParticipationTrial::choose(int candidate) {
+void ParticipationTrial::choose(const std::string& candidate) {
   candidate_ = candidate;
-  if (candidate != kNone) return;
-  phase_ = Phase::kHolding;  // nothing to try: held as if the trial had cost nothing
-  count_ = 0;
-  held_seconds_ = 0.0;
-  trial_cost_ = 0.0;
-  reverted_ = false;
+  chosen_ = true;
+  if (candidate.empty()) hold();  // nothing to try: held as if the trial had cost nothing
 }
 
 bool ParticipationTrial::out() const {
-  if (candidate_ == kNone) return false;
+  if (candidate_.empty()) return false;
   return phase_ == Phase::kTrial ? !decided_out_ : decided_out_;
 }
 
-void ParticipationTrial::record(double seconds, std::int64_t n) {
+void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady,
+                                double move_cost) {
+  Slot& slot = slots_[static_cast<std::size_t>(at)];
   const bool timed = n > 0 && seconds > 0.0;
   const double tpi = timed ? seconds / static_cast<double>(n) : 0.0;
   const auto excess = [&] {
-    return timed ? std::max(0.0, seconds - baseline_median_ * static_cast<double>(n)) : 0.0;
+    return timed && slot.median > 0.0
+               ? std::max(0.0, seconds - slot.median * static_cast<double>(n))
+               : 0.0;
   };
+  const int regions = static_cast<int>(slots_.size());
   switch (phase_) {
     case Phase::kWarmup:
-      if (++count_ >= kWarmupPasses) {
+    case Phase::kHolding:
+      if (slot.reverted) trial_cost_ += excess();
+      slot.reverted = false;
+      held_seconds_ += timed ? seconds : 0.0;
+      ++count_;
+      // The next trial is paid for by the passes run since the last (or since the start): at
+      // least what the last one cost, and what the planner predicts this one's moves cost.
+      if (count_ >= (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * regions &&
+          held_seconds_ * kTrialShare >= std::max(trial_cost_, move_cost)) {
         phase_ = Phase::kBaseline;
         count_ = 0;
+        for (Slot& s : slots_) s.baseline.clear();
       }
       return;
-    case Phase::kBaseline:
-      if (timed) baseline_.push_back(tpi);
-      if (++count_ < kBaselinePasses) return;
-      count_ = 0;
-      if (baseline_.empty()) return;  // nothing timed: measure again
-      phase_ = Phase::kTrial;
-      baseline_fastest_ = *std::min_element(baseline_.begin(), baseline_.end());
-      baseline_median_ = median(baseline_);
-      baseline_.clear();
-      trial_.clear();
-      trial_cost_ = 0.0;
+    case Phase::kBaseline: {
+      ++count_;
+      if (timed && steady && static_cast<int>(slot.baseline.size()) < kBaselinePasses)
+        slot.baseline.push_back(tpi);
+      // Every region measured, or some did and the others run rarely (or never steadily).
+      int complete = 0;
+      for (const Slot& s : slots_)
+        complete += static_cast<int>(s.baseline.size()) >= kBaselinePasses ? 1 : 0;
+      if (complete == regions || (complete > 0 && count_ >= 4 * kBaselinePasses * regions))
+        start_trial();
       return;
+    }
     case Phase::kTrial:
-      if (candidate_ == kNone) {  // nobody was named: nothing was tried
-        choose(kNone);
+      if (!chosen_ && !decided_out_) {  // nobody was named: nothing was tried
+        choose("");
         return;
       }
+      ++count_;
       trial_cost_ += excess();
-      if (count_++ > 0 && timed) trial_.push_back(tpi);  // the first pass pays the move
-      if (trial_.size() == 1 && trial_.front() > (1.0 + kMargin) * baseline_median_) {
-        decide(false);
-      } else if (static_cast<int>(trial_.size()) >= kTrialPasses || count_ > kTrialPasses + 1) {
-        decide(static_cast<int>(trial_.size()) >= kTrialPasses && wins());
+      if (!slot.seen) {
+        slot.seen = true;  // its first pass this way pays the move
+      } else if (timed && steady && slot.median > 0.0) {
+        ratios_.push_back(tpi / slot.median);
       }
-      return;
-    case Phase::kHolding:
-      if (reverted_) trial_cost_ += excess();
-      reverted_ = false;
-      held_seconds_ += timed ? seconds : 0.0;
-      if (++count_ >= kHoldPasses && held_seconds_ * kTrialShare >= trial_cost_) {
-        phase_ = Phase::kBaseline;
-        count_ = 0;
+      if (!first_round_checked_ && static_cast<int>(ratios_.size()) >= compared_slots_) {
+        first_round_checked_ = true;
+        if (median(ratios_) > 1.0 + kMargin) {
+          decide(false);
+          return;
+        }
+      }
+      if (static_cast<int>(ratios_.size()) >= kTrialPasses * compared_slots_) {
+        decide(wins());
+      } else if (count_ > (kTrialPasses + kUnsteadyPasses + 1) * regions) {
+        decide(false);  // too few steady passes to tell
       }
       return;
   }
 }
 
+void ParticipationTrial::start_trial() {
+  phase_ = Phase::kTrial;
+  count_ = 0;
+  chosen_ = false;
+  first_round_checked_ = false;
+  compared_slots_ = 0;
+  ratios_.clear();
+  trial_cost_ = 0.0;
+  for (Slot& s : slots_) {
+    s.seen = false;
+    s.median = 0.0;
+    if (static_cast<int>(s.baseline.size()) < kBaselinePasses) continue;
+    const double fastest = *std::min_element(s.baseline.begin(), s.baseline.end());
+    s.median = median(s.baseline);
+    s.fastest = fastest / s.median;
+    ++compared_slots_;
+  }
+}
+
 bool ParticipationTrial::wins() {
-  // Faster by the margin in median, and every compared pass faster than every baseline pass:
-  // two ways that run alike order their kBaselinePasses + kTrialPasses passes so with a
-  // chance of 1 in C(6, 3) = 20, so noise alone rarely switches (under 20% jitter on every
-  // device, medians of three alone took a wrong way within 300 passes).
-  if (*std::max_element(trial_.begin(), trial_.end()) >= baseline_fastest_) return false;
-  return median(trial_) < (1.0 - kMargin) * baseline_median_;
+  double fastest = 1.0;
+  for (const Slot& s : slots_)
+    if (s.median > 0.0) fastest = std::min(fastest, s.fastest);
+  if (*std::max_element(ratios_.begin(), ratios_.end()) >= fastest) return false;
+  return median(ratios_) < 1.0 - kMargin;
 }
 
 void ParticipationTrial::decide(bool switch_way) {
   if (switch_way) decided_out_ = !decided_out_;
-  // The next pass runs as decided: where that is not the trial's way, it moves rows back.
-  reverted_ = !switch_way;
-  if (!decided_out_) candidate_ = kNone;  // a later trial chooses again
+  // The next pass of each region runs as decided: where that is not the trial's way, it moves
+  // rows back.
+  for (Slot& s : slots_) s.reverted = !switch_way;
+  if (!decided_out_) candidate_.clear();  // a later trial chooses again
   phase_ = Phase::kHolding;
   count_ = 0;
   held_seconds_ = 0.0;
 }
 
-void ParticipationTrial::forget() {
-  candidate_ = kNone;
-  decided_out_ = false;
-  if (phase_ != Phase::kTrial) return;
+void ParticipationTrial::hold() {
   phase_ = Phase::kHolding;
   count_ = 0;
   held_seconds_ = 0.0;
-  reverted_ = false;
+  trial_cost_ = 0.0;
+  for (Slot& s : slots_) s.reverted = false;
+}
+
+void ParticipationTrial::forget(const std::string& unit) {
+  if (candidate_.empty() || candidate_ != unit) return;
+  candidate_.clear();
+  decided_out_ = false;
+  if (phase_ == Phase::kTrial) hold();
 }
 
 }  // namespace tsar::core

@@ -10,30 +10,41 @@
 // says so: on two GPUs a short loop (25 us on one) was split between both, every boundary row
 // went through the host, and each pass took 2-3x one GPU's
 // (docs/results/tsar/two-gpu-short-loops/2026-11-26-h200x2-cd002d7.txt); on one GPU the cores'
-// share of BiCGStab's loops made the GPU copy more than the cores computed. So the region
-// measures, as ShareProbe does for how cores share a pass:
+// share of BiCGStab's loops made the GPU copy more than the cores computed. So the passes are
+// measured, as ShareProbe does for how cores share a pass:
 //
-//   - after kWarmupPasses (the split settles), kBaselinePasses passes as decided;
-//   - then the other way: the candidate (the unit with the fewest rows, named by the planner)
-//     sits out, or comes back once it sat out. The first such pass pays for moving rows and
-//     is not compared; then up to kTrialPasses passes are;
-//   - a trial whose first compared pass is slower than the baseline's median time per
-//     iteration by more than kMargin ends there: a device that helps costs one slower pass
-//     beside the move, not a whole block;
-//   - the other way is taken when its median is lower than the baseline's by more than
-//     kMargin and each of its compared passes was faster than each baseline pass (staying
-//     as decided is the safe side: noise must not switch it);
-//   - the next trial comes after at least kHoldPasses passes and once the passes since took
-//     1 / kTrialShare times what this trial cost beyond the baseline (its moves, its slower
-//     passes): trials cost at most about kTrialShare of a run, however costly a move is.
+//   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories:
+//     a split still settling is not what the decided way costs;
+//   - then the other way: the candidate (the unit of fewest rows -- an accelerator by its
+//     device key, or kCpuUnit, the CPU devices together -- named by the first planner to see
+//     choosing()) sits out, or comes back once it sat out. A region's first pass that way
+//     pays for moving rows and is not compared, nor is any pass that moved rows; up to
+//     kTrialPasses steady passes a region are, within kTrialPasses + kUnsteadyPasses;
+//   - each pass is compared with its own region's baseline (time per iteration over the
+//     baseline's median); a trial whose first round of compared passes is slower by more than
+//     kMargin ends there: a device that helps costs one slower pass beside the move;
+//   - the other way is taken when the median ratio is under 1 - kMargin and every compared
+//     pass was faster than every baseline pass of its region (staying as decided is the safe
+//     side: noise must not switch it; two ways that run alike order three passes each so
+//     with a chance of 1 in C(6, 3) = 20);
+//   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
+//     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
+//     times what it is expected to cost: what the last trial cost beyond its baseline (its
+//     moves, its slower passes), and what the planner predicts moving the candidate's rows
+//     there and back costs by the link. Trials cost at most about kTrialShare of a run,
+//     however costly a move is: moving half of a Jacobi sweep's 268 MB grid from one GPU to
+//     the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run of it never
+//     tries (docs/results/tsar/participation-trials/2026-11-26-h200x2-440c5bd.txt).
 //
-// The schedule counts passes only: the regions of one time step run the same number of
-// passes, so their trials fall on the same passes and each measures the step as all of them
-// run it -- a data environment's rows move together.
+// The regions of one data environment share one trial (each a slot): the loops of a time step
+// keep its rows where they are, so a unit sits out of all of them or of none, and the trial
+// measures the step as all of them run it. A region on its own has a trial of its own.
 //
-// Pure logic: pass times in, a decision out.
+// Pure logic: pass times in, a decision out. SharedTrial adds the lock its planners take.
 
 #include <cstdint>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace tsar::core {
@@ -43,44 +54,67 @@ class ParticipationTrial {
   static constexpr int kWarmupPasses = 4;
   static constexpr int kBaselinePasses = 3;
   static constexpr int kTrialPasses = 3;
+  static constexpr int kUnsteadyPasses = 3;
   static constexpr double kMargin = 0.05;
   static constexpr int kHoldPasses = 64;
   static constexpr double kTrialShare = 0.05;
+  /// The CPU devices together, as a candidate.
+  static constexpr const char* kCpuUnit = "cpu";
 
-  /// No candidate.
-  static constexpr int kNone = -1;
-
-  ParticipationTrial();
+  /// A region that records into this trial: its slot.
+  int join();
   /// Whether the coming pass starts a trial: the planner names its candidate first (choose).
-  bool choosing() const { return phase_ == Phase::kTrial && count_ == 0 && !decided_out_; }
-  /// The unit to try without (kNone: nothing to try; the trial is skipped and held again).
-  void choose(int candidate);
-  /// The unit the trial is about (kNone when none).
-  int candidate() const { return candidate_; }
+  bool choosing() const { return phase_ == Phase::kTrial && !chosen_ && !decided_out_; }
+  /// The unit to try without ("": nothing to try; the trial is skipped and held again).
+  void choose(const std::string& candidate);
+  /// The unit the trial is about ("" when none).
+  const std::string& candidate() const { return candidate_; }
   /// Whether the candidate sits out the coming pass.
   bool out() const;
-  /// The coming pass as out() said ran `seconds` for `n` iterations.
-  void record(double seconds, std::int64_t n);
-  /// The candidate can no longer run (retired, lost): the decision and any trial end.
-  void forget();
+  /// A pass of region `slot` as out() said ran `seconds` for `n` iterations; `steady`: it
+  /// moved no rows between memories; `move_cost`: what the planner predicts moving the rows
+  /// of the trial it would start now costs, there and back (read between trials only:
+  /// holding()).
+  void record(int slot, double seconds, std::int64_t n, bool steady = true, double move_cost = 0.0);
+  /// Between trials: the next one waits for the passes to pay for it.
+  bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
+  /// `unit` can no longer run (retired, lost): a decision or trial about it ends.
+  void forget(const std::string& unit);
   /// Whether the last decision keeps the candidate out.
   bool decided_out() const { return decided_out_; }
 
  private:
   enum class Phase { kWarmup, kBaseline, kTrial, kHolding };
+  struct Slot {
+    std::vector<double> baseline;  ///< seconds per iteration
+    double median = 0.0;           ///< 0: no baseline this trial
+    double fastest = 0.0;          ///< the fastest baseline pass over the median
+    bool seen = false;             ///< ran a pass the trial's way
+    bool reverted = false;         ///< its next pass moves the candidate's rows back
+  };
+  void hold();
+  void start_trial();
   bool wins();
   void decide(bool switch_way);
 
+  std::vector<Slot> slots_;
   Phase phase_ = Phase::kWarmup;
-  int count_ = 0;  ///< passes into the current phase
-  int candidate_ = kNone;
+  int count_ = 0;  ///< passes into the current phase, all slots'
+  std::string candidate_;
+  bool chosen_ = false;
   bool decided_out_ = false;
-  std::vector<double> baseline_, trial_;  ///< seconds per iteration
-  double baseline_median_ = 0.0;
-  double baseline_fastest_ = 0.0;
-  double trial_cost_ = 0.0;    ///< seconds the trial's passes took beyond the baseline
-  double held_seconds_ = 0.0;  ///< seconds of the passes held since
-  bool reverted_ = false;      ///< the first held pass moves the candidate's rows back
+  bool first_round_checked_ = false;
+  int compared_slots_ = 0;      ///< slots with a baseline this trial
+  std::vector<double> ratios_;  ///< compared passes over their region's baseline median
+  double trial_cost_ = 0.0;     ///< seconds the trial's passes took beyond the baselines
+  double held_seconds_ = 0.0;   ///< seconds of the passes held since
+};
+
+/// A trial its regions' planners share, with the lock they take around it (their passes may
+/// overlap at their edges: a pass records after it left the data environment).
+struct SharedTrial {
+  std::mutex mutex;
+  ParticipationTrial trial;
 };
 
 }  // namespace tsar::core

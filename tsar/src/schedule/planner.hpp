@@ -46,6 +46,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -105,6 +106,9 @@ class PassPlanner {
   /// Whether the planner tries passes without one of their units (planner_trial.cpp; on by
   /// default): off, every device that can pay by its time per iteration takes part.
   void set_participation_trials(bool on) { participation_trials_ = on; }
+  /// Decides with `trial` from now on, the trial the other regions of the region's data
+  /// environment share (participation_trial.hpp).
+  void share_trial(std::shared_ptr<SharedTrial> trial);
 
   // -- a pass ----------------------------------------------------------------------------
   /// Plans the first (sub-)pass of a pass of n iterations into `plan` (reusing its
@@ -200,10 +204,14 @@ class PassPlanner {
   std::int64_t steal_piece(std::size_t w, double owner_tpi) const;
   // planner_trial.cpp
   void sit_out_trial();
-  int trial_candidate() const;
+  /// The unit of fewest rows of the last pass: an accelerator's device key, or
+  /// ParticipationTrial::kCpuUnit; "" where fewer than two units ran rows.
+  std::string trial_candidate() const;
+  /// Worker w is (part of) trial unit `unit`.
+  bool in_unit(std::size_t w, const std::string& unit) const;
+  double trial_move_cost() const;
   void record_trial(bool learn, double seconds, std::span<const WorkerSample> totals);
   void forget_trial_of(std::size_t w);
-  int cpu_unit() const { return static_cast<int>(devices_.size()); }
   // planner_back_off.cpp
   const CpuAggregates& cpu_aggregates();
   CpuSide cpu_side(std::int64_t n);
@@ -341,8 +349,9 @@ class PassPlanner {
 
   // Participation trials (planner_trial.cpp): the trial, the switch, whether this pass is one
   // it decides, and each worker's rows in the last pass (what the candidate is chosen from).
-  // The trial's units are accelerators by worker index and the CPU devices as cpu_unit().
-  ParticipationTrial trial_;
+  // The trial is the region's own until share_trial gives it its data environment's.
+  std::shared_ptr<SharedTrial> trial_;
+  int trial_slot_ = 0;
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;

@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Participation trials (planner.hpp, participation_trial.hpp): which unit of a pass to try
 // without -- an accelerator, or the CPU devices together, as the split sees them -- and
-// keeping it out of the split while the pass runs faster without it.
+// keeping it out of the split while the passes run faster without it.
 #include <algorithm>
 
 #include "schedule/planner.hpp"
 
 namespace tsar::core {
 
+void PassPlanner::share_trial(std::shared_ptr<SharedTrial> trial) {
+  if (trial == trial_ || trial == nullptr) return;
+  std::lock_guard lock(trial->mutex);
+  trial_slot_ = trial->trial.join();
+  trial_ = std::move(trial);
+}
+
 bool PassPlanner::trial_out(int worker) const {
-  if (!trial_.out()) return false;
-  const std::size_t w = sz(worker);
-  return trial_.candidate() == cpu_unit() ? active_[w] && is_cpu(w) : trial_.candidate() == worker;
+  std::lock_guard lock(trial_->mutex);
+  return trial_->trial.out() && in_unit(sz(worker), trial_->trial.candidate());
+}
+
+bool PassPlanner::in_unit(std::size_t w, const std::string& unit) const {
+  if (!active_[w]) return false;
+  return unit == ParticipationTrial::kCpuUnit ? is_cpu(w)
+                                              : !is_cpu(w) && device(w).description().key == unit;
 }
 
 void PassPlanner::sit_out_trial() {
@@ -19,48 +31,81 @@ void PassPlanner::sit_out_trial() {
   trial_pass_ = participation_trials_ && scheduler_->adapts() && any_accelerator() &&
                 accelerators_.size() + (cpu_workers_.empty() ? 0 : 1) >= 2;
   if (!trial_pass_) return;
-  if (trial_.choosing()) trial_.choose(trial_candidate());
-  if (!trial_.out()) return;
-  const int c = trial_.candidate();
-  if (c == cpu_unit()) {
-    for (const std::size_t w : cpu_workers_) sitting_out_[w] = 1;
-  } else {
-    sitting_out_[sz(c)] = 1;
+  std::lock_guard lock(trial_->mutex);
+  ParticipationTrial& trial = trial_->trial;
+  if (trial.choosing()) trial.choose(trial_candidate());
+  if (!trial.out()) return;
+  const std::string& unit = trial.candidate();
+  bool left = false;  // another unit must run the pass
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (in_unit(w, unit))
+      sitting_out_[w] = 1;
+    else
+      left = left || (active_[w] && !sitting_out_[w]);
   }
-  // Another unit must run the pass (a retirement since may have left the candidate alone).
+  if (left) return;
   for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && !sitting_out_[w]) return;
-  for (const std::size_t w : cpu_workers_) sitting_out_[w] = 0;
-  if (c != cpu_unit()) sitting_out_[sz(c)] = 0;
-  trial_.forget();
+    if (in_unit(w, unit)) sitting_out_[w] = 0;
+  trial.forget(unit);
 }
 
-int PassPlanner::trial_candidate() const {
+std::string PassPlanner::trial_candidate() const {
   // The unit that ran the fewest rows of the last pass: the one whose rows the others take
-  // over most cheaply, and the same in every region a data environment's split is shared by.
+  // over most cheaply.
   std::int64_t cpu_rows = 0;
   for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
   int units = cpu_rows > 0 ? 1 : 0;
-  int fewest = cpu_rows > 0 ? cpu_unit() : ParticipationTrial::kNone;
-  std::int64_t least = cpu_rows > 0 ? cpu_rows : 0;
+  std::string fewest = cpu_rows > 0 ? ParticipationTrial::kCpuUnit : "";
+  std::int64_t least = cpu_rows;
   for (const std::size_t w : accelerators_) {
     if (last_rows_[w] <= 0) continue;
     ++units;
-    if (fewest == ParticipationTrial::kNone || last_rows_[w] < least) {
-      fewest = static_cast<int>(w);
+    if (fewest.empty() || last_rows_[w] < least) {
+      fewest = device(w).description().key;
       least = last_rows_[w];
     }
   }
-  return units >= 2 ? fewest : ParticipationTrial::kNone;
+  return units >= 2 ? fewest : std::string();
+}
+
+double PassPlanner::trial_move_cost() const {
+  // The candidate's rows move into the others' memories (the dearest link of theirs) and, from
+  // an accelerator, out of its own; and all of it again when the trial ends the other way.
+  // One that sits out already: the last trial's measured cost stands.
+  if (trial_->trial.decided_out()) return 0.0;
+  const std::string unit = trial_candidate();
+  if (unit.empty()) return 0.0;
+  std::int64_t rows = 0;
+  double out = 0.0, in = 0.0;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (in_unit(w, unit)) {
+      rows += last_rows_[w];
+      out = std::max(out, move_seconds_[w]);
+    } else if (active_[w]) {
+      in = std::max(in, move_seconds_[w]);
+    }
+  }
+  return 2.0 * static_cast<double>(rows) * (out + in);
 }
 
 void PassPlanner::record_trial(bool learn, double seconds, std::span<const WorkerSample> totals) {
   for (std::size_t w = 0; w < devices_.size(); ++w) last_rows_[w] = totals[w].iterations;
-  if (trial_pass_ && learn && !pass_chunked_) trial_.record(seconds, n_);
+  if (!trial_pass_ || !learn || pass_chunked_) return;
+  // Rows a changed split moved into a device's memory (hold_split's migration) make the pass
+  // say what moving costs, not what the way does.
+  const bool steady = std::all_of(migration_seconds_.begin(), migration_seconds_.end(),
+                                  [](double s) { return s == 0.0; });
+  std::lock_guard lock(trial_->mutex);
+  ParticipationTrial& trial = trial_->trial;
+  trial.record(trial_slot_, seconds, n_, steady, trial.holding() ? trial_move_cost() : 0.0);
 }
 
 void PassPlanner::forget_trial_of(std::size_t w) {
-  if (trial_.candidate() == static_cast<int>(w)) trial_.forget();
+  std::lock_guard lock(trial_->mutex);
+  const std::string& unit = trial_->trial.candidate();
+  // The CPU side stays a unit while it has a worker; an accelerator leaves with its device.
+  if (!unit.empty() && unit != ParticipationTrial::kCpuUnit && in_unit(w, unit))
+    trial_->trial.forget(unit);
 }
 
 }  // namespace tsar::core
