@@ -41,7 +41,13 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
                ? std::max(0.0, seconds - slot.median * static_cast<double>(n))
                : 0.0;
   };
-  const int regions = static_cast<int>(slots_.size());
+  // Regions attached to the environment that never run a pass the trial decides (one
+  // device, CPU alone) are not waited for.
+  if (!slot.recorded) {
+    slot.recorded = true;
+    ++recording_;
+  }
+  const int regions = recording_;
   switch (phase_) {
     case Phase::kWarmup:
     case Phase::kHolding:
@@ -65,7 +71,7 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       // Every region measured, or some did and the others run rarely (or never steadily).
       int complete = 0;
       for (const Slot& s : slots_)
-        complete += static_cast<int>(s.baseline.size()) >= kBaselinePasses ? 1 : 0;
+        complete += s.recorded && static_cast<int>(s.baseline.size()) >= kBaselinePasses ? 1 : 0;
       if (complete == regions || (complete > 0 && count_ >= 4 * kBaselinePasses * regions))
         start_trial();
       return;

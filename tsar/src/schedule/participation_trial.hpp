@@ -91,6 +91,7 @@ class ParticipationTrial {
     double fastest = 0.0;          ///< the fastest baseline pass over the median
     bool seen = false;             ///< ran a pass the trial's way
     bool reverted = false;         ///< its next pass moves the candidate's rows back
+    bool recorded = false;         ///< ran a pass the trial decides
   };
   void hold();
   void start_trial();
@@ -98,6 +99,7 @@ class ParticipationTrial {
   void decide(bool switch_way);
 
   std::vector<Slot> slots_;
+  int recording_ = 0;  ///< slots that recorded a pass
   Phase phase_ = Phase::kWarmup;
   int count_ = 0;  ///< passes into the current phase, all slots'
   std::string candidate_;
