@@ -162,7 +162,7 @@ TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
   for (int p = 0; p < ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses; ++p)
     round(1.0, 3.0);
   ASSERT_TRUE(t.choosing());
-  t.choose(ParticipationTrial::kCpuUnit);
+  t.choose("cuda:1");
   EXPECT_TRUE(t.out()) << "for every region";
   round(9.0, 9.0);  // both move rows
   for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) round(0.5, 2.4);

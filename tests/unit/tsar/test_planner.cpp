@@ -317,8 +317,8 @@ TEST(Planner, AnAcceleratorStealsOnlyOnceMeasuredAndFasterThanTheCoresPerIterati
   }
 }
 
-// Participation trials (planner_trial.cpp): a unit whose taking part costs the pass more than
-// its share saves sits out; units that help stay, under noise too.
+// Participation trials (planner_trial.cpp): an accelerator whose taking part costs the pass
+// more than its share saves sits out; accelerators that help stay, under noise too.
 
 TEST(Planner, ASecondAcceleratorThatCostsThePassMoreThanItsShareSavesSitsOut) {
   // Two equal accelerators, 100 us each alone for the pass; a pass of both pays 150 us more
@@ -346,30 +346,29 @@ TEST(Planner, ASecondAcceleratorThatCostsThePassMoreThanItsShareSavesSitsOut) {
   EXPECT_GE(last, 1.9 * 100e-6);
 }
 
-TEST(Planner, CoresThatCostTheAcceleratorMoreThanTheyComputeSitOut) {
-  // Eight cores could take a tenth of the pass, but a pass with them costs the accelerator
-  // 30% of its time more (the cores' rows' boundaries copied every pass): without them it is
-  // faster.
-  auto devices = node(8, {1e-7}, {80.0});
-  Sim sim(devices, 13);
+TEST(Planner, TheCoresAreNotTried) {
+  // Eight cores whose taking part costs the accelerator 3 ms a pass: the split prices what
+  // the cores' rows cost by their boundaries' copies (drop_host_side_that_cannot_pay), not a
+  // trial -- they keep their share.
+  Sim sim(node(8, {1e-7}, {80.0}), 13);
   sim.set_coordination(3e-3);
-  for (int p = 0; p < 40; ++p) sim.run(kN);
-  for (int w = 0; w < 8; ++w) EXPECT_TRUE(sim.planner().trial_out(w)) << "core " << w;
-  EXPECT_FALSE(sim.planner().trial_out(8));
-  EXPECT_NEAR(Sim::share(sim.run(kN), 8), 1.0, 1e-9);
+  double share = 0.0;
+  for (int p = 0; p < 200; ++p) share = Sim::share(sim.run(kN), 8);
+  EXPECT_LT(share, 0.99);
+  for (int w = 0; w < 9; ++w) EXPECT_FALSE(sim.planner().trial_out(w));
 }
 
-TEST(Planner, UnitsThatHelpAreNotKeptOutUnderJitter) {
-  // Each device varies 20% either way every pass. Where the cores take 30% of the pass, a
-  // pass without them is slower by more than the noise: over 2000 passes they sit out only
-  // the trials' few passes. Where they take 10%, a pass waiting for the slower of two
-  // jittered devices is about as slow as the accelerator alone: either way may win, and the
-  // trials must cost what their share allows.
-  for (const double accel_tpi : {4e-7, 1e-7}) {
-    auto devices = node(8, {accel_tpi}, {8e-6 / accel_tpi});
+TEST(Planner, AcceleratorsThatHelpAreNotKeptOutUnderJitter) {
+  // Eight cores and two accelerators, each device 20% either way every pass. Where the second
+  // accelerator takes a quarter of the pass, a pass without it is slower by more than the
+  // noise: over 2000 passes it sits out only the trials' few passes. Where it takes a
+  // twelfth, a pass waiting for the slowest of three jittered devices is about as slow
+  // without it: either way may win, and the trials must cost what their share allows.
+  for (const double second : {3e-7, 1e-6}) {
+    auto devices = node(8, {1e-7, second}, {80.0, 8e-6 / second});
     for (auto& d : devices) d.jitter = 0.2;
     for (std::uint64_t seed : {5u, 14u, 15u}) {
-      SCOPED_TRACE(std::to_string(accel_tpi) + " seed " + std::to_string(seed));
+      SCOPED_TRACE(std::to_string(second) + " seed " + std::to_string(seed));
       Sim sim(devices, seed), off(devices, seed);
       off.without_trials();
       int out_passes = 0;
@@ -378,10 +377,10 @@ TEST(Planner, UnitsThatHelpAreNotKeptOutUnderJitter) {
         const Pass pass = sim.run(kN);
         with += pass.seconds;
         without += off.run(kN).seconds;
-        if (p >= 10 && Sim::share(pass, 8) > 0.999) ++out_passes;
+        if (p >= 10 && Sim::share(pass, 9) == 0.0) ++out_passes;
       }
-      if (accel_tpi > 2e-7) {
-        EXPECT_LE(out_passes, 2000 / 64 * 4) << "passes without the cores";
+      if (second < 5e-7) {
+        EXPECT_LE(out_passes, 2000 / 64 * 4) << "passes without the second accelerator";
       }
       EXPECT_LE(with, 1.02 * without);
       expect_none_retired(sim);

@@ -15,11 +15,11 @@
 //
 //   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories:
 //     a split still settling is not what the decided way costs;
-//   - then the other way: the candidate (the unit of fewest rows -- an accelerator by its
-//     device key, or kCpuUnit, the CPU devices together -- named by the first planner to see
-//     choosing()) sits out, or comes back once it sat out. A region's first pass that way
-//     pays for moving rows and is not compared, nor is any pass that moved rows; up to
-//     kTrialPasses steady passes a region are, within kTrialPasses + kUnsteadyPasses;
+//   - then the other way: the candidate (the accelerator of fewest rows, by its device key,
+//     named by the first planner to see choosing()) sits out, or comes back once it sat out. A
+//     region's first pass that way pays for moving rows and is not compared, nor is any pass that
+//     moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
+//     kUnsteadyPasses;
 //   - each pass is compared with its own region's baseline (time per iteration over the
 //     baseline's median); a trial whose first round of compared passes is slower by more than
 //     kMargin ends there: a device that helps costs one slower pass beside the move;
@@ -34,7 +34,7 @@
 //     there and back costs by the link. Trials cost at most about kTrialShare of a run,
 //     however costly a move is: moving half of a Jacobi sweep's 268 MB grid from one GPU to
 //     the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run of it never
-//     tries (docs/results/tsar/participation-trials/2026-11-26-h200x2-440c5bd.txt).
+//     tries (docs/results/archive/tsar/participation-trials/2026-11-26-h200x2-440c5bd.txt).
 //
 // The regions of one data environment share one trial (each a slot): the loops of a time step
 // keep its rows where they are, so a unit sits out of all of them or of none, and the trial
@@ -58,8 +58,6 @@ class ParticipationTrial {
   static constexpr double kMargin = 0.05;
   static constexpr int kHoldPasses = 64;
   static constexpr double kTrialShare = 0.05;
-  /// The CPU devices together, as a candidate.
-  static constexpr const char* kCpuUnit = "cpu";
 
   /// A region that records into this trial: its slot.
   int join();

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Participation trials (planner.hpp, participation_trial.hpp): which unit of a pass to try
-// without -- an accelerator, or the CPU devices together, as the split sees them -- and
-// keeping it out of the split while the passes run faster without it.
+// Participation trials (planner.hpp, participation_trial.hpp): which accelerator to try the
+// passes without, and keeping it out of the split while they run faster without it.
 #include <algorithm>
 
 #include "schedule/planner.hpp"
@@ -21,9 +20,7 @@ bool PassPlanner::trial_out(int worker) const {
 }
 
 bool PassPlanner::in_unit(std::size_t w, const std::string& unit) const {
-  if (!active_[w]) return false;
-  return unit == ParticipationTrial::kCpuUnit ? is_cpu(w)
-                                              : !is_cpu(w) && device(w).description().key == unit;
+  return active_[w] && !is_cpu(w) && device(w).description().key == unit;
 }
 
 void PassPlanner::sit_out_trial() {
@@ -50,28 +47,34 @@ void PassPlanner::sit_out_trial() {
 }
 
 std::string PassPlanner::trial_candidate() const {
-  // The unit that ran the fewest rows of the last pass: the one whose rows the others take
-  // over most cheaply.
-  std::int64_t cpu_rows = 0;
-  for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
-  int units = cpu_rows > 0 ? 1 : 0;
-  std::string fewest = cpu_rows > 0 ? ParticipationTrial::kCpuUnit : "";
-  std::int64_t least = cpu_rows;
+  // The accelerator that ran the fewest rows of the last pass, where another unit ran as many:
+  // the one whose rows the others take over most cheaply. The CPU side is not tried: what its
+  // rows cost the accelerators -- their boundaries' copies -- the split prices already
+  // (drop_host_side_that_cannot_pay, split_hysteresis.hpp), and trying passes without it
+  // gained nowhere on either GPU node kind while costing 2-4% of E where the cores help
+  // (docs/results/tsar/participation-trials/2026-11-26-h100-42a88b5.txt).
+  std::int64_t most = 0;
+  for (const std::size_t w : cpu_workers_) most += last_rows_[w];
+  std::string fewest;
+  std::int64_t least = 0;
   for (const std::size_t w : accelerators_) {
-    if (last_rows_[w] <= 0) continue;
-    ++units;
-    if (fewest.empty() || last_rows_[w] < least) {
+    const std::int64_t rows = last_rows_[w];
+    if (rows <= 0) continue;
+    if (fewest.empty() || rows < least) {
+      most = std::max(most, least);
       fewest = device(w).description().key;
-      least = last_rows_[w];
+      least = rows;
+    } else {
+      most = std::max(most, rows);
     }
   }
-  return units >= 2 ? fewest : std::string();
+  return most >= least && !fewest.empty() ? fewest : std::string();
 }
 
 double PassPlanner::trial_move_cost() const {
-  // The candidate's rows move into the others' memories (the dearest link of theirs) and, from
-  // an accelerator, out of its own; and all of it again when the trial ends the other way.
-  // One that sits out already: the last trial's measured cost stands.
+  // The candidate's rows move out of its memory into the others' (the dearest link of
+  // theirs), and back when the trial ends the other way. One that sits out already: the last
+  // trial's measured cost stands.
   if (trial_->trial.decided_out()) return 0.0;
   const std::string unit = trial_candidate();
   if (unit.empty()) return 0.0;
@@ -102,10 +105,7 @@ void PassPlanner::record_trial(bool learn, double seconds, std::span<const Worke
 
 void PassPlanner::forget_trial_of(std::size_t w) {
   std::lock_guard lock(trial_->mutex);
-  const std::string& unit = trial_->trial.candidate();
-  // The CPU side stays a unit while it has a worker; an accelerator leaves with its device.
-  if (!unit.empty() && unit != ParticipationTrial::kCpuUnit && in_unit(w, unit))
-    trial_->trial.forget(unit);
+  if (in_unit(w, trial_->trial.candidate())) trial_->trial.forget(trial_->trial.candidate());
 }
 
 }  // namespace tsar::core
