@@ -52,7 +52,7 @@ std::string PassPlanner::trial_candidate() const {
   // rows cost the accelerators -- their boundaries' copies -- the split prices already
   // (drop_host_side_that_cannot_pay, split_hysteresis.hpp), and trying passes without it
   // gained nowhere on either GPU node kind while costing 2-4% of E where the cores help
-  // (docs/results/tsar/participation-trials/2026-11-26-h100-42a88b5.txt).
+  // (docs/results/archive/tsar/participation-trials/2026-11-26-h100-42a88b5.txt).
   std::int64_t most = 0;
   for (const std::size_t w : cpu_workers_) most += last_rows_[w];
   std::string fewest;
