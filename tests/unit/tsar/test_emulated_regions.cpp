@@ -571,7 +571,7 @@ TEST_F(Emulated, ASecondAcceleratorWhoseHaloExchangeCostsMoreThanItsRowsSitsOut)
     ASSERT_EQ(region.num_devices(), 2);
     auto [cur, next] = map_resident(region, g, rows, cols);
     std::vector<std::vector<std::int64_t>> splits;
-    for (int pass = 0; pass < 30; ++pass) {
+    for (int pass = 0; pass < 80; ++pass) {
       region.parallel_for(rows, [&](const tsar::Chunk& c) {
         const double both = c.size() < rows ? 40e-3 : 0.0;
         clock->advance(c.worker(), both + 1e-3 * static_cast<double>(c.size()));

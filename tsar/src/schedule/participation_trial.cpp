@@ -32,7 +32,7 @@ bool ParticipationTrial::out() const {
 }
 
 void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady,
-                                double move_cost) {
+                                double expected_cost) {
   Slot& slot = slots_[static_cast<std::size_t>(at)];
   const bool timed = n > 0 && seconds > 0.0;
   const double tpi = timed ? seconds / static_cast<double>(n) : 0.0;
@@ -56,9 +56,9 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       held_seconds_ += timed ? seconds : 0.0;
       ++count_;
       // The next trial is paid for by the passes run since the last (or since the start): at
-      // least what the last one cost, and what the planner predicts this one's moves cost.
+      // least what the last one cost, and what the planner predicts this one costs.
       if (count_ >= (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * regions &&
-          held_seconds_ * kTrialShare >= std::max(trial_cost_, move_cost)) {
+          held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_cost)) {
         phase_ = Phase::kBaseline;
         count_ = 0;
         for (Slot& s : slots_) s.baseline.clear();

@@ -30,11 +30,13 @@
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
-//     moves, its slower passes), and what the planner predicts moving the candidate's rows
-//     there and back costs by the link. Trials cost at most about kTrialShare of a run,
-//     however costly a move is: moving half of a Jacobi sweep's 268 MB grid from one GPU to
-//     the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run of it never
-//     tries (docs/results/archive/tsar/participation-trials/2026-11-26-h200x2-440c5bd.txt).
+//     moves, its slower passes), and what the planner predicts it costs by its own times --
+//     moving the candidate's rows there and back by the link, and the passes without the
+//     candidate at the others' rate. Trials cost at most about kTrialShare of a run, however
+//     costly a move or a device's absence: moving half of a Jacobi sweep's 268 MB grid from
+//     one GPU to the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run
+//     of it never tries
+//     (docs/results/archive/tsar/participation-trials/2026-11-26-h200x2-440c5bd.txt).
 //
 // The regions of one data environment share one trial (each a slot): the loops of a time step
 // keep its rows where they are, so a unit sits out of all of them or of none, and the trial
@@ -70,10 +72,11 @@ class ParticipationTrial {
   /// Whether the candidate sits out the coming pass.
   bool out() const;
   /// A pass of region `slot` as out() said ran `seconds` for `n` iterations; `steady`: it
-  /// moved no rows between memories; `move_cost`: what the planner predicts moving the rows
-  /// of the trial it would start now costs, there and back (read between trials only:
-  /// holding()).
-  void record(int slot, double seconds, std::int64_t n, bool steady = true, double move_cost = 0.0);
+  /// moved no rows between memories; `expected_cost`: what the planner predicts the trial it
+  /// would start now costs -- its moves there and back, its passes without the candidate
+  /// (read between trials only: holding()).
+  void record(int slot, double seconds, std::int64_t n, bool steady = true,
+              double expected_cost = 0.0);
   /// Between trials: the next one waits for the passes to pay for it.
   bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
   /// `unit` can no longer run (retired, lost): a decision or trial about it ends.

@@ -2,6 +2,7 @@
 // Participation trials (planner.hpp, participation_trial.hpp): which accelerator to try the
 // passes without, and keeping it out of the split while they run faster without it.
 #include <algorithm>
+#include <cmath>
 
 #include "schedule/planner.hpp"
 
@@ -51,8 +52,8 @@ std::string PassPlanner::trial_candidate() const {
   // the one whose rows the others take over most cheaply. The CPU side is not tried: what its
   // rows cost the accelerators -- their boundaries' copies -- the split prices already
   // (drop_host_side_that_cannot_pay, split_hysteresis.hpp), and trying passes without it
-  // gained nowhere on either GPU node kind while costing 2-4% of E where the cores help
-  // (docs/results/archive/tsar/participation-trials/2026-11-26-h100-42a88b5.txt).
+  // gained nowhere on h100, BiCGStab on CUDA included, while costing 2-4% of E where the cores
+  // help (docs/results/archive/tsar/participation-trials/2026-11-26-h100-42a88b5.txt).
   std::int64_t most = 0;
   for (const std::size_t w : cpu_workers_) most += last_rows_[w];
   std::string fewest;
@@ -71,24 +72,33 @@ std::string PassPlanner::trial_candidate() const {
   return most >= least && !fewest.empty() ? fewest : std::string();
 }
 
-double PassPlanner::trial_move_cost() const {
-  // The candidate's rows move out of its memory into the others' (the dearest link of
-  // theirs), and back when the trial ends the other way. One that sits out already: the last
-  // trial's measured cost stands.
+double PassPlanner::trial_expected_cost(double seconds) const {
+  // What the trial it would start now costs where the split's own times are right: the
+  // candidate's rows moving out of its memory into the others' (the dearest link of theirs)
+  // and back, and the passes it runs without the candidate -- the move's and one compared,
+  // after which a trial that loses ends -- at the others' rate. On two GPUs that share GEMM's
+  // rows evenly those two passes take twice as long, and in a run of 8 passes a trial cost a
+  // fifth of the run (docs/results/tsar/participation-trials/2026-11-26-h200x2-f36d27a.txt).
+  // One that sits out already: the last trial's measured cost stands.
   if (trial_->trial.decided_out()) return 0.0;
   const std::string unit = trial_candidate();
   if (unit.empty()) return 0.0;
   std::int64_t rows = 0;
-  double out = 0.0, in = 0.0;
+  double out = 0.0, in = 0.0, rate = 0.0, mine = 0.0;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (!active_[w] || last_rows_[w] <= 0) continue;
+    const double r = times_[w] > 0.0 && std::isfinite(times_[w]) ? 1.0 / times_[w] : 0.0;
+    rate += r;
     if (in_unit(w, unit)) {
       rows += last_rows_[w];
       out = std::max(out, move_seconds_[w]);
-    } else if (active_[w]) {
+      mine += r;
+    } else {
       in = std::max(in, move_seconds_[w]);
     }
   }
-  return 2.0 * static_cast<double>(rows) * (out + in);
+  const double slower = rate > mine ? 2.0 * seconds * mine / (rate - mine) : 0.0;
+  return 2.0 * static_cast<double>(rows) * (out + in) + slower;
 }
 
 void PassPlanner::record_trial(bool learn, double seconds, std::span<const WorkerSample> totals) {
@@ -100,7 +110,8 @@ void PassPlanner::record_trial(bool learn, double seconds, std::span<const Worke
                                   [](double s) { return s == 0.0; });
   std::lock_guard lock(trial_->mutex);
   ParticipationTrial& trial = trial_->trial;
-  trial.record(trial_slot_, seconds, n_, steady, trial.holding() ? trial_move_cost() : 0.0);
+  trial.record(trial_slot_, seconds, n_, steady,
+               trial.holding() ? trial_expected_cost(seconds) : 0.0);
 }
 
 void PassPlanner::forget_trial_of(std::size_t w) {
