@@ -796,7 +796,7 @@ TEST_F(Emulated, TheLoopsOfAStepLeaveOutTheSameAccelerator) {
   const auto per_row = [](int) { return 1e-3; };
   const auto both = [](int, std::int64_t rows) { return rows < kRows ? 40e-3 : 0.0; };
   std::string history;
-  for (int s = 0; s < 40; ++s) {
+  for (int s = 0; s < 80; ++s) {
     step.run(per_row, per_row, both);
     history += " " + std::to_string(step.sweep().split()[0]) + "/" +
                std::to_string(step.norm().split()[0]);

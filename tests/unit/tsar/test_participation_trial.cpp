@@ -119,9 +119,9 @@ TEST(ParticipationTrial, ACandidateThatIsGoneEndsTheTrialAndTheDecision) {
   EXPECT_FALSE(k.decided_out());
 }
 
-TEST(ParticipationTrial, ATrialWhoseMovesCostMoreThanTheRunCanPayWaits) {
-  // Passes of 1 s, and moving the candidate's rows there and back predicted at 100 s: the
-  // first trial's baseline starts once the run took 100 / kTrialShare seconds.
+TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
+  // Passes of 1 s, and a trial (its moves, its passes without the candidate) predicted at
+  // 100 s: the first trial's baseline starts once the run took 100 / kTrialShare seconds.
   ParticipationTrial t;
   t.join();
   const int paid = static_cast<int>(100.0 / ParticipationTrial::kTrialShare);
@@ -129,6 +129,19 @@ TEST(ParticipationTrial, ATrialWhoseMovesCostMoreThanTheRunCanPayWaits) {
   EXPECT_TRUE(t.holding());
   t.record(0, 1.0, kN, true, 100.0);
   EXPECT_FALSE(t.holding());
+
+  // Two regions of one environment, each predicting 50 s for its own loop: the trial costs
+  // both, 100 s, and waits for 100 / kTrialShare seconds of their passes.
+  ParticipationTrial u;
+  const int a = u.join(), b = u.join();
+  for (int p = 0; p < paid / 2 - 1; ++p) {
+    u.record(a, 1.0, kN, true, 50.0);
+    u.record(b, 1.0, kN, true, 50.0);
+  }
+  u.record(a, 1.0, kN, true, 50.0);
+  EXPECT_TRUE(u.holding());
+  u.record(b, 1.0, kN, true, 50.0);
+  EXPECT_FALSE(u.holding());
 }
 
 TEST(ParticipationTrial, PassesThatMovedRowsAreNeitherBaselineNorCompared) {

@@ -56,7 +56,11 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       held_seconds_ += timed ? seconds : 0.0;
       ++count_;
       // The next trial is paid for by the passes run since the last (or since the start): at
-      // least what the last one cost, and what the planner predicts this one costs.
+      // least what the last one cost, and what the planners predict this one costs their
+      // regions, each by its latest pass.
+      slot.expected = expected_cost;
+      expected_cost = 0.0;
+      for (const Slot& s : slots_) expected_cost += s.expected;
       if (count_ >= (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * regions &&
           held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_cost)) {
         phase_ = Phase::kBaseline;

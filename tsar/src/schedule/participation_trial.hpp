@@ -93,6 +93,7 @@ class ParticipationTrial {
     bool seen = false;             ///< ran a pass the trial's way
     bool reverted = false;         ///< its next pass moves the candidate's rows back
     bool recorded = false;         ///< ran a pass the trial decides
+    double expected = 0.0;         ///< its planner's latest prediction of a trial's cost
   };
   void hold();
   void start_trial();
