@@ -12,9 +12,15 @@ constexpr std::int64_t kN = 1000;
 constexpr int kBeforeTrial =
     ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses;
 
+/// Records a pass of `seconds` of the region in `slot`, whose planner predicts a trial costs
+/// nothing whenever asked.
+void rec(ParticipationTrial& t, double seconds, bool steady = true, int slot = 0) {
+  t.record(slot, seconds, kN, steady, t.needs_prediction() ? 0.0 : ParticipationTrial::kUnchanged);
+}
+
 /// Records `passes` passes of `seconds` each, of the region in slot 0.
 void run(ParticipationTrial& t, int passes, double seconds) {
-  for (int p = 0; p < passes; ++p) t.record(0, seconds, kN);
+  for (int p = 0; p < passes; ++p) rec(t, seconds);
 }
 
 TEST(ParticipationTrial, AFasterWayIsTakenAfterItsComparedPassesAndKept) {
@@ -25,10 +31,10 @@ TEST(ParticipationTrial, AFasterWayIsTakenAfterItsComparedPassesAndKept) {
   EXPECT_FALSE(t.out()) << "no candidate named yet";
   t.choose("cuda:3");
   EXPECT_TRUE(t.out());
-  t.record(0, 5.0, kN);  // the first pass moves rows: slow, not compared
+  rec(t, 5.0);  // the first pass moves rows: slow, not compared
   for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) {
     EXPECT_TRUE(t.out());
-    t.record(0, 0.8, kN);
+    rec(t, 0.8);
   }
   EXPECT_TRUE(t.decided_out());
   EXPECT_EQ(t.candidate(), "cuda:3");
@@ -41,8 +47,8 @@ TEST(ParticipationTrial, ASlowerWayEndsAfterItsFirstComparedPass) {
   t.join();
   run(t, kBeforeTrial, 1.0);
   t.choose("cuda:0");
-  t.record(0, 3.0, kN);
-  t.record(0, 1.2, kN);
+  rec(t, 3.0);
+  rec(t, 1.2);
   EXPECT_FALSE(t.out());
   EXPECT_FALSE(t.decided_out());
   EXPECT_EQ(t.candidate(), "");
@@ -52,16 +58,16 @@ TEST(ParticipationTrial, NoiseDoesNotSwitch) {
   // The trial's median is 10% lower, but one of its passes is slower than a baseline pass.
   ParticipationTrial t;
   t.join();
-  t.record(0, 1.0, kN);
+  rec(t, 1.0);
   run(t, ParticipationTrial::kWarmupPasses - 1, 1.0);
-  t.record(0, 1.0, kN);
-  t.record(0, 0.92, kN);
-  t.record(0, 1.05, kN);
+  rec(t, 1.0);
+  rec(t, 0.92);
+  rec(t, 1.05);
   t.choose("cuda:1");
-  t.record(0, 1.0, kN);
-  t.record(0, 0.9, kN);
-  t.record(0, 0.95, kN);
-  t.record(0, 0.85, kN);
+  rec(t, 1.0);
+  rec(t, 0.9);
+  rec(t, 0.95);
+  rec(t, 0.85);
   EXPECT_FALSE(t.decided_out());
   EXPECT_FALSE(t.out());
 }
@@ -73,17 +79,17 @@ TEST(ParticipationTrial, TheNextTrialWaitsUntilTheLastOneIsPaidFor) {
   t.join();
   run(t, kBeforeTrial, 1.0);
   t.choose("cuda:0");
-  t.record(0, 101.0, kN);  // 100 s beyond the baseline
-  t.record(0, 2.0, kN);    // 1 s more, and the trial ends
+  rec(t, 101.0);  // 100 s beyond the baseline
+  rec(t, 2.0);    // 1 s more, and the trial ends
   ASSERT_FALSE(t.out());
-  t.record(0, 101.0, kN);  // moving the rows back: 100 s more
+  rec(t, 101.0);  // moving the rows back: 100 s more
   const double cost = 201.0;
   const int held = static_cast<int>(cost / ParticipationTrial::kTrialShare) - 101;
-  run(t, held - 1, 1.0);                             // one second short of paying for it
-  run(t, ParticipationTrial::kBaselinePasses, 1.0);  // the first pays; a baseline follows
-  EXPECT_FALSE(t.choosing());
-  t.record(0, 1.0, kN);
-  EXPECT_TRUE(t.choosing());
+  // Paid for: the planner is asked for its prediction, and the hold ends with the next pass.
+  run(t, held, 1.0);
+  EXPECT_FALSE(t.needs_rows()) << "held";
+  rec(t, 1.0);
+  EXPECT_TRUE(t.needs_rows()) << "the baseline began";
 }
 
 TEST(ParticipationTrial, NothingToTryHoldsAsLongAsATrial) {
@@ -94,7 +100,7 @@ TEST(ParticipationTrial, NothingToTryHoldsAsLongAsATrial) {
   EXPECT_FALSE(t.out());
   run(t, ParticipationTrial::kHoldPasses + ParticipationTrial::kBaselinePasses - 1, 1.0);
   EXPECT_FALSE(t.choosing());
-  t.record(0, 1.0, kN);
+  rec(t, 1.0);
   EXPECT_TRUE(t.choosing());
 }
 
@@ -103,7 +109,7 @@ TEST(ParticipationTrial, ACandidateThatIsGoneEndsTheTrialAndTheDecision) {
   t.join();
   run(t, kBeforeTrial, 1.0);
   t.choose("cuda:2");
-  t.record(0, 1.0, kN);
+  rec(t, 1.0);
   t.forget("cuda:2");
   EXPECT_FALSE(t.out());
   EXPECT_EQ(t.candidate(), "");
@@ -120,28 +126,32 @@ TEST(ParticipationTrial, ACandidateThatIsGoneEndsTheTrialAndTheDecision) {
 }
 
 TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
-  // Passes of 1 s, and a trial (its moves, its passes without the candidate) predicted at
-  // 100 s: the first trial's baseline starts once the run took 100 / kTrialShare seconds.
+  // Passes of 1 s; whenever the trial asks, its planner predicts 100 s (moves, passes without
+  // the candidate): the baseline starts once the run took 100 / kTrialShare seconds.
+  const auto pass = [](ParticipationTrial& t, int slot, double predicted) {
+    t.record(slot, 1.0, kN, true,
+             t.needs_prediction() ? predicted : ParticipationTrial::kUnchanged);
+  };
   ParticipationTrial t;
   t.join();
   const int paid = static_cast<int>(100.0 / ParticipationTrial::kTrialShare);
-  for (int p = 0; p < paid - 1; ++p) t.record(0, 1.0, kN, true, 100.0);
-  EXPECT_TRUE(t.holding());
-  t.record(0, 1.0, kN, true, 100.0);
-  EXPECT_FALSE(t.holding());
+  for (int p = 0; p < paid - 1; ++p) pass(t, 0, 100.0);
+  EXPECT_FALSE(t.needs_rows()) << "still held";
+  pass(t, 0, 100.0);
+  EXPECT_TRUE(t.needs_rows()) << "the baseline began";
 
   // Two regions of one environment, each predicting 50 s for its own loop: the trial costs
   // both, 100 s, and waits for 100 / kTrialShare seconds of their passes.
   ParticipationTrial u;
   const int a = u.join(), b = u.join();
   for (int p = 0; p < paid / 2 - 1; ++p) {
-    u.record(a, 1.0, kN, true, 50.0);
-    u.record(b, 1.0, kN, true, 50.0);
+    pass(u, a, 50.0);
+    pass(u, b, 50.0);
   }
-  u.record(a, 1.0, kN, true, 50.0);
-  EXPECT_TRUE(u.holding());
-  u.record(b, 1.0, kN, true, 50.0);
-  EXPECT_FALSE(u.holding());
+  pass(u, a, 50.0);
+  EXPECT_FALSE(u.needs_rows());
+  pass(u, b, 50.0);
+  EXPECT_TRUE(u.needs_rows());
 }
 
 TEST(ParticipationTrial, PassesThatMovedRowsAreNeitherBaselineNorCompared) {
@@ -149,14 +159,14 @@ TEST(ParticipationTrial, PassesThatMovedRowsAreNeitherBaselineNorCompared) {
   ParticipationTrial t;
   t.join();
   run(t, ParticipationTrial::kWarmupPasses, 1.0);
-  for (int p = 0; p < 5; ++p) t.record(0, 5.0, kN, false);
+  for (int p = 0; p < 5; ++p) rec(t, 5.0, false);
   EXPECT_FALSE(t.choosing()) << "no steady pass yet";
   run(t, ParticipationTrial::kBaselinePasses, 1.0);
   ASSERT_TRUE(t.choosing());
   t.choose("cuda:1");
-  t.record(0, 9.0, kN, false);
-  t.record(0, 0.5, kN, false);  // still moving: not compared
-  t.record(0, 1.5, kN);         // steady and slower: the trial ends
+  rec(t, 9.0, false);
+  rec(t, 0.5, false);  // still moving: not compared
+  rec(t, 1.5);         // steady and slower: the trial ends
   EXPECT_FALSE(t.out());
   EXPECT_FALSE(t.decided_out());
 }
@@ -169,8 +179,8 @@ TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
   const int a = t.join(), b = t.join();
   t.join();  // a region of the environment that runs no pass the trial decides: not waited for
   const auto round = [&](double sa, double sb, bool steady = true) {
-    t.record(a, sa, kN, steady);
-    t.record(b, sb, kN, steady);
+    rec(t, sa, steady, a);
+    rec(t, sb, steady, b);
   };
   for (int p = 0; p < ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses; ++p)
     round(1.0, 3.0);
@@ -187,15 +197,15 @@ TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
   const int c = u.join(), d = u.join();
   for (int p = 0; p < ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses;
        ++p) {
-    u.record(c, 1.0, kN);
-    u.record(d, 3.0, kN);
+    rec(u, 1.0, true, c);
+    rec(u, 3.0, true, d);
   }
   u.choose("cuda:1");
-  u.record(c, 9.0, kN);
-  u.record(d, 9.0, kN);
-  u.record(c, 0.8, kN);
+  rec(u, 9.0, true, c);
+  rec(u, 9.0, true, d);
+  rec(u, 0.8, true, c);
   EXPECT_TRUE(u.out()) << "one region compared: the round is not over";
-  u.record(d, 6.0, kN);
+  rec(u, 6.0, true, d);
   EXPECT_FALSE(u.out());
   EXPECT_FALSE(u.decided_out());
 }

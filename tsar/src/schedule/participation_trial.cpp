@@ -55,14 +55,13 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       slot.reverted = false;
       held_seconds_ += timed ? seconds : 0.0;
       ++count_;
-      // The next trial is paid for by the passes run since the last (or since the start): at
-      // least what the last one cost, and what the planners predict this one costs their
-      // regions, each by its latest pass.
-      slot.expected = expected_cost;
-      expected_cost = 0.0;
-      for (const Slot& s : slots_) expected_cost += s.expected;
-      if (count_ >= (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * regions &&
-          held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_cost)) {
+      // The trial costs each loop it runs in what that loop's planner predicts.
+      if (expected_cost >= 0.0) {
+        expected_ += expected_cost - slot.expected;
+        slot.expected = expected_cost;
+        slot.predicted = true;
+      }
+      if (paid()) {
         phase_ = Phase::kBaseline;
         count_ = 0;
         for (Slot& s : slots_) s.baseline.clear();
@@ -127,6 +126,26 @@ void ParticipationTrial::start_trial() {
   }
 }
 
+bool ParticipationTrial::paid() const {
+  // The next trial is paid for by the passes run since the last (or since the start): at least
+  // what the last one cost, and what each region's planner predicts it costs that region.
+  const int passes = (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * recording_;
+  if (count_ < passes || held_seconds_ * kTrialShare < std::max(trial_cost_, expected_))
+    return false;
+  for (const Slot& s : slots_)
+    if (s.recorded && !s.predicted) return false;
+  return true;
+}
+
+bool ParticipationTrial::needs_prediction() const {
+  // Once the hold would be over by what is known, every region predicts again (the split may
+  // have changed since): a higher prediction holds on, and it is asked for again when the
+  // passes have paid for it.
+  if (!holding()) return false;
+  const int passes = (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * recording_;
+  return count_ + 1 >= passes && held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_);
+}
+
 bool ParticipationTrial::wins() {
   double fastest = 1.0;
   for (const Slot& s : slots_)
@@ -144,6 +163,7 @@ void ParticipationTrial::decide(bool switch_way) {
   phase_ = Phase::kHolding;
   count_ = 0;
   held_seconds_ = 0.0;
+  for (Slot& s : slots_) s.predicted = false;
 }
 
 void ParticipationTrial::hold() {
@@ -151,7 +171,10 @@ void ParticipationTrial::hold() {
   count_ = 0;
   held_seconds_ = 0.0;
   trial_cost_ = 0.0;
-  for (Slot& s : slots_) s.reverted = false;
+  for (Slot& s : slots_) {
+    s.reverted = false;
+    s.predicted = false;
+  }
 }
 
 void ParticipationTrial::forget(const std::string& unit) {

@@ -73,12 +73,17 @@ class ParticipationTrial {
   bool out() const;
   /// A pass of region `slot` as out() said ran `seconds` for `n` iterations; `steady`: it
   /// moved no rows between memories; `expected_cost`: what the planner predicts the trial it
-  /// would start now costs -- its moves there and back, its passes without the candidate
-  /// (read between trials only: holding()).
+  /// would start now costs -- its moves there and back, its passes without the candidate --
+  /// or kUnchanged: given only where needs_prediction() asked for it before the pass.
   void record(int slot, double seconds, std::int64_t n, bool steady = true,
-              double expected_cost = 0.0);
-  /// Between trials: the next one waits for the passes to pay for it.
-  bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
+              double expected_cost = kUnchanged);
+  static constexpr double kUnchanged = -1.0;
+  /// Whether the next record should carry a new prediction: between trials, once the passes
+  /// held and the predictions known would let the next trial start (a prediction walks the
+  /// workers: not every pass).
+  bool needs_prediction() const;
+  /// Whether the next record's rows choose the candidate (the last baseline passes).
+  bool needs_rows() const { return phase_ == Phase::kBaseline; }
   /// `unit` can no longer run (retired, lost): a decision or trial about it ends.
   void forget(const std::string& unit);
   /// Whether the last decision keeps the candidate out.
@@ -86,6 +91,9 @@ class ParticipationTrial {
 
  private:
   enum class Phase { kWarmup, kBaseline, kTrial, kHolding };
+  bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
+  /// Whether the hold is over by the passes counted and held and the predictions known.
+  bool paid() const;
   struct Slot {
     std::vector<double> baseline;  ///< seconds per iteration
     double median = 0.0;           ///< 0: no baseline this trial
@@ -94,6 +102,7 @@ class ParticipationTrial {
     bool reverted = false;         ///< its next pass moves the candidate's rows back
     bool recorded = false;         ///< ran a pass the trial decides
     double expected = 0.0;         ///< its planner's latest prediction of a trial's cost
+    bool predicted = false;        ///< predicted since the hold began
   };
   void hold();
   void start_trial();
@@ -112,6 +121,7 @@ class ParticipationTrial {
   std::vector<double> ratios_;  ///< compared passes over their region's baseline median
   double trial_cost_ = 0.0;     ///< seconds the trial's passes took beyond the baselines
   double held_seconds_ = 0.0;   ///< seconds of the passes held since
+  double expected_ = 0.0;       ///< the slots' latest predictions, summed
 };
 
 /// A trial its regions' planners share, with the lock they take around it (their passes may

@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -213,6 +214,8 @@ class PassPlanner {
   double trial_expected_cost(double seconds) const;
   void record_trial(bool learn, double seconds, std::span<const WorkerSample> totals);
   void forget_trial_of(std::size_t w);
+  /// The trial's lock where it is shared (no lock otherwise).
+  std::unique_lock<std::mutex> lock_trial() const;
   // planner_back_off.cpp
   const CpuAggregates& cpu_aggregates();
   CpuSide cpu_side(std::int64_t n);
@@ -349,10 +352,12 @@ class PassPlanner {
   int range_copies_ = 0;
 
   // Participation trials (planner_trial.cpp): the trial, the switch, whether this pass is one
-  // it decides, and each worker's rows in the last pass (what the candidate is chosen from).
+  // it decides, and each worker's rows in the last pass the trial needed them of (what the
+  // candidate is chosen from).
   // The trial is the region's own until share_trial gives it its data environment's.
   std::shared_ptr<SharedTrial> trial_;
   int trial_slot_ = 0;
+  bool trial_shared_ = false;
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;

@@ -13,10 +13,16 @@ void PassPlanner::share_trial(std::shared_ptr<SharedTrial> trial) {
   std::lock_guard lock(trial->mutex);
   trial_slot_ = trial->trial.join();
   trial_ = std::move(trial);
+  trial_shared_ = true;
+}
+
+std::unique_lock<std::mutex> PassPlanner::lock_trial() const {
+  // A region's own trial is only ever touched by its planner's thread.
+  return trial_shared_ ? std::unique_lock(trial_->mutex) : std::unique_lock<std::mutex>();
 }
 
 bool PassPlanner::trial_out(int worker) const {
-  std::lock_guard lock(trial_->mutex);
+  const auto lock = lock_trial();
   return trial_->trial.out() && in_unit(sz(worker), trial_->trial.candidate());
 }
 
@@ -29,7 +35,7 @@ void PassPlanner::sit_out_trial() {
   trial_pass_ = participation_trials_ && scheduler_->adapts() && any_accelerator() &&
                 accelerators_.size() + (cpu_workers_.empty() ? 0 : 1) >= 2;
   if (!trial_pass_) return;
-  std::lock_guard lock(trial_->mutex);
+  const auto lock = lock_trial();
   ParticipationTrial& trial = trial_->trial;
   if (trial.choosing()) trial.choose(trial_candidate());
   if (!trial.out()) return;
@@ -102,20 +108,24 @@ double PassPlanner::trial_expected_cost(double seconds) const {
 }
 
 void PassPlanner::record_trial(bool learn, double seconds, std::span<const WorkerSample> totals) {
-  for (std::size_t w = 0; w < devices_.size(); ++w) last_rows_[w] = totals[w].iterations;
   if (!trial_pass_ || !learn || pass_chunked_) return;
   // Rows a changed split moved into a device's memory (hold_split's migration) make the pass
   // say what moving costs, not what the way does.
-  const bool steady = std::all_of(migration_seconds_.begin(), migration_seconds_.end(),
-                                  [](double s) { return s == 0.0; });
-  std::lock_guard lock(trial_->mutex);
+  bool steady = true;
+  for (const std::size_t w : linked_) steady = steady && migration_seconds_[w] == 0.0;
+  const auto lock = lock_trial();
   ParticipationTrial& trial = trial_->trial;
+  // The rows the candidate is chosen from, and a prediction, only where the trial needs them:
+  // both walk the workers.
+  const bool predict = trial.needs_prediction();
+  if (predict || trial.needs_rows())
+    for (std::size_t w = 0; w < devices_.size(); ++w) last_rows_[w] = totals[w].iterations;
   trial.record(trial_slot_, seconds, n_, steady,
-               trial.holding() ? trial_expected_cost(seconds) : 0.0);
+               predict ? trial_expected_cost(seconds) : ParticipationTrial::kUnchanged);
 }
 
 void PassPlanner::forget_trial_of(std::size_t w) {
-  std::lock_guard lock(trial_->mutex);
+  const auto lock = lock_trial();
   if (in_unit(w, trial_->trial.candidate())) trial_->trial.forget(trial_->trial.candidate());
 }
 
