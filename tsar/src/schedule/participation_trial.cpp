@@ -3,16 +3,9 @@
 
 #include <algorithm>
 
+#include "schedule/upper_median.hpp"
+
 namespace tsar::core {
-namespace {
-
-double median(std::vector<double>& v) {
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
-}  // namespace
 
 int ParticipationTrial::join() {
   slots_.emplace_back();
@@ -93,7 +86,7 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       }
       if (!first_round_checked_ && static_cast<int>(ratios_.size()) >= compared_slots_) {
         first_round_checked_ = true;
-        if (median(ratios_) > 1.0 + kMargin) {
+        if (upper_median(ratios_) > 1.0 + kMargin) {
           decide(false);
           return;
         }
@@ -120,17 +113,20 @@ void ParticipationTrial::start_trial() {
     s.median = 0.0;
     if (static_cast<int>(s.baseline.size()) < kBaselinePasses) continue;
     const double fastest = *std::min_element(s.baseline.begin(), s.baseline.end());
-    s.median = median(s.baseline);
+    s.median = upper_median(s.baseline);
     s.fastest = fastest / s.median;
     ++compared_slots_;
   }
 }
 
+int ParticipationTrial::hold_passes() const {
+  return (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * recording_;
+}
+
 bool ParticipationTrial::paid() const {
   // The next trial is paid for by the passes run since the last (or since the start): at least
   // what the last one cost, and what each region's planner predicts it costs that region.
-  const int passes = (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * recording_;
-  if (count_ < passes || held_seconds_ * kTrialShare < std::max(trial_cost_, expected_))
+  if (count_ < hold_passes() || held_seconds_ * kTrialShare < std::max(trial_cost_, expected_))
     return false;
   for (const Slot& s : slots_)
     if (s.recorded && !s.predicted) return false;
@@ -142,8 +138,8 @@ bool ParticipationTrial::needs_prediction() const {
   // have changed since): a higher prediction holds on, and it is asked for again when the
   // passes have paid for it.
   if (!holding()) return false;
-  const int passes = (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * recording_;
-  return count_ + 1 >= passes && held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_);
+  return count_ + 1 >= hold_passes() &&
+         held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_);
 }
 
 bool ParticipationTrial::wins() {
@@ -151,7 +147,7 @@ bool ParticipationTrial::wins() {
   for (const Slot& s : slots_)
     if (s.median > 0.0) fastest = std::min(fastest, s.fastest);
   if (*std::max_element(ratios_.begin(), ratios_.end()) >= fastest) return false;
-  return median(ratios_) < 1.0 - kMargin;
+  return upper_median(ratios_) < 1.0 - kMargin;
 }
 
 void ParticipationTrial::decide(bool switch_way) {

@@ -92,6 +92,8 @@ class ParticipationTrial {
  private:
   enum class Phase { kWarmup, kBaseline, kTrial, kHolding };
   bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
+  /// Passes, of all regions recording, a hold lasts at least.
+  int hold_passes() const;
   /// Whether the hold is over by the passes counted and held and the predictions known.
   bool paid() const;
   struct Slot {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "schedule/upper_median.hpp"
+
 namespace tsar::core {
 
 PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<Device>> devices,
@@ -227,19 +229,13 @@ void PassPlanner::find_indistinct_cores() {
   for (std::size_t w = 0; w < devices_.size(); ++w)
     if (candidate(w)) ratio_scratch_.push_back(times_[w]);
   if (ratio_scratch_.size() < 2) return;
-  const auto middle = [&] {
-    const auto mid =
-        ratio_scratch_.begin() + static_cast<std::ptrdiff_t>(ratio_scratch_.size() / 2);
-    std::nth_element(ratio_scratch_.begin(), mid, ratio_scratch_.end());
-    return *mid;
-  };
-  const double reference = middle();
+  const double reference = upper_median(ratio_scratch_);
   ratio_scratch_.clear();
   for (std::size_t w = 0; w < devices_.size(); ++w)
     if (candidate(w) && estimators_[w].scatter() > 0.0)
       ratio_scratch_.push_back(estimators_[w].scatter());
   if (ratio_scratch_.empty()) return;
-  const double node_scatter = middle();
+  const double node_scatter = upper_median(ratio_scratch_);
   double rate = 0.0;
   int members = 0;
   for (std::size_t w = 0; w < devices_.size(); ++w)

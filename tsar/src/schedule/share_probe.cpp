@@ -3,14 +3,10 @@
 
 #include <algorithm>
 
+#include "schedule/upper_median.hpp"
+
 namespace tsar::core {
 namespace {
-
-double median(std::vector<double>& v) {
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
 
 std::size_t slot(ShareMode mode) { return static_cast<std::size_t>(mode); }
 
@@ -84,7 +80,7 @@ void ShareProbe::drop_losing_ways() {
   for (int b = 0; b < block; ++b) first = first && probe_mode(b * kBlockPasses) != ended;
   if (first && ended != ShareMode::kSteal && !steal.empty()) {
     auto& s = samples_[slot(ended)];
-    if (!s.empty() && median(s) > (1.0 + kMargin) * median(steal)) {
+    if (!s.empty() && upper_median(s) > (1.0 + kMargin) * upper_median(steal)) {
       dropped_[slot(ended)] = true;
       s.clear();
     }
@@ -99,12 +95,12 @@ void ShareProbe::decide() {
   auto& steal = samples_[slot(ShareMode::kSteal)];
   // Nothing measured with stealing: the last decision stands.
   if (!steal.empty()) {
-    double best = (1.0 - kMargin) * median(steal);
+    double best = (1.0 - kMargin) * upper_median(steal);
     decided_ = ShareMode::kSteal;
     for (ShareMode other : {ShareMode::kOwn, ShareMode::kChunks}) {
       auto& s = samples_[slot(other)];
       if (s.empty()) continue;
-      if (const double m = median(s); m < best) {
+      if (const double m = upper_median(s); m < best) {
         best = m;
         decided_ = other;
       }
