@@ -779,23 +779,88 @@ TEST(ResidentSplit, EachAcceleratorTakesTheRowsItsDeviceHoldsOfTheWidestSharedBu
   const auto split = [&] { return resident_split(memory.registrations(), devices, 0, 100); };
   EXPECT_TRUE(split().empty()) << "no device holds anything yet";
   // The narrow buffer's rows do not count once the wide one is held: the largest dependence.
-  env->find(narrow.data())->ensure_copy(devices[1]).dirty.add({0, 50});
+  DeviceCopy& owned = env->find(narrow.data())->ensure_copy(devices[1]);
+  owned.valid.add({0, 50});
+  owned.dirty.add({0, 50});
   EXPECT_EQ(split(), (std::vector<std::int64_t>{0, 50, 50, 0}));
   BufferData& w = *env->find(wide.data());
-  w.ensure_copy(devices[1]).dirty.add({20, 45});
+  w.ensure_copy(devices[1]).valid.add({20, 45});
+  w.copy_on(*devices[1])->dirty.add({20, 45});
   w.ensure_copy(devices[3]).valid.add({70, 100});
   EXPECT_EQ(split(), (std::vector<std::int64_t>{20, 25, 25, 30}));
   // A pass starting at row 30 over 60 rows: the blocks clipped to it.
   EXPECT_EQ(resident_split(memory.registrations(), devices, 30, 60),
             (std::vector<std::int64_t>{0, 15, 25, 20}));
-  // Out of worker order, or rows before the first block with no core to take them: none.
+  // Out of worker order, or rows before the first block with no core to take them: the
+  // wide buffer proposes no split, the narrow one still does.
   w.copy_on(*devices[3])->valid.add({0, 10});
   w.copy_on(*devices[3])->valid.subtract({70, 100});
+  EXPECT_EQ(split(), (std::vector<std::int64_t>{0, 50, 50, 0}));
+  owned.valid.clear();
+  owned.dirty.clear();
   EXPECT_TRUE(split().empty());
   // The rows marked owned above have no allocation behind them: nothing to write back.
   for (const void* host :
        {static_cast<const void*>(wide.data()), static_cast<const void*>(narrow.data())})
     for (auto& c : env->find(host)->copies) c->forget();
+}
+
+TEST(ResidentSplit, TheSplitThatCopiesFewestBytesOfTheInputsWins) {
+  // A time step's loop updating x, which only it writes, from p and s, which the loops before
+  // it left whole on the accelerator: the split that keeps x where this loop's last pass left
+  // it would copy the cores' rows of p and s out of the accelerator every pass; the one that
+  // keeps p and s copies x's rows in once.
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0),
+                                                        make_omp_host(node, 0, 0)};
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> x(100), p(100), s(100);
+  for (auto* b : {&x, &p, &s}) env->map(b->data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry memory;
+  memory.attach(env);
+  memory.add(x.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  memory.add(p.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(s.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  const auto own = [&](std::vector<double>& b, Range rows) {
+    DeviceCopy& c = env->find(b.data())->ensure_copy(devices[1]);
+    c.valid.add(rows);
+    c.dirty.add(rows);
+  };
+  own(x, {30, 100});
+  EXPECT_EQ(resident_split(memory.registrations(), devices, 0, 100),
+            (std::vector<std::int64_t>{30, 70}))
+      << "x alone is held: its rows stay";
+  own(p, {0, 100});
+  own(s, {0, 100});
+  EXPECT_EQ(resident_split(memory.registrations(), devices, 0, 100),
+            (std::vector<std::int64_t>{0, 100}));
+  for (auto* b : {&x, &p, &s})
+    for (auto& c : env->find(b->data())->copies) c->forget();
+}
+
+TEST(ResidentSplit, WhereTwoSplitsCopyAsMuchTheAcceleratorKeepsItsRows) {
+  // s = r - alpha v, with v left whole on the accelerator by the loop before and r a copy of
+  // the host's rows [30, 100): either split copies 30 rows. The one that gives the cores none
+  // writes none of s on the host for the accelerator's next loop to copy in.
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0),
+                                                        make_omp_host(node, 0, 0)};
+  auto env = std::make_shared<DataEnvironment>();
+  std::vector<double> r(100), v(100), s(100);
+  for (auto* b : {&r, &v, &s}) env->map(b->data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+  MemoryRegistry memory;
+  memory.attach(env);
+  memory.add(r.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(v.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
+  memory.add(s.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
+  env->find(r.data())->ensure_copy(devices[1]).valid.add({30, 100});
+  DeviceCopy& owned = env->find(v.data())->ensure_copy(devices[1]);
+  owned.valid.add({0, 100});
+  owned.dirty.add({0, 100});
+  EXPECT_EQ(resident_split(memory.registrations(), devices, 0, 100),
+            (std::vector<std::int64_t>{0, 100}));
+  for (auto* b : {&r, &v})
+    for (auto& c : env->find(b->data())->copies) c->forget();
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {

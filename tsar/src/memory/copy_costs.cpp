@@ -45,27 +45,19 @@ Range held_block(const DeviceCopy& c, Range pass) {
   return best;
 }
 
-}  // namespace
+/// Items of `s` inside `r`.
+std::int64_t overlap(const IntervalSet& s, Range r) {
+  std::int64_t items = 0;
+  for (const Range& p : s.parts())
+    items += std::max<std::int64_t>(0, std::min(p.end, r.end) - std::max(p.begin, r.begin));
+  return items;
+}
 
-std::vector<std::int64_t> resident_split(std::span<const Registration> registrations,
-                                         std::span<const std::shared_ptr<Device>> devices,
-                                         std::int64_t origin, std::int64_t n) {
-  // The widest row of a shared buffer that one of the workers' accelerators holds rows of.
-  const BufferData* widest = nullptr;
-  for (const Registration& reg : registrations) {
-    const BufferData& d = *reg.data;
-    if (!d.shared || reg.desc.assoc != TSAR_ASSOC_ROWS) continue;
-    const bool held = std::any_of(devices.begin(), devices.end(), [&](const auto& dev) {
-      const DeviceCopy* c = d.copy_on(*dev);
-      return c != nullptr && (!c->valid.empty() || !c->dirty.empty());
-    });
-    if (held && (widest == nullptr ||
-                 d.shape.cols * d.shape.elem_size > widest->shape.cols * widest->shape.elem_size))
-      widest = &d;
-  }
-  if (widest == nullptr) return {};
-  // Accelerators' blocks in worker order, host-memory workers taking the rows before each.
-  const Range pass{origin, origin + n};
+/// The split in which each accelerator takes the block of `data` its device holds, the
+/// host-memory workers the rows between (empty where no ratio split does that).
+std::vector<std::int64_t> held_split(const BufferData& data,
+                                     std::span<const std::shared_ptr<Device>> devices,
+                                     Range pass) {
   std::vector<std::int64_t> counts(devices.size(), 0);
   std::int64_t at = pass.begin;
   int host = -1;   // the first host-memory worker since the last block
@@ -75,7 +67,7 @@ std::vector<std::int64_t> resident_split(std::span<const Registration> registrat
       if (host < 0) host = static_cast<int>(w);
       continue;
     }
-    const DeviceCopy* c = widest->copy_on(*devices[w]);
+    const DeviceCopy* c = data.copy_on(*devices[w]);
     const Range block = c != nullptr ? held_block(*c, pass) : Range{};
     if (block.empty()) continue;
     // Out of worker order, or rows before it no host-memory worker can take without moving
@@ -91,6 +83,74 @@ std::vector<std::int64_t> resident_split(std::span<const Registration> registrat
   if (owner < 0 || (at < pass.end && host < 0)) return {};
   if (at < pass.end) counts[static_cast<std::size_t>(host)] += pass.end - at;
   return counts;
+}
+
+/// Bytes of the region's shared inputs that must be copied before a pass split into
+/// `counts`: each accelerator's rows its copy does not hold, each host-memory worker's rows
+/// a device owns.
+double split_copy_bytes(std::span<const Registration> registrations,
+                        std::span<const std::shared_ptr<Device>> devices, Range pass,
+                        std::span<const std::int64_t> counts) {
+  double bytes = 0.0;
+  for (const Registration& reg : registrations) {
+    const BufferData& d = *reg.data;
+    if (!d.shared || reg.desc.assoc != TSAR_ASSOC_ROWS || (reg.desc.flags & TSAR_MEM_IN) == 0)
+      continue;
+    std::int64_t rows = 0, at = pass.begin;
+    for (std::size_t w = 0; w < devices.size(); at += counts[w], ++w) {
+      const Range range{at, at + counts[w]};
+      if (range.empty()) continue;
+      if (devices[w]->description().host_memory) {
+        for (const auto& c : d.copies) rows += overlap(c->dirty, range);
+      } else {
+        const DeviceCopy* c = d.copy_on(*devices[w]);
+        rows += range.size() - (c != nullptr ? overlap(c->valid, range) : 0);
+      }
+    }
+    bytes += static_cast<double>(rows) * static_cast<double>(d.shape.cols * d.shape.elem_size);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> resident_split(std::span<const Registration> registrations,
+                                         std::span<const std::shared_ptr<Device>> devices,
+                                         std::int64_t origin, std::int64_t n) {
+  // Each shared buffer an accelerator holds rows of proposes the split that leaves its rows
+  // where they are; of those, the one whose ranges copy the fewest bytes of the region's
+  // inputs (the consumer stays with what it reads most, OpenStream's largest-dependence walk
+  // weighed in bytes). A buffer only this region writes proposes this region's own last
+  // split: taken as it stands, the cores' rows of inputs other loops left on an accelerator
+  // would be copied out every pass. Where two proposals copy as much, the one with fewer host
+  // rows: what a host-memory worker writes, an accelerator's next loop copies back in. Then
+  // the widest buffer's.
+  const Range pass{origin, origin + n};
+  std::vector<std::int64_t> best;
+  double best_bytes = 0.0;
+  std::int64_t best_host = 0;
+  std::size_t best_width = 0;
+  for (const Registration& reg : registrations) {
+    const BufferData& d = *reg.data;
+    if (!d.shared || reg.desc.assoc != TSAR_ASSOC_ROWS) continue;
+    std::vector<std::int64_t> counts = held_split(d, devices, pass);
+    if (counts.empty() || counts == best) continue;
+    const double bytes = split_copy_bytes(registrations, devices, pass, counts);
+    std::int64_t host = 0;
+    for (std::size_t w = 0; w < devices.size(); ++w)
+      if (devices[w]->description().host_memory) host += counts[w];
+    const std::size_t width = d.shape.cols * d.shape.elem_size;
+    const bool better =
+        best.empty() || bytes < best_bytes ||
+        (bytes == best_bytes && (host < best_host || (host == best_host && width > best_width)));
+    if (better) {
+      best = std::move(counts);
+      best_bytes = bytes;
+      best_host = host;
+      best_width = width;
+    }
+  }
+  return best;
 }
 
 }  // namespace tsar::core
