@@ -15,7 +15,9 @@ constexpr int kBeforeTrial =
 /// Records a pass of `seconds` of the region in `slot`, whose planner predicts a trial costs
 /// nothing whenever asked.
 void rec(ParticipationTrial& t, double seconds, bool steady = true, int slot = 0) {
-  t.record(slot, seconds, kN, steady, t.needs_prediction() ? 0.0 : ParticipationTrial::kUnchanged);
+  t.record(
+      slot, seconds, kN, steady,
+      t.needs_prediction() ? ParticipationTrial::Cost{0.0, 0.0} : ParticipationTrial::kUnchanged);
 }
 
 /// Records `passes` passes of `seconds` each, of the region in slot 0.
@@ -125,31 +127,36 @@ TEST(ParticipationTrial, ACandidateThatIsGoneEndsTheTrialAndTheDecision) {
 }
 
 TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
-  // Passes of 1 s; whenever the trial asks, its planner predicts 100 s (moves, passes without
-  // the candidate): the baseline starts once the run took 100 / kTrialShare seconds.
-  const auto pass = [](ParticipationTrial& t, int slot, double predicted) {
+  // Passes of 1 s; whenever the trial asks, its planner predicts 100 s (60 s of moves, 40 s of
+  // passes without the candidate): the baseline starts once the run took 100 / kTrialShare
+  // seconds.
+  using Cost = ParticipationTrial::Cost;
+  const auto pass = [](ParticipationTrial& t, int slot, Cost predicted) {
     t.record(slot, 1.0, kN, true,
              t.needs_prediction() ? predicted : ParticipationTrial::kUnchanged);
   };
   ParticipationTrial t;
   t.join();
-  const int paid = static_cast<int>(100.0 / ParticipationTrial::kTrialShare);
-  for (int p = 0; p < paid - 1; ++p) pass(t, 0, 100.0);
+  const auto held = [](double cost) {
+    return static_cast<int>(cost / ParticipationTrial::kTrialShare);
+  };
+  for (int p = 0; p < held(100.0) - 1; ++p) pass(t, 0, {60.0, 40.0});
   EXPECT_FALSE(t.needs_rows()) << "still held";
-  pass(t, 0, 100.0);
+  pass(t, 0, {60.0, 40.0});
   EXPECT_TRUE(t.needs_rows()) << "the baseline began";
 
-  // Two regions of one environment, each predicting 50 s for its own loop: the trial costs
-  // both, 100 s, and waits for 100 / kTrialShare seconds of their passes.
+  // Two regions of one environment, each predicting 30 s of moves and 20 s of passes: their
+  // loops share the rows that move, which move once, and each runs its own slower passes --
+  // the trial costs 30 + 2 x 20 = 70 s and waits for 70 / kTrialShare seconds of their passes.
   ParticipationTrial u;
   const int a = u.join(), b = u.join();
-  for (int p = 0; p < paid / 2 - 1; ++p) {
-    pass(u, a, 50.0);
-    pass(u, b, 50.0);
+  for (int p = 0; p < held(70.0) / 2 - 1; ++p) {
+    pass(u, a, {30.0, 20.0});
+    pass(u, b, {30.0, 20.0});
   }
-  pass(u, a, 50.0);
+  pass(u, a, {30.0, 20.0});
   EXPECT_FALSE(u.needs_rows());
-  pass(u, b, 50.0);
+  pass(u, b, {30.0, 20.0});
   EXPECT_TRUE(u.needs_rows());
 }
 

@@ -56,8 +56,7 @@ std::int64_t overlap(const IntervalSet& s, Range r) {
 /// The split in which each accelerator takes the block of `data` its device holds, the
 /// host-memory workers the rows between (empty where no ratio split does that).
 std::vector<std::int64_t> held_split(const BufferData& data,
-                                     std::span<const std::shared_ptr<Device>> devices,
-                                     Range pass) {
+                                     std::span<const std::shared_ptr<Device>> devices, Range pass) {
   std::vector<std::int64_t> counts(devices.size(), 0);
   std::int64_t at = pass.begin;
   int host = -1;   // the first host-memory worker since the last block

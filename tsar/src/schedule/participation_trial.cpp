@@ -25,7 +25,7 @@ bool ParticipationTrial::out() const {
 }
 
 void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady,
-                                double expected_cost) {
+                                Cost expected) {
   Slot& slot = slots_[static_cast<std::size_t>(at)];
   const bool timed = n > 0 && seconds > 0.0;
   const double tpi = timed ? seconds / static_cast<double>(n) : 0.0;
@@ -48,11 +48,15 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       slot.reverted = false;
       held_seconds_ += timed ? seconds : 0.0;
       ++count_;
-      // The trial costs each loop it runs in what that loop's planner predicts.
-      if (expected_cost >= 0.0) {
-        expected_ += expected_cost - slot.expected;
-        slot.expected = expected_cost;
+      if (expected.moves >= 0.0) {
+        slot.expected = expected;
         slot.predicted = true;
+        double moves = 0.0, passes = 0.0;
+        for (const Slot& s : slots_) {
+          moves = std::max(moves, s.expected.moves);
+          passes += s.expected.passes;
+        }
+        expected_ = moves + passes;
       }
       if (paid()) {
         phase_ = Phase::kBaseline;

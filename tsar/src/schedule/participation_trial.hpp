@@ -32,7 +32,10 @@
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
 //     moves, its slower passes), and what the planner predicts it costs by its own times --
 //     moving the candidate's rows there and back by the link, and the passes without the
-//     candidate at the others' rate. Trials cost at most about kTrialShare of a run, however
+//     candidate at the others' rate. The regions of a data environment move the same rows
+//     (the buffers their loops share) once, and each runs its own passes without the
+//     candidate: the trial's moves are the largest region's prediction, its slower passes the
+//     sum of theirs. Trials cost at most about kTrialShare of a run, however
 //     costly a move or a device's absence: moving half of a Jacobi sweep's 268 MB grid from
 //     one GPU to the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run
 //     of it never tries
@@ -71,13 +74,19 @@ class ParticipationTrial {
   const std::string& candidate() const { return candidate_; }
   /// Whether the candidate sits out the coming pass.
   bool out() const;
+  /// What a region's planner predicts the trial it would start now costs that region, in
+  /// seconds: moving the candidate's rows there and back, and its passes without the
+  /// candidate beyond their baseline. moves < 0: no prediction (kUnchanged).
+  struct Cost {
+    double moves = -1.0;
+    double passes = 0.0;
+  };
+  static constexpr Cost kUnchanged{-1.0, 0.0};
   /// A pass of region `slot` as out() said ran `seconds` for `n` iterations; `steady`: it
-  /// moved no rows between memories; `expected_cost`: what the planner predicts the trial it
-  /// would start now costs -- its moves there and back, its passes without the candidate --
-  /// or kUnchanged: given only where needs_prediction() asked for it before the pass.
+  /// moved no rows between memories; `expected`: its planner's prediction, given only where
+  /// needs_prediction() asked for it before the pass.
   void record(int slot, double seconds, std::int64_t n, bool steady = true,
-              double expected_cost = kUnchanged);
-  static constexpr double kUnchanged = -1.0;
+              Cost expected = kUnchanged);
   /// Whether the next record should carry a new prediction: between trials, once the passes
   /// held and the predictions known would let the next trial start (a prediction walks the
   /// workers: not every pass).
@@ -103,7 +112,7 @@ class ParticipationTrial {
     bool seen = false;             ///< ran a pass the trial's way
     bool reverted = false;         ///< its next pass moves the candidate's rows back
     bool recorded = false;         ///< ran a pass the trial decides
-    double expected = 0.0;         ///< its planner's latest prediction of a trial's cost
+    Cost expected{0.0, 0.0};       ///< its planner's latest prediction of a trial's cost
     bool predicted = false;        ///< predicted since the hold began
   };
   void hold();
@@ -123,7 +132,8 @@ class ParticipationTrial {
   std::vector<double> ratios_;  ///< compared passes over their region's baseline median
   double trial_cost_ = 0.0;     ///< seconds the trial's passes took beyond the baselines
   double held_seconds_ = 0.0;   ///< seconds of the passes held since
-  double expected_ = 0.0;       ///< the slots' latest predictions, summed
+  /// The slots' latest predictions together: the largest moves, the passes summed.
+  double expected_ = 0.0;
 };
 
 /// A trial its regions' planners share, with the lock they take around it (their passes may

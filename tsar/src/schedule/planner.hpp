@@ -209,9 +209,9 @@ class PassPlanner {
   std::string trial_candidate() const;
   /// Worker w is the active accelerator `unit` names.
   bool in_unit(std::size_t w, const std::string& unit) const;
-  /// What the trial it would start now is predicted to cost (seconds), after a pass of
+  /// What the trial it would start now is predicted to cost this region, after a pass of
   /// `seconds`.
-  double trial_expected_cost(double seconds) const;
+  ParticipationTrial::Cost trial_expected_cost(double seconds) const;
   void record_trial(bool learn, double seconds, std::span<const WorkerSample> totals);
   void forget_trial_of(std::size_t w);
   /// The trial's lock where it is shared (no lock otherwise).

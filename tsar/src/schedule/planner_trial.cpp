@@ -78,7 +78,7 @@ std::string PassPlanner::trial_candidate() const {
   return most >= least && !fewest.empty() ? fewest : std::string();
 }
 
-double PassPlanner::trial_expected_cost(double seconds) const {
+ParticipationTrial::Cost PassPlanner::trial_expected_cost(double seconds) const {
   // What the trial it would start now costs where the split's own times are right: the
   // candidate's rows moving out of its memory into the others' (the dearest link of theirs)
   // and back, and the passes it runs without the candidate -- the move's and one compared,
@@ -86,9 +86,9 @@ double PassPlanner::trial_expected_cost(double seconds) const {
   // rows evenly those two passes take twice as long, and in a run of 8 passes a trial cost a
   // fifth of the run (docs/results/tsar/participation-trials/2026-11-26-h200x2-f36d27a.txt).
   // One that sits out already: the last trial's measured cost stands.
-  if (trial_->trial.decided_out()) return 0.0;
+  if (trial_->trial.decided_out()) return {0.0, 0.0};
   const std::string unit = trial_candidate();
-  if (unit.empty()) return 0.0;
+  if (unit.empty()) return {0.0, 0.0};
   std::int64_t rows = 0;
   double out = 0.0, in = 0.0, rate = 0.0, mine = 0.0;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
@@ -104,7 +104,7 @@ double PassPlanner::trial_expected_cost(double seconds) const {
     }
   }
   const double slower = rate > mine ? 2.0 * seconds * mine / (rate - mine) : 0.0;
-  return 2.0 * static_cast<double>(rows) * (out + in) + slower;
+  return {2.0 * static_cast<double>(rows) * (out + in), slower};
 }
 
 void PassPlanner::record_trial(bool learn, double seconds, std::span<const WorkerSample> totals) {
