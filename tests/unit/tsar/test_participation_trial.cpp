@@ -86,8 +86,8 @@ TEST(ParticipationTrial, TheNextTrialWaitsUntilTheLastOneIsPaidFor) {
   rec(t, 101.0);  // moving the rows back: 100 s more
   const double cost = 201.0;
   const int held = static_cast<int>(cost / ParticipationTrial::kTrialShare) - 101;
-  // Paid for: the planner is asked for its prediction, and the hold ends with the next pass.
-  run(t, held, 1.0);
+  // The planner predicted during the hold: the hold ends with the pass that pays for it.
+  run(t, held - 1, 1.0);
   EXPECT_FALSE(t.needs_rows()) << "held";
   rec(t, 1.0);
   EXPECT_TRUE(t.needs_rows()) << "the baseline began";
@@ -158,6 +158,28 @@ TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
   EXPECT_FALSE(u.needs_rows());
   pass(u, b, {30.0, 20.0});
   EXPECT_TRUE(u.needs_rows());
+}
+
+TEST(ParticipationTrial, APredictionOfASplitThatHasSettledSinceIsAskedForAgain) {
+  // Two loops of a step, passes of 1 s. Their first predictions come while the split still
+  // settles (the candidate holds half the rows: 1000 s of moves); the split then settles with
+  // the candidate on a few rows (1 s). The trial waits for what the settled split costs, not
+  // for 1000 / kTrialShare seconds of passes.
+  using Cost = ParticipationTrial::Cost;
+  ParticipationTrial t;
+  const int a = t.join(), b = t.join();
+  int passes = 0;
+  double predicted = 1000.0;
+  while (!t.needs_rows() && passes < 1000) {
+    for (const int slot : {a, b}) {
+      t.record(slot, 1.0, kN, true,
+               t.needs_prediction() ? Cost{predicted, 0.0} : ParticipationTrial::kUnchanged);
+      ++passes;
+    }
+    if (passes >= 2 * ParticipationTrial::kWarmupPasses) predicted = 1.0;
+  }
+  EXPECT_TRUE(t.needs_rows()) << "the baseline began";
+  EXPECT_LT(passes, 4 * 2 * ParticipationTrial::kWarmupPasses);
 }
 
 TEST(ParticipationTrial, PassesThatMovedRowsAreNeitherBaselineNorCompared) {

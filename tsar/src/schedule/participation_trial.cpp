@@ -140,10 +140,17 @@ bool ParticipationTrial::paid() const {
 bool ParticipationTrial::needs_prediction() const {
   // Once the hold would be over by what is known, every region predicts again (the split may
   // have changed since): a higher prediction holds on, and it is asked for again when the
-  // passes have paid for it.
+  // passes have paid for it. Past its passes the hold also asks once every hold_passes(), each
+  // region once: a prediction made while the split was still settling (the candidate still
+  // holding half the rows, say) would otherwise hold a trial of a split that now moves a few
+  // rows for as long as moving half of them costs -- on two GPUs residual's split left 12 of
+  // 1024 rows on one GPU and no trial started in 260 passes
+  // (docs/results/tsar/participation-trials/2026-11-26-h200x2-53acf2f.txt).
   if (!holding()) return false;
-  return count_ + 1 >= hold_passes() &&
-         held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_);
+  const int passes = hold_passes();
+  if (count_ + 1 < passes) return false;
+  return held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_) ||
+         (count_ + 1 - passes) % passes < recording_;
 }
 
 bool ParticipationTrial::wins() {

@@ -88,8 +88,9 @@ class ParticipationTrial {
   void record(int slot, double seconds, std::int64_t n, bool steady = true,
               Cost expected = kUnchanged);
   /// Whether the next record should carry a new prediction: between trials, once the passes
-  /// held and the predictions known would let the next trial start (a prediction walks the
-  /// workers: not every pass).
+  /// held and the predictions known would let the next trial start, and past the hold's
+  /// passes once every hold_passes() passes of each region (a prediction walks the workers:
+  /// not every pass).
   bool needs_prediction() const;
   /// Whether the next record's rows choose the candidate (the last baseline passes).
   bool needs_rows() const { return phase_ == Phase::kBaseline; }
