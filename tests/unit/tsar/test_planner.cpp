@@ -351,8 +351,8 @@ TEST(Planner, ATrialTheSplitPredictsToCostMoreThanAShortRunCanPayWaits) {
   // without one takes twice as long, so a trial's two passes without it cost two passes. In a
   // run of 30 passes no pass runs without either (a trial would cost a fifth of a run of 8
   // timed passes, as on two GPUs running GEMM:
-  // docs/results/tsar/participation-trials/2026-11-26-h200x2-f36d27a.txt); in a long run the
-  // trial comes, loses, and costs under kTrialShare of it.
+  // docs/results/archive/tsar/participation-trials/2026-11-26-h200x2-f36d27a.txt); in a long run
+  // the trial comes, loses, and costs under kTrialShare of it.
   Sim sim({accelerator(1e-9, 1.0, 8e-6), accelerator(1e-9, 1.0, 8e-6)}, 16);
   for (int p = 0; p < 30; ++p) {
     const Pass pass = sim.run(kN);

@@ -145,7 +145,7 @@ bool ParticipationTrial::needs_prediction() const {
   // holding half the rows, say) would otherwise hold a trial of a split that now moves a few
   // rows for as long as moving half of them costs -- on two GPUs residual's split left 12 of
   // 1024 rows on one GPU and no trial started in 260 passes
-  // (docs/results/tsar/participation-trials/2026-11-26-h200x2-53acf2f.txt).
+  // (docs/results/tsar/participation-trials/2026-11-26-h200x2-b3b63a1.txt).
   if (!holding()) return false;
   const int passes = hold_passes();
   if (count_ + 1 < passes) return false;

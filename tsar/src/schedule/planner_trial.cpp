@@ -84,8 +84,9 @@ ParticipationTrial::Cost PassPlanner::trial_expected_cost(double seconds) const 
   // and back, and the passes it runs without the candidate -- the move's and one compared,
   // after which a trial that loses ends -- at the others' rate. On two GPUs that share GEMM's
   // rows evenly those two passes take twice as long, and in a run of 8 passes a trial cost a
-  // fifth of the run (docs/results/tsar/participation-trials/2026-11-26-h200x2-f36d27a.txt).
-  // One that sits out already: the last trial's measured cost stands.
+  // fifth of the run
+  // (docs/results/archive/tsar/participation-trials/2026-11-26-h200x2-f36d27a.txt). One that sits
+  // out already: the last trial's measured cost stands.
   if (trial_->trial.decided_out()) return {0.0, 0.0};
   const std::string unit = trial_candidate();
   if (unit.empty()) return {0.0, 0.0};
