@@ -53,11 +53,12 @@ std::int64_t overlap(const IntervalSet& s, Range r) {
   return items;
 }
 
-/// The split in which each accelerator takes the block of `data` its device holds, the
-/// host-memory workers the rows between (empty where no ratio split does that).
-std::vector<std::int64_t> held_split(const BufferData& data,
-                                     std::span<const std::shared_ptr<Device>> devices, Range pass) {
-  std::vector<std::int64_t> counts(devices.size(), 0);
+/// Into `counts` (one per worker): the split in which each accelerator takes the block of
+/// `data` its device holds, the host-memory workers the rows between. Returns false where no
+/// ratio split does that.
+bool held_split(const BufferData& data, std::span<const std::shared_ptr<Device>> devices,
+                Range pass, std::vector<std::int64_t>& counts) {
+  counts.assign(devices.size(), 0);
   std::int64_t at = pass.begin;
   int host = -1;   // the first host-memory worker since the last block
   int owner = -1;  // the worker of the last block
@@ -71,7 +72,7 @@ std::vector<std::int64_t> held_split(const BufferData& data,
     if (block.empty()) continue;
     // Out of worker order, or rows before it no host-memory worker can take without moving
     // them: no ratio split moves nothing.
-    if (block.begin < at || (block.begin > at && host < 0)) return {};
+    if (block.begin < at || (block.begin > at && host < 0)) return false;
     if (host >= 0) counts[static_cast<std::size_t>(host)] += block.begin - at;
     counts[w] += block.size();
     at = block.end;
@@ -79,31 +80,33 @@ std::vector<std::int64_t> held_split(const BufferData& data,
     owner = static_cast<int>(w);
   }
   // The rows after the last block: to the host-memory workers after it.
-  if (owner < 0 || (at < pass.end && host < 0)) return {};
+  if (owner < 0 || (at < pass.end && host < 0)) return false;
   if (at < pass.end) counts[static_cast<std::size_t>(host)] += pass.end - at;
-  return counts;
+  return true;
 }
 
-/// Bytes of the region's shared inputs that must be copied before a pass split into
-/// `counts`: each accelerator's rows its copy does not hold, each host-memory worker's rows
-/// a device owns.
-double split_copy_bytes(std::span<const Registration> registrations,
-                        std::span<const std::shared_ptr<Device>> devices, Range pass,
-                        std::span<const std::int64_t> counts) {
+/// A worker's range in a split, and its device (nullptr: host memory).
+struct Part {
+  Range rows;
+  const Device* device;
+};
+
+/// Bytes of the region's shared inputs that must be copied before a pass split into `parts`:
+/// each accelerator's rows its copy does not hold, each host-memory worker's rows a device
+/// owns.
+double split_copy_bytes(std::span<const Registration> registrations, std::span<const Part> parts) {
   double bytes = 0.0;
   for (const Registration& reg : registrations) {
     const BufferData& d = *reg.data;
     if (!d.shared || reg.desc.assoc != TSAR_ASSOC_ROWS || (reg.desc.flags & TSAR_MEM_IN) == 0)
       continue;
-    std::int64_t rows = 0, at = pass.begin;
-    for (std::size_t w = 0; w < devices.size(); at += counts[w], ++w) {
-      const Range range{at, at + counts[w]};
-      if (range.empty()) continue;
-      if (devices[w]->description().host_memory) {
-        for (const auto& c : d.copies) rows += overlap(c->dirty, range);
+    std::int64_t rows = 0;
+    for (const Part& p : parts) {
+      if (p.device == nullptr) {
+        for (const auto& c : d.copies) rows += overlap(c->dirty, p.rows);
       } else {
-        const DeviceCopy* c = d.copy_on(*devices[w]);
-        rows += range.size() - (c != nullptr ? overlap(c->valid, range) : 0);
+        const DeviceCopy* c = d.copy_on(*p.device);
+        rows += p.rows.size() - (c != nullptr ? overlap(c->valid, p.rows) : 0);
       }
     }
     bytes += static_cast<double>(rows) * static_cast<double>(d.shape.cols * d.shape.elem_size);
@@ -123,27 +126,32 @@ std::vector<std::int64_t> resident_split(std::span<const Registration> registrat
   // split: taken as it stands, the cores' rows of inputs other loops left on an accelerator
   // would be copied out every pass. Where two proposals copy as much, the one with fewer host
   // rows: what a host-memory worker writes, an accelerator's next loop copies back in. Then
-  // the widest buffer's.
+  // the widest buffer's. Mostly every buffer proposes the same split: it is weighed once.
   const Range pass{origin, origin + n};
-  std::vector<std::int64_t> best;
+  std::vector<std::int64_t> best, counts;
+  std::vector<Part> parts;
   double best_bytes = 0.0;
   std::int64_t best_host = 0;
   std::size_t best_width = 0;
   for (const Registration& reg : registrations) {
     const BufferData& d = *reg.data;
     if (!d.shared || reg.desc.assoc != TSAR_ASSOC_ROWS) continue;
-    std::vector<std::int64_t> counts = held_split(d, devices, pass);
-    if (counts.empty() || counts == best) continue;
-    const double bytes = split_copy_bytes(registrations, devices, pass, counts);
-    std::int64_t host = 0;
-    for (std::size_t w = 0; w < devices.size(); ++w)
-      if (devices[w]->description().host_memory) host += counts[w];
+    if (!held_split(d, devices, pass, counts) || counts == best) continue;
+    parts.clear();
+    std::int64_t host = 0, at = pass.begin;
+    for (std::size_t w = 0; w < devices.size(); at += counts[w], ++w) {
+      if (counts[w] == 0) continue;
+      const bool in_host = devices[w]->description().host_memory;
+      parts.push_back({{at, at + counts[w]}, in_host ? nullptr : devices[w].get()});
+      if (in_host) host += counts[w];
+    }
+    const double bytes = split_copy_bytes(registrations, parts);
     const std::size_t width = d.shape.cols * d.shape.elem_size;
     const bool better =
         best.empty() || bytes < best_bytes ||
         (bytes == best_bytes && (host < best_host || (host == best_host && width > best_width)));
     if (better) {
-      best = std::move(counts);
+      best.swap(counts);
       best_bytes = bytes;
       best_host = host;
       best_width = width;
