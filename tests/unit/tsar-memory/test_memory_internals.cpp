@@ -54,6 +54,9 @@ TEST(IntervalSet, AddMergesSubtractSplitsMissingListsTheGaps) {
   s.subtract({12, 14});
   EXPECT_EQ(parts(s), (decltype(parts(s)){{5, 12}, {14, 40}}));
   EXPECT_EQ(s.count(), 33);
+  EXPECT_EQ(s.count({0, 13}), 7);
+  EXPECT_EQ(s.count({11, 20}), 7);
+  EXPECT_EQ(s.count({40, 50}), 0);
   EXPECT_TRUE(s.covers({15, 40}));
   EXPECT_FALSE(s.covers({11, 15}));
   std::vector<Range> gaps;

@@ -45,14 +45,6 @@ Range held_block(const DeviceCopy& c, Range pass) {
   return best;
 }
 
-/// Items of `s` inside `r`.
-std::int64_t overlap(const IntervalSet& s, Range r) {
-  std::int64_t items = 0;
-  for (const Range& p : s.parts())
-    items += std::max<std::int64_t>(0, std::min(p.end, r.end) - std::max(p.begin, r.begin));
-  return items;
-}
-
 /// Into `counts` (one per worker): the split in which each accelerator takes the block of
 /// `data` its device holds, the host-memory workers the rows between. Returns false where no
 /// ratio split does that.
@@ -103,10 +95,10 @@ double split_copy_bytes(std::span<const Registration> registrations, std::span<c
     std::int64_t rows = 0;
     for (const Part& p : parts) {
       if (p.device == nullptr) {
-        for (const auto& c : d.copies) rows += overlap(c->dirty, p.rows);
+        for (const auto& c : d.copies) rows += c->dirty.count(p.rows);
       } else {
         const DeviceCopy* c = d.copy_on(*p.device);
-        rows += p.rows.size() - (c != nullptr ? overlap(c->valid, p.rows) : 0);
+        rows += p.rows.size() - (c != nullptr ? c->valid.count(p.rows) : 0);
       }
     }
     bytes += static_cast<double>(rows) * static_cast<double>(d.shape.cols * d.shape.elem_size);

@@ -89,4 +89,11 @@ std::int64_t IntervalSet::count() const {
   return n;
 }
 
+std::int64_t IntervalSet::count(Range r) const {
+  std::int64_t n = 0;
+  for (const Range& p : parts_)
+    n += std::max<std::int64_t>(0, std::min(p.end, r.end) - std::max(p.begin, r.begin));
+  return n;
+}
+
 }  // namespace tsar::core

@@ -29,6 +29,8 @@ class IntervalSet {
   void missing(Range r, std::vector<Range>& out) const;
   /// Number of items in the set.
   std::int64_t count() const;
+  /// Number of items of the set inside `r`.
+  std::int64_t count(Range r) const;
   const std::vector<Range>& parts() const { return parts_; }
 
  private:
