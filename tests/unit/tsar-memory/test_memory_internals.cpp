@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -808,62 +809,64 @@ TEST(ResidentSplit, EachAcceleratorTakesTheRowsItsDeviceHoldsOfTheWidestSharedBu
     for (auto& c : env->find(host)->copies) c->forget();
 }
 
+/// A loop of a time step on one core and one accelerator: three 100-row vectors mapped in a
+/// data environment, registered with `flags`; the accelerator's copies are only marked as
+/// holding rows (nothing is allocated, so nothing is written back: forgotten at the end).
+struct StepLoop {
+  explicit StepLoop(std::array<unsigned, 3> flags) {
+    memory.attach(env);
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+      env->map(buffers[b].data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
+      memory.add(buffers[b].data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, flags[b]});
+    }
+  }
+  ~StepLoop() {
+    for (auto& b : buffers)
+      for (auto& c : env->find(b.data())->copies) c->forget();
+  }
+  /// The accelerator's copy of buffer b.
+  DeviceCopy& copy(std::size_t b) { return env->find(buffers[b].data())->ensure_copy(devices[1]); }
+  /// The accelerator wrote `rows` of buffer b: it owns them.
+  void own(std::size_t b, Range rows) {
+    copy(b).valid.add(rows);
+    copy(b).dirty.add(rows);
+  }
+  std::vector<std::int64_t> split() {
+    return resident_split(memory.registrations(), devices, 0, 100);
+  }
+
+  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
+  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0),
+                                                        make_omp_host(node, 0, 0)};
+  std::shared_ptr<DataEnvironment> env = std::make_shared<DataEnvironment>();
+  MemoryRegistry memory;
+  std::array<std::vector<double>, 3> buffers{std::vector<double>(100), std::vector<double>(100),
+                                             std::vector<double>(100)};
+};
+
 TEST(ResidentSplit, TheSplitThatCopiesFewestBytesOfTheInputsWins) {
   // A time step's loop updating x, which only it writes, from p and s, which the loops before
   // it left whole on the accelerator: the split that keeps x where this loop's last pass left
   // it would copy the cores' rows of p and s out of the accelerator every pass; the one that
   // keeps p and s copies x's rows in once.
-  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
-  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0),
-                                                        make_omp_host(node, 0, 0)};
-  auto env = std::make_shared<DataEnvironment>();
-  std::vector<double> x(100), p(100), s(100);
-  for (auto* b : {&x, &p, &s}) env->map(b->data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
-  MemoryRegistry memory;
-  memory.attach(env);
-  memory.add(x.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
-  memory.add(p.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
-  memory.add(s.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
-  const auto own = [&](std::vector<double>& b, Range rows) {
-    DeviceCopy& c = env->find(b.data())->ensure_copy(devices[1]);
-    c.valid.add(rows);
-    c.dirty.add(rows);
-  };
-  own(x, {30, 100});
-  EXPECT_EQ(resident_split(memory.registrations(), devices, 0, 100),
-            (std::vector<std::int64_t>{30, 70}))
-      << "x alone is held: its rows stay";
-  own(p, {0, 100});
-  own(s, {0, 100});
-  EXPECT_EQ(resident_split(memory.registrations(), devices, 0, 100),
-            (std::vector<std::int64_t>{0, 100}));
-  for (auto* b : {&x, &p, &s})
-    for (auto& c : env->find(b->data())->copies) c->forget();
+  constexpr std::size_t x = 0, p = 1, s = 2;
+  StepLoop loop({TSAR_MEM_INOUT, TSAR_MEM_IN, TSAR_MEM_IN});
+  loop.own(x, {30, 100});
+  EXPECT_EQ(loop.split(), (std::vector<std::int64_t>{30, 70})) << "x alone is held: its rows stay";
+  loop.own(p, {0, 100});
+  loop.own(s, {0, 100});
+  EXPECT_EQ(loop.split(), (std::vector<std::int64_t>{0, 100}));
 }
 
 TEST(ResidentSplit, WhereTwoSplitsCopyAsMuchTheAcceleratorKeepsItsRows) {
   // s = r - alpha v, with v left whole on the accelerator by the loop before and r a copy of
   // the host's rows [30, 100): either split copies 30 rows. The one that gives the cores none
   // writes none of s on the host for the accelerator's next loop to copy in.
-  const NodeModel node = NodeModel::from_synthetic("pack:1 core:2 pu:1");
-  const std::vector<std::shared_ptr<Device>> devices = {make_cpu_core(node, 0),
-                                                        make_omp_host(node, 0, 0)};
-  auto env = std::make_shared<DataEnvironment>();
-  std::vector<double> r(100), v(100), s(100);
-  for (auto* b : {&r, &v, &s}) env->map(b->data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
-  MemoryRegistry memory;
-  memory.attach(env);
-  memory.add(r.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
-  memory.add(v.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_IN});
-  memory.add(s.data(), {8, 100, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_OUT});
-  env->find(r.data())->ensure_copy(devices[1]).valid.add({30, 100});
-  DeviceCopy& owned = env->find(v.data())->ensure_copy(devices[1]);
-  owned.valid.add({0, 100});
-  owned.dirty.add({0, 100});
-  EXPECT_EQ(resident_split(memory.registrations(), devices, 0, 100),
-            (std::vector<std::int64_t>{0, 100}));
-  for (auto* b : {&r, &v})
-    for (auto& c : env->find(b->data())->copies) c->forget();
+  constexpr std::size_t r = 0, v = 1;
+  StepLoop loop({TSAR_MEM_IN, TSAR_MEM_IN, TSAR_MEM_OUT});
+  loop.copy(r).valid.add({30, 100});
+  loop.own(v, {0, 100});
+  EXPECT_EQ(loop.split(), (std::vector<std::int64_t>{0, 100}));
 }
 
 TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {
