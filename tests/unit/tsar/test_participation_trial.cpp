@@ -13,11 +13,11 @@ constexpr int kBeforeTrial =
     ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses;
 
 /// Records a pass of `seconds` of the region in `slot`, whose planner predicts a trial costs
-/// nothing whenever asked.
-void rec(ParticipationTrial& t, double seconds, bool steady = true, int slot = 0) {
-  t.record(
-      slot, seconds, kN, steady,
-      t.needs_prediction() ? ParticipationTrial::Cost{0.0, 0.0} : ParticipationTrial::kUnchanged);
+/// `predicted` whenever asked.
+void rec(ParticipationTrial& t, double seconds, bool steady = true, int slot = 0,
+         ParticipationTrial::Cost predicted = {0.0, 0.0}) {
+  t.record(slot, seconds, kN, steady,
+           t.needs_prediction() ? predicted : ParticipationTrial::kUnchanged);
 }
 
 /// Records `passes` passes of `seconds` each, of the region in slot 0.
@@ -130,19 +130,14 @@ TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
   // Passes of 1 s; whenever the trial asks, its planner predicts 100 s (60 s of moves, 40 s of
   // passes without the candidate): the baseline starts once the run took 100 / kTrialShare
   // seconds.
-  using Cost = ParticipationTrial::Cost;
-  const auto pass = [](ParticipationTrial& t, int slot, Cost predicted) {
-    t.record(slot, 1.0, kN, true,
-             t.needs_prediction() ? predicted : ParticipationTrial::kUnchanged);
-  };
   ParticipationTrial t;
   t.join();
   const auto held = [](double cost) {
     return static_cast<int>(cost / ParticipationTrial::kTrialShare);
   };
-  for (int p = 0; p < held(100.0) - 1; ++p) pass(t, 0, {60.0, 40.0});
+  for (int p = 0; p < held(100.0) - 1; ++p) rec(t, 1.0, true, 0, {60.0, 40.0});
   EXPECT_FALSE(t.needs_rows()) << "still held";
-  pass(t, 0, {60.0, 40.0});
+  rec(t, 1.0, true, 0, {60.0, 40.0});
   EXPECT_TRUE(t.needs_rows()) << "the baseline began";
 
   // Two regions of one environment, each predicting 30 s of moves and 20 s of passes: their
@@ -151,12 +146,12 @@ TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
   ParticipationTrial u;
   const int a = u.join(), b = u.join();
   for (int p = 0; p < held(70.0) / 2 - 1; ++p) {
-    pass(u, a, {30.0, 20.0});
-    pass(u, b, {30.0, 20.0});
+    rec(u, 1.0, true, a, {30.0, 20.0});
+    rec(u, 1.0, true, b, {30.0, 20.0});
   }
-  pass(u, a, {30.0, 20.0});
+  rec(u, 1.0, true, a, {30.0, 20.0});
   EXPECT_FALSE(u.needs_rows());
-  pass(u, b, {30.0, 20.0});
+  rec(u, 1.0, true, b, {30.0, 20.0});
   EXPECT_TRUE(u.needs_rows());
 }
 
@@ -165,15 +160,13 @@ TEST(ParticipationTrial, APredictionOfASplitThatHasSettledSinceIsAskedForAgain) 
   // settles (the candidate holds half the rows: 1000 s of moves); the split then settles with
   // the candidate on a few rows (1 s). The trial waits for what the settled split costs, not
   // for 1000 / kTrialShare seconds of passes.
-  using Cost = ParticipationTrial::Cost;
   ParticipationTrial t;
   const int a = t.join(), b = t.join();
   int passes = 0;
   double predicted = 1000.0;
   while (!t.needs_rows() && passes < 1000) {
     for (const int slot : {a, b}) {
-      t.record(slot, 1.0, kN, true,
-               t.needs_prediction() ? Cost{predicted, 0.0} : ParticipationTrial::kUnchanged);
+      rec(t, 1.0, true, slot, {predicted, 0.0});
       ++passes;
     }
     if (passes >= 2 * ParticipationTrial::kWarmupPasses) predicted = 1.0;
