@@ -128,7 +128,6 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
     hold_split(n, copies, plan);
   else
     hold_cpu_ranges(n, plan);
-  run_alone_if_cheaper(n, plan);
   choose_share_mode(n, plan);
   pass_chunked_ = plan.chunked;
   plan_sharing(plan);
@@ -161,7 +160,6 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
 
 void PassPlanner::end_pass(bool learn, double seconds, std::span<const WorkerSample> totals) {
   if (learn && probed_pass_) share_probe_.record(seconds, n_);
-  if (learn) learn_pass_costs(seconds, totals);
   record_trial(learn, seconds, totals);
   if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off(totals);
   ++passes_;
@@ -340,12 +338,6 @@ void PassPlanner::probe_unmeasured(SubPassPlan& plan) {
 void PassPlanner::choose_share_mode(std::int64_t n, SubPassPlan& plan) {
   share_chunk_ = 0;
   share_mode_ = balance_cpu_ ? ShareMode::kSteal : ShareMode::kOwn;
-  // A pass the leader runs alone is not shared at all, and tells the probe nothing.
-  if (alone_) {
-    share_mode_ = ShareMode::kOwn;
-    probed_pass_ = false;
-    return;
-  }
   // The probe decides for cores alone, each its own device: next to accelerators the split
   // is what balances, and a team forks all its cores per chunk.
   int cores = 0;

@@ -32,7 +32,6 @@
 //                        pays for its launch and copies
 //   planner_trial.cpp    which accelerator to try the passes without, and keeping it out
 //                        while they run faster so (participation_trial.hpp)
-//   planner_alone.cpp    CPU-only passes too short to share: the leader runs them alone
 //
 // It never asks a device what kind it is: what it needs are properties of the device
 // interface (DeviceDescription: accelerator, host_memory, cores, control_core, peak; the
@@ -85,9 +84,6 @@ class PassPlanner {
   /// A device's sample in which the copies of rows a changed split just gave it take more
   /// than this share is not learned (planner_holds.cpp).
   static constexpr double kMigrationShare = 0.25;
-  /// A CPU-only region changes between sharing its passes and its leader running them alone
-  /// only when the other way is predicted faster by this share (planner_alone.cpp).
-  static constexpr double kAloneMargin = 0.1;
 
   /// Retires worker w's accelerator: returns the device its worker computes on from now on
   /// (a CPU core on its control core), or nullptr when it has none to become (it leaves the
@@ -145,8 +141,6 @@ class PassPlanner {
   std::span<const unsigned char> share_thieves() const { return share_thief_; }
   /// How this pass's cores share it (statistics).
   ShareMode share_mode() const { return share_mode_; }
-  /// Whether the leader runs this pass alone (planner_alone.cpp).
-  bool alone() const { return alone_; }
   /// Chunked plans: worker w's next chunk from `queue` (any thread, its own worker's).
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, ChunkQueue& queue, Range& out);
   /// Whether chunks are timed one by one (Scheduler::times_chunks).
@@ -222,12 +216,6 @@ class PassPlanner {
   void forget_trial_of(std::size_t w);
   /// The trial's lock where it is shared (no lock otherwise).
   std::unique_lock<std::mutex> lock_trial() const;
-  // planner_alone.cpp
-  /// Whether a pass of n iterations planned as `plan` may run on the leader alone: a
-  /// whole-pass ratio plan of single cores only, the leader one of them.
-  bool may_run_alone(std::int64_t n, const SubPassPlan& plan) const;
-  void run_alone_if_cheaper(std::int64_t n, SubPassPlan& plan);
-  void learn_pass_costs(double seconds, std::span<const WorkerSample> totals);
   // planner_back_off.cpp
   const CpuAggregates& cpu_aggregates();
   CpuSide cpu_side(std::int64_t n);
@@ -373,14 +361,6 @@ class PassPlanner {
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;
-
-  // Passes the leader runs alone (planner_alone.cpp): whether this pass is one, whether it is
-  // one whose costs are learned, and what a pass costs beyond its longest worker's busy time
-  // shared and alone (seconds).
-  bool alone_ = false;
-  bool costs_pass_ = false;
-  TimeEstimator share_cost_, alone_cost_;
-  static constexpr double kMinCostSample = 1e-9;  ///< estimators take positive samples only
 };
 
 }  // namespace tsar::core
