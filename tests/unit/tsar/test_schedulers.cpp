@@ -123,10 +123,14 @@ TEST(Schedulers, EverySchedulerCoversEveryPassExactlyOnce) {
 }
 
 TEST(Schedulers, ARatioPlanFromRepeatedInputsEqualsAFreshSplit) {
-  // ratio_plan keeps the counts when n and the times repeat: whatever the sequence of
-  // inputs, each plan must be the split of its own inputs.
+  // ratio_plan keeps the counts when n and the times' ratios repeat: whatever the sequence
+  // of inputs, each plan must be the split of its own inputs -- times scaled by one factor
+  // (cores planned at a common rate that moved), one time that kept its value while the
+  // others scaled, a device sitting out (an infinite time).
   const std::vector<std::vector<double>> times = {
-      {1.0, 2.0, 4.0}, {1.0, 2.0, 4.0}, {1.0, 2.5, 4.0}, {1.0, 2.0, 4.0}, {3.0, 1.0, 1.0}};
+      {1.0, 2.0, 4.0},  {1.0, 2.0, 4.0},   {1.0, 2.5, 4.0},  {1.0, 2.0, 4.0},  {2.0, 4.0, 8.0},
+      {3.0, 6.0, 12.0}, {6.0, 12.0, 12.0}, {1.0, kInf, 4.0}, {2.0, kInf, 8.0}, {2.0, 4.0, 8.0},
+      {kInf, 1.0, 1.0}, {kInf, 2.0, 2.0},  {3.0, 1.0, 1.0}};
   SubPassPlan plan;
   for (const std::int64_t n : {1000, 1000, 999, 1000, 0, 7}) {
     for (const auto& tpi : times) {

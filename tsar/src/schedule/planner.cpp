@@ -50,6 +50,7 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   skipped_.assign(n, 0);
   cpu_pooled_.assign(n, 0);
   core_pool_.assign(n, 0);
+  pool_candidates_.reserve(n);
   cpu_split_.reserve(n);
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
@@ -161,7 +162,7 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
 void PassPlanner::end_pass(bool learn, double seconds, std::span<const WorkerSample> totals) {
   if (learn && probed_pass_) share_probe_.record(seconds, n_);
   record_trial(learn, seconds, totals);
-  if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off(totals);
+  if (learn && scheduler_->adapts() && backoff_passes_ > 0 && any_accelerator()) back_off(totals);
   ++passes_;
 }
 
@@ -219,28 +220,28 @@ void PassPlanner::pool_indistinct_cores() {
 void PassPlanner::find_indistinct_cores() {
   std::fill(core_pool_.begin(), core_pool_.end(), 0);
   pooled_tpi_ = 0.0;
-  const auto candidate = [&](std::size_t w) {
-    return active_[w] && is_cpu(w) && cores(w) == 1 && estimators_[w].measured();
-  };
+  // The candidates: single active cores that were measured, found once (this runs every pass
+  // in which the cores learned, for every core of the region).
+  pool_candidates_.clear();
+  for (const std::size_t w : cpu_workers_)
+    if (cores(w) == 1 && estimators_[w].measured()) pool_candidates_.push_back(w);
+  if (pool_candidates_.size() < 2) return;
   // The cores' median time and median scatter. The noise is the node's as much as the core's:
   // a core whose few samples happened to lie close together, or that has too few to tell
   // (just re-trained), is judged by the median scatter.
   ratio_scratch_.clear();
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (candidate(w)) ratio_scratch_.push_back(times_[w]);
-  if (ratio_scratch_.size() < 2) return;
+  for (const std::size_t w : pool_candidates_) ratio_scratch_.push_back(times_[w]);
   const double reference = upper_median(ratio_scratch_);
   ratio_scratch_.clear();
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (candidate(w) && estimators_[w].scatter() > 0.0)
-      ratio_scratch_.push_back(estimators_[w].scatter());
+  for (const std::size_t w : pool_candidates_)
+    if (estimators_[w].scatter() > 0.0) ratio_scratch_.push_back(estimators_[w].scatter());
   if (ratio_scratch_.empty()) return;
   const double node_scatter = upper_median(ratio_scratch_);
   double rate = 0.0;
   int members = 0;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (candidate(w) && std::abs(times_[w] - reference) <=
-                            std::max(estimators_[w].scatter(), node_scatter) * reference) {
+  for (const std::size_t w : pool_candidates_)
+    if (std::abs(times_[w] - reference) <=
+        std::max(estimators_[w].scatter(), node_scatter) * reference) {
       core_pool_[w] = 1;
       rate += 1.0 / times_[w];
       ++members;

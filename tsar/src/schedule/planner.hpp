@@ -278,6 +278,7 @@ class PassPlanner {
   /// Cores planned at their common rate (pool_indistinct_cores), at pooled_tpi_ (0: none),
   /// worked out from the cores' estimators at cpu_epoch_ = pool_epoch_.
   std::vector<unsigned char> core_pool_;
+  std::vector<std::size_t> pool_candidates_;  ///< find_indistinct_cores' working storage
   double pooled_tpi_ = 0.0;
   std::uint64_t pool_epoch_ = kNoEpoch;
   /// What CPU devices' own times are multiplied by to plan them at the CPU side's rate (1

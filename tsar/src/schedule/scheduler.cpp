@@ -2,6 +2,7 @@
 #include "schedule/scheduler.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "schedule/chunk_schedulers.hpp"
 #include "schedule/hybrid_scheduler.hpp"
@@ -10,13 +11,34 @@
 
 namespace tsar::core {
 
+namespace {
+
+// Whether `a` is `b` scaled by one factor: a split depends on the times' ratios alone. Cores
+// planned at their common rate have equal times in every pass however that rate moves, and
+// keep their split without working it out again every pass for every core.
+bool same_ratios(std::span<const double> a, std::span<const double> b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  // Scaled from the first finite time (a device sitting out has an infinite one, which must
+  // be infinite in both).
+  std::size_t base = 0;
+  while (base < a.size() && !std::isfinite(a[base])) ++base;
+  if (base == a.size() || !(a[base] > 0.0) || !(b[base] > 0.0))
+    return std::equal(a.begin(), a.end(), b.begin());
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    if (std::isfinite(a[j]) != std::isfinite(b[j])) return false;
+    if (std::isfinite(a[j]) ? a[j] * b[base] != b[j] * a[base] : a[j] != b[j]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void ratio_plan(std::int64_t lo, std::int64_t hi, std::span<const double> tpi, SubPassPlan& plan) {
   plan.lo = lo;
   plan.hi = hi;
   plan.chunked = false;
   const std::int64_t n = hi - lo;
-  if (n == plan.split_n &&
-      std::equal(tpi.begin(), tpi.end(), plan.split_tpi.begin(), plan.split_tpi.end())) {
+  if (n == plan.split_n && same_ratios(tpi, plan.split_tpi)) {
     plan.counts.assign(plan.split_counts.begin(), plan.split_counts.end());
     return;
   }

@@ -27,8 +27,8 @@ struct SubPassPlan {
   bool chunked = false;
   std::vector<std::int64_t> counts;
   SplitScratch scratch;  ///< re-planning into the same plan allocates nothing
-  /// The inputs and result of the last split (ratio_plan): a learned split that did not
-  /// change since the last plan is copied, not computed again (the planner may have changed
+  /// The inputs and result of the last split (ratio_plan): a split of the same n whose
+  /// times kept their ratios is copied, not computed again (the planner may have changed
   /// counts since).
   std::int64_t split_n = -1;
   std::vector<double> split_tpi;

@@ -49,14 +49,8 @@ void TimeEstimator::update_median() {
     sorted[k] = ring_[i];
   }
   median_ = sorted[(n - 1) / 2];
-}
-
-double TimeEstimator::scatter() const {
-  const int n = static_cast<int>(std::min<std::int64_t>(count_, kHistory));
-  if (n < kScatterSamples || !(median_ > 0.0)) return 0.0;
-  const auto kept = std::span<const double>(ring_).first(static_cast<std::size_t>(n));
-  const auto [lo, hi] = std::minmax_element(kept.begin(), kept.end());
-  return (*hi - *lo) / median_;
+  // The planner reads the scatter of every core every pass: worked out here, once per sample.
+  scatter_ = n >= kScatterSamples && median_ > 0.0 ? (sorted[n - 1] - sorted[0]) / median_ : 0.0;
 }
 
 void TimeEstimator::reset() {
@@ -65,6 +59,7 @@ void TimeEstimator::reset() {
   count_ = 0;
   streak_ = 0;
   median_ = 0.0;
+  scatter_ = 0.0;
 }
 
 double prior_scale(std::span<const TimeEstimator> estimators, std::span<const unsigned char> active,

@@ -38,7 +38,7 @@ class TimeEstimator {
   std::int64_t samples() const { return count_; }
   /// How far apart the kept samples lie: (largest - smallest) / estimate, the estimate's own
   /// noise; 0 with fewer than kScatterSamples kept (too few to tell noise from speed).
-  double scatter() const;
+  double scatter() const { return scatter_; }
   static constexpr int kScatterSamples = 3;
   /// Re-trainings so far (large, persistent prediction errors).
   std::int64_t retrains() const { return retrains_; }
@@ -53,6 +53,7 @@ class TimeEstimator {
 
   std::array<double, kHistory> ring_{};
   double median_ = 0.0;
+  double scatter_ = 0.0;
   std::int64_t count_ = 0;
   int streak_ = 0;
   std::int64_t retrains_ = 0;
