@@ -162,7 +162,7 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
 void PassPlanner::end_pass(bool learn, double seconds, std::span<const WorkerSample> totals) {
   if (learn && probed_pass_) share_probe_.record(seconds, n_);
   record_trial(learn, seconds, totals);
-  if (learn && scheduler_->adapts() && backoff_passes_ > 0 && any_accelerator()) back_off(totals);
+  if (learn && scheduler_->adapts() && backoff_passes_ > 0) back_off(totals);
   ++passes_;
 }
 

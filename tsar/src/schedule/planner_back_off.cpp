@@ -67,6 +67,8 @@ void PassPlanner::back_off(std::span<const WorkerSample> totals) {
   // a fixed cost per pass (a large input copied every pass) that a smaller share does not
   // shrink. The per-iteration test alone meets it only once the share is small, several
   // slow passes later; a useful accelerator finishes its share before the CPUs alone would.
+  // Without accelerators there is nothing to judge, nor any CPU side to work out for it.
+  if (accelerators_.empty()) return;
   const CpuSide cpu = cpu_side(n_);
   if (!cpu.any) return;
   // Per core, at the rate the CPU side was planned at (current_times): scaling the slowest

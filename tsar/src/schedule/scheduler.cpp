@@ -25,8 +25,8 @@ bool same_ratios(std::span<const double> a, std::span<const double> b) {
   if (base == a.size() || !(a[base] > 0.0) || !(b[base] > 0.0))
     return std::equal(a.begin(), a.end(), b.begin());
   for (std::size_t j = 0; j < a.size(); ++j) {
-    if (std::isfinite(a[j]) != std::isfinite(b[j])) return false;
-    if (std::isfinite(a[j]) ? a[j] * b[base] != b[j] * a[base] : a[j] != b[j]) return false;
+    const bool finite = std::isfinite(a[j]) && std::isfinite(b[j]);
+    if (finite ? a[j] * b[base] != b[j] * a[base] : a[j] != b[j]) return false;
   }
   return true;
 }
