@@ -32,7 +32,8 @@ and three variants, interleaved (plain symmer oracle, then oracle symmer plain, 
 
 stdout: one JSON line per run (app, config, case, variant, rep, time_s from the application's
 own timer, wall_s, verified, moves, moved_at_s (the analyzer's clock at each completed move,
-from the decision log), reaction_s (first symptom to the first completed move), analyzed
+from the decision log), moved_to (each completed move's local rank and Linux CPUs, from and
+to), reaction_s (first symptom to the first completed move), analyzed
 (symmer's analyzer logged its configuration: the shim was loaded), and what went wrong),
 then one summary line per application, configuration and case: plain_s, symmer_s, oracle_s
 (medians), recovered (share of the plain-to-oracle gap symmer won back, null when the gap is
@@ -403,7 +404,7 @@ class Runner:
             t, ok, detail = app.parse(out)
             if t is None and isinstance(app, MiniFE):
                 t = app.time_from_files(workdir)
-        moves, metrics, analyzed, moved_at, reaction = 0, [], False, [], None
+        moves, metrics, analyzed, moved_at, moved_to, reaction = 0, [], False, [], [], None
         if variant == 'symmer' and os.path.exists(decisions):
             plans = {}
             with open(decisions) as f:
@@ -421,12 +422,15 @@ class Runner:
                         metrics += [m for m in plans.get(e.get('plan'), []) if m not in metrics]
                         if e.get('moves_in_effect'):
                             moved_at.append(round(e.get('t_s', 0.0), 3))
+                        moved_to += [f"r{m.get('rank')}: {m.get('from_cpus')} -> "
+                                     f"{m.get('to_cpus')}" for m in e.get('moves_in_effect', [])]
                         if reaction is None and e.get('reaction_s') is not None:
                             reaction = round(e['reaction_s'], 3)
         record = {'app': app.name, 'config': f'{ranks}x{threads}', 'case': case,
                   'variant': variant, 'rep': rep, 'time_s': t, 'wall_s': round(wall, 4),
                   'verified': bool(ok and rc == 0), 'moves': moves, 'move_metrics': metrics,
-                  'moved_at_s': moved_at, 'reaction_s': reaction, 'analyzed': analyzed,
+                  'moved_at_s': moved_at, 'moved_to': moved_to, 'reaction_s': reaction,
+                  'analyzed': analyzed,
                   'mapping': [','.join(map(str, s)) for s in sets], 'noise_cpus': noisy,
                   'detail': detail}
         if rc != 0:
