@@ -2,8 +2,7 @@
 #include "schedule/share_probe.hpp"
 
 #include <algorithm>
-
-#include "schedule/upper_median.hpp"
+#include <bit>
 
 namespace tsar::core {
 namespace {
@@ -24,8 +23,39 @@ const char* share_mode_name(ShareMode mode) {
   return "?";
 }
 
-ShareProbe::ShareProbe() {
-  for (auto& s : samples_) s.reserve(kProbePasses);
+int ShareProbe::band_of(std::int64_t n) {
+  return n <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(n)) - 1;
+}
+
+const ShareProbe::Band* ShareProbe::find(std::int64_t n) const {
+  const std::uint8_t s = slot_[static_cast<std::size_t>(band_of(n))];
+  return s == 0 ? nullptr : &bands_[s - 1u];
+}
+
+ShareMode ShareProbe::mode(std::int64_t n) const {
+  const Band* band = find(n);
+  return band ? band->mode() : ShareMode::kSteal;  // a band not seen yet: its warm-up
+}
+
+ShareMode ShareProbe::decided(std::int64_t n) const {
+  const Band* band = find(n);
+  return band ? band->decided : ShareMode::kSteal;
+}
+
+bool ShareProbe::probing(std::int64_t n) const {
+  const Band* band = find(n);
+  return band && band->phase == Phase::kProbing;
+}
+
+void ShareProbe::record(double seconds, std::int64_t n) {
+  std::uint8_t& s = slot_[static_cast<std::size_t>(band_of(n))];
+  if (s == 0) {
+    // At most kBands entries, each made once: no allocation once a region's sizes were seen.
+    if (bands_.empty()) bands_.reserve(4);
+    bands_.emplace_back();
+    s = static_cast<std::uint8_t>(bands_.size());
+  }
+  bands_[s - 1u].record(seconds, n);
 }
 
 ShareMode ShareProbe::probe_mode(int index) {
@@ -34,81 +64,83 @@ ShareMode ShareProbe::probe_mode(int index) {
   return kBlocks[index / kBlockPasses];
 }
 
-ShareMode ShareProbe::mode() const {
-  switch (phase_) {
+ShareMode ShareProbe::Band::mode() const {
+  switch (phase) {
     case Phase::kWarmup:
       return ShareMode::kSteal;
     case Phase::kProbing:
-      return probe_mode(count_);
+      return probe_mode(count);
     case Phase::kHolding:
-      return decided_;
+      return decided;
   }
   return ShareMode::kSteal;
 }
 
-void ShareProbe::record(double seconds, std::int64_t n) {
+void ShareProbe::Band::record(double seconds, std::int64_t n) {
   const ShareMode ran = mode();
-  const bool changed = ran != last_;
-  last_ = ran;
-  switch (phase_) {
+  const bool changed = ran != last;
+  last = ran;
+  switch (phase) {
     case Phase::kWarmup:
-      if (++count_ >= kWarmupPasses) {
-        phase_ = Phase::kProbing;
-        count_ = 0;
+      if (++count >= kWarmupPasses) {
+        phase = Phase::kProbing;
+        count = 0;
       }
       return;
     case Phase::kProbing:
-      if (!changed && n > 0 && seconds > 0.0)
-        samples_[slot(ran)].push_back(seconds / static_cast<double>(n));
-      if (++count_ % kBlockPasses == 0) drop_losing_ways();
-      if (count_ >= kProbePasses) decide();
+      if (int& size = sizes[slot(ran)]; !changed && n > 0 && seconds > 0.0 && size < kMaxSamples)
+        samples[slot(ran)][static_cast<std::size_t>(size++)] = seconds / static_cast<double>(n);
+      if (++count % kBlockPasses == 0) drop_losing_ways();
+      if (count >= kProbePasses) decide();
       return;
     case Phase::kHolding:
-      if (++count_ >= kHoldPasses << doublings_) {
-        phase_ = Phase::kProbing;
-        count_ = 0;
+      if (++count >= kHoldPasses << doublings) {
+        phase = Phase::kProbing;
+        count = 0;
       }
       return;
   }
 }
 
-void ShareProbe::drop_losing_ways() {
-  auto& steal = samples_[slot(ShareMode::kSteal)];
-  const int block = count_ / kBlockPasses - 1;  // the block that just ended
+double ShareProbe::Band::median(ShareMode way) {
+  auto& s = samples[slot(way)];
+  const auto mid = s.begin() + sizes[slot(way)] / 2;
+  std::nth_element(s.begin(), mid, s.begin() + sizes[slot(way)]);
+  return *mid;
+}
+
+void ShareProbe::Band::drop_losing_ways() {
+  const int block = count / kBlockPasses - 1;  // the block that just ended
   const ShareMode ended = probe_mode(block * kBlockPasses);
   bool first = true;  // the way's first block
   for (int b = 0; b < block; ++b) first = first && probe_mode(b * kBlockPasses) != ended;
-  if (first && ended != ShareMode::kSteal && !steal.empty()) {
-    auto& s = samples_[slot(ended)];
-    if (!s.empty() && upper_median(s) > (1.0 + kMargin) * upper_median(steal)) {
-      dropped_[slot(ended)] = true;
-      s.clear();
-    }
+  if (first && ended != ShareMode::kSteal && sizes[slot(ShareMode::kSteal)] > 0 &&
+      sizes[slot(ended)] > 0 && median(ended) > (1.0 + kMargin) * median(ShareMode::kSteal)) {
+    dropped[slot(ended)] = true;
+    sizes[slot(ended)] = 0;
   }
-  while (count_ < kProbePasses && dropped_[slot(probe_mode(count_))]) count_ += kBlockPasses;
+  while (count < kProbePasses && dropped[slot(probe_mode(count))]) count += kBlockPasses;
 }
 
-void ShareProbe::decide() {
-  phase_ = Phase::kHolding;
-  count_ = 0;
-  const ShareMode before = decided_;
-  auto& steal = samples_[slot(ShareMode::kSteal)];
+void ShareProbe::Band::decide() {
+  phase = Phase::kHolding;
+  count = 0;
+  const ShareMode before = decided;
   // Nothing measured with stealing: the last decision stands.
-  if (!steal.empty()) {
-    double best = (1.0 - kMargin) * upper_median(steal);
-    decided_ = ShareMode::kSteal;
+  if (sizes[slot(ShareMode::kSteal)] > 0) {
+    double best = (1.0 - kMargin) * median(ShareMode::kSteal);
+    decided = ShareMode::kSteal;
     for (ShareMode other : {ShareMode::kOwn, ShareMode::kChunks}) {
-      auto& s = samples_[slot(other)];
-      if (s.empty()) continue;
-      if (const double m = upper_median(s); m < best) {
+      if (sizes[slot(other)] == 0) continue;
+      if (const double m = median(other); m < best) {
         best = m;
-        decided_ = other;
+        decided = other;
       }
     }
   }
-  for (auto& s : samples_) s.clear();
-  dropped_ = {};
-  doublings_ = decided_ == before ? std::min(doublings_ + 1, kMaxHoldDoublings) : 0;
+  sizes = {};
+  dropped = {};
+  doublings = decided == before ? std::min(doublings + 1, kMaxHoldDoublings) : 0;
 }
 
 }  // namespace tsar::core
