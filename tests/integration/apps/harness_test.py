@@ -8,6 +8,7 @@ come out, and the JSON lines carry the keys the harness documents. No timings ar
     harness_test.py --bin <build/bin> --mpiexec <mpiexec.mpich>
 """
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -15,7 +16,7 @@ import sys
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../apps/mpi/bench_apps.py')
 RUN_KEYS = {'app', 'config', 'case', 'variant', 'rep', 'time_s', 'wall_s', 'verified', 'moves',
-            'moved_at_s', 'reaction_s', 'analyzed', 'mapping', 'noise_cpus'}
+            'moved_at_s', 'moved_to', 'reaction_s', 'analyzed', 'mapping', 'noise_cpus'}
 SUMMARY_KEYS = {'app', 'config', 'case', 'plain_s', 'symmer_s', 'oracle_s', 'recovered',
                 'symmer_over_plain', 'moves', 'moved_at_s', 'verified'}
 # (application, configuration, cases, scale): 8 runs of a few seconds each.
@@ -37,11 +38,26 @@ def harness(args, apps, configs, cases, scale):
     return [json.loads(l) for l in p.stdout.splitlines() if l.startswith('{')]
 
 
+def check_lulesh_timer():
+    """LULESH prints "Elapsed time" to two significant digits (12 s for 12.3): the harness must
+    read the eight-digit copy on the grind-time line."""
+    spec = importlib.util.spec_from_file_location('bench_apps', HARNESS)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = ('Final Origin Energy =  2.025075e+05\n        MaxRelDiff   = 1.0e-15\n'
+           'Elapsed time         =         12 (s)\n'
+           'Grind time (us/z/c)  =  0.51234567 (per dom)  (  12.345678 overall)\n')
+    t, ok, _ = bench.Lulesh(None).parse(out)
+    if t != 12.345678 or not ok:
+        fail(f'LULESH output parsed as time {t}, verified {ok}')
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True)
     parser.add_argument('--mpiexec', required=True)
     args = parser.parse_args()
+    check_lulesh_timer()
     if len(os.sched_getaffinity(0)) < 2:
         print('SKIP: needs 2 CPUs')
         return 77
@@ -66,6 +82,8 @@ def main():
         if (r['moves'] > 0) != bool(r['moved_at_s']) or \
                 any(not 0 <= t <= r['wall_s'] for t in r['moved_at_s']):
             fail(f'{r["app"]} {r["variant"]}: moves {r["moves"]} at {r["moved_at_s"]} s')
+        if len(r['moved_to']) != r['moves']:
+            fail(f'{r["app"]} {r["variant"]}: {r["moves"]} moves, targets {r["moved_to"]}')
         if r['case'] == 'noisy1' and r['noise_cpus'] != [int(r['mapping'][0].split(',')[0])]:
             fail(f'noise not on rank 0\'s first CPU: {r}')
     want = {(a, c, k) for a, c, ks, _ in RUNS for k in ks.split(',')}
