@@ -351,7 +351,7 @@ void PassPlanner::choose_share_mode(std::int64_t n, SubPassPlan& plan) {
   }
   probed_pass_ = probed_pass_ && cores >= 2;
   if (!probed_pass_) return;
-  share_mode_ = share_probe_.mode(n);
+  share_mode_ = share_probe_.mode();
   if (share_mode_ != ShareMode::kChunks) return;
   chunked_plan(n, plan);
   share_chunk_ = std::max<std::int64_t>(1, n / (ShareProbe::kChunksPerCore * cores));

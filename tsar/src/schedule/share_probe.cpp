@@ -2,7 +2,8 @@
 #include "schedule/share_probe.hpp"
 
 #include <algorithm>
-#include <bit>
+
+#include "schedule/upper_median.hpp"
 
 namespace tsar::core {
 namespace {
@@ -23,39 +24,8 @@ const char* share_mode_name(ShareMode mode) {
   return "?";
 }
 
-int ShareProbe::band_of(std::int64_t n) {
-  return n <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(n)) - 1;
-}
-
-const ShareProbe::Band* ShareProbe::find(std::int64_t n) const {
-  const std::uint8_t s = slot_[static_cast<std::size_t>(band_of(n))];
-  return s == 0 ? nullptr : &bands_[s - 1u];
-}
-
-ShareMode ShareProbe::mode(std::int64_t n) const {
-  const Band* band = find(n);
-  return band ? band->mode() : ShareMode::kSteal;  // a band not seen yet: its warm-up
-}
-
-ShareMode ShareProbe::decided(std::int64_t n) const {
-  const Band* band = find(n);
-  return band ? band->decided : ShareMode::kSteal;
-}
-
-bool ShareProbe::probing(std::int64_t n) const {
-  const Band* band = find(n);
-  return band && band->phase == Phase::kProbing;
-}
-
-void ShareProbe::record(double seconds, std::int64_t n) {
-  std::uint8_t& s = slot_[static_cast<std::size_t>(band_of(n))];
-  if (s == 0) {
-    // At most kBands entries, each made once: no allocation once a region's sizes were seen.
-    if (bands_.empty()) bands_.reserve(4);
-    bands_.emplace_back();
-    s = static_cast<std::uint8_t>(bands_.size());
-  }
-  bands_[s - 1u].record(seconds, n);
+ShareProbe::ShareProbe() {
+  for (auto& s : samples_) s.reserve(kProbePasses);
 }
 
 ShareMode ShareProbe::probe_mode(int index) {
@@ -64,83 +34,81 @@ ShareMode ShareProbe::probe_mode(int index) {
   return kBlocks[index / kBlockPasses];
 }
 
-ShareMode ShareProbe::Band::mode() const {
-  switch (phase) {
+ShareMode ShareProbe::mode() const {
+  switch (phase_) {
     case Phase::kWarmup:
       return ShareMode::kSteal;
     case Phase::kProbing:
-      return probe_mode(count);
+      return probe_mode(count_);
     case Phase::kHolding:
-      return decided;
+      return decided_;
   }
   return ShareMode::kSteal;
 }
 
-void ShareProbe::Band::record(double seconds, std::int64_t n) {
+void ShareProbe::record(double seconds, std::int64_t n) {
   const ShareMode ran = mode();
-  const bool changed = ran != last;
-  last = ran;
-  switch (phase) {
+  const bool changed = ran != last_;
+  last_ = ran;
+  switch (phase_) {
     case Phase::kWarmup:
-      if (++count >= kWarmupPasses) {
-        phase = Phase::kProbing;
-        count = 0;
+      if (++count_ >= kWarmupPasses) {
+        phase_ = Phase::kProbing;
+        count_ = 0;
       }
       return;
     case Phase::kProbing:
-      if (int& size = sizes[slot(ran)]; !changed && n > 0 && seconds > 0.0 && size < kMaxSamples)
-        samples[slot(ran)][static_cast<std::size_t>(size++)] = seconds / static_cast<double>(n);
-      if (++count % kBlockPasses == 0) drop_losing_ways();
-      if (count >= kProbePasses) decide();
+      if (!changed && n > 0 && seconds > 0.0)
+        samples_[slot(ran)].push_back(seconds / static_cast<double>(n));
+      if (++count_ % kBlockPasses == 0) drop_losing_ways();
+      if (count_ >= kProbePasses) decide();
       return;
     case Phase::kHolding:
-      if (++count >= kHoldPasses << doublings) {
-        phase = Phase::kProbing;
-        count = 0;
+      if (++count_ >= kHoldPasses << doublings_) {
+        phase_ = Phase::kProbing;
+        count_ = 0;
       }
       return;
   }
 }
 
-double ShareProbe::Band::median(ShareMode way) {
-  auto& s = samples[slot(way)];
-  const auto mid = s.begin() + sizes[slot(way)] / 2;
-  std::nth_element(s.begin(), mid, s.begin() + sizes[slot(way)]);
-  return *mid;
-}
-
-void ShareProbe::Band::drop_losing_ways() {
-  const int block = count / kBlockPasses - 1;  // the block that just ended
+void ShareProbe::drop_losing_ways() {
+  auto& steal = samples_[slot(ShareMode::kSteal)];
+  const int block = count_ / kBlockPasses - 1;  // the block that just ended
   const ShareMode ended = probe_mode(block * kBlockPasses);
   bool first = true;  // the way's first block
   for (int b = 0; b < block; ++b) first = first && probe_mode(b * kBlockPasses) != ended;
-  if (first && ended != ShareMode::kSteal && sizes[slot(ShareMode::kSteal)] > 0 &&
-      sizes[slot(ended)] > 0 && median(ended) > (1.0 + kMargin) * median(ShareMode::kSteal)) {
-    dropped[slot(ended)] = true;
-    sizes[slot(ended)] = 0;
+  if (first && ended != ShareMode::kSteal && !steal.empty()) {
+    auto& s = samples_[slot(ended)];
+    if (!s.empty() && upper_median(s) > (1.0 + kMargin) * upper_median(steal)) {
+      dropped_[slot(ended)] = true;
+      s.clear();
+    }
   }
-  while (count < kProbePasses && dropped[slot(probe_mode(count))]) count += kBlockPasses;
+  while (count_ < kProbePasses && dropped_[slot(probe_mode(count_))]) count_ += kBlockPasses;
 }
 
-void ShareProbe::Band::decide() {
-  phase = Phase::kHolding;
-  count = 0;
-  const ShareMode before = decided;
+void ShareProbe::decide() {
+  phase_ = Phase::kHolding;
+  count_ = 0;
+  const ShareMode before = decided_;
+  auto& steal = samples_[slot(ShareMode::kSteal)];
   // Nothing measured with stealing: the last decision stands.
-  if (sizes[slot(ShareMode::kSteal)] > 0) {
-    double best = (1.0 - kMargin) * median(ShareMode::kSteal);
-    decided = ShareMode::kSteal;
+  if (!steal.empty()) {
+    double best = (1.0 - kMargin) * upper_median(steal);
+    decided_ = ShareMode::kSteal;
     for (ShareMode other : {ShareMode::kOwn, ShareMode::kChunks}) {
-      if (sizes[slot(other)] == 0) continue;
-      if (const double m = median(other); m < best) {
+      auto& s = samples_[slot(other)];
+      if (s.empty()) continue;
+      if (const double m = upper_median(s); m < best) {
         best = m;
-        decided = other;
+        decided_ = other;
       }
     }
   }
-  sizes = {};
-  dropped = {};
-  doublings = decided == before ? std::min(doublings + 1, kMaxHoldDoublings) : 0;
+  for (auto& s : samples_) s.clear();
+  dropped_ = {};
+  doublings_ = decided_ == before ? std::min(doublings_ + 1, kMaxHoldDoublings) : 0;
 }
 
 }  // namespace tsar::core

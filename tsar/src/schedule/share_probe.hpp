@@ -39,19 +39,7 @@
 //     decision doubles the hold (up to kMaxHoldDoublings times): a probe costs its passes
 //     run the slower ways, which a settled loop should not pay every few hundred passes.
 //
-// A decision holds for passes of the size it was measured on: the way that wins depends on
-// the work in a pass, and a loop whose passes shrink (Gram-Schmidt's projection) or a region
-// whose loops differ in size would otherwise run its small passes the way its large ones
-// chose (docs/results/tsar/share-probe-gram-schmidt/2026-11-27-h100-7aecca1.txt: stealing,
-// tied while the passes are long, taken then and kept where own ranges run far faster).
-// So passes are sorted into bands of a factor 2 in iterations, floor(log2 n), and each band
-// runs all of the above on its own passes alone: its warm-up, its probe's blocks (a probe
-// interrupted by passes of other bands resumes where it stopped), its "first pass after a
-// change" (against the band's own last pass), its hold and doublings. Passes of a band not
-// seen yet steal, as a warm-up does. Passes of one or no iterations share band 0. Each band
-// pays for its own probes; a region sees a few bands (Gram-Schmidt's 320 to 1 passes: nine).
-//
-// Pure logic: pass sizes and times in, a decision out.
+// Pure logic: pass times in, a decision out.
 
 #include <array>
 #include <cstdint>
@@ -74,58 +62,36 @@ class ShareProbe {
   static constexpr int kMaxHoldDoublings = 4;
   /// Chunks per core of a pass shared as chunks (OpenMP peers in the suite use 8 too).
   static constexpr std::int64_t kChunksPerCore = 8;
-  /// Bands of pass sizes: floor(log2 n) of a positive std::int64_t is at most 62.
-  static constexpr int kBands = 63;
 
-  /// How the coming pass, of `n` iterations, shares them.
-  ShareMode mode(std::int64_t n) const;
-  /// The pass of `n` iterations that ran as mode(n) said took `seconds`. Passes the probe
+  ShareProbe();
+  /// How the coming pass shares its iterations.
+  ShareMode mode() const;
+  /// The pass that ran as mode() said took `seconds` for `n` iterations. Passes the probe
   /// does not decide (accelerators, teams, one core, chunk schedules) are not recorded.
   void record(double seconds, std::int64_t n);
-  /// The decision of the last completed probe of the band of `n` (kSteal before the first).
-  ShareMode decided(std::int64_t n) const;
-  /// Whether a probe of the band of `n` is running (its passes try each way).
-  bool probing(std::int64_t n) const;
-  /// The band of a pass of `n` iterations: floor(log2 n), 0 for n <= 1.
-  static int band_of(std::int64_t n);
+  /// The decision of the last completed probe (kSteal before the first one completes).
+  ShareMode decided() const { return decided_; }
+  /// Whether a probe is running (its passes try each way).
+  bool probing() const { return phase_ == Phase::kProbing; }
 
  private:
-  enum class Phase : std::uint8_t { kWarmup, kProbing, kHolding };
-  /// Each way runs at most two blocks of a probe.
-  static constexpr int kMaxSamples = 2 * kBlockPasses;
-
-  /// The probe of one band of pass sizes.
-  struct Band {
-    Phase phase = Phase::kWarmup;
-    ShareMode decided = ShareMode::kSteal;
-    ShareMode last = ShareMode::kSteal;  ///< the mode of the band's last recorded pass
-    int count = 0;                       ///< the band's passes into the current phase
-    int doublings = 0;                   ///< probes in a row that confirmed the decision
-    /// Seconds per iteration of the probe's passes, by mode.
-    std::array<std::array<double, kMaxSamples>, 3> samples{};
-    std::array<int, 3> sizes{};
-    /// Ways out of the current probe (drop_losing_ways).
-    std::array<bool, 3> dropped{};
-
-    ShareMode mode() const;
-    void record(double seconds, std::int64_t n);
-    /// The upper median of a way's samples (upper_median.hpp); the way must have some.
-    double median(ShareMode way);
-    void decide();
-    /// At a block boundary of a probe: drops a way that lost its first block, and skips the
-    /// blocks of dropped ways.
-    void drop_losing_ways();
-  };
-
+  enum class Phase { kWarmup, kProbing, kHolding };
   /// The mode of pass `index` of a probe (blocks steal, own, chunks, chunks, own, steal).
   static ShareMode probe_mode(int index);
-  /// The band of n, nullptr before its first recorded pass.
-  const Band* find(std::int64_t n) const;
+  void decide();
+  /// At a block boundary of a probe: drops a way that lost its first block, and skips the
+  /// blocks of dropped ways.
+  void drop_losing_ways();
 
-  /// Bands in the order first seen (a region sees a few); slot_[band] is 1 + the index of
-  /// the band's entry in bands_, 0 for none.
-  std::vector<Band> bands_;
-  std::array<std::uint8_t, kBands> slot_{};
+  Phase phase_ = Phase::kWarmup;
+  int count_ = 0;  ///< passes into the current phase
+  ShareMode decided_ = ShareMode::kSteal;
+  ShareMode last_ = ShareMode::kSteal;  ///< the mode of the last recorded pass
+  int doublings_ = 0;                   ///< probes in a row that confirmed the decision
+  /// Seconds per iteration of the probe's passes, by mode.
+  std::array<std::vector<double>, 3> samples_;
+  /// Ways out of the current probe (drop_losing_ways).
+  std::array<bool, 3> dropped_{};
 };
 
 }  // namespace tsar::core
