@@ -23,12 +23,14 @@ MPI a rankfile), in three cases:
   noisy2    the same on the first cores of rank 0 and rank ranks/2
   balanced  no noise: symmer should change nothing (the no-harm check)
 
-and three variants, interleaved (plain symmer oracle, then oracle symmer plain, ...):
+and these variants, interleaved (plain symmer oracle, then oracle symmer plain, ...):
 
   plain     the pinned mapping
   symmer    the same under symmer-run --domain node (the job may use the node's free cores)
   oracle    the best static mapping: each noisy rank's set on free clean cores (when there are
             none, the plain mapping: nothing better exists statically)
+  shim      only with --shim-variant: symmer-run --analyzer off, the shim measuring and no
+            analyzer: it splits what symmer costs a balanced run between the two
 
 stdout: one JSON line per run (app, config, case, variant, rep, time_s from the application's
 own timer, wall_s, verified, moves, moved_at_s (the analyzer's clock at each completed move,
@@ -38,7 +40,8 @@ to), reaction_s (first symptom to the first completed move), analyzed
 then one summary line per application, configuration and case: plain_s, symmer_s, oracle_s
 (medians), recovered (share of the plain-to-oracle gap symmer won back, null when the gap is
 under 2% of plain), symmer_over_plain (median of the per-repetition ratios: the balanced
-case's is the no-harm figure), moves, moved_at_s (median of the symmer runs' first moves: it
+case's is the no-harm figure), symmer_over_oracle and shim_over_plain (the same; null without
+the variants), moves, moved_at_s (median of the symmer runs' first moves: it
 tells a gap left because the move came late from one left because no move helped), verified
 (every run of it). Progress goes to stderr. Applications whose programs are missing are
 skipped with a line saying so.
@@ -387,6 +390,8 @@ class Runner:
         if variant == 'symmer':
             argv = [os.path.join(self.args.bin, 'symmer-run'), '--domain', 'node',
                     '--decision-log', decisions] + argv
+        elif variant == 'shim':
+            argv = [os.path.join(self.args.bin, 'symmer-run'), '--analyzer', 'off'] + argv
         env = self.base_env()
         env.update(app.env(threads))
         noise = self.noise(noisy)
@@ -482,6 +487,8 @@ def main():
     parser.add_argument('--scale', type=float, default=1.0,
                         help='problem size factor (1: about 2-4 s per run on 16 cores, 8 ranks)')
     parser.add_argument('--noise-share', type=float, default=0.5)
+    parser.add_argument('--shim-variant', action='store_true',
+                        help='also run each case under symmer-run --analyzer off (variant shim)')
     parser.add_argument('--mpiexec', default=os.environ.get('SYMMER_MPIEXEC', 'mpiexec.mpich'))
     parser.add_argument('--ompi-mpiexec',
                         default=os.environ.get('SYMMER_OMPI_MPIEXEC', 'mpiexec.openmpi'))
@@ -513,7 +520,8 @@ def main():
                 continue
             for case in args.cases.split(','):
                 sets, noisy, oracle = plan(config, cpus, case)
-                variants = [('plain', sets), ('symmer', sets)]
+                variants = [('plain', sets), ('symmer', sets)] + \
+                    ([('shim', sets)] if args.shim_variant else [])
                 if oracle is not None:
                     variants.append(('oracle', oracle))
                 runs = {v: [] for v, _ in variants}
@@ -532,13 +540,17 @@ def main():
                 plain, symmer = median(times['plain']), median(times['symmer'])
                 oracle_s = median(times['oracle']) if 'oracle' in times else plain
                 gap = plain - oracle_s if plain and oracle_s else 0
-                ratios = [s / p for s, p in zip(times['symmer'], times['plain']) if s and p]
+                def ratio(a, b):  # median of the per-repetition ratios a/b
+                    r = [x / y for x, y in zip(times.get(a, []), times.get(b, [])) if x and y]
+                    return round(median(r), 4) if r else None
                 first_moves = [x['moved_at_s'][0] for x in runs['symmer'] if x['moved_at_s']]
                 emit({'summary': True, 'app': name, 'config': f'{ranks}x{threads}', 'case': case,
                       'plain_s': plain, 'symmer_s': symmer, 'oracle_s': oracle_s,
                       'recovered': round((plain - symmer) / gap, 4)
                       if plain and symmer and gap > 0.02 * plain else None,
-                      'symmer_over_plain': round(median(ratios), 4) if ratios else None,
+                      'symmer_over_plain': ratio('symmer', 'plain'),
+                      'symmer_over_oracle': ratio('symmer', 'oracle'),
+                      'shim_over_plain': ratio('shim', 'plain'),
                       'moves': median([x['moves'] for x in runs['symmer']]),
                       'moved_at_s': median(first_moves) if first_moves else None,
                       'verified': all(x['verified'] for rs in runs.values() for x in rs),

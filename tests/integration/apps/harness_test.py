@@ -18,10 +18,12 @@ HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../app
 RUN_KEYS = {'app', 'config', 'case', 'variant', 'rep', 'time_s', 'wall_s', 'verified', 'moves',
             'moved_at_s', 'moved_to', 'reaction_s', 'analyzed', 'mapping', 'noise_cpus'}
 SUMMARY_KEYS = {'app', 'config', 'case', 'plain_s', 'symmer_s', 'oracle_s', 'recovered',
-                'symmer_over_plain', 'moves', 'moved_at_s', 'verified'}
-# (application, configuration, cases, scale): 8 runs of a few seconds each.
-RUNS = [('minife', '2x1', 'noisy1,balanced', 0.25), ('miniamr', '2x1', 'balanced', 0.1),
-        ('lulesh', '1x1', 'balanced', 0.25)]
+                'symmer_over_plain', 'symmer_over_oracle', 'shim_over_plain', 'moves',
+                'moved_at_s', 'verified'}
+# (application, configuration, cases, scale, variants): 9 runs of a few seconds each.
+RUNS = [('minife', '2x1', 'noisy1,balanced', 0.25, 'plain,symmer'),
+        ('miniamr', '2x1', 'balanced', 0.1, 'plain,symmer'),
+        ('lulesh', '1x1', 'balanced', 0.25, 'plain,symmer,shim')]
 
 
 def fail(msg):
@@ -29,9 +31,10 @@ def fail(msg):
     sys.exit(1)
 
 
-def harness(args, apps, configs, cases, scale):
+def harness(args, apps, configs, cases, scale, variants):
     cmd = [sys.executable, HARNESS, '--bin', args.bin, '--mpiexec', args.mpiexec, '--apps', apps,
-           '--configs', configs, '--cases', cases, '--repeat', '1', '--scale', str(scale)]
+           '--configs', configs, '--cases', cases, '--repeat', '1', '--scale', str(scale)] + \
+        (['--shim-variant'] if 'shim' in variants else [])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=500)
     if p.returncode != 0:
         fail(f'{" ".join(cmd)} exited {p.returncode}:\n{p.stderr[-3000:]}')
@@ -67,8 +70,8 @@ def main():
     skipped = [l for l in lines if 'skipped' in l]
     if skipped:
         fail(f'skipped: {skipped}')
-    expected = {(a, c, k, v) for a, c, ks, _ in RUNS for k in ks.split(',')
-                for v in ('plain', 'symmer')}
+    expected = {(a, c, k, v) for a, c, ks, _, vs in RUNS for k in ks.split(',')
+                for v in vs.split(',')}
     got = {(r['app'], r['config'], r['case'], r['variant']) for r in runs}
     if got != expected or len(runs) != len(expected):
         fail(f'runs {sorted(got)}, expected {sorted(expected)}')
@@ -86,10 +89,13 @@ def main():
             fail(f'{r["app"]} {r["variant"]}: {r["moves"]} moves, targets {r["moved_to"]}')
         if r['case'] == 'noisy1' and r['noise_cpus'] != [int(r['mapping'][0].split(',')[0])]:
             fail(f'noise not on rank 0\'s first CPU: {r}')
-    want = {(a, c, k) for a, c, ks, _ in RUNS for k in ks.split(',')}
+    want = {(a, c, k) for a, c, ks, _, _ in RUNS for k in ks.split(',')}
     if {(s['app'], s['config'], s['case']) for s in summaries} != want or \
             any(SUMMARY_KEYS - set(s) or not s['verified'] for s in summaries):
         fail(f'summaries: {summaries}')
+    for s in summaries:
+        if (s['shim_over_plain'] is None) == (s['app'] == 'lulesh'):
+            fail(f'{s["app"]}: shim_over_plain {s["shim_over_plain"]}')
     print(f'ok: {len(runs)} runs verified, {len(summaries)} summaries')
     return 0
 
