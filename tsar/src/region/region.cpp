@@ -239,10 +239,21 @@ void Region::record_pass(double last_arrival) {
              x.pass_stolen};
   }
   stats_.commit(p);
-  if (trace_ != nullptr) {
-    const TraceContext ctx{name_, spec_.to_string(), device_keys()};
-    trace_->write(trace_->csv() ? pass_to_csv(ctx, ps, ds) : pass_to_json(ctx, ps, ds));
+  if (trace_ != nullptr) trace_pass(ps, ds);
+}
+
+void Region::trace_pass(const tsar_pass_stats& pass, std::span<const tsar_device_stats> devices) {
+  // The names are made again only when a worker's device changed (retired, lost).
+  bool same = trace_devices_.size() == workers_.size();
+  for (std::size_t w = 0; same && w < workers_.size(); ++w)
+    same = trace_devices_[w] == workers_[w].device;
+  if (!same) {
+    if (!trace_devices_.empty()) trace_->flush();  // queued passes name the old devices
+    trace_context_ = TraceContext(name_, spec_.to_string(), device_keys());
+    trace_devices_.clear();
+    for (const auto& w : workers_) trace_devices_.push_back(w.device);
   }
+  trace_->record(trace_context_, pass, devices);
 }
 
 void Region::pass_stats(std::int64_t pass, tsar_pass_stats* out, tsar_device_stats* devices,
@@ -268,11 +279,16 @@ void Region::write_trace(const std::string& path) const {
   if (!out) throw Error(TSAR_ERR_IO, "cannot open " + path + ": " + std::strerror(errno));
   const bool csv = is_csv_path(path);
   if (csv) out << csv_header();
-  const TraceContext ctx{name_, spec_.to_string(), device_keys()};
+  const TraceContext ctx(name_, spec_.to_string(), device_keys());
   const std::int64_t first = std::max<std::int64_t>(0, stats_.recorded() - Statistics::kKeep);
-  for (std::int64_t p = first; p < stats_.recorded(); ++p)
-    out << (csv ? pass_to_csv(ctx, stats_.pass(p), stats_.devices(p))
-                : pass_to_json(ctx, stats_.pass(p), stats_.devices(p)));
+  std::string text;
+  for (std::int64_t p = first; p < stats_.recorded(); ++p) {
+    if (csv)
+      append_pass_csv(text, ctx, stats_.pass(p), stats_.devices(p));
+    else
+      append_pass_json(text, ctx, stats_.pass(p), stats_.devices(p));
+  }
+  out << text;
   if (!out) throw Error(TSAR_ERR_IO, "writing " + path + " failed");
 }
 

@@ -184,6 +184,8 @@ class Region : public tsar_region {
   void start_sub_pass(int worker);        // worker: its first range of the current plan
   void finish_sub_pass();                 // leader, inside the barrier
   void record_pass(double last_arrival);  // leader
+  // leader, after record_pass: queues the pass for TSAR_TRACE
+  void trace_pass(const tsar_pass_stats& pass, std::span<const tsar_device_stats> devices);
   std::shared_ptr<Device> retire_worker(int worker);  // the planner's Retire
   void bind_device(Worker& w, bool pin = true);       // worker: its device as bodies see it
   std::vector<std::string> device_keys() const;
@@ -271,6 +273,9 @@ class Region : public tsar_region {
 
   Statistics stats_;
   TraceSink* trace_;
+  /// The names this region's trace lines give (trace_pass), and the devices they were made of.
+  TraceContext trace_context_;
+  std::vector<std::shared_ptr<Device>> trace_devices_;
 };
 
 }  // namespace tsar::core

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "region/statistics.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "devices/device.hpp"
 #include "schedule/share_probe.hpp"
@@ -27,35 +31,95 @@ std::span<const tsar_device_stats> Statistics::devices(std::int64_t pass) const 
           static_cast<std::size_t>(workers_)};
 }
 
-std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
-                         std::span<const tsar_device_stats> devices) {
-  nlohmann::json j;
-  j["region"] = ctx.region;
-  j["schedule"] = ctx.schedule;
-  j["pass"] = pass.pass;
-  j["n"] = pass.n;
-  j["sub_passes"] = pass.sub_passes;
-  j["canceled"] = pass.canceled != 0;
-  j["seconds"] = pass.seconds;
-  j["schedule_seconds"] = pass.schedule_seconds;
-  j["cpu_sharing"] = share_mode_name(static_cast<ShareMode>(pass.cpu_sharing));
-  auto& list = j["devices"] = nlohmann::json::array();
+TraceContext::TraceContext(const std::string& region, const std::string& schedule,
+                           const std::vector<std::string>& device_keys)
+    : json_region(nlohmann::json(region).dump()),
+      json_schedule(nlohmann::json(schedule).dump()),
+      csv_keys(device_keys) {
+  for (const auto& k : device_keys) json_keys.push_back(nlohmann::json(k).dump());
+  // Region and schedule names are user text: quoted for CSV.
+  const auto quote = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  csv_names = quote(region) + "," + quote(schedule);
+}
+
+namespace {
+
+template <class Int>
+void put_int(std::string& out, Int v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+/// As nlohmann::json's dump writes a double: its shortest round-trip form ("1.0", "1e-05"),
+/// null when not finite.
+void put_double(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char buf[64];  // the serializer's buffer
+  out.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
+}
+
+void put_bool(std::string& out, bool v) { out += v ? "true" : "false"; }
+
+}  // namespace
+
+void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
+                      std::span<const tsar_device_stats> devices) {
+  // The keys in nlohmann::json's (std::map's) order.
+  out += "{\"canceled\":";
+  put_bool(out, pass.canceled != 0);
+  out += ",\"cpu_sharing\":\"";
+  out += share_mode_name(static_cast<ShareMode>(pass.cpu_sharing));
+  out += "\",\"devices\":[";
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
-    list.push_back({{"device", w < ctx.device_keys.size() ? ctx.device_keys[w] : ""},
-                    {"kind", device_kind_name(static_cast<DeviceKind>(d.kind))},
-                    {"iterations", d.iterations},
-                    {"chunks", d.chunks},
-                    {"busy_seconds", d.busy_seconds},
-                    {"idle_seconds", d.idle_seconds},
-                    {"time_per_iteration", d.time_per_iteration},
-                    {"retired", d.retired != 0},
-                    {"bytes_to_device", d.bytes_to_device},
-                    {"bytes_from_device", d.bytes_from_device},
-                    {"bytes_peer", d.bytes_peer},
-                    {"stolen_iterations", d.stolen_iterations}});
+    out += w == 0 ? "{\"busy_seconds\":" : ",{\"busy_seconds\":";
+    put_double(out, d.busy_seconds);
+    out += ",\"bytes_from_device\":";
+    put_int(out, d.bytes_from_device);
+    out += ",\"bytes_peer\":";
+    put_int(out, d.bytes_peer);
+    out += ",\"bytes_to_device\":";
+    put_int(out, d.bytes_to_device);
+    out += ",\"chunks\":";
+    put_int(out, d.chunks);
+    out += ",\"device\":";
+    out += w < ctx.json_keys.size() ? std::string_view(ctx.json_keys[w]) : "\"\"";
+    out += ",\"idle_seconds\":";
+    put_double(out, d.idle_seconds);
+    out += ",\"iterations\":";
+    put_int(out, d.iterations);
+    out += ",\"kind\":\"";
+    out += device_kind_name(static_cast<DeviceKind>(d.kind));
+    out += "\",\"retired\":";
+    put_bool(out, d.retired != 0);
+    out += ",\"stolen_iterations\":";
+    put_int(out, d.stolen_iterations);
+    out += ",\"time_per_iteration\":";
+    put_double(out, d.time_per_iteration);
+    out += '}';
   }
-  return j.dump() + "\n";
+  out += "],\"n\":";
+  put_int(out, pass.n);
+  out += ",\"pass\":";
+  put_int(out, pass.pass);
+  out += ",\"region\":";
+  out += ctx.json_region;
+  out += ",\"schedule\":";
+  out += ctx.json_schedule;
+  out += ",\"schedule_seconds\":";
+  put_double(out, pass.schedule_seconds);
+  out += ",\"seconds\":";
+  put_double(out, pass.seconds);
+  out += ",\"sub_passes\":";
+  put_int(out, pass.sub_passes);
+  out += "}\n";
 }
 
 const char* csv_header() {
@@ -64,9 +128,8 @@ const char* csv_header() {
          "retired,bytes_to_device,bytes_from_device,bytes_peer,stolen_iterations\n";
 }
 
-std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
-                        std::span<const tsar_device_stats> devices) {
-  std::string out;
+void append_pass_csv(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
+                     std::span<const tsar_device_stats> devices) {
   char line[512];
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
@@ -76,21 +139,15 @@ std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
         static_cast<long long>(pass.pass), static_cast<long long>(pass.n), pass.sub_passes,
         pass.canceled, pass.seconds, pass.schedule_seconds,
         share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
-        w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
+        w < ctx.csv_keys.size() ? ctx.csv_keys[w].c_str() : "",
         device_kind_name(static_cast<DeviceKind>(d.kind)), static_cast<long long>(d.iterations),
         static_cast<long long>(d.chunks), d.busy_seconds, d.idle_seconds, d.time_per_iteration,
         d.retired, static_cast<long long>(d.bytes_to_device),
         static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
         static_cast<long long>(d.stolen_iterations));
-    // Region and schedule names are user text: quote them for CSV.
-    const auto quote = [](const std::string& s) {
-      std::string q = "\"";
-      for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      return q + "\"";
-    };
-    out += quote(ctx.region) + "," + quote(ctx.schedule) + line;
+    out += ctx.csv_names;
+    out += line;
   }
-  return out;
 }
 
 bool is_csv_path(const std::string& path) {

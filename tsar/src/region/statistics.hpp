@@ -40,20 +40,29 @@ class Statistics {
   std::vector<tsar_device_stats> devices_;
 };
 
-/// What a trace line names besides the numbers.
+/// What a trace line names besides the numbers, already in the forms the lines write: made
+/// once per region and device set, not per pass.
 struct TraceContext {
-  std::string region;
-  std::string schedule;
-  std::vector<std::string> device_keys;  ///< per worker, at the time of the pass
+  TraceContext() = default;
+  /// `device_keys`: per worker, at the time of the passes. Throws where nlohmann::json's dump
+  /// would (a name that is not UTF-8).
+  TraceContext(const std::string& region, const std::string& schedule,
+               const std::vector<std::string>& device_keys);
+
+  std::string json_region, json_schedule;  ///< JSON string literals, quoted and escaped
+  std::vector<std::string> json_keys;
+  std::string csv_names;              ///< "region","schedule" (CSV-quoted)
+  std::vector<std::string> csv_keys;  ///< as given (the CSV has them unquoted)
 };
 
-/// One pass as a JSON object on one line (JSON lines), with a trailing newline.
-std::string pass_to_json(const TraceContext& ctx, const tsar_pass_stats& pass,
-                         std::span<const tsar_device_stats> devices);
-/// One pass as CSV rows (one per device), with trailing newlines.
-std::string pass_to_csv(const TraceContext& ctx, const tsar_pass_stats& pass,
-                        std::span<const tsar_device_stats> devices);
-/// The CSV header matching pass_to_csv.
+/// Appends one pass as a JSON object on one line (JSON lines), with a trailing newline: the
+/// bytes nlohmann::json's dump() writes for it (keys sorted, doubles in its shortest form).
+void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
+                      std::span<const tsar_device_stats> devices);
+/// Appends one pass as CSV rows (one per device), with trailing newlines.
+void append_pass_csv(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
+                     std::span<const tsar_device_stats> devices);
+/// The CSV header matching append_pass_csv.
 const char* csv_header();
 /// True when `path` names a CSV file.
 bool is_csv_path(const std::string& path);
