@@ -44,7 +44,9 @@
  *   the process's affinity mask, or of OMP_PLACES's places, the first OMP_NUM_THREADS of them
  *   when that is set (tsar/README.md, "Which CPUs the default devices use")
  * - TSAR_CACHE: file of learned times per region name and device set
- * - TSAR_TRACE: per-pass statistics, CSV when the name ends in .csv, else JSON lines
+ * - TSAR_TRACE: per-pass statistics, CSV when the name ends in .csv, else JSON lines; passes
+ *   are queued and written when 4096 are waiting, at a region's end and at exit, so a traced
+ *   pass runs almost as fast as an untraced one (formatting waits for those points)
  * - TSAR_GPU_CORES: reserve|share (see tsar_set_gpu_cores)
  * - TSAR_DEVICE_MEMORY_LIMIT: most bytes TSAR allocates on an accelerator: "256M" for all,
  *   "cuda:1=2G,omphost:0=1M" per device; K/M/G suffixes (for tests of running out of device
