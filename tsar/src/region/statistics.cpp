@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <concepts>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -48,15 +49,19 @@ TraceContext::TraceContext(const std::string& region, const std::string& schedul
 
 namespace {
 
-template <class Int>
-void put_int(std::string& out, Int v) {
+// Each writes `key` (its leading brace or comma, quoted name and colon) and the value, as
+// nlohmann::json's dump writes them.
+
+template <std::integral Int>
+requires(!std::same_as<Int, bool>) void put(std::string& out, std::string_view key, Int v) {
+  out += key;
   char buf[24];
   out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
-/// As nlohmann::json's dump writes a double: its shortest round-trip form ("1.0", "1e-05"),
-/// null when not finite.
-void put_double(std::string& out, double v) {
+/// Doubles in the serializer's shortest round-trip form ("1.0", "1e-05"), null when not finite.
+void put(std::string& out, std::string_view key, double v) {
+  out += key;
   if (!std::isfinite(v)) {
     out += "null";
     return;
@@ -65,60 +70,58 @@ void put_double(std::string& out, double v) {
   out.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
 }
 
-void put_bool(std::string& out, bool v) { out += v ? "true" : "false"; }
+void put(std::string& out, std::string_view key, bool v) {
+  out += key;
+  out += v ? "true" : "false";
+}
+
+/// A name that needs no escaping (share modes, device kinds).
+void put_name(std::string& out, std::string_view key, std::string_view name) {
+  out += key;
+  out += '"';
+  out += name;
+  out += '"';
+}
+
+/// A string already written as a JSON literal (TraceContext).
+void put_literal(std::string& out, std::string_view key, std::string_view literal) {
+  out += key;
+  out += literal;
+}
 
 }  // namespace
 
 void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
                       std::span<const tsar_device_stats> devices) {
   // The keys in nlohmann::json's (std::map's) order.
-  out += "{\"canceled\":";
-  put_bool(out, pass.canceled != 0);
-  out += ",\"cpu_sharing\":\"";
-  out += share_mode_name(static_cast<ShareMode>(pass.cpu_sharing));
-  out += "\",\"devices\":[";
+  put(out, "{\"canceled\":", pass.canceled != 0);
+  put_name(out, ",\"cpu_sharing\":", share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)));
+  out += ",\"devices\":[";
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
-    out += w == 0 ? "{\"busy_seconds\":" : ",{\"busy_seconds\":";
-    put_double(out, d.busy_seconds);
-    out += ",\"bytes_from_device\":";
-    put_int(out, d.bytes_from_device);
-    out += ",\"bytes_peer\":";
-    put_int(out, d.bytes_peer);
-    out += ",\"bytes_to_device\":";
-    put_int(out, d.bytes_to_device);
-    out += ",\"chunks\":";
-    put_int(out, d.chunks);
-    out += ",\"device\":";
-    out += w < ctx.json_keys.size() ? std::string_view(ctx.json_keys[w]) : "\"\"";
-    out += ",\"idle_seconds\":";
-    put_double(out, d.idle_seconds);
-    out += ",\"iterations\":";
-    put_int(out, d.iterations);
-    out += ",\"kind\":\"";
-    out += device_kind_name(static_cast<DeviceKind>(d.kind));
-    out += "\",\"retired\":";
-    put_bool(out, d.retired != 0);
-    out += ",\"stolen_iterations\":";
-    put_int(out, d.stolen_iterations);
-    out += ",\"time_per_iteration\":";
-    put_double(out, d.time_per_iteration);
+    put(out, w == 0 ? "{\"busy_seconds\":" : ",{\"busy_seconds\":", d.busy_seconds);
+    put(out, ",\"bytes_from_device\":", d.bytes_from_device);
+    put(out, ",\"bytes_peer\":", d.bytes_peer);
+    put(out, ",\"bytes_to_device\":", d.bytes_to_device);
+    put(out, ",\"chunks\":", d.chunks);
+    put_literal(out, ",\"device\":",
+                w < ctx.json_keys.size() ? std::string_view(ctx.json_keys[w]) : "\"\"");
+    put(out, ",\"idle_seconds\":", d.idle_seconds);
+    put(out, ",\"iterations\":", d.iterations);
+    put_name(out, ",\"kind\":", device_kind_name(static_cast<DeviceKind>(d.kind)));
+    put(out, ",\"retired\":", d.retired != 0);
+    put(out, ",\"stolen_iterations\":", d.stolen_iterations);
+    put(out, ",\"time_per_iteration\":", d.time_per_iteration);
     out += '}';
   }
-  out += "],\"n\":";
-  put_int(out, pass.n);
-  out += ",\"pass\":";
-  put_int(out, pass.pass);
-  out += ",\"region\":";
-  out += ctx.json_region;
-  out += ",\"schedule\":";
-  out += ctx.json_schedule;
-  out += ",\"schedule_seconds\":";
-  put_double(out, pass.schedule_seconds);
-  out += ",\"seconds\":";
-  put_double(out, pass.seconds);
-  out += ",\"sub_passes\":";
-  put_int(out, pass.sub_passes);
+  out += ']';
+  put(out, ",\"n\":", pass.n);
+  put(out, ",\"pass\":", pass.pass);
+  put_literal(out, ",\"region\":", ctx.json_region);
+  put_literal(out, ",\"schedule\":", ctx.json_schedule);
+  put(out, ",\"schedule_seconds\":", pass.schedule_seconds);
+  put(out, ",\"seconds\":", pass.seconds);
+  put(out, ",\"sub_passes\":", pass.sub_passes);
   out += "}\n";
 }
 
