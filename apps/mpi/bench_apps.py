@@ -472,6 +472,12 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def median_ratio(times, a, b):
+    """Median of the per-repetition ratios of variant a's times to b's (None without either)."""
+    r = [x / y for x, y in zip(times.get(a, []), times.get(b, [])) if x and y]
+    return round(median(r), 4) if r else None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--bin', required=True, help='folder of symmer-run, symmer-noise and '
@@ -540,17 +546,14 @@ def main():
                 plain, symmer = median(times['plain']), median(times['symmer'])
                 oracle_s = median(times['oracle']) if 'oracle' in times else plain
                 gap = plain - oracle_s if plain and oracle_s else 0
-                def ratio(a, b):  # median of the per-repetition ratios a/b
-                    r = [x / y for x, y in zip(times.get(a, []), times.get(b, [])) if x and y]
-                    return round(median(r), 4) if r else None
                 first_moves = [x['moved_at_s'][0] for x in runs['symmer'] if x['moved_at_s']]
                 emit({'summary': True, 'app': name, 'config': f'{ranks}x{threads}', 'case': case,
                       'plain_s': plain, 'symmer_s': symmer, 'oracle_s': oracle_s,
                       'recovered': round((plain - symmer) / gap, 4)
                       if plain and symmer and gap > 0.02 * plain else None,
-                      'symmer_over_plain': ratio('symmer', 'plain'),
-                      'symmer_over_oracle': ratio('symmer', 'oracle'),
-                      'shim_over_plain': ratio('shim', 'plain'),
+                      'symmer_over_plain': median_ratio(times, 'symmer', 'plain'),
+                      'symmer_over_oracle': median_ratio(times, 'symmer', 'oracle'),
+                      'shim_over_plain': median_ratio(times, 'shim', 'plain'),
                       'moves': median([x['moves'] for x in runs['symmer']]),
                       'moved_at_s': median(first_moves) if first_moves else None,
                       'verified': all(x['verified'] for rs in runs.values() for x in rs),
