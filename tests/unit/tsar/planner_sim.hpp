@@ -43,6 +43,9 @@ struct Emulated {
   double jitter = 0.0;       ///< each pass's time is multiplied by U(1 - jitter, 1 + jitter)
   /// The device's time multiplier in pass p (spikes, cold passes, slow-downs).
   std::function<double(int pass)> factor = [](int) { return 1.0; };
+  /// An accelerator with its own memory behind a link of these bytes per second (0: it
+  /// computes on host memory, nothing is copied).
+  std::size_t link_bytes_per_second = 0;
 };
 
 inline Emulated core(double tpi) {
@@ -93,6 +96,11 @@ class Sim {
   /// CPU workers together): what a pass of more participants costs beyond their shares --
   /// halo copies between their memories, launching and synchronising one more device.
   void set_coordination(double seconds) { coordination_ = seconds; }
+  /// What the region's buffers cost to copy, as the copy engine would tell the planner each
+  /// pass (CopyCosts; default: nothing to copy).
+  void set_copies(std::function<tsar::core::CopyCosts(std::int64_t n)> copies) {
+    copies_ = std::move(copies);
+  }
   const std::vector<Emulated>& devices() const { return emulated_; }
   int passes() const { return pass_; }
   bool retired(int w) const { return planner_->retired(w); }
@@ -127,7 +135,7 @@ class Sim {
     Pass out;
     out.iterations.assign(count, 0);
     std::vector<WorkerSample> samples(count), totals(count);
-    planner_->plan_pass(n, tsar::core::CopyCosts{}, plan_);
+    planner_->plan_pass(n, copies_ ? copies_(n) : tsar::core::CopyCosts{}, plan_);
     out.planned.assign(plan_.counts.begin(), plan_.counts.end());
     do {
       const double seconds = sub_pass(factor, samples);
@@ -163,8 +171,10 @@ class Sim {
     d.cores.assign(static_cast<std::size_t>(as_core ? 1 : e.cores), static_cast<int>(w));
     d.control_core = static_cast<int>(w);
     d.peak_gflops = as_core ? 1.0 : e.peak_gflops * (e.accelerator ? 1 : e.cores);
-    d.host_memory = true;
-    return std::make_shared<tsar::core::HostDevice>(std::move(d));
+    d.host_memory = !d.accelerator || e.link_bytes_per_second == 0;
+    auto device = std::make_shared<tsar::core::HostDevice>(std::move(d));
+    if (!device->description().host_memory) device->set_link_bandwidth(e.link_bytes_per_second);
+    return device;
   }
 
   std::shared_ptr<Device> retire(int w) {
@@ -243,6 +253,7 @@ class Sim {
   tsar::core::SubPassPlan plan_;
   int pass_ = 0;
   double coordination_ = 0.0;
+  std::function<tsar::core::CopyCosts(std::int64_t n)> copies_;
 };
 
 }  // namespace planner_sim

@@ -90,9 +90,23 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   // A data environment's rows where another region's pass left them: the split that moves
   // nothing is theirs, and any other moves rows every pass (that region moves them back), so
   // it must pay within the pass. Static schedules keep the split they were given.
-  const bool produced =
-      scheduler_->adapts() && copies.resident.size() == plan.counts.size() &&
-      !(known && std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin()));
+  const bool environment = scheduler_->adapts() && copies.resident.size() == plan.counts.size();
+  const bool kept_where_left =
+      environment && known &&
+      std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin());
+  // Whether rows this region moved come back moved again: another region writes them where
+  // it keeps them. Found when the rows are not where this region's last split left them; over
+  // when a move of this region's stayed where it put it. Without it, a split that moved rows
+  // was charged one pass's copies, the next (finding them moved back) the whole move, and
+  // a loop alternated between the two, copying its input out every other pass
+  // (docs/results/tsar/moved-back-rows/).
+  if (environment && known) {
+    if (!kept_where_left)
+      moved_back_ = true;
+    else if (last_moved_)
+      moved_back_ = false;
+  }
+  const bool produced = environment && (moved_back_ || !kept_where_left);
   if (produced) {
     last_split_.assign(copies.resident.begin(), copies.resident.end());
     known = true;
@@ -118,6 +132,8 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
         migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];
     }
   }
+  last_moved_ =
+      environment && !std::equal(plan.counts.begin(), plan.counts.end(), copies.resident.begin());
   last_split_.assign(plan.counts.begin(), plan.counts.end());
   last_split_n_ = n;
 }
