@@ -482,3 +482,24 @@ TEST(Planner, RowsThatStayWhereTheSplitMovedThemMoveWhenTheMovePaysOverPasses) {
   }
   EXPECT_GE(moved_back::passes_with_core_rows(passes, 20), 19);
 }
+
+TEST(Planner, ALoopThatFollowedAnotherLoopsSplitsStillLeadsOnceThatLoopFollows) {
+  // Two loops that read each other's outputs: for ten passes the other loop leads (the rows
+  // lie where its split, changing every pass, left them), then it follows this loop's split.
+  // Following moved nothing of this loop's own; the move that pays over passes still comes.
+  Sim sim(moved_back::devices(), 5);
+  sim.without_trials();
+  std::vector<std::int64_t> held(sim.devices().size(), 0);
+  sim.set_copies([&](std::int64_t) { return moved_back::copies(held); });
+  std::vector<Pass> passes;
+  for (int p = 0; p < 40; ++p) {
+    if (p < 10) {
+      std::fill(held.begin(), held.end(), 0);
+      held.back() = moved_back::kRows - 8 * p;  // the other loop's cores take 8 rows more
+      held.front() = 8 * p;
+    }
+    passes.push_back(sim.run(moved_back::kRows));
+    if (p >= 10) held = passes.back().iterations;
+  }
+  EXPECT_GE(moved_back::passes_with_core_rows(passes, 25), 14);
+}

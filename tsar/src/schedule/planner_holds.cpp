@@ -94,17 +94,19 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   const bool kept_where_left =
       environment && known &&
       std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin());
-  // Whether rows this region moved come back moved again: another region writes them where
-  // it keeps them. Found when the rows are not where this region's last split left them; over
-  // when a move of this region's stayed where it put it. Without it, a split that moved rows
-  // was charged one pass's copies, the next (finding them moved back) the whole move, and
-  // a loop alternated between the two, copying its input out every other pass
-  // (docs/results/tsar/moved-back-rows/).
-  if (environment && known) {
-    if (!kept_where_left)
-      moved_back_ = true;
-    else if (last_moved_)
+  // Whether another region writes this region's input rows back where it keeps them: found
+  // when rows this region's last split moved lie again where they lay before it; over when
+  // a move of this region's stays where it put it. A region that follows another's split
+  // moves nothing and learns nothing here: two loops that read each other's outputs go on
+  // leading each other's splits. Without it, a split that moved rows was charged one pass's
+  // copies, the next (finding them moved back) the whole move, and a loop alternated between
+  // the two, copying its input out every other pass (docs/results/tsar/moved-back-rows/).
+  if (environment && known && last_moved_) {
+    if (kept_where_left)
       moved_back_ = false;
+    else if (std::equal(last_resident_.begin(), last_resident_.end(), copies.resident.begin(),
+                        copies.resident.end()))
+      moved_back_ = true;
   }
   const bool produced = environment && (moved_back_ || !kept_where_left);
   if (produced) {
@@ -134,6 +136,7 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   }
   last_moved_ =
       environment && !std::equal(plan.counts.begin(), plan.counts.end(), copies.resident.begin());
+  if (last_moved_) last_resident_.assign(copies.resident.begin(), copies.resident.end());
   last_split_.assign(plan.counts.begin(), plan.counts.end());
   last_split_n_ = n;
 }
