@@ -314,12 +314,6 @@ class PassPlanner {
   std::vector<unsigned char> settled_;
   std::uint64_t holds_epoch_ = kNoEpoch;  ///< cpu_epoch_ the CPU devices' pooled_, settled_ are of
   std::int64_t split_since_ = 0;          ///< the pass from which last_split_'s data stayed put
-  /// Another region writes this region's input rows back where it keeps them: a move pays
-  /// within its pass or not at all (hold_split). last_moved_: the last split moved rows,
-  /// away from last_resident_.
-  bool moved_back_ = false;
-  bool last_moved_ = false;
-  std::vector<std::int64_t> last_resident_;
   /// This pass's split was kept because some copying device's times had not settled
   /// (back-off does not judge its shares).
   bool settling_ = false;

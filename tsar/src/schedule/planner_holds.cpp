@@ -90,25 +90,9 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   // A data environment's rows where another region's pass left them: the split that moves
   // nothing is theirs, and any other moves rows every pass (that region moves them back), so
   // it must pay within the pass. Static schedules keep the split they were given.
-  const bool environment = scheduler_->adapts() && copies.resident.size() == plan.counts.size();
-  const bool kept_where_left =
-      environment && known &&
-      std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin());
-  // Whether another region writes this region's input rows back where it keeps them: found
-  // when rows this region's last split moved lie again where they lay before it; over when
-  // a move of this region's stays where it put it. A region that follows another's split
-  // moves nothing and learns nothing here: two loops that read each other's outputs go on
-  // leading each other's splits. Without it, a split that moved rows was charged one pass's
-  // copies, the next (finding them moved back) the whole move, and a loop alternated between
-  // the two, copying its input out every other pass (docs/results/tsar/moved-back-rows/).
-  if (environment && known && last_moved_) {
-    if (kept_where_left)
-      moved_back_ = false;
-    else if (std::equal(last_resident_.begin(), last_resident_.end(), copies.resident.begin(),
-                        copies.resident.end()))
-      moved_back_ = true;
-  }
-  const bool produced = environment && (moved_back_ || !kept_where_left);
+  const bool produced =
+      scheduler_->adapts() && copies.resident.size() == plan.counts.size() &&
+      !(known && std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin()));
   if (produced) {
     last_split_.assign(copies.resident.begin(), copies.resident.end());
     known = true;
@@ -134,9 +118,6 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
         migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];
     }
   }
-  last_moved_ =
-      environment && !std::equal(plan.counts.begin(), plan.counts.end(), copies.resident.begin());
-  if (last_moved_) last_resident_.assign(copies.resident.begin(), copies.resident.end());
   last_split_.assign(plan.counts.begin(), plan.counts.end());
   last_split_n_ = n;
 }
