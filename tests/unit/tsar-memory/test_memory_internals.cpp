@@ -881,4 +881,38 @@ TEST_F(Engine, OutOfMemoryIsReportedAndAbandoningFreesEverything) {
   EXPECT_EQ(devices[1]->allocated(), 0u);
 }
 
+TEST(DataEnvironmentRegions, ALoopThatFeedsNoOtherButReadsAnothersOutputOnlyFollows) {
+  // BiCGStab's shape: t = A s (spmv) then the dot product t.t (tt) into partials no loop
+  // reads; and residual's: a sweep and a norm that each read what the other writes.
+  constexpr std::size_t kRows = 16, kCols = 8;
+  std::vector<double> s(kRows * kCols), t(s.size()), partials(kRows), u(s.size()), next(s.size());
+  auto env = std::make_shared<DataEnvironment>();
+  const tsar_mem_desc grid{8, kRows, kCols, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT};
+  for (double* p : {s.data(), t.data(), u.data(), next.data()}) env->map(p, grid);
+  env->map(partials.data(), {8, kRows, 1, 0, 0, TSAR_ASSOC_ROWS, TSAR_MEM_INOUT});
+  const auto rows = [&](unsigned flags, std::size_t cols) {
+    return tsar_mem_desc{8, kRows, cols, 0, 0, TSAR_ASSOC_ROWS, flags};
+  };
+  MemoryRegistry spmv, tt, sweep, norm;
+  for (MemoryRegistry* r : {&spmv, &tt, &sweep, &norm}) r->attach(env);
+  spmv.add(s.data(), rows(TSAR_MEM_IN, kCols));
+  spmv.add(t.data(), rows(TSAR_MEM_OUT, kCols));
+  tt.add(t.data(), rows(TSAR_MEM_IN, kCols));
+  tt.add(partials.data(), rows(TSAR_MEM_OUT, 1));
+  sweep.add(u.data(), rows(TSAR_MEM_IN, kCols));
+  sweep.add(next.data(), rows(TSAR_MEM_OUT, kCols));
+  norm.add(next.data(), rows(TSAR_MEM_IN, kCols));
+  norm.add(u.data(), rows(TSAR_MEM_OUT, kCols));
+  norm.add(partials.data(), rows(TSAR_MEM_OUT, 1));
+  EXPECT_TRUE(env->follows_only(tt));
+  EXPECT_FALSE(env->follows_only(spmv)) << "tt reads what spmv writes";
+  EXPECT_FALSE(env->follows_only(sweep)) << "the norm reads what the sweep writes";
+  EXPECT_FALSE(env->follows_only(norm)) << "the sweep reads what the norm writes";
+  // Once a loop reads the dot product's output, the dot product leads it.
+  MemoryRegistry reader;
+  reader.attach(env);
+  reader.add(partials.data(), rows(TSAR_MEM_IN, 1));
+  EXPECT_FALSE(env->follows_only(tt));
+}
+
 }  // namespace

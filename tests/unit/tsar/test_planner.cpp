@@ -453,6 +453,26 @@ int passes_with_core_rows(const std::vector<Pass>& passes, std::size_t from) {
 
 }  // namespace resident_rows
 
+TEST(Planner, ALoopThatOnlyFollowsTakesNoRowsItsInputWouldBeCopiedForEveryPass) {
+  // The same loop as one that only follows (CopyCosts::follows_only: the loop before it
+  // writes its input on the accelerator, and no loop reads what it writes): the cores' rows
+  // would be copied out every pass, and the move never pays. Charged as lasting while the
+  // rows lay where its last split left them, it had alternated: rows to the cores in every
+  // other pass.
+  Sim sim(resident_rows::devices(), 5);
+  sim.without_trials();
+  std::vector<std::int64_t> on_gpu(sim.devices().size(), 0);
+  on_gpu.back() = resident_rows::kRows;
+  sim.set_copies([&](std::int64_t) {
+    tsar::core::CopyCosts c = resident_rows::copies(on_gpu);
+    c.follows_only = true;
+    return c;
+  });
+  std::vector<Pass> passes;
+  for (int p = 0; p < 40; ++p) passes.push_back(sim.run(resident_rows::kRows));
+  EXPECT_EQ(resident_rows::passes_with_core_rows(passes, 4), 0);
+}
+
 TEST(Planner, RowsThatStayWhereTheSplitMovedThemMoveWhenTheMovePaysOverPasses) {
   // The same loop, its rows staying where its last pass left them (no other loop writes
   // them): the move pays within eight passes, and the cores keep their rows.

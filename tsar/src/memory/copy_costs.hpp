@@ -38,6 +38,9 @@ struct CopyCosts {
   /// the rows between. Empty when the region shares no buffer its accelerators hold, or no
   /// ratio split (ranges in worker order) gives each accelerator only rows it holds.
   std::vector<std::int64_t> resident;
+  /// The region only follows other regions' splits (DataEnvironment::follows_only): rows of
+  /// its inputs it takes off `resident` are copied again every pass.
+  bool follows_only = false;
   /// Copies any range of a device with its own memory makes whatever its size: one for each
   /// buffer of rows or columns it copies in, one for each it copies back (what a piece of
   /// work an accelerator takes over costs beside its bytes; FULL inputs come once a pass).

@@ -172,6 +172,26 @@ void DataEnvironment::detach(const MemoryRegistry* registry) {
                     registries_.end());
 }
 
+bool DataEnvironment::follows_only(const MemoryRegistry& registry) const {
+  const auto has = [](const MemoryRegistry& r, const BufferData* data, unsigned flag) {
+    for (const Registration& reg : r.registrations())
+      if (reg.data.get() == data && (reg.desc.flags & flag) != 0) return true;
+    return false;
+  };
+  std::lock_guard lock(mutex_);
+  bool fed = false;
+  for (const MemoryRegistry* other : registries_) {
+    if (other == &registry) continue;
+    for (const Registration& reg : registry.registrations()) {
+      if (!reg.data->shared) continue;
+      const unsigned flags = reg.desc.flags;
+      if ((flags & TSAR_MEM_OUT) != 0 && has(*other, reg.data.get(), TSAR_MEM_IN)) return false;
+      fed = fed || ((flags & TSAR_MEM_IN) != 0 && has(*other, reg.data.get(), TSAR_MEM_OUT));
+    }
+  }
+  return fed;
+}
+
 std::shared_ptr<SharedTrial> DataEnvironment::shared_trial() {
   std::lock_guard lock(mutex_);
   if (!trial_) trial_ = std::make_shared<SharedTrial>();

@@ -79,6 +79,11 @@ class DataEnvironment {
   /// A registry attaches (MemoryRegistry::attach) and detaches when it goes.
   void attach(const MemoryRegistry* registry);
   void detach(const MemoryRegistry* registry);
+  /// Whether no other attached registry reads a buffer `registry` writes while one writes a
+  /// buffer it reads: its split leads no other region's, so rows of such an input it takes
+  /// off their writer's device are written there again before its next pass, whatever its
+  /// split (a dot product over a vector the loop before it made). Call during its pass.
+  bool follows_only(const MemoryRegistry& registry) const;
   /// The participation trial the planners of the attached regions share
   /// (schedule/participation_trial.hpp): its loops' rows stay where they are only if a unit
   /// sits out of all of them or of none.

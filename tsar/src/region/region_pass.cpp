@@ -171,6 +171,7 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   if (device_memory_ && memory_.shared()) {
     for (std::size_t w = 0; w < workers_.size(); ++w) keep_pass_device(w);
     copies.resident = resident_split(memory_.registrations(), pass_devices_, origin_, n);
+    copies.follows_only = memory_.environment()->follows_only(memory_);
   }
   // The planner may retire accelerators that cannot pay before the devices are fixed.
   planner_->plan_pass(n, copies, plan_);

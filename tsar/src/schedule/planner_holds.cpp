@@ -89,10 +89,16 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
   bool known = last_split_n_ == n && last_split_.size() == plan.counts.size();
   // A data environment's rows where another region's pass left them: the split that moves
   // nothing is theirs, and any other moves rows every pass (that region moves them back), so
-  // it must pay within the pass. Static schedules keep the split they were given.
+  // it must pay within the pass -- always where no region follows this one's split
+  // (CopyCosts::follows_only): found only from the rows' places, a move was charged as
+  // lasting while they lay where this region's last split left them and as recurring once
+  // found moved back, and BiCGStab's t.t alternated between the two, copying t out of the GPU
+  // every other pass (docs/results/tsar/moved-back-rows/2026-11-27-h200-97f08a0.txt). Static
+  // schedules keep the split they were given.
   const bool produced =
       scheduler_->adapts() && copies.resident.size() == plan.counts.size() &&
-      !(known && std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin()));
+      (copies.follows_only ||
+       !(known && std::equal(last_split_.begin(), last_split_.end(), copies.resident.begin())));
   if (produced) {
     last_split_.assign(copies.resident.begin(), copies.resident.end());
     known = true;
