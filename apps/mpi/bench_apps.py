@@ -36,7 +36,10 @@ stdout: one JSON line per run (app, config, case, variant, rep, time_s from the 
 own timer, wall_s, verified, moves, moved_at_s (the analyzer's clock at each completed move,
 from the decision log), moved_to (each completed move's local rank and Linux CPUs, from and
 to), reaction_s (first symptom to the first completed move), analyzed
-(symmer's analyzer logged its configuration: the shim was loaded), and what went wrong),
+(symmer's analyzer logged its configuration: the shim was loaded), steal_s (seconds the
+hypervisor ran something else on the mapping's CPUs while this machine wanted them, from
+/proc/stat; null where the kernel does not count it) and node_steal_s (the same, every CPU):
+what a virtual node's neighbours took from the run, and what went wrong),
 then one summary line per application, configuration and case: plain_s, symmer_s, oracle_s
 (medians), recovered (share of the plain-to-oracle gap symmer won back, null when the gap is
 under 2% of plain), symmer_over_plain (median of the per-repetition ratios: the balanced
@@ -324,6 +327,31 @@ def grid3(n):
 # ---- the machine ------------------------------------------------------------------------
 
 
+def steal_ticks(stat='/proc/stat'):
+    """Per Linux CPU, the clock ticks the hypervisor gave another guest while this one wanted
+    the CPU (the steal column of /proc/stat); {} where the kernel does not count steal."""
+    ticks = {}
+    try:
+        with open(stat) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) > 8 and parts[0].startswith('cpu') and parts[0][3:].isdigit():
+                    ticks[int(parts[0][3:])] = int(parts[8])
+    except OSError:
+        return {}
+    return ticks
+
+
+def steal_seconds(before, after, cpus=None):
+    """Seconds stolen between two steal_ticks() readings on `cpus` (every CPU when None);
+    None where there are no readings."""
+    if not before or not after:
+        return None
+    hz = os.sysconf('SC_CLK_TCK')
+    keys = [c for c in (after if cpus is None else cpus) if c in before and c in after]
+    return round(sum(after[c] - before[c] for c in keys) / hz, 3)
+
+
 def physical_cpus():
     """One Linux CPU per physical core this process may use (the first hardware thread)."""
     allowed = sorted(os.sched_getaffinity(0))
@@ -395,6 +423,7 @@ class Runner:
         env = self.base_env()
         env.update(app.env(threads))
         noise = self.noise(noisy)
+        stolen = steal_ticks()
         start = time.monotonic()
         try:
             p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=workdir,
@@ -406,6 +435,7 @@ class Runner:
         finally:
             self.stop(noise)
         wall = time.monotonic() - start
+        now = steal_ticks()
         if isinstance(app, Hpcc):
             t, ok, detail = app.parse_files(workdir)
         else:
@@ -439,6 +469,8 @@ class Runner:
                   'verified': bool(ok and rc == 0), 'moves': moves, 'move_metrics': metrics,
                   'moved_at_s': moved_at, 'moved_to': moved_to, 'reaction_s': reaction,
                   'analyzed': analyzed,
+                  'steal_s': steal_seconds(stolen, now, {c for cpus in sets for c in cpus}),
+                  'node_steal_s': steal_seconds(stolen, now),
                   'mapping': [','.join(map(str, s)) for s in sets], 'noise_cpus': noisy,
                   'detail': detail}
         if rc != 0:

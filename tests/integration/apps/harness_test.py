@@ -16,7 +16,8 @@ import sys
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../apps/mpi/bench_apps.py')
 RUN_KEYS = {'app', 'config', 'case', 'variant', 'rep', 'time_s', 'wall_s', 'verified', 'moves',
-            'moved_at_s', 'moved_to', 'reaction_s', 'analyzed', 'mapping', 'noise_cpus'}
+            'moved_at_s', 'moved_to', 'reaction_s', 'analyzed', 'steal_s', 'node_steal_s',
+            'mapping', 'noise_cpus'}
 SUMMARY_KEYS = {'app', 'config', 'case', 'plain_s', 'symmer_s', 'oracle_s', 'recovered',
                 'symmer_over_plain', 'symmer_over_oracle', 'shim_over_plain', 'moves',
                 'moved_at_s', 'verified'}
@@ -55,12 +56,37 @@ def check_lulesh_timer():
         fail(f'LULESH output parsed as time {t}, verified {ok}')
 
 
+def check_steal():
+    """Stolen time is read per CPU from /proc/stat's steal column and summed over the CPUs
+    asked for."""
+    spec = importlib.util.spec_from_file_location('bench_apps', HARNESS)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    hz = os.sysconf('SC_CLK_TCK')
+    stat = ('cpu  10 0 10 100 0 0 0 {t} 0 0\n'
+            'cpu0 5 0 5 50 0 0 0 {a} 0 0\ncpu1 5 0 5 50 0 0 0 {b} 0 0\nintr 1 2 3\n')
+    path = os.path.join(os.environ.get('TMPDIR', '/tmp'), f'harness-stat-{os.getpid()}')
+    readings = []
+    for t, a, b in ((3, 1, 2), (3 + 3 * hz, 1 + hz, 2 + 2 * hz)):
+        with open(path, 'w') as f:
+            f.write(stat.format(t=t, a=a, b=b))
+        readings.append(bench.steal_ticks(path))
+    os.unlink(path)
+    if readings[0] != {0: 1, 1: 2}:
+        fail(f'steal ticks read as {readings[0]}')
+    got = (bench.steal_seconds(*readings, {1}), bench.steal_seconds(*readings),
+           bench.steal_seconds({}, readings[1]))
+    if got != (2.0, 3.0, None):
+        fail(f'steal seconds {got}, expected (2.0, 3.0, None)')
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True)
     parser.add_argument('--mpiexec', required=True)
     args = parser.parse_args()
     check_lulesh_timer()
+    check_steal()
     if len(os.sched_getaffinity(0)) < 2:
         print('SKIP: needs 2 CPUs')
         return 77
