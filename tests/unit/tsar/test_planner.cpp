@@ -413,8 +413,6 @@ TEST(Planner, AcceleratorsThatHelpAreNotKeptOutUnderJitter) {
   }
 }
 
-}  // namespace
-
 namespace resident_rows {
 
 // A loop of a data environment whose input rows lie on the accelerator: rows the cores take
@@ -509,3 +507,5 @@ TEST(Planner, ALoopThatFollowedAnotherLoopsSplitsStillLeadsOnceThatLoopFollows) 
   }
   EXPECT_GE(resident_rows::passes_with_core_rows(passes, 25), 14);
 }
+
+}  // namespace
