@@ -109,6 +109,23 @@ TEST(StealingRanges, ARangeWithAtMostOneOwnerPieceLeftIsLeftToItsOwner) {
   EXPECT_EQ(s.take(2, r), kClosed);
 }
 
+TEST(StealingRanges, TheRestOfARangeWhoseOwnerNeverStartedGoesToOneTaker) {
+  // Worker 1 never started: thieves emptied its range down to its last piece, which only a
+  // worker standing in for it (take_rest) takes; then nothing is left for anyone.
+  StealingRanges s(3);
+  reset(s, {{0, 0}, {0, 50}, {50, 50}}, {1, 1, 1}, {1, 20, 1});
+  Range r;
+  while (s.take(0, r) == kSuccess) {
+  }
+  ASSERT_TRUE(s.take_rest(1, r));
+  EXPECT_EQ(r.begin, 30);
+  EXPECT_EQ(r.end, 50);
+  EXPECT_FALSE(s.take_rest(1, r));
+  EXPECT_EQ(s.take(1, r), kClosed);
+  EXPECT_EQ(s.take(2, r), kClosed);
+  EXPECT_FALSE(s.take_rest(2, r));  // an empty range has no rest
+}
+
 TEST(StealingRanges, NonMembersRangesAreNeverHandedOut) {
   StealingRanges s(3);
   reset(s, {{0, 10}, {10, 1000}, {1000, 1010}}, {1, 0, 1}, {1, 1, 1});

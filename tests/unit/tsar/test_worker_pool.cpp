@@ -143,6 +143,96 @@ TEST(WorkerPool, ConcurrentCallersTakeTurns) {
   expect_runs(b, kRuns);
 }
 
+/// Holds the thread of one slot before it starts a job, until released (WorkerPool's start
+/// hook): a worker woken late, its core held by another thread.
+struct HeldSlot {
+  static inline std::atomic<int> slot{-1};
+  static inline std::atomic<bool> released{false};
+  static inline std::atomic<int> waiting{0};
+  static void hook(int s) {
+    if (s != slot.load()) return;
+    waiting++;
+    while (!released.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    waiting--;
+  }
+  explicit HeldSlot(int s) {
+    slot = s;
+    released = false;
+    WorkerPool::set_start_hook(&HeldSlot::hook);
+  }
+  ~HeldSlot() {
+    released = true;
+    while (waiting.load() != 0) std::this_thread::yield();
+    WorkerPool::set_start_hook(nullptr);
+  }
+};
+
+TEST(WorkerPool, AJobNotStartedIsTakenBackAndNeverRunsWhileTheNextRunsGoOn) {
+  // Job 0 takes back worker 2's job (its thread held before starting it) and stops waiting
+  // for it; the following runs, without worker 2, do not wait for its thread either; once
+  // released, the thread runs none of the jobs taken back and joins the next run that
+  // wakes it.
+  WorkerPool pool(3);
+  const std::vector<int> slots{0, 1, 2};
+  Job job(3);
+  struct Excusing {
+    WorkerPool* pool;
+    Job* job;
+    std::atomic<int> excused{0};
+    static void run(void* context, int worker) {
+      auto* self = static_cast<Excusing*>(context);
+      if (worker == 0 && self->pool->excuse(2)) {
+        self->excused++;
+        self->job->barrier.expect(std::vector<int>{1});
+      }
+      Job::run(self->job, worker);
+    }
+  } excusing{&pool, &job};
+  {
+    HeldSlot held(2);
+    job.barrier.expect(std::vector<int>{1, 2});
+    pool.run_ending_in_barrier(slots, slots, &Excusing::run, &excusing);
+    EXPECT_EQ(excusing.excused.load(), 1);
+    const std::vector<int> two{0, 1};
+    for (int r = 0; r < 20; ++r) {
+      job.barrier.expect(std::vector<int>{1});
+      pool.run_ending_in_barrier(slots, two, &Job::run, &job);
+    }
+    pool.wait_idle();  // returns with slot 2 still held
+    EXPECT_EQ(HeldSlot::waiting.load(), 1);
+  }
+  job.barrier.expect(std::vector<int>{1, 2});
+  pool.run_ending_in_barrier(slots, slots, &Job::run, &job);
+  pool.wait_idle();
+  EXPECT_EQ(job.started[0].load(), 22);
+  EXPECT_EQ(job.started[1].load(), 22);
+  EXPECT_EQ(job.started[2].load(), 1);  // the last run's alone
+  EXPECT_EQ(job.wrong_worker.load(), 0);
+}
+
+TEST(WorkerPool, AJobAlreadyStartedIsNotTakenBack) {
+  WorkerPool pool(2);
+  const std::vector<int> slots{0, 1};
+  Job job(2);
+  struct Late {
+    WorkerPool* pool;
+    Job* job;
+    std::atomic<bool> excused{false};
+    static void run(void* context, int worker) {
+      auto* self = static_cast<Late*>(context);
+      if (worker == 0) {
+        while (self->job->started[1].load() == 0) std::this_thread::yield();
+        self->excused = self->pool->excuse(1);
+      }
+      Job::run(self->job, worker);
+    }
+  } late{&pool, &job};
+  pool.run_ending_in_barrier(slots, slots, &Late::run, &late);
+  pool.wait_idle();
+  EXPECT_FALSE(late.excused.load());
+  expect_runs(job, 1);
+}
+
 TEST(WorkerPool, ABadSlotStartsNothing) {
   WorkerPool pool(2);
   Job job(2);

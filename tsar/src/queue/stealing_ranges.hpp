@@ -117,6 +117,20 @@ class StealingRanges {
     }
   }
 
+  /// All that is left of member `owner`'s range, for a worker that runs it in place of an
+  /// owner that never started (Region's late workers); false when nothing is left. Concurrent
+  /// with thieves; the owner must not take from it.
+  bool take_rest(int owner, Range& out) {
+    Owner& o = owners_[static_cast<std::size_t>(owner)];
+    const std::int64_t left = o.hi - o.head.load(std::memory_order_relaxed);
+    if (!o.member || left <= 0) return false;
+    const std::int64_t begin = o.head.fetch_add(left, std::memory_order_relaxed);
+    if (begin >= o.hi) return false;
+    out = {begin, std::min(begin + left, o.hi)};
+    if (o.hi - begin > o.min_piece) open_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+
   /// Stops handing out ranges (cancellation); concurrent with takers.
   void close() { closed_.store(true, std::memory_order_relaxed); }
 

@@ -180,10 +180,11 @@ class Region : public tsar_region {
   void keep_pass_device(std::size_t w);  // planner: pass_devices_[w] is worker w's device
   void choose_participants();            // planner: who runs this pass
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
-  void stop_dispatch();                   // cancellation: no more chunks or stolen ranges
-  void start_sub_pass(int worker);        // worker: its first range of the current plan
-  void finish_sub_pass();                 // leader, inside the barrier
-  void record_pass(double last_arrival);  // leader
+  void stop_dispatch();                         // cancellation: no more chunks or stolen ranges
+  bool take_late_rest(int worker, Range& out);  // leader: the rows of CPU workers not started
+  void start_sub_pass(int worker);              // worker: its first range of the current plan
+  void finish_sub_pass();                       // leader, inside the barrier
+  void record_pass(double last_arrival);        // leader
   // leader, after record_pass: queues the pass for TSAR_TRACE
   void trace_pass(const tsar_pass_stats& pass, std::span<const tsar_device_stats> devices);
   std::shared_ptr<Device> retire_worker(int worker);  // the planner's Retire
@@ -225,6 +226,10 @@ class Region : public tsar_region {
   /// participants less that one: those the pool wakes (0, the caller, first).
   int adopted_ = -1;
   std::vector<int> woken_;
+  /// Leader: whether this sub-pass looked for late CPU workers yet, and those it excused
+  /// whose rows it has still to take (take_late_rest).
+  bool late_checked_ = false;
+  std::vector<int> late_rests_;
   /// The workers that run this pass: the participants, less the leader where it drives an
   /// accelerator (its worker's index is the accelerator's then).
   std::span<const int> running() const {

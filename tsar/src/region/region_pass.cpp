@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -267,7 +268,55 @@ void Region::choose_participants() {
     woken_.erase(woken_.begin() + 1);
   }
   barrier_.expect(std::span<const int>(woken_).subspan(1));
+  late_checked_ = false;
+  late_rests_.clear();  // a canceled pass may leave some
   if (clock_) clock_->start(running());
+}
+
+bool Region::take_late_rest(int worker, Range& out) {
+  // A CPU worker woken for the pass may not run for milliseconds -- its core held by another
+  // program's thread until that thread's time slice ends -- while the others are done.
+  // Waiting for it holds the pass, and the next pass's start waits for it to leave. Once the
+  // leader has run its own part and then waited as long again (at most as long as a worker
+  // spins before sleeping), it takes back the job of each CPU worker that has not started it
+  // (WorkerPool::excuse) and runs what is left of their rows itself: what the stealing ranges
+  // left to the owner, or the whole range of a plan without them; chunks others took.
+  const auto on_cpu = [this](int w) {
+    return !workers_[static_cast<std::size_t>(w)].device->description().accelerator;
+  };
+  // On emulated time (tests) no one starts late, and the others' takes wait for the leader's.
+  if (worker != 0 || clock_ || !pool_driven_ || !on_cpu(0) || !planner_->last_sub_pass() ||
+      pass_error_ != TSAR_OK || canceled_.load(std::memory_order_relaxed))
+    return false;
+  const bool shared = !plan_.chunked && planner_->balances_cpu_share();
+  for (;;) {
+    if (!late_rests_.empty()) {
+      const auto w = static_cast<std::size_t>(late_rests_.back());
+      late_rests_.pop_back();
+      if (plan_.chunked) continue;
+      if (shared && shares_.member(static_cast<int>(w))) {
+        if (shares_.take_rest(static_cast<int>(w), out)) return true;
+        continue;
+      }
+      if (ranges_[w].empty()) continue;
+      out = ranges_[w];
+      return true;
+    }
+    if (late_checked_) return false;
+    late_checked_ = true;
+    const double now = clock(0);
+    const double spin = std::chrono::duration<double>(WaitWord::kSpin).count();
+    barrier_.excuse_missing_at(
+        now + std::min(now - sub_start_, spin), [this] { return clock(0); }, on_cpu,
+        [this](int w) {
+          if (!runtime_->pool().excuse(slots_[static_cast<std::size_t>(w)])) return false;
+          Worker& x = workers_[static_cast<std::size_t>(w)];
+          x.taking_part = false;  // finish_sub_pass: it neither ran nor waited
+          x.clear_sub_pass();
+          late_rests_.push_back(w);
+          return true;
+        });
+  }
 }
 
 void Region::stop_dispatch() {
@@ -392,6 +441,14 @@ int Region::loop(int worker, int* status) {
       me.started = true;
       return 1;
     }
+  }
+  if (Range r; take_late_rest(worker, r)) {
+    me.pending = r;
+    me.has_pending = true;
+    me.stealing = me.thief;
+    me.start = clock(worker);  // the wait before it was no work
+    me.started = true;
+    return 1;
   }
   if (!clocked) {
     t = clock(worker);

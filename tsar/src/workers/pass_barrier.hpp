@@ -11,6 +11,9 @@
 // from an earlier pass never counts for this one -- nor the word of a worker that sat some
 // passes out: the leader waits for the workers the pass expects (expect()), and only them.
 
+#include <sched.h>
+
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -37,6 +40,30 @@ class PassBarrier {
   /// allocates nothing.
   void expect(std::span<const int> others) { expected_.assign(others.begin(), others.end()); }
 
+  /// Worker 0, before its arrival: waits until every expected worker w with candidate(w) has
+  /// arrived or the clock `now` reads `deadline`; then calls excuse(w) on each such worker
+  /// still missing and stops expecting those for which it returns true. Allocates nothing.
+  template <class Now, class Candidate, class Excuse>
+  void excuse_missing_at(double deadline, Now&& now, Candidate&& candidate, Excuse&& excuse) {
+    const std::uint32_t generation = generation_.load();
+    const auto missing = [&](int w) {
+      return candidate(w) && arrivals_[static_cast<std::size_t>(w)].word.load() != generation + 1;
+    };
+    const double start = now();
+    for (const int w : expected_) {
+      while (missing(w)) {
+        const double t = now();
+        if (t >= deadline) {
+          std::erase_if(expected_, [&](int v) { return missing(v) && excuse(v); });
+          return;
+        }
+        for (int i = 0; i < 32; ++i) cpu_relax();
+        if (t - start >= kPureSpinSeconds)
+          sched_yield();  // as WaitWord: a core's other thread runs
+      }
+    }
+  }
+
   /// Worker `worker` (0 or an expected worker) arrives. Worker 0 waits for the expected ones,
   /// runs completion() and releases them; the others return once it has.
   template <class Completion>
@@ -62,6 +89,9 @@ class PassBarrier {
   struct alignas(64) Arrival {
     WaitWord word;  ///< the generation this worker's latest arrival completes
   };
+
+  static constexpr double kPureSpinSeconds =
+      std::chrono::duration<double>(WaitWord::kPureSpin).count();
 
   int count_ = 1;
   std::unique_ptr<Arrival[]> arrivals_ = std::make_unique<Arrival[]>(1);

@@ -16,6 +16,7 @@ struct JobFrame {
 };
 thread_local const JobFrame* tls_jobs = nullptr;
 thread_local bool tls_pool_thread = false;
+std::atomic<void (*)(int)> start_hook{nullptr};
 }  // namespace
 
 WorkerPool::WorkerPool(int slots) { threads_.resize(static_cast<std::size_t>(slots)); }
@@ -47,6 +48,15 @@ void WorkerPool::thread_main(Thread& self) {
     self.mailbox.wait_while(seen);
     seen = self.mailbox.load();
     if (stopping_.load()) return;
+    if (auto* hook = start_hook.load(std::memory_order_relaxed)) hook(self.slot);
+    // A job taken back (excuse), or one already replaced by a newer job, is not this one's
+    // to run: its context is not read.
+    std::uint64_t pending = claim_word(seen, kPending);
+    if (!self.claim.compare_exchange_strong(pending, claim_word(seen, kStarted),
+                                            std::memory_order_acq_rel)) {
+      self.finished.store(seen, std::memory_order_release);
+      continue;
+    }
     self.job(self.context, self.worker);
     const bool counted = self.counted;  // read before finished lets the caller reuse it
     self.finished.store(seen, std::memory_order_release);
@@ -58,6 +68,7 @@ void WorkerPool::wait_finished(const Thread& t) {
   // Threads leave a job right after its end-of-pass barrier released them: this spin is
   // normally over at the first read; yielding covers a thread preempted on the way out.
   const std::uint32_t job = t.mailbox.load();
+  if (t.claim.load(std::memory_order_acquire) == claim_word(job, kExcused)) return;
   for (int spins = 0; t.finished.load(std::memory_order_acquire) != job; ++spins) {
     cpu_relax();
     if (spins >= 64) sched_yield();
@@ -99,6 +110,7 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
     auto& t = threads_[static_cast<std::size_t>(slots[w])];
     if (!t) {
       t = std::make_unique<Thread>();
+      t->slot = slots[w];
       Thread* raw = t.get();
       t->thread = std::thread([this, raw] { thread_main(*raw); });
     }
@@ -106,7 +118,9 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
     t->context = context;
     t->worker = w;
     t->counted = counted;
-    t->mailbox.publish(t->mailbox.load() + 1);
+    const std::uint32_t seq = t->mailbox.load() + 1;
+    t->claim.store(claim_word(seq, kPending), std::memory_order_relaxed);
+    t->mailbox.publish(seq);
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (std::size_t i = 1; i < count; ++i)
@@ -126,5 +140,17 @@ void WorkerPool::wait_idle() {
   for (const auto& t : threads_)
     if (t) wait_finished(*t);
 }
+
+bool WorkerPool::excuse(int slot) {
+  const auto i = static_cast<std::size_t>(slot);
+  if (slot < 0 || i >= threads_.size() || !threads_[i]) return false;
+  Thread& t = *threads_[i];
+  const std::uint32_t job = t.mailbox.load();
+  std::uint64_t pending = claim_word(job, kPending);
+  return t.claim.compare_exchange_strong(pending, claim_word(job, kExcused),
+                                         std::memory_order_acq_rel);
+}
+
+void WorkerPool::set_start_hook(void (*hook)(int slot)) { start_hook.store(hook); }
 
 }  // namespace tsar::core

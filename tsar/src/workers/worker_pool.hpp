@@ -15,7 +15,8 @@
 // unfinished jobs). A region's pass needs no such count: its jobs end in its end-of-pass
 // barrier, so run_ending_in_barrier() returns when job 0 returns and the others are only
 // leaving theirs; the next run waits for each thread to have left, and so does wait_idle(),
-// before what their jobs used goes away.
+// before what their jobs used goes away. A job job 0 takes back before its thread started it
+// (excuse) is never run, and no one waits for that thread.
 
 #include <atomic>
 #include <cstdint>
@@ -56,6 +57,16 @@ class WorkerPool {
   /// that job goes away).
   void wait_idle();
 
+  /// Called by the caller of run_ending_in_barrier (job 0) while it runs: takes the job of
+  /// slot `slot`'s thread back if that thread has not started it yet -- woken late, say on a
+  /// core another program holds -- so that thread never runs it and touches none of its
+  /// context. Returns true when taken back; false when the thread started (or finished) it.
+  bool excuse(int slot);
+
+  /// Tests: called on each pool thread with its slot just before it starts a job (nullptr:
+  /// none), to make a thread late at will. Not concurrent with runs.
+  static void set_start_hook(void (*hook)(int slot));
+
   /// True when the calling thread runs a job of this pool now (as the caller of run or as
   /// one of its threads): a run on this pool from there would wait for itself. Runs on other
   /// pools nest (a partition's places each have a pool of their own).
@@ -75,10 +86,20 @@ class WorkerPool {
     int worker = 0;
     bool counted = false;                    ///< the job counts down pending_ (run) when it returns
     std::atomic<std::uint32_t> finished{0};  ///< the sequence number of the last job it left
+    /// Who has the latest job: (sequence number << 2) | kPending, kStarted or kExcused. The
+    /// thread and excuse() each compare-and-swap it out of kPending; one wins.
+    std::atomic<std::uint64_t> claim{0};
+    int slot = 0;
     std::thread thread;
   };
 
+  enum Claim : std::uint64_t { kPending = 0, kStarted = 1, kExcused = 2 };
+  static std::uint64_t claim_word(std::uint32_t job, Claim c) {
+    return (static_cast<std::uint64_t>(job) << 2) | c;
+  }
+
   void thread_main(Thread& self);
+  /// Returns once t left its latest job, or at once when that job was taken back (excuse).
   static void wait_finished(const Thread& t);
   /// Under run_mutex_: starts the jobs of `workers` (all of slots when empty) but the first,
   /// and runs job 0.

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A pass does not wait for a CPU worker that never started: its thread held before its job
+// (WorkerPool's start hook) -- a core another thread holds -- the pass ends anyway with
+// every iteration run once, under each way of sharing the cores (stealing ranges, own
+// ranges, chunks), and the worker joins the passes after it is let go.
+#include <gtest/gtest.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tsar/tsar.hpp"
+#include "workers/worker_pool.hpp"
+
+namespace {
+
+using tsar::core::WorkerPool;
+
+/// Holds the pool thread of device slot 1 before it starts a job, until let go.
+struct HeldSlot {
+  static inline std::atomic<bool> held{false};
+  static inline std::atomic<int> waiting{0};
+  static void hook(int slot) {
+    if (slot != 1) return;
+    waiting++;
+    while (held.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    waiting--;
+  }
+  HeldSlot() {
+    held = true;
+    WorkerPool::set_start_hook(&HeldSlot::hook);
+  }
+  void let_go() {
+    held = false;
+    while (waiting.load() != 0) std::this_thread::yield();
+  }
+  ~HeldSlot() {
+    let_go();
+    WorkerPool::set_start_hook(nullptr);
+  }
+};
+
+std::vector<int> my_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  sched_getaffinity(0, sizeof set, &set);
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+class LateWorker : public ::testing::TestWithParam<const char*> {
+ protected:
+  void TearDown() override { tsar::set_devices(""); }
+};
+
+TEST_P(LateWorker, APassEndsWithoutACpuWorkerThatNeverStarted) {
+  const std::vector<int> cpus = my_cpus();
+  const std::string a = std::to_string(cpus[0]);
+  const std::string b = std::to_string(cpus[cpus.size() > 1 ? 1 : 0]);
+  tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a);
+  tsar::Region region(std::string("late-") + GetParam(), GetParam());
+  constexpr std::int64_t kN = 5000;
+  std::vector<int> hits(kN, 0);
+  const auto body = [&](const tsar::Chunk& c) {
+    for (auto i = c.begin(); i < c.end(); ++i) hits[static_cast<std::size_t>(i)]++;
+  };
+  int passes = 0;
+  for (; passes < 5; ++passes) region.parallel_for(kN, body);
+  {
+    HeldSlot held;
+    // Without taking the held worker's job back, the first of these never returns.
+    for (int p = 0; p < 20; ++p, ++passes) region.parallel_for(kN, body);
+    held.let_go();
+    for (int p = 0; p < 5; ++p, ++passes) region.parallel_for(kN, body);
+  }
+  for (std::int64_t i = 0; i < kN; ++i)
+    ASSERT_EQ(hits[static_cast<std::size_t>(i)], passes) << "iteration " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sharing, LateWorker,
+                         ::testing::Values("adaptive", "static", "chunk-dynamic", "hybrid"));
+
+}  // namespace
