@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A pass does not wait for a CPU worker that never started: its thread held before its job
+// A pass does not wait for CPU workers that never started: their threads held before their jobs
 // (WorkerPool's start hook) -- a core another thread holds -- the pass ends anyway with
 // every iteration run once, under each way of sharing the cores (stealing ranges, own
 // ranges, chunks), and the worker joins the passes after it is let go.
@@ -19,17 +19,19 @@ namespace {
 
 using tsar::core::WorkerPool;
 
-/// Holds the pool thread of device slot 1 before it starts a job, until let go.
+/// Holds the pool threads of device slots 1 to `last` before they start a job, until let go.
 struct HeldSlot {
   static inline std::atomic<bool> held{false};
+  static inline std::atomic<int> last{1};
   static inline std::atomic<int> waiting{0};
   static void hook(int slot) {
-    if (slot != 1) return;
+    if (slot < 1 || slot > last.load()) return;
     waiting++;
     while (held.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
     waiting--;
   }
-  HeldSlot() {
+  explicit HeldSlot(int last_slot = 1) {
+    last = last_slot;
     held = true;
     WorkerPool::set_start_hook(&HeldSlot::hook);
   }
@@ -58,11 +60,12 @@ class LateWorker : public ::testing::TestWithParam<const char*> {
   void TearDown() override { tsar::set_devices(""); }
 };
 
-TEST_P(LateWorker, APassEndsWithoutACpuWorkerThatNeverStarted) {
+TEST_P(LateWorker, APassEndsWithoutCpuWorkersThatNeverStarted) {
+  // Workers 1 and 2 of four held: the caller takes back one job, runs its rows, then the other.
   const std::vector<int> cpus = my_cpus();
   const std::string a = std::to_string(cpus[0]);
   const std::string b = std::to_string(cpus[cpus.size() > 1 ? 1 : 0]);
-  tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a);
+  tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a + ",cpu:" + b);
   tsar::Region region(std::string("late-") + GetParam(), GetParam());
   constexpr std::int64_t kN = 5000;
   std::vector<int> hits(kN, 0);
@@ -72,7 +75,7 @@ TEST_P(LateWorker, APassEndsWithoutACpuWorkerThatNeverStarted) {
   int passes = 0;
   for (; passes < 5; ++passes) region.parallel_for(kN, body);
   {
-    HeldSlot held;
+    HeldSlot held(2);
     // Without taking the held worker's job back, the first of these never returns.
     for (int p = 0; p < 20; ++p, ++passes) region.parallel_for(kN, body);
     held.let_go();

@@ -87,7 +87,6 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   participants_.reserve(n);
   cpu_participants_.reserve(n);
   woken_.reserve(n);
-  late_rests_.reserve(n);
   shares_.resize(workers());
   reductions_ = Reductions(workers());
   engine_ = CopyEngine(workers());

@@ -226,10 +226,10 @@ class Region : public tsar_region {
   /// participants less that one: those the pool wakes (0, the caller, first).
   int adopted_ = -1;
   std::vector<int> woken_;
-  /// Leader: whether this sub-pass looked for late CPU workers yet, and those it excused
-  /// whose rows it has still to take (take_late_rest).
-  bool late_checked_ = false;
-  std::vector<int> late_rests_;
+  /// Leader (take_late_rest): when this sub-pass's CPU workers count as late (0: not yet
+  /// set), and whether none is left to excuse.
+  double late_deadline_ = 0.0;
+  bool late_done_ = false;
   /// The workers that run this pass: the participants, less the leader where it drives an
   /// accelerator (its worker's index is the accelerator's then).
   std::span<const int> running() const {

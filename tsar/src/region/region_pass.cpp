@@ -268,8 +268,8 @@ void Region::choose_participants() {
     woken_.erase(woken_.begin() + 1);
   }
   barrier_.expect(std::span<const int>(woken_).subspan(1));
-  late_checked_ = false;
-  late_rests_.clear();  // a canceled pass may leave some
+  late_deadline_ = 0.0;
+  late_done_ = false;
   if (clock_) clock_->start(running());
 }
 
@@ -278,44 +278,43 @@ bool Region::take_late_rest(int worker, Range& out) {
   // program's thread until that thread's time slice ends -- while the others are done.
   // Waiting for it holds the pass, and the next pass's start waits for it to leave. Once the
   // leader has run its own part and then waited as long again (at most as long as a worker
-  // spins before sleeping), it takes back the job of each CPU worker that has not started it
-  // (WorkerPool::excuse) and runs what is left of their rows itself: what the stealing ranges
-  // left to the owner, or the whole range of a plan without them; chunks others took.
+  // spins before sleeping), it takes back the job of a CPU worker that has not started it
+  // (WorkerPool::excuse) and runs what is left of its rows itself: what the stealing ranges
+  // left to the owner, or the whole range of a plan without them (chunks others took). A
+  // worker that has not started by then cannot finish its rows before the leader would. One
+  // at a time: the others may start while the leader runs those rows.
   const auto on_cpu = [this](int w) {
     return !workers_[static_cast<std::size_t>(w)].device->description().accelerator;
   };
   // On emulated time (tests) no one starts late, and the others' takes wait for the leader's.
-  if (worker != 0 || clock_ || !pool_driven_ || !on_cpu(0) || !planner_->last_sub_pass() ||
-      pass_error_ != TSAR_OK || canceled_.load(std::memory_order_relaxed))
+  if (worker != 0 || late_done_ || clock_ || !pool_driven_ || !on_cpu(0) ||
+      !planner_->last_sub_pass() || pass_error_ != TSAR_OK ||
+      canceled_.load(std::memory_order_relaxed))
     return false;
+  if (late_deadline_ == 0.0) {
+    const double now = clock(0);
+    late_deadline_ =
+        now + std::min(now - sub_start_, std::chrono::duration<double>(WaitWord::kSpin).count());
+  }
   const bool shared = !plan_.chunked && planner_->balances_cpu_share();
   for (;;) {
-    if (!late_rests_.empty()) {
-      const auto w = static_cast<std::size_t>(late_rests_.back());
-      late_rests_.pop_back();
-      if (plan_.chunked) continue;
-      if (shared && shares_.member(static_cast<int>(w))) {
-        if (shares_.take_rest(static_cast<int>(w), out)) return true;
-        continue;
-      }
-      if (ranges_[w].empty()) continue;
-      out = ranges_[w];
-      return true;
+    const int late = barrier_.excuse_missing_at(
+        late_deadline_, [this] { return clock(0); }, on_cpu,
+        [this](int w) { return runtime_->pool().excuse(slots_[static_cast<std::size_t>(w)]); });
+    if (late < 0) {
+      late_done_ = true;
+      return false;
     }
-    if (late_checked_) return false;
-    late_checked_ = true;
-    const double now = clock(0);
-    const double spin = std::chrono::duration<double>(WaitWord::kSpin).count();
-    barrier_.excuse_missing_at(
-        now + std::min(now - sub_start_, spin), [this] { return clock(0); }, on_cpu,
-        [this](int w) {
-          if (!runtime_->pool().excuse(slots_[static_cast<std::size_t>(w)])) return false;
-          Worker& x = workers_[static_cast<std::size_t>(w)];
-          x.taking_part = false;  // finish_sub_pass: it neither ran nor waited
-          x.clear_sub_pass();
-          late_rests_.push_back(w);
-          return true;
-        });
+    Worker& x = workers_[static_cast<std::size_t>(late)];
+    x.taking_part = false;  // finish_sub_pass: it neither ran nor waited
+    x.clear_sub_pass();
+    if (plan_.chunked) continue;
+    if (shared && shares_.member(late)) {
+      if (shares_.take_rest(late, out)) return true;
+      continue;
+    }
+    out = ranges_[static_cast<std::size_t>(late)];
+    if (!out.empty()) return true;
   }
 }
 

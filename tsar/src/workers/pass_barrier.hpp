@@ -41,10 +41,11 @@ class PassBarrier {
   void expect(std::span<const int> others) { expected_.assign(others.begin(), others.end()); }
 
   /// Worker 0, before its arrival: waits until every expected worker w with candidate(w) has
-  /// arrived or the clock `now` reads `deadline`; then calls excuse(w) on each such worker
-  /// still missing and stops expecting those for which it returns true. Allocates nothing.
+  /// arrived or the clock `now` reads `deadline`; then calls excuse(w) on the candidates still
+  /// missing, in turn, until it returns true for one, which it stops expecting. Returns that
+  /// worker, or -1 (all arrived, or none excused). Allocates nothing.
   template <class Now, class Candidate, class Excuse>
-  void excuse_missing_at(double deadline, Now&& now, Candidate&& candidate, Excuse&& excuse) {
+  int excuse_missing_at(double deadline, Now&& now, Candidate&& candidate, Excuse&& excuse) {
     const std::uint32_t generation = generation_.load();
     const auto missing = [&](int w) {
       return candidate(w) && arrivals_[static_cast<std::size_t>(w)].word.load() != generation + 1;
@@ -54,14 +55,20 @@ class PassBarrier {
       while (missing(w)) {
         const double t = now();
         if (t >= deadline) {
-          std::erase_if(expected_, [&](int v) { return missing(v) && excuse(v); });
-          return;
+          for (auto it = expected_.begin(); it != expected_.end(); ++it) {
+            if (!missing(*it) || !excuse(*it)) continue;
+            const int excused = *it;
+            expected_.erase(it);
+            return excused;
+          }
+          return -1;
         }
         for (int i = 0; i < 32; ++i) cpu_relax();
         if (t - start >= kPureSpinSeconds)
           sched_yield();  // as WaitWord: a core's other thread runs
       }
     }
+    return -1;
   }
 
   /// Worker `worker` (0 or an expected worker) arrives. Worker 0 waits for the expected ones,
