@@ -96,6 +96,7 @@ module tsar
     integer(c_int) :: kind, retired
     integer(c_int64_t) :: bytes_to_device, bytes_from_device, bytes_peer
     integer(c_int64_t) :: stolen_iterations
+    integer(c_int) :: late
   end type
 
   ! tsar/partition.h

@@ -77,7 +77,22 @@ TEST_P(LateWorker, APassEndsWithoutCpuWorkersThatNeverStarted) {
   {
     HeldSlot held(2);
     // Without taking the held worker's job back, the first of these never returns.
-    for (int p = 0; p < 20; ++p, ++passes) region.parallel_for(kN, body);
+    int late = 0;
+    for (int p = 0; p < 20; ++p, ++passes) {
+      region.parallel_for(kN, body);
+      const auto stats = region.pass_stats();
+      for (std::size_t w = 0; w < stats.devices.size(); ++w) {
+        const auto& d = stats.devices[w];
+        const bool held_worker = w == 1 || w == 2;
+        if (held_worker) {
+          EXPECT_EQ(d.iterations, 0) << "a held worker ran";
+        }
+        if (d.late == 0) continue;  // (a worker not held may be late too: four on two cores)
+        EXPECT_EQ(d.iterations, 0) << "device " << w << " ran rows, yet late";
+        ++late;
+      }
+    }
+    EXPECT_GT(late, 0);  // the statistics say whose rows the caller ran
     held.let_go();
     for (int p = 0; p < 5; ++p, ++passes) region.parallel_for(kN, body);
   }

@@ -54,7 +54,8 @@ std::string reference_json(const Names& ctx, const tsar_pass_stats& pass,
                     {"bytes_to_device", d.bytes_to_device},
                     {"bytes_from_device", d.bytes_from_device},
                     {"bytes_peer", d.bytes_peer},
-                    {"stolen_iterations", d.stolen_iterations}});
+                    {"stolen_iterations", d.stolen_iterations},
+                    {"late", d.late != 0}});
   }
   return j.dump() + "\n";
 }
@@ -65,18 +66,19 @@ std::string reference_csv(const Names& ctx, const tsar_pass_stats& pass,
   char line[512];
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
-    std::snprintf(
-        line, sizeof line,
-        ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld,%lld\n",
-        static_cast<long long>(pass.pass), static_cast<long long>(pass.n), pass.sub_passes,
-        pass.canceled, pass.seconds, pass.schedule_seconds,
-        share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
-        w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
-        device_kind_name(static_cast<DeviceKind>(d.kind)), static_cast<long long>(d.iterations),
-        static_cast<long long>(d.chunks), d.busy_seconds, d.idle_seconds, d.time_per_iteration,
-        d.retired, static_cast<long long>(d.bytes_to_device),
-        static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
-        static_cast<long long>(d.stolen_iterations));
+    std::snprintf(line, sizeof line,
+                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%"
+                  "lld,%lld,%d\n",
+                  static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
+                  pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
+                  share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
+                  w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
+                  device_kind_name(static_cast<DeviceKind>(d.kind)),
+                  static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
+                  d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,
+                  static_cast<long long>(d.bytes_to_device),
+                  static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
+                  static_cast<long long>(d.stolen_iterations), d.late);
     const auto quote = [](const std::string& s) {
       std::string q = "\"";
       for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -175,6 +177,7 @@ TEST(TraceFormat, LinesAreTheBytesTheJsonAndSnprintfWritersWrote) {
           d.bytes_from_device = some_int(rng);
           d.bytes_peer = some_int(rng);
           d.stolen_iterations = some_int(rng);
+          d.late = static_cast<int>(rng() % 3);
         }
         std::string json = "[before]", csv = "[before]";  // appended to
         tsar::core::append_pass_json(json, ctx, pass, devices);

@@ -51,6 +51,9 @@ typedef struct tsar_device_stats {
                                   device's memory (halo rows GPU to GPU) */
   int64_t stolen_iterations; /**< of iterations, those an accelerator took over from the CPU
                                   cores' ranges once its own range was done */
+  int late;                  /**< 1 when the device's worker had not started when the others
+                                  were done and the caller ran its rows instead (a core another
+                                  thread held) */
 } tsar_device_stats;
 
 /** @return the number of passes run so far; -1 for NULL (TSAR_ERR_NULL). */

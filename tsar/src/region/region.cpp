@@ -236,7 +236,8 @@ void Region::record_pass(double last_arrival) {
              moved.to_device,
              moved.from_device,
              moved.peer,
-             x.pass_stolen};
+             x.pass_stolen,
+             x.pass_late ? 1 : 0};
   }
   stats_.commit(p);
   if (trace_ != nullptr) trace_pass(ps, ds);

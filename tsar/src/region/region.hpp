@@ -171,6 +171,7 @@ class Region : public tsar_region {
     std::int64_t pass_stolen = 0;
     double pass_stolen_busy = 0.0;
     double own_finish = 0.0;  ///< the last sub-pass's end of its own range (or arrival)
+    bool pass_late = false;   ///< its job was taken back: it had not started (take_late_rest)
   };
 
   // region_pass.cpp: the protocol

@@ -142,6 +142,7 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   origin_ = first;
   for (auto& w : workers_) {
     w.pass_iterations = w.pass_chunks = w.pass_stolen = 0;
+    w.pass_late = false;
     w.pass_busy = w.pass_idle = w.pass_stolen_busy = 0.0;
   }
   try {
@@ -308,6 +309,7 @@ bool Region::take_late_rest(int worker, Range& out) {
     Worker& x = workers_[static_cast<std::size_t>(late)];
     x.taking_part = false;  // finish_sub_pass: it neither ran nor waited
     x.clear_sub_pass();
+    x.pass_late = true;
     if (plan_.chunked) continue;
     if (shared && shares_.member(late)) {
       if (shares_.take_rest(late, out)) return true;

@@ -109,6 +109,7 @@ void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass
     put(out, ",\"idle_seconds\":", d.idle_seconds);
     put(out, ",\"iterations\":", d.iterations);
     put_name(out, ",\"kind\":", device_kind_name(static_cast<DeviceKind>(d.kind)));
+    put(out, ",\"late\":", d.late != 0);
     put(out, ",\"retired\":", d.retired != 0);
     put(out, ",\"stolen_iterations\":", d.stolen_iterations);
     put(out, ",\"time_per_iteration\":", d.time_per_iteration);
@@ -128,7 +129,7 @@ void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass
 const char* csv_header() {
   return "region,schedule,pass,n,sub_passes,canceled,pass_seconds,schedule_seconds,cpu_sharing,"
          "worker,device,kind,iterations,chunks,busy_seconds,idle_seconds,time_per_iteration,"
-         "retired,bytes_to_device,bytes_from_device,bytes_peer,stolen_iterations\n";
+         "retired,bytes_to_device,bytes_from_device,bytes_peer,stolen_iterations,late\n";
 }
 
 void append_pass_csv(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
@@ -136,18 +137,19 @@ void append_pass_csv(std::string& out, const TraceContext& ctx, const tsar_pass_
   char line[512];
   for (std::size_t w = 0; w < devices.size(); ++w) {
     const auto& d = devices[w];
-    std::snprintf(
-        line, sizeof line,
-        ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%lld,%lld\n",
-        static_cast<long long>(pass.pass), static_cast<long long>(pass.n), pass.sub_passes,
-        pass.canceled, pass.seconds, pass.schedule_seconds,
-        share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
-        w < ctx.csv_keys.size() ? ctx.csv_keys[w].c_str() : "",
-        device_kind_name(static_cast<DeviceKind>(d.kind)), static_cast<long long>(d.iterations),
-        static_cast<long long>(d.chunks), d.busy_seconds, d.idle_seconds, d.time_per_iteration,
-        d.retired, static_cast<long long>(d.bytes_to_device),
-        static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
-        static_cast<long long>(d.stolen_iterations));
+    std::snprintf(line, sizeof line,
+                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%"
+                  "lld,%lld,%d\n",
+                  static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
+                  pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
+                  share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
+                  w < ctx.csv_keys.size() ? ctx.csv_keys[w].c_str() : "",
+                  device_kind_name(static_cast<DeviceKind>(d.kind)),
+                  static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
+                  d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,
+                  static_cast<long long>(d.bytes_to_device),
+                  static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
+                  static_cast<long long>(d.stolen_iterations), d.late);
     out += ctx.csv_names;
     out += line;
   }
