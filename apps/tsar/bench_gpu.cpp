@@ -14,7 +14,9 @@
 //   (traffic_model.hpp; JSON bytes_per_pass, bytes_minimum_per_pass), and of those the bytes
 //   devices copied straight into each other's memory (bytes_peer_per_pass: halo rows GPU to GPU),
 //   and the iterations accelerators took over from the cores' ranges once their own was done
-//   (stolen_iterations_per_pass, per device stolen_per_pass).
+//   (stolen_iterations_per_pass, per device stolen_per_pass), and how many cores per pass the
+//   caller stood in for, their jobs taken back before they started (late_per_pass, per device
+//   late_per_pass: tsar_device_stats.late).
 // Co-scheduling runs under each schedule of --schedules (adaptive, team, chunk-dynamic,
 // hguided): adaptive is TSAR's default; "team" is adaptive with the CPU cores as one device
 // (team:all) whose cores share its range dynamically (OpenMP inside the body), the thesis's
@@ -144,6 +146,7 @@ struct Result {
   std::vector<double> to, from;  ///< mean bytes per timed pass
   std::vector<double> peer;      ///< of `from`, copied straight into another device's memory
   std::vector<double> stolen;    ///< iterations taken over from the cores' ranges, per pass
+  std::vector<double> late;      ///< (loop) passes whose job the caller took back, per pass
   std::vector<double> bound;     ///< mean bound per timed pass
   int bound_violations = 0;      ///< (device, pass) pairs that moved more than the bound
   double moved = 0.0;            ///< mean bytes per timed pass, every device and loop
@@ -174,7 +177,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
   r.devices = devices;
   for (int w = 0; w < n; ++w) r.keys.emplace_back(regions.front()->device(w).key);
   r.to.assign(static_cast<std::size_t>(n), 0.0);
-  r.from = r.bound = r.peer = r.stolen = r.to;
+  r.from = r.bound = r.peer = r.stolen = r.late = r.to;
   r.iterations.assign(static_cast<std::size_t>(n), 0);
   r.retired.assign(static_cast<std::size_t>(n), 0);
   k.reset();
@@ -227,6 +230,7 @@ Result run(GpuKernel& k, const std::string& devices, unsigned kinds, Backend bac
           r.peer[static_cast<std::size_t>(w)] += static_cast<double>(d.bytes_peer) / passes;
           r.stolen[static_cast<std::size_t>(w)] +=
               static_cast<double>(d.stolen_iterations) / passes;
+          r.late[static_cast<std::size_t>(w)] += static_cast<double>(d.late) / passes;
           r.bound[static_cast<std::size_t>(w)] += bound / passes;
           begin = end;
         }
@@ -307,6 +311,7 @@ json result_json(const Result& r) {
                        {"bytes_from_device", r.from[w]},
                        {"bytes_peer", r.peer[w]},
                        {"stolen_per_pass", r.stolen[w]},
+                       {"late_per_pass", r.late[w]},
                        {"bytes_bound", r.bound[w]}});
   return {{"devices_spec", r.devices},
           {"seconds_per_pass", r.per_pass},
@@ -322,6 +327,7 @@ json result_json(const Result& r) {
           {"bytes_per_pass", r.moved},
           {"bytes_peer_per_pass", std::accumulate(r.peer.begin(), r.peer.end(), 0.0)},
           {"stolen_iterations_per_pass", std::accumulate(r.stolen.begin(), r.stolen.end(), 0.0)},
+          {"late_per_pass", std::accumulate(r.late.begin(), r.late.end(), 0.0)},
           {"bytes_minimum_per_pass", r.minimum},
           {"devices", devices}};
 }
