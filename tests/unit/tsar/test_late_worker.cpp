@@ -1,59 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A pass does not wait for CPU workers that never started: their threads held before their jobs
-// (WorkerPool's start hook) -- a core another thread holds -- the pass ends anyway with
+// (pool_threads.hpp) -- a core another thread holds -- the pass ends anyway with
 // every iteration run once, under each way of sharing the cores (stealing ranges, own
 // ranges, chunks), and the worker joins the passes after it is let go.
 #include <gtest/gtest.h>
-#include <sched.h>
 
-#include <atomic>
-#include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "pool_threads.hpp"
 #include "tsar/tsar.hpp"
-#include "workers/worker_pool.hpp"
 
 namespace {
 
-using tsar::core::WorkerPool;
-
-/// Holds the pool threads of device slots 1 to `last` before they start a job, until let go.
-struct HeldSlot {
-  static inline std::atomic<bool> held{false};
-  static inline std::atomic<int> last{1};
-  static inline std::atomic<int> waiting{0};
-  static void hook(int slot) {
-    if (slot < 1 || slot > last.load()) return;
-    waiting++;
-    while (held.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
-    waiting--;
-  }
-  explicit HeldSlot(int last_slot = 1) {
-    last = last_slot;
-    held = true;
-    WorkerPool::set_start_hook(&HeldSlot::hook);
-  }
-  void let_go() {
-    held = false;
-    while (waiting.load() != 0) std::this_thread::yield();
-  }
-  ~HeldSlot() {
-    let_go();
-    WorkerPool::set_start_hook(nullptr);
-  }
-};
-
-std::vector<int> my_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  sched_getaffinity(0, sizeof set, &set);
-  std::vector<int> cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  return cpus;
-}
+using pool_threads::HeldSlots;
+using pool_threads::my_cpus;
 
 class LateWorker : public ::testing::TestWithParam<const char*> {
  protected:
@@ -75,7 +36,7 @@ TEST_P(LateWorker, APassEndsWithoutCpuWorkersThatNeverStarted) {
   int passes = 0;
   for (; passes < 5; ++passes) region.parallel_for(kN, body);
   {
-    HeldSlot held(2);
+    HeldSlots held(1, 2);
     // Without taking the held worker's job back, the first of these never returns.
     int late = 0;
     for (int p = 0; p < 20; ++p, ++passes) {

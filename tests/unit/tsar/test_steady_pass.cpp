@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "emulated_clock.hpp"
+#include "pool_threads.hpp"
 #include "tsar/tsar.hpp"
 #include "workers/caller_mask.hpp"
 
@@ -35,6 +36,7 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
+using pool_threads::my_cpus;
 using tsar::core::AffinityCalls;
 using tsar::core::CallerMask;
 
@@ -56,16 +58,6 @@ struct Counted {
   }
   static int made() { return gets.load() + sets.load(); }
 };
-
-std::vector<int> my_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  sched_getaffinity(0, sizeof set, &set);
-  std::vector<int> cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  return cpus;
-}
 
 class SteadyPass : public ::testing::Test {
  protected:

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "pool_threads.hpp"
 #include "workers/pass_barrier.hpp"
 #include "workers/worker_pool.hpp"
 
@@ -143,30 +144,6 @@ TEST(WorkerPool, ConcurrentCallersTakeTurns) {
   expect_runs(b, kRuns);
 }
 
-/// Holds the thread of one slot before it starts a job, until released (WorkerPool's start
-/// hook): a worker woken late, its core held by another thread.
-struct HeldSlot {
-  static inline std::atomic<int> slot{-1};
-  static inline std::atomic<bool> released{false};
-  static inline std::atomic<int> waiting{0};
-  static void hook(int s) {
-    if (s != slot.load()) return;
-    waiting++;
-    while (!released.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
-    waiting--;
-  }
-  explicit HeldSlot(int s) {
-    slot = s;
-    released = false;
-    WorkerPool::set_start_hook(&HeldSlot::hook);
-  }
-  ~HeldSlot() {
-    released = true;
-    while (waiting.load() != 0) std::this_thread::yield();
-    WorkerPool::set_start_hook(nullptr);
-  }
-};
-
 TEST(WorkerPool, AJobNotStartedIsTakenBackAndNeverRunsWhileTheNextRunsGoOn) {
   // Job 0 takes back worker 2's job (its thread held before starting it) and stops waiting
   // for it; the following runs, without worker 2, do not wait for its thread either; once
@@ -189,7 +166,7 @@ TEST(WorkerPool, AJobNotStartedIsTakenBackAndNeverRunsWhileTheNextRunsGoOn) {
     }
   } excusing{&pool, &job};
   {
-    HeldSlot held(2);
+    pool_threads::HeldSlots held(2, 2);
     job.barrier.expect(std::vector<int>{1, 2});
     pool.run_ending_in_barrier(slots, slots, &Excusing::run, &excusing);
     EXPECT_EQ(excusing.excused.load(), 1);
@@ -199,7 +176,7 @@ TEST(WorkerPool, AJobNotStartedIsTakenBackAndNeverRunsWhileTheNextRunsGoOn) {
       pool.run_ending_in_barrier(slots, two, &Job::run, &job);
     }
     pool.wait_idle();  // returns with slot 2 still held
-    EXPECT_EQ(HeldSlot::waiting.load(), 1);
+    EXPECT_EQ(pool_threads::HeldSlots::waiting.load(), 1);
   }
   job.barrier.expect(std::vector<int>{1, 2});
   pool.run_ending_in_barrier(slots, slots, &Job::run, &job);

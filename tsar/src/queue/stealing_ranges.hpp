@@ -126,7 +126,7 @@ class StealingRanges {
     if (!o.member || left <= 0) return false;
     const std::int64_t begin = o.head.fetch_add(left, std::memory_order_relaxed);
     if (begin >= o.hi) return false;
-    out = {begin, std::min(begin + left, o.hi)};
+    out = {begin, o.hi};  // begin + left >= hi: heads only grow
     if (o.hi - begin > o.min_piece) open_.fetch_sub(1, std::memory_order_relaxed);
     return true;
   }
