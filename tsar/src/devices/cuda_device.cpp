@@ -178,8 +178,8 @@ void CudaDevice::attach_worker() {
 void CudaDevice::detach_program_thread() {
   const int before = tls_selected_before;
   tls_selected_before = -1;
-  if (int selected = -1; before >= 0 && rt().cudaGetDevice(&selected) == cudaSuccess &&
-                         selected != before)
+  if (int selected = -1;
+      before >= 0 && rt().cudaGetDevice(&selected) == cudaSuccess && selected != before)
     rt().cudaSetDevice(before);
 }
 
@@ -216,10 +216,15 @@ CudaDevice::Slot& CudaDevice::acquire() {
   return s;
 }
 
-void CudaDevice::finish(Slot& s) {
-  if (const cudaError_t e = rt().cudaEventSynchronize(as_event(s.done)); e != cudaSuccess)
-    throw Error(TSAR_ERR_SYSTEM,
-                description().key + ": waiting for a copy: " + rt().cudaGetErrorString(e));
+void CudaDevice::finish(Slot& s, bool stream_done) {
+  // A CUDA call costs microseconds on a virtual machine's GPU: a pass must not pay one per
+  // idle slot (tsar-bench-cuda-pass, docs/results/tsar/cuda-pass-cost/).
+  if (!s.recorded) return;
+  s.recorded = false;
+  if (!stream_done)
+    if (const cudaError_t e = rt().cudaEventSynchronize(as_event(s.done)); e != cudaSuccess)
+      throw Error(TSAR_ERR_SYSTEM,
+                  description().key + ": waiting for a copy: " + rt().cudaGetErrorString(e));
   if (s.unpack_to == nullptr) return;
   for (std::size_t r = 0; r < s.unpack_rows; ++r)
     std::memcpy(s.unpack_to + r * s.unpack_pitch, s.host + r * s.unpack_row_bytes,
@@ -272,6 +277,7 @@ void CudaDevice::move_rows(Direction dir, unsigned char* dst, std::size_t dpitch
       s.unpack_rows = k;
     }
     rt().cudaEventRecord(as_event(s.done), as_stream(stream_));
+    s.recorded = true;
   }
 }
 
@@ -370,7 +376,9 @@ void CudaDevice::synchronize() {
   DeviceScope scope(ordinal_);
   if (const cudaError_t e = rt().cudaStreamSynchronize(as_stream(stream_)); e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM, description().key + ": " + rt().cudaGetErrorString(e));
-  for (std::size_t k = 0; k < slots_.size(); ++k) finish(slots_[(next_slot_ + k) % slots_.size()]);
+  // Every slot's copy was on the stream: done now.
+  for (std::size_t k = 0; k < slots_.size(); ++k)
+    finish(slots_[(next_slot_ + k) % slots_.size()], true);
 }
 
 int cuda_device_count() {

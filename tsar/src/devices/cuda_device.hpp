@@ -58,7 +58,8 @@ class CudaDevice final : public Device {
   /// back still has to unpack from it into host memory.
   struct Slot {
     unsigned char* host = nullptr;
-    void* done = nullptr;  ///< cudaEvent_t
+    void* done = nullptr;   ///< cudaEvent_t
+    bool recorded = false;  ///< `done` recorded after the slot's last copy, not waited for yet
     unsigned char* unpack_to = nullptr;
     std::size_t unpack_pitch = 0;
     std::size_t unpack_row_bytes = 0;
@@ -72,7 +73,9 @@ class CudaDevice final : public Device {
   /// registered ones, as a rule -- never do): pinning it takes milliseconds.
   void allocate_staging();
   Slot& acquire();
-  void finish(Slot& slot);
+  /// Waits for the slot's copy (unless `stream_done`: the stream was synchronised since) and
+  /// unpacks what it copied back; nothing for a slot with no copy in flight.
+  void finish(Slot& slot, bool stream_done = false);
   /// `rows` rows of `row_bytes`, `spitch`/`dpitch` bytes apart, in direction `dir`: by DMA
   /// straight from/to page-locked host memory, else through the staging ring.
   void move_rows(Direction dir, unsigned char* dst, std::size_t dpitch, const unsigned char* src,
