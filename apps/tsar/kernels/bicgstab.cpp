@@ -45,25 +45,28 @@ class BiCgStab final : public Kernel {
                           std::size_t halo = 0) {
       return rows_buffer(what, v.data(), n, n, flags, halo);
     };
-    const auto partials = rows_buffer("partial", partial_.data(), n, 1, TSAR_MEM_OUT);
+    // Every loop writes each element of its outputs' rows: their device copies need not start
+    // from the host's values.
+    constexpr unsigned kWritten = TSAR_MEM_OUT | TSAR_MEM_OVERWRITE;
+    const auto partials = rows_buffer("partial", partial_.data(), n, 1, kWritten);
     set_loops(
         {make_row_loop<BicgRho>(
              "bicgstab.rho", &view_, 2 * row,
              {grid("r0", r0_, TSAR_MEM_IN), grid("r", r_, TSAR_MEM_IN), partials}),
          make_row_loop<BicgSpmvP>("bicgstab.spmv_p", &view_, 3 * row,
                                   {grid("p", p_, TSAR_MEM_IN, 1), grid("r0", r0_, TSAR_MEM_IN),
-                                   grid("v", v_, TSAR_MEM_OUT), partials}),
+                                   grid("v", v_, kWritten), partials}),
          make_row_loop<BicgS>(
              "bicgstab.s", &view_, 3 * row,
-             {grid("r", r_, TSAR_MEM_IN), grid("v", v_, TSAR_MEM_IN), grid("s", s_, TSAR_MEM_OUT)}),
+             {grid("r", r_, TSAR_MEM_IN), grid("v", v_, TSAR_MEM_IN), grid("s", s_, kWritten)}),
          make_row_loop<BicgSpmvS>(
              "bicgstab.spmv_s", &view_, 2 * row,
-             {grid("s", s_, TSAR_MEM_IN, 1), grid("t", t_, TSAR_MEM_OUT), partials}),
+             {grid("s", s_, TSAR_MEM_IN, 1), grid("t", t_, kWritten), partials}),
          make_row_loop<BicgTt>("bicgstab.tt", &view_, row, {grid("t", t_, TSAR_MEM_IN), partials}),
          make_row_loop<BicgUpdate>(
              "bicgstab.update", &view_, 8 * row,
              {grid("x", x_, TSAR_MEM_INOUT), grid("p", p_, TSAR_MEM_IN), grid("s", s_, TSAR_MEM_IN),
-              grid("t", t_, TSAR_MEM_IN), grid("r0", r0_, TSAR_MEM_IN), grid("r", r_, TSAR_MEM_OUT),
+              grid("t", t_, TSAR_MEM_IN), grid("r0", r0_, TSAR_MEM_IN), grid("r", r_, kWritten),
               partials}),
          make_row_loop<BicgDirection>("bicgstab.direction", &view_, 4 * row,
                                       {grid("r", r_, TSAR_MEM_IN), grid("v", v_, TSAR_MEM_IN),

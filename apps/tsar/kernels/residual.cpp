@@ -41,16 +41,17 @@ class Residual final : public Kernel {
     view_ = {u_.data(), next_.data(), f_.data(), partial_.data(), n_, n_, kWeight};
     const double row = 8.0 * static_cast<double>(n_);
     set_loops(
-        {make_row_loop<ResidualSweep>("residual.sweep", &view_, 3 * row,
-                                      {rows_buffer("u", u_.data(), n, n, TSAR_MEM_IN, 1),
-                                       rows_buffer("f", f_.data(), n, n, TSAR_MEM_IN),
-                                       rows_buffer("next", next_.data(), n, n, TSAR_MEM_OUT)}),
+        {make_row_loop<ResidualSweep>(
+             "residual.sweep", &view_, 3 * row,
+             {rows_buffer("u", u_.data(), n, n, TSAR_MEM_IN, 1),
+              rows_buffer("f", f_.data(), n, n, TSAR_MEM_IN),
+              rows_buffer("next", next_.data(), n, n, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)}),
          make_row_loop<ResidualNorm>(
              "residual.norm", &view_, 3 * row,
              {rows_buffer("next", next_.data(), n, n, TSAR_MEM_IN, 1),
               rows_buffer("f", f_.data(), n, n, TSAR_MEM_IN),
-              rows_buffer("u", u_.data(), n, n, TSAR_MEM_OUT),
-              rows_buffer("partial", partial_.data(), n, 1, TSAR_MEM_OUT)})});
+              rows_buffer("u", u_.data(), n, n, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE),
+              rows_buffer("partial", partial_.data(), n, 1, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return std::to_string(n_) + "x" + std::to_string(n_) + " grid, " + std::to_string(steps_) +

@@ -51,12 +51,12 @@ class Wave final : public Kernel {
                                            {rows_buffer("p", p_.data(), n, n, TSAR_MEM_IN, 1),
                                             rows_buffer("vx", vx_.data(), n, n, TSAR_MEM_INOUT),
                                             rows_buffer("vy", vy_.data(), n, n, TSAR_MEM_INOUT)}),
-               make_row_loop<WavePressure>(
-                   "wave.pressure", &view_, 5 * row,
-                   {rows_buffer("vx", vx_.data(), n, n, TSAR_MEM_IN),
-                    rows_buffer("vy", vy_.data(), n, n, TSAR_MEM_IN, 1),
-                    rows_buffer("p", p_.data(), n, n, TSAR_MEM_INOUT),
-                    rows_buffer("partial", partial_.data(), n, 1, TSAR_MEM_OUT)})});
+               make_row_loop<WavePressure>("wave.pressure", &view_, 5 * row,
+                                           {rows_buffer("vx", vx_.data(), n, n, TSAR_MEM_IN),
+                                            rows_buffer("vy", vy_.data(), n, n, TSAR_MEM_IN, 1),
+                                            rows_buffer("p", p_.data(), n, n, TSAR_MEM_INOUT),
+                                            rows_buffer("partial", partial_.data(), n, 1,
+                                                        TSAR_MEM_OUT | TSAR_MEM_OVERWRITE)})});
   }
   std::string size_text() const override {
     return std::to_string(n_) + "x" + std::to_string(n_) + " grid, 3 fields, " +
