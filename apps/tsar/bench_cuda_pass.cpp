@@ -7,14 +7,17 @@
 //   raw_us                  launch + cudaStreamSynchronize, by hand
 //   raw_partial_us          the same with the per-row sums copied back (page-locked)
 //   gpu_us                  TSAR, the GPU alone (TSAR_DEVICES cuda:0)
-//   gpu_partial_us          the same with the per-row sums as a TSAR_MEM_OUT buffer
+//   gpu_partial_us          the same with the per-row sums written (a TSAR_MEM_OUT buffer,
+//                           registered in every TSAR rung)
 //   cores_gpu_partial_us    TSAR, the cores of the process's mask but one beside the GPU
+//   cores_idle_gpu_partial_us  the same devices, every row the GPU's (static schedule): what
+//                           a pass beside idle cores costs
 // with, for the TSAR rungs, the parts of a pass its statistics give (split to last arrival, the
 // GPU worker's busy time, the planner's part) and the share of rows the GPU ran.
 // Every TSAR rung's result is checked against the host's arithmetic.
 // Usage: tsar-bench-cuda-pass [--rows N] [--cols N] [--passes N] [--only RUNG]
-//   --only runs one rung (raw, raw_partial, gpu, gpu_partial, cores_gpu_partial), so a profiler
-//   or TSAR_TRACE sees that kind of pass and no other.
+//   --only runs one rung (raw, raw_partial, gpu, gpu_partial, cores_gpu_partial,
+//   cores_idle_gpu_partial), so a profiler or TSAR_TRACE sees that kind of pass and no other.
 #include <sched.h>
 
 #include <algorithm>
@@ -61,7 +64,7 @@ struct Rung {
 
 /// Passes of the loop on `devices` (a TSAR_DEVICES list whose last entry is the GPU).
 Rung tsar_rung(const std::string& devices, std::int64_t rows, std::int64_t cols, int passes,
-               bool with_partial) {
+               bool with_partial, bool all_gpu = false) {
   tsar::set_devices(devices);
   const auto size = static_cast<std::size_t>(rows * cols);
   std::vector<double> x(size, 1.0), y(size, 0.0), partial(static_cast<std::size_t>(rows), 0.0);
@@ -70,12 +73,18 @@ Rung tsar_rung(const std::string& devices, std::int64_t rows, std::int64_t cols,
   data.map_2d(y.data(), static_cast<std::size_t>(rows), static_cast<std::size_t>(cols));
   tsar::RegionOptions options;
   options.name = "bench-cuda-pass";
+  if (all_gpu) {  // the static schedule by given times: every row the GPU's, the cores idle
+    options.schedule = "static";
+    options.time_per_iteration.assign(static_cast<std::size_t>(tsar::count_devices()), 1.0);
+    options.time_per_iteration.back() = 1e-9;
+  }
   tsar::Region region(options);
   data.attach(region);
   const auto r = static_cast<std::size_t>(rows), c = static_cast<std::size_t>(cols);
   auto xm = region.map_2d(x.data(), r, c, 0, tsar::Assoc::rows, TSAR_MEM_IN);
   auto ym = region.map_2d(y.data(), r, c, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
-  auto pm = region.map_2d(partial.data(), r, 1, 0, tsar::Assoc::rows, TSAR_MEM_OUT);
+  auto pm =
+      region.map_2d(partial.data(), r, 1, 0, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   const auto body = [&](const tsar::Chunk& k) {
     const double* xp = k.ptr(xm);
     double* yp = k.ptr(ym);
@@ -166,10 +175,11 @@ int main(int argc, char** argv) {
   if (rows < 1 || cols < 1 || cols > (std::int64_t{1} << 24) || rows > (std::int64_t{1} << 24) ||
       passes < 10 ||
       !(only.empty() || only == "raw" || only == "raw_partial" || only == "gpu" ||
-        only == "gpu_partial" || only == "cores_gpu_partial")) {
+        only == "gpu_partial" || only == "cores_gpu_partial" || only == "cores_idle_gpu_partial")) {
     std::fprintf(stderr,
                  "tsar-bench-cuda-pass: rows and cols 1..2^24, passes at least 10, --only one of "
-                 "raw, raw_partial, gpu, gpu_partial, cores_gpu_partial\n");
+                 "raw, raw_partial, gpu, gpu_partial, cores_gpu_partial, "
+                 "cores_idle_gpu_partial\n");
     return 2;
   }
   nlohmann::json out{
@@ -192,9 +202,10 @@ int main(int argc, char** argv) {
       out[key] = s * 1e6;
     }
     bool correct = true;
-    const auto rung = [&](const char* key, const std::string& devices, bool with_partial) {
+    const auto rung = [&](const char* key, const std::string& devices, bool with_partial,
+                          bool all_gpu = false) {
       if (!wanted(key)) return;
-      const Rung r = tsar_rung(devices, rows, cols, passes, with_partial);
+      const Rung r = tsar_rung(devices, rows, cols, passes, with_partial, all_gpu);
       std::printf(
           "%-22s %9.2f us a pass (split to last arrival %.2f, GPU busy %.2f, planner %.2f us; "
           "GPU %.1f%% of the rows)%s  [%s]\n",
@@ -212,6 +223,7 @@ int main(int argc, char** argv) {
     rung("gpu_us", "cuda:0", false);
     rung("gpu_partial_us", "cuda:0", true);
     rung("cores_gpu_partial_us", cores_and_gpu(), true);
+    rung("cores_idle_gpu_partial_us", cores_and_gpu(), true, true);
     out["correct"] = correct;
     std::printf("%s\n", out.dump().c_str());
     return correct ? 0 : 1;
