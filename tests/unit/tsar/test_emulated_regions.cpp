@@ -882,6 +882,8 @@ Passes two_cores_and_an_accelerator(std::optional<bool> steal, int passes, Facto
   tsar::Region region("steal", "adaptive");
   EXPECT_EQ(region.device(2).kind, static_cast<unsigned>(TSAR_DEVICE_EMULATED));
   auto clock = emulated::emulate_time(region);
+  // Stealing alone: no trial's passes without the cores (Emulated::without_trials).
+  tsar::core::region_of(region.handle()).set_participation_trials(false);
   if (steal) tsar::core::region_of(region.handle()).set_accelerator_stealing(*steal);
   Passes out;
   std::vector<int> seen(static_cast<std::size_t>(kStealRows));

@@ -75,7 +75,8 @@ TEST(ParticipationTrial, NoiseDoesNotSwitch) {
 
 TEST(ParticipationTrial, TheNextTrialWaitsUntilTheLastOneIsPaidFor) {
   // A trial whose first pass cost 100 passes' time (moving a data environment's rows) and
-  // that lost: the next comes once the passes held took 1/kTrialShare times that.
+  // that lost: the next comes once the passes held took 1/kTrialShare times that, twice over
+  // (one trial in a row changed nothing).
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
@@ -85,12 +86,45 @@ TEST(ParticipationTrial, TheNextTrialWaitsUntilTheLastOneIsPaidFor) {
   ASSERT_FALSE(t.out());
   rec(t, 101.0);  // moving the rows back: 100 s more
   const double cost = 201.0;
-  const int held = static_cast<int>(cost / ParticipationTrial::kTrialShare) - 101;
+  const int held = static_cast<int>(2.0 * cost / ParticipationTrial::kTrialShare) - 101;
   // The planner predicted during the hold: the hold ends with the pass that pays for it.
   run(t, held - 1, 1.0);
   EXPECT_FALSE(t.needs_rows()) << "held";
   rec(t, 1.0);
   EXPECT_TRUE(t.needs_rows()) << "the baseline began";
+}
+
+TEST(ParticipationTrial, EachTrialInARowThatChangesNothingDoublesTheHold) {
+  // Trials that lose at their first compared pass: the holds between them last kHoldPasses
+  // times 2, 4, 8, 16, 16 (at most 2^kMaxLosses); a trial that switches starts over at 1.
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  const auto lose = [&] {
+    t.choose("cuda:0");
+    rec(t, 1.0);  // the move's pass
+    rec(t, 2.0);  // slower: the trial ends
+    ASSERT_FALSE(t.out());
+  };
+  // Passes from the end of a trial until the next one's baseline begins.
+  const auto held = [&] {
+    int passes = 0;
+    while (!t.needs_rows() && passes < 100000) {
+      rec(t, 1.0);
+      ++passes;
+    }
+    return passes;
+  };
+  for (const int factor : {2, 4, 8, 16, 16}) {
+    lose();
+    EXPECT_EQ(held(), factor * ParticipationTrial::kHoldPasses) << "factor " << factor;
+    run(t, ParticipationTrial::kBaselinePasses, 1.0);
+    ASSERT_TRUE(t.choosing());
+  }
+  t.choose("cuda:0");
+  run(t, 1 + ParticipationTrial::kTrialPasses, 0.5);
+  ASSERT_TRUE(t.decided_out());
+  EXPECT_EQ(held(), ParticipationTrial::kHoldPasses);
 }
 
 TEST(ParticipationTrial, NothingToTryHoldsAsLongAsATrial) {

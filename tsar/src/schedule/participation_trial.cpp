@@ -124,14 +124,17 @@ void ParticipationTrial::start_trial() {
 }
 
 int ParticipationTrial::hold_passes() const {
-  return (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses) * recording_;
+  return (phase_ == Phase::kWarmup ? kWarmupPasses : kHoldPasses * back_off()) * recording_;
+}
+
+bool ParticipationTrial::budget_met() const {
+  return held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_) * back_off();
 }
 
 bool ParticipationTrial::paid() const {
   // The next trial is paid for by the passes run since the last (or since the start): at least
   // what the last one cost, and what each region's planner predicts it costs that region.
-  if (count_ < hold_passes() || held_seconds_ * kTrialShare < std::max(trial_cost_, expected_))
-    return false;
+  if (count_ < hold_passes() || !budget_met()) return false;
   for (const Slot& s : slots_)
     if (s.recorded && !s.predicted) return false;
   return true;
@@ -149,8 +152,7 @@ bool ParticipationTrial::needs_prediction() const {
   if (!holding()) return false;
   const int passes = hold_passes();
   if (count_ + 1 < passes) return false;
-  return held_seconds_ * kTrialShare >= std::max(trial_cost_, expected_) ||
-         (count_ + 1 - passes) % passes < recording_;
+  return budget_met() || (count_ + 1 - passes) % passes < recording_;
 }
 
 bool ParticipationTrial::wins() {
@@ -163,6 +165,7 @@ bool ParticipationTrial::wins() {
 
 void ParticipationTrial::decide(bool switch_way) {
   if (switch_way) decided_out_ = !decided_out_;
+  losses_ = switch_way ? 0 : std::min(losses_ + 1, kMaxLosses);
   // The next pass of each region runs as decided: where that is not the trial's way, it moves
   // rows back.
   for (Slot& s : slots_) s.reverted = !switch_way;

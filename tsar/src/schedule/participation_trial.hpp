@@ -15,8 +15,9 @@
 //
 //   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories:
 //     a split still settling is not what the decided way costs;
-//   - then the other way: the candidate (the accelerator of fewest rows, by its device key,
-//     named by the first planner to see choosing()) sits out, or comes back once it sat out. A
+//   - then the other way: the candidate (the unit of fewest rows -- an accelerator by its device
+//     key, or kCpuUnit, the CPU devices together -- named by the first planner to see
+//     choosing()) sits out, or comes back once it sat out. A
 //     region's first pass that way pays for moving rows and is not compared, nor is any pass that
 //     moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
 //     kUnsteadyPasses;
@@ -29,11 +30,14 @@
 //     with a chance of 1 in C(6, 3) = 20);
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
-//     times what it is expected to cost: what the last trial cost beyond its baseline (its
-//     moves, its slower passes), and what the planner predicts it costs by its own times --
-//     moving the candidate's rows there and back by the link, and the passes without the
-//     candidate at the others' rate. The regions of a data environment move the same rows
-//     (the buffers their loops share) once, and each runs its own passes without the
+//     times what it is expected to cost -- each trial in a row that changed nothing doubling
+//     both, up to 2^kMaxLosses, so a decision that keeps holding costs ever less (cores that
+//     run half of each pass lost 2.5% of a run to trials without them at a fixed share), and a
+//     unit whose speed changed is still tried within 2^kMaxLosses holds: what the last trial cost
+//     beyond its baseline (its moves, its slower passes), and what the planner predicts it costs by
+//     its own times -- moving the candidate's rows there and back by the link, and the passes
+//     without the candidate at the others' rate. The regions of a data environment move the same
+//     rows (the buffers their loops share) once, and each runs its own passes without the
 //     candidate: the trial's moves are the largest region's prediction, its slower passes the
 //     sum of theirs. Trials cost at most about kTrialShare of a run, however
 //     costly a move or a device's absence: moving half of a Jacobi sweep's 268 MB grid from
@@ -63,6 +67,9 @@ class ParticipationTrial {
   static constexpr double kMargin = 0.05;
   static constexpr int kHoldPasses = 64;
   static constexpr double kTrialShare = 0.05;
+  static constexpr int kMaxLosses = 4;
+  /// The CPU devices together, as a candidate.
+  static constexpr const char* kCpuUnit = "cpu";
 
   /// A region that records into this trial: its slot.
   int join();
@@ -104,6 +111,10 @@ class ParticipationTrial {
   bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
   /// Passes, of all regions recording, a hold lasts at least.
   int hold_passes() const;
+  /// 2^(trials in a row that changed nothing), at most 2^kMaxLosses.
+  int back_off() const { return 1 << losses_; }
+  /// Whether the passes held paid for the next trial's predicted and last measured cost.
+  bool budget_met() const;
   /// Whether the hold is over by the passes counted and held and the predictions known.
   bool paid() const;
   struct Slot {
@@ -128,6 +139,7 @@ class ParticipationTrial {
   std::string candidate_;
   bool chosen_ = false;
   bool decided_out_ = false;
+  int losses_ = 0;  ///< trials in a row that changed nothing
   bool first_round_checked_ = false;
   int compared_slots_ = 0;      ///< slots with a baseline this trial
   std::vector<double> ratios_;  ///< compared passes over their region's baseline median

@@ -30,8 +30,9 @@
 //   planner_steal.cpp    which accelerators, once their own range is done, take over pieces
 //                        of what remains of the cores' ranges, and the smallest piece that
 //                        pays for its launch and copies
-//   planner_trial.cpp    which accelerator to try the passes without, and keeping it out
-//                        while they run faster so (participation_trial.hpp)
+//   planner_trial.cpp    which unit of the pass (an accelerator, or the CPU devices together)
+//                        to try the passes without, and keeping it out while they run faster
+//                        so (participation_trial.hpp)
 //
 // It never asks a device what kind it is: what it needs are properties of the device
 // interface (DeviceDescription: accelerator, host_memory, cores, control_core, peak; the
@@ -103,7 +104,7 @@ class PassPlanner {
   /// Whether accelerators may steal from the cores' ranges at all (planner_steal.cpp; on by
   /// default): off, every accelerator runs its own range only.
   void set_accelerator_stealing(bool on) { accelerator_stealing_ = on; }
-  /// Whether the planner tries passes without one of their accelerators (planner_trial.cpp; on
+  /// Whether the planner tries passes without one of their units (planner_trial.cpp; on
   /// by default): off, every device that can pay by its time per iteration takes part.
   void set_participation_trials(bool on) { participation_trials_ = on; }
   /// Decides with `trial` from now on, the trial the other regions of the region's data
@@ -204,10 +205,10 @@ class PassPlanner {
   std::int64_t steal_piece(std::size_t w, double owner_tpi) const;
   // planner_trial.cpp
   void sit_out_trial();
-  /// The device key of the accelerator of fewest rows of the last pass, where another unit
-  /// (accelerator, or the CPU devices together) ran as many or more; "" where none.
+  /// The unit of fewest rows of the last pass -- an accelerator's device key, or
+  /// ParticipationTrial::kCpuUnit -- where another unit ran as many or more; "" where none.
   std::string trial_candidate() const;
-  /// Worker w is the active accelerator `unit` names.
+  /// Worker w is (part of) the active unit `unit` names.
   bool in_unit(std::size_t w, const std::string& unit) const;
   /// What the trial it would start now is predicted to cost this region, after a pass of
   /// `seconds`.

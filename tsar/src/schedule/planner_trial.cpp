@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Participation trials (planner.hpp, participation_trial.hpp): which accelerator to try the
-// passes without, and keeping it out of the split while they run faster without it.
+// Participation trials (planner.hpp, participation_trial.hpp): which unit of a pass to try
+// without -- an accelerator, or the CPU devices together -- and keeping it out of the split while
+// the passes run faster without it.
 #include <algorithm>
 #include <cmath>
 
@@ -27,7 +28,9 @@ bool PassPlanner::trial_out(int worker) const {
 }
 
 bool PassPlanner::in_unit(std::size_t w, const std::string& unit) const {
-  return active_[w] && !is_cpu(w) && device(w).description().key == unit;
+  if (!active_[w]) return false;
+  return unit == ParticipationTrial::kCpuUnit ? is_cpu(w)
+                                              : !is_cpu(w) && device(w).description().key == unit;
 }
 
 void PassPlanner::sit_out_trial() {
@@ -54,16 +57,17 @@ void PassPlanner::sit_out_trial() {
 }
 
 std::string PassPlanner::trial_candidate() const {
-  // The accelerator that ran the fewest rows of the last pass, where another unit ran as many:
-  // the one whose rows the others take over most cheaply. The CPU side is not tried: what its
-  // rows cost the accelerators -- their boundaries' copies -- the split prices already
-  // (drop_host_side_that_cannot_pay, split_hysteresis.hpp), and trying passes without it
-  // gained nowhere on h100, BiCGStab on CUDA included, while costing 2-4% of E where the cores
-  // help (docs/results/archive/tsar/participation-trials/2026-11-26-h100-42a88b5.txt).
-  std::int64_t most = 0;
-  for (const std::size_t w : cpu_workers_) most += last_rows_[w];
-  std::string fewest;
-  std::int64_t least = 0;
+  // The unit that ran the fewest rows of the last pass, where another unit ran as many: the one
+  // whose rows the others take over most cheaply. The CPU devices together are a unit: what
+  // their taking part costs beside the rows they run -- planning sixteen devices instead of one,
+  // the accelerator's worker woken instead of driven by the leader, rows moving as their noisy
+  // share moves -- no time per iteration shows. A short loop on one GPU (23-26 us alone) ran at
+  // 50-54 us a pass with the cores taking a fifth of its rows
+  // (docs/results/tsar/cuda-pass-cost/2026-11-27-h200-996c59e.txt).
+  std::int64_t cpu_rows = 0;
+  for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
+  std::string fewest = cpu_rows > 0 ? ParticipationTrial::kCpuUnit : "";
+  std::int64_t least = cpu_rows, most = 0;
   for (const std::size_t w : accelerators_) {
     const std::int64_t rows = last_rows_[w];
     if (rows <= 0) continue;
