@@ -198,6 +198,8 @@ class PassPlanner {
   void link_costs(const CopyCosts& copies);
   void drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& plan);
   void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
+  /// The largest scatter of the times a move from last_split_ to `proposed` rests on.
+  double estimates_scatter(std::span<const std::int64_t> proposed) const;
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
   bool copy_dominated(std::size_t w, double busy);
   // planner_steal.cpp

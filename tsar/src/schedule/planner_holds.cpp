@@ -62,6 +62,18 @@ void PassPlanner::drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& pl
     std::copy(alone_counts_.begin(), alone_counts_.end(), plan.counts.begin());
 }
 
+double PassPlanner::estimates_scatter(std::span<const std::int64_t> proposed) const {
+  // The gain of a new split rests on the times of the devices with rows in it or in the last
+  // one: the CPU devices' as the CPU side's where it is planned as one (current_times).
+  double scatter = 0.0;
+  for (std::size_t w = 0; w < devices_.size(); ++w) {
+    if (!active_[w] || (proposed[w] <= 0 && last_split_[w] <= 0)) continue;
+    const bool side = is_cpu(w) && cpu_side_.measured() && any_accelerator();
+    scatter = std::max(scatter, side ? cpu_side_.scatter() : estimators_[w].scatter());
+  }
+  return scatter;
+}
+
 void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
   // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
   // moving them pays (split_hysteresis.hpp): a resident stencil's rows stay where they are
@@ -113,7 +125,8 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
                              pooled_,
                              settled_,
                              produced ? 1.0 : payback_passes(passes_ - split_since_),
-                             boundary_seconds_};
+                             boundary_seconds_,
+                             estimates_scatter(plan.counts)};
       if (known) {
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);

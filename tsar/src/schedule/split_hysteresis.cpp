@@ -58,8 +58,8 @@ double move_seconds(std::span<const std::int64_t> previous, std::span<const std:
   return seconds;
 }
 
-void entering_iterations(std::span<const std::int64_t> previous,
-                         std::span<const std::int64_t> next, std::span<std::int64_t> out) {
+void entering_iterations(std::span<const std::int64_t> previous, std::span<const std::int64_t> next,
+                         std::span<std::int64_t> out) {
   std::int64_t a = 0, b = 0;
   for (std::size_t j = 0; j < next.size(); ++j) {
     const std::int64_t a_end = a + previous[j], b_end = b + next[j];
@@ -73,8 +73,7 @@ bool keep_split_unless_it_pays(std::span<const std::int64_t> previous,
                                std::span<std::int64_t> proposed, const SplitCosts& costs,
                                SplitScratch& scratch) {
   const std::size_t n = proposed.size();
-  if (previous.size() != n || costs.tpi.size() != n || costs.move_seconds.size() != n)
-    return false;
+  if (previous.size() != n || costs.tpi.size() != n || costs.move_seconds.size() != n) return false;
   if (std::accumulate(previous.begin(), previous.end(), std::int64_t{0}) !=
       std::accumulate(proposed.begin(), proposed.end(), std::int64_t{0}))
     return false;
@@ -84,7 +83,7 @@ bool keep_split_unless_it_pays(std::span<const std::int64_t> previous,
   if (!(cost > 0.0)) return false;  // nothing travels: re-splitting is free
   const double before = predicted_pass_seconds(previous, costs);
   const double gain = before - predicted_pass_seconds(proposed, costs);
-  if (times_settled(previous, costs) && gain > kNoiseFraction * before &&
+  if (times_settled(previous, costs) && gain > std::max(kNoiseFraction, costs.noise) * before &&
       gain * costs.payback > cost)
     return false;
 

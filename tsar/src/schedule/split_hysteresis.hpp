@@ -7,10 +7,14 @@
 // (or columns) that change owner must travel: persistent inputs into their new device,
 // resident outputs out of their old one. A new split is worth it only when its predicted
 // gain per pass, over the payback horizon, exceeds the predicted time of those moves; and
-// a predicted gain below kNoiseFraction of the pass is within what the time estimates can
-// tell apart, never a reason to move. Otherwise the previous split is
-// kept -- except among devices that move nothing (host-memory devices), which re-split their
-// own part of it by their new times, so CPU cores still balance.
+// a predicted gain within the time estimates' own scatter (SplitCosts::noise: at least
+// kNoiseFraction of the pass) is what they cannot tell apart, never a reason to move -- a
+// growing horizon would otherwise make any such gain pay: BiCGStab's loops moved rows to the
+// cores about every 40 passes on a predicted 6% that the GPU's samples spread 17% either way,
+// and each move cost 100-680 us against 20-40 us passes
+// (docs/results/tsar/bicgstab-deferred-copies/2026-11-27-h100-996c59e.txt). Otherwise the previous
+// split is kept -- except among devices that move nothing (host-memory devices), which re-split
+// their own part of it by their new times, so CPU cores still balance.
 //
 // The gain is linear in the rows moved, and so is the cost: whether moving a row pays does
 // not depend on how far the split is off, only on how long the new split will serve. That is
@@ -57,7 +61,8 @@ namespace tsar::core {
 inline constexpr double kPaybackPasses = 8.0;
 /// Samples a copying device's time needs before the split moves data on it.
 inline constexpr std::int64_t kSettledSamples = 2;
-/// Predicted gains below this fraction of the previous split's pass time are noise.
+/// Predicted gains below this fraction of the previous split's pass time are noise, however
+/// steady the times.
 inline constexpr double kNoiseFraction = 0.01;
 
 /// What a split costs and predicts, per device.
@@ -75,6 +80,9 @@ struct SplitCosts {
   /// Seconds a pass costs the device for each neighbouring range another device holds (its
   /// halo copies: CopyCosts::boundary_*); empty: none.
   std::span<const double> boundary = {};
+  /// Predicted gains below this fraction of the previous split's pass time are noise: the
+  /// scatter of the times they rest on (TimeEstimator::scatter), at least kNoiseFraction.
+  double noise = kNoiseFraction;
 };
 
 /// The payback horizon of a split whose data has stayed put for `passes` passes: half as many
@@ -93,8 +101,8 @@ double move_seconds(std::span<const std::int64_t> previous, std::span<const std:
 
 /// For each device, the iterations of its range in `next` that its range in `previous` did
 /// not cover: what it copies in when the split changes (previous all 0: a first split).
-void entering_iterations(std::span<const std::int64_t> previous,
-                         std::span<const std::int64_t> next, std::span<std::int64_t> out);
+void entering_iterations(std::span<const std::int64_t> previous, std::span<const std::int64_t> next,
+                         std::span<std::int64_t> out);
 
 /// Whether every device that moves data and holds iterations of `previous` has settled times
 /// (costs.settled): otherwise a split that moves data keeps `previous`.
