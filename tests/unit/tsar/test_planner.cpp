@@ -395,6 +395,26 @@ TEST(Planner, CoresWhoseTakingPartCostsThePassMoreThanTheirShareSavesSitOut) {
   EXPECT_GE(total / 200.0, 1.15 * 10e-3);
 }
 
+/// 2000 passes of `devices` with participation trials and without, side by side on one seed.
+struct SideBySide {
+  double with = 0.0, without = 0.0;  ///< seconds of all passes
+  int out_passes = 0;                ///< passes from the 10th in which `worker` ran nothing
+};
+SideBySide with_and_without_trials(const std::vector<Emulated>& devices, std::uint64_t seed,
+                                   int worker) {
+  Sim sim(devices, seed), off(devices, seed);
+  off.without_trials();
+  SideBySide r;
+  for (int p = 0; p < 2000; ++p) {
+    const Pass pass = sim.run(kN);
+    r.with += pass.seconds;
+    r.without += off.run(kN).seconds;
+    if (p >= 10 && Sim::share(pass, worker) == 0.0) ++r.out_passes;
+  }
+  expect_none_retired(sim);
+  return r;
+}
+
 TEST(Planner, CoresThatHelpAreNotKeptOutUnderJitter) {
   // Every device 20% either way every pass. Cores that run half the pass (an accelerator as
   // fast as the eight of them) or a tenth of it (one ten times faster) save more than the
@@ -404,19 +424,9 @@ TEST(Planner, CoresThatHelpAreNotKeptOutUnderJitter) {
     for (auto& d : devices) d.jitter = 0.2;
     for (std::uint64_t seed : {5u, 14u, 15u}) {
       SCOPED_TRACE(std::to_string(accel_tpi) + " seed " + std::to_string(seed));
-      Sim sim(devices, seed), off(devices, seed);
-      off.without_trials();
-      int out_passes = 0;
-      double with = 0.0, without = 0.0;
-      for (int p = 0; p < 2000; ++p) {
-        const Pass pass = sim.run(kN);
-        with += pass.seconds;
-        without += off.run(kN).seconds;
-        if (p >= 10 && Sim::share(pass, 0) == 0.0) ++out_passes;
-      }
-      EXPECT_LE(out_passes, 2000 / 64 * 4) << "passes without the cores";
-      EXPECT_LE(with, 1.02 * without);
-      expect_none_retired(sim);
+      const SideBySide r = with_and_without_trials(devices, seed, 0);
+      EXPECT_LE(r.out_passes, 2000 / 64 * 4) << "passes without the cores";
+      EXPECT_LE(r.with, 1.02 * r.without);
     }
   }
 }
@@ -432,21 +442,11 @@ TEST(Planner, AcceleratorsThatHelpAreNotKeptOutUnderJitter) {
     for (auto& d : devices) d.jitter = 0.2;
     for (std::uint64_t seed : {5u, 14u, 15u}) {
       SCOPED_TRACE(std::to_string(second) + " seed " + std::to_string(seed));
-      Sim sim(devices, seed), off(devices, seed);
-      off.without_trials();
-      int out_passes = 0;
-      double with = 0.0, without = 0.0;
-      for (int p = 0; p < 2000; ++p) {
-        const Pass pass = sim.run(kN);
-        with += pass.seconds;
-        without += off.run(kN).seconds;
-        if (p >= 10 && Sim::share(pass, 9) == 0.0) ++out_passes;
-      }
+      const SideBySide r = with_and_without_trials(devices, seed, 9);
       if (second < 5e-7) {
-        EXPECT_LE(out_passes, 2000 / 64 * 4) << "passes without the second accelerator";
+        EXPECT_LE(r.out_passes, 2000 / 64 * 4) << "passes without the second accelerator";
       }
-      EXPECT_LE(with, 1.02 * without);
-      expect_none_retired(sim);
+      EXPECT_LE(r.with, 1.02 * r.without);
     }
   }
 }
