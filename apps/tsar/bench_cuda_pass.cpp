@@ -20,17 +20,18 @@
 //   cores_idle_gpu_partial), so a profiler or TSAR_TRACE sees that kind of pass and no other.
 #include <sched.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "bench_cuda_pass_kernels.hpp"
+#include "bench_gpu_cuda.hpp"
 #include "symmer_version.hpp"
 #include "tsar/tsar.hpp"
 
@@ -153,38 +154,25 @@ std::string cores_and_gpu() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (symmer::print_version_if_asked(argc, argv, "tsar-bench-cuda-pass")) return 0;
+  CLI::App app{
+      "tsar-bench-cuda-pass: one short loop pass on a CUDA GPU through TSAR against "
+      "the same kernel by hand"};
   std::int64_t rows = 1024, cols = 1024;
   int passes = 2000;
   std::string only;
-  for (int a = 1; a < argc; ++a) {
-    const bool has = a + 1 < argc;
-    if (has && std::strcmp(argv[a], "--rows") == 0) {
-      rows = std::atoll(argv[++a]);
-    } else if (has && std::strcmp(argv[a], "--cols") == 0) {
-      cols = std::atoll(argv[++a]);
-    } else if (has && std::strcmp(argv[a], "--passes") == 0) {
-      passes = std::atoi(argv[++a]);
-    } else if (has && std::strcmp(argv[a], "--only") == 0) {
-      only = argv[++a];
-    } else {
-      std::fprintf(stderr, "usage: %s [--rows N] [--cols N] [--passes N] [--only RUNG]\n", argv[0]);
-      return 2;
-    }
-  }
-  if (rows < 1 || cols < 1 || cols > (std::int64_t{1} << 24) || rows > (std::int64_t{1} << 24) ||
-      passes < 10 ||
-      !(only.empty() || only == "raw" || only == "raw_partial" || only == "gpu" ||
-        only == "gpu_partial" || only == "cores_gpu_partial" || only == "cores_idle_gpu_partial")) {
-    std::fprintf(stderr,
-                 "tsar-bench-cuda-pass: rows and cols 1..2^24, passes at least 10, --only one of "
-                 "raw, raw_partial, gpu, gpu_partial, cores_gpu_partial, "
-                 "cores_idle_gpu_partial\n");
-    return 2;
-  }
+  app.add_option("--rows", rows, "rows of the loop")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24));
+  app.add_option("--cols", cols, "doubles a row")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24));
+  app.add_option("--passes", passes, "passes a repetition")->check(CLI::Range(10, 100000000));
+  app.add_option("--only", only, "run one rung")
+      ->check(CLI::IsMember({"raw", "raw_partial", "gpu", "gpu_partial", "cores_gpu_partial",
+                             "cores_idle_gpu_partial"}));
+  symmer::add_version_flag(app, "tsar-bench-cuda-pass");
+  CLI11_PARSE(app, argc, argv);
   nlohmann::json out{
       {"bench", "tsar-bench-cuda-pass"}, {"rows", rows}, {"cols", cols}, {"passes", passes}};
-  if (cp::devices() == 0) {
+  if (tsar_bench_gpu::cuda::devices() == 0) {
     std::printf("no CUDA device: nothing measured\n");
     out["skipped"] = "no CUDA device";
     std::printf("%s\n", out.dump().c_str());

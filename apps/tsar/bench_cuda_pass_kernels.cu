@@ -45,20 +45,11 @@ __global__ void axpy_rows_k(const double* x, double* y, double* partial, long lo
 
 }  // namespace
 
-int devices() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
-
 void axpy_rows(void* stream, const double* x, double* y, double* partial, std::int64_t cols,
                double a, std::int64_t lo, std::int64_t hi) {
   if (hi <= lo) return;
-  axpy_rows_k<<<static_cast<unsigned>(hi - lo), 256, 0, as_stream(stream)>>>(x, y, partial, cols,
-                                                                           a, lo);
+  axpy_rows_k<<<static_cast<unsigned>(hi - lo), 256, 0, as_stream(stream)>>>(x, y, partial, cols, a,
+                                                                             lo);
   check("launch", cudaGetLastError());
 }
 
@@ -86,9 +77,9 @@ RawBuffers::~RawBuffers() {
 void RawBuffers::pass(std::int64_t cols, bool with_partial) {
   axpy_rows(stream_, x_, y_, with_partial ? partial_ : nullptr, cols, 1e-9, 0, rows_);
   if (with_partial)
-    check("copy", cudaMemcpyAsync(host_partial_, partial_,
-                                  static_cast<std::size_t>(rows_) * sizeof(double),
-                                  cudaMemcpyDeviceToHost, as_stream(stream_)));
+    check("copy",
+          cudaMemcpyAsync(host_partial_, partial_, static_cast<std::size_t>(rows_) * sizeof(double),
+                          cudaMemcpyDeviceToHost, as_stream(stream_)));
   check("synchronize", cudaStreamSynchronize(as_stream(stream_)));
 }
 

@@ -6,9 +6,6 @@
 
 namespace tsar_bench_cuda_pass {
 
-/// CUDA devices visible (0 without driver or GPU).
-int devices();
-
 /// y[i][:] += a x[i][:] for rows [lo, hi) of rows x cols matrices, and, where `partial` is not
 /// null, partial[i] = x[i][:] . y[i][:] (device pointers); returns after the launch.
 void axpy_rows(void* stream, const double* x, double* y, double* partial, std::int64_t cols,
