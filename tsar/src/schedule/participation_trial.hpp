@@ -30,16 +30,17 @@
 //     with a chance of 1 in C(6, 3) = 20);
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
-//     times what it is expected to cost -- each trial in a row that changed nothing doubling
-//     both, up to 2^kMaxLosses, so a decision that keeps holding costs ever less (cores that
-//     run half of each pass lost 2.5% of a run to trials without them at a fixed share), and a
-//     unit whose speed changed is still tried within 2^kMaxLosses holds: what the last trial cost
-//     beyond its baseline (its moves, its slower passes), and what the planner predicts it costs by
-//     its own times -- moving the candidate's rows there and back by the link, and the passes
-//     without the candidate at the others' rate. The regions of a data environment move the same
-//     rows (the buffers their loops share) once, and each runs its own passes without the
+//     times what it is expected to cost: what the last trial cost beyond its baseline (its
+//     moves, its slower passes), and what the planner predicts it costs by its own times --
+//     moving the candidate's rows there and back by the link, and the passes without the
+//     candidate at the others' rate. The regions of a data environment move the same rows
+//     (the buffers their loops share) once, and each runs its own passes without the
 //     candidate: the trial's moves are the largest region's prediction, its slower passes the
-//     sum of theirs. Trials cost at most about kTrialShare of a run, however
+//     sum of theirs. Each trial in a row that changed nothing doubles both the passes and the
+//     share's wait, up to 2^kMaxLosses: a decision that keeps holding costs ever less (cores
+//     that run half of each pass lost 2.5% of a run to trials without them at a fixed share),
+//     and a unit whose speed changed is still tried within 2^kMaxLosses holds. Trials cost at
+//     most about kTrialShare of a run, however
 //     costly a move or a device's absence: moving half of a Jacobi sweep's 268 MB grid from
 //     one GPU to the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run
 //     of it never tries
