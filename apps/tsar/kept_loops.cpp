@@ -43,6 +43,9 @@ std::vector<const void*> kept_buffers(const Kernel& k) {
   return kept;
 }
 
+/// The peer group of CUDA GPUs (TrafficModel::pass), beside OpenMP device numbers.
+constexpr int kCudaGroup = 1 << 20;
+
 void check(int status, const std::string& what) {
   if (status != TSAR_OK) throw tsar::Error(status, what + ": " + tsar_last_error());
 }
@@ -80,25 +83,51 @@ bool KeptLoops::kept(const void* host) const {
 }
 
 void KeptLoops::count(const tsar::kernels::Loop& loop, const tsar::Region& region) {
-  const auto stats = region.pass_stats();
-  std::vector<RowRange> ranges;
-  std::vector<unsigned char> host_memory;
-  std::int64_t at = 0;
-  for (const auto& d : stats.devices) {
-    const bool cpu = d.kind == TSAR_DEVICE_CPU;
-    // Where on the host the cores' pieces lie does not change what moves.
-    if (!cpu && d.chunks > 1) required_ = -1;
-    ranges.push_back({at, at + d.iterations});
-    host_memory.push_back(cpu ? 1 : 0);
-    at += d.iterations;
+  counted_.push_back({loop.index, &region, region.passes() - 1});
+}
+
+std::int64_t KeptLoops::required() {
+  model_counted();
+  return required_;
+}
+
+void KeptLoops::restart() {
+  model_counted();
+  required_ = 0;
+}
+
+void KeptLoops::model_counted() {
+  for (const Counted& c : counted_) {
+    const auto& loop = kernel_.loops()[static_cast<std::size_t>(c.loop)];
+    const tsar::Region& region = *c.region;
+    const auto stats = region.pass_stats(c.pass);
+    std::vector<RowRange> ranges;
+    std::vector<unsigned char> host_memory;
+    std::vector<int> peer_group;
+    std::int64_t at = 0;
+    for (std::size_t w = 0; w < stats.devices.size(); ++w) {
+      const auto& d = stats.devices[w];
+      const bool cpu = d.kind == TSAR_DEVICE_CPU;
+      const auto info = region.device(static_cast<int>(w));
+      peer_group.push_back(info.kind == TSAR_DEVICE_CUDA         ? kCudaGroup
+                           : info.kind == TSAR_DEVICE_OMP_TARGET ? info.omp_device
+                                                                 : -1);
+      // Where on the host the cores' pieces lie does not change what moves.
+      if (!cpu && d.chunks > 1) required_ = -1;
+      ranges.push_back({at, at + d.iterations});
+      host_memory.push_back(cpu ? 1 : 0);
+      at += d.iterations;
+    }
+    std::vector<ModelBuffer> buffers;
+    for (const Buffer& b : loop.buffers) buffers.push_back({b.host, b.desc, kept(b.host)});
+    const std::int64_t bytes = model_.pass(buffers, ranges, host_memory, peer_group);
+    if (required_ >= 0) required_ += bytes;
   }
-  std::vector<ModelBuffer> buffers;
-  for (const Buffer& b : loop.buffers) buffers.push_back({b.host, b.desc, kept(b.host)});
-  const std::int64_t bytes = model_.pass(buffers, ranges, host_memory);
-  if (required_ >= 0) required_ += bytes;
+  counted_.clear();
 }
 
 void KeptLoops::host_restored() {
+  model_counted();
   data_->update_device();
   model_.reset();
 }

@@ -31,16 +31,26 @@ class KeptLoops {
   tsar::Data& data() { return *data_; }
   /// Whether the loops keep `host` on the devices.
   bool kept(const void* host) const;
-  /// After loop `loop` ran a pass in `region`: adds the bytes its split required.
+  /// After loop `loop` ran a pass in `region`: notes the pass, whose split the model reads
+  /// later, outside a timed pass (reading a pass's statistics and walking its rows takes time
+  /// that grows with the devices).
   void count(const tsar::kernels::Loop& loop, const tsar::Region& region);
-  /// The bytes counted since restart(); -1 once a pass gave an accelerator several ranges
-  /// (the model needs one range per device).
-  std::int64_t required() const { return required_; }
-  void restart() { required_ = 0; }
+  /// The bytes the splits of the passes counted since restart() required; -1 once a pass gave
+  /// an accelerator several ranges (the model needs one range per device).
+  std::int64_t required();
+  void restart();
   /// The program restored the buffers on the host: the devices' copies are dropped.
   void host_restored();
 
  private:
+  /// Runs the model over the passes counted and not yet modelled.
+  void model_counted();
+  struct Counted {
+    int loop;
+    const tsar::Region* region;
+    std::int64_t pass;
+  };
+  std::vector<Counted> counted_;
   const tsar::kernels::Kernel& kernel_;
   std::vector<tsar::Region*> regions_;
   std::vector<const void*> kept_;

@@ -24,7 +24,8 @@ RowRange touched(const tsar_mem_desc& d, RowRange r) {
 
 std::int64_t TrafficModel::pass(std::span<const ModelBuffer> buffers,
                                 std::span<const RowRange> ranges,
-                                std::span<const unsigned char> host_memory) {
+                                std::span<const unsigned char> host_memory,
+                                std::span<const int> peer_group) {
   std::int64_t bytes = 0;
   for (const ModelBuffer& b : buffers) {
     const tsar_mem_desc& d = b.desc;
@@ -48,8 +49,15 @@ std::int64_t TrafficModel::pass(std::span<const ModelBuffer> buffers,
       const std::uint64_t me = std::uint64_t{1} << w;
       for (std::int64_t row = t.begin; row < t.end; ++row) {
         const auto k = static_cast<std::size_t>(row);
-        const bool elsewhere = st.owner[k] >= 0 && st.owner[k] != static_cast<int>(w);
-        if (host_memory[w] ? st.owner[k] >= 0 : (st.holders[k] & me) == 0 && elsewhere) {
+        const int owner = st.owner[k];
+        const bool elsewhere = owner >= 0 && owner != static_cast<int>(w);
+        if (!host_memory[w] && (st.holders[k] & me) == 0 && elsewhere && peer_group[w] >= 0 &&
+            peer_group[static_cast<std::size_t>(owner)] == peer_group[w]) {
+          bytes += row_bytes;  // from the owner's copy straight into this worker's device
+          st.holders[k] |= me;
+          continue;
+        }
+        if (host_memory[w] ? owner >= 0 : (st.holders[k] & me) == 0 && elsewhere) {
           bytes += row_bytes;  // the owner's copy back to the host
           st.holders[k] |= kHost;
           st.owner[k] = -1;

@@ -73,6 +73,14 @@ class DataEnv : public ::testing::Test {
     }
     return out;
   }
+  /// Whether workers a and b of `r` copy into each other's memory directly: CUDA GPUs, and
+  /// OpenMP target devices of one device number (the host's, for omphost: accelerators).
+  static bool peers(const tsar::Region& r, int a, int b) {
+    const auto x = r.device(a), y = r.device(b);
+    if (x.kind != y.kind) return false;
+    return x.kind == TSAR_DEVICE_CUDA ||
+           (x.kind == TSAR_DEVICE_OMP_TARGET && x.omp_device == y.omp_device);
+  }
   static std::int64_t overlap(Rows x, Rows y) {
     return std::max<std::int64_t>(0, std::min(x.second, y.second) - std::max(x.first, y.first));
   }
@@ -177,13 +185,24 @@ TEST_F(DataEnv, LoopsWithDifferentSplitsMoveOnlyTheRowsBetweenThem) {
       EXPECT_EQ(relax_stats.devices[ws].bytes_to_device, 0);
       EXPECT_EQ(relax_stats.devices[ws].bytes_from_device, 0);
       if (!accelerator(sums, w)) continue;
-      // The summing loop's accelerator reads the rows of its range it did not write in ...
+      // The summing loop's accelerator reads the rows of its range it did not write: those
+      // another accelerator wrote come straight from its copy where the two copy into each
+      // other's memory, the others from the host ...
       const std::int64_t held = overlap(r1[ws], r2[ws]);
+      std::int64_t received = 0, sent = 0;
+      for (int v = 0; v < sums.num_devices(); ++v) {
+        const auto vs = static_cast<std::size_t>(v);
+        if (v == w || !accelerator(sums, v) || !peers(sums, v, w)) continue;
+        received += overlap(r2[ws], r1[vs]);
+        sent += overlap(r1[ws], r2[vs]);
+      }
       EXPECT_EQ(stats.devices[ws].bytes_to_device,
-                (r2[ws].second - r2[ws].first - held) * kRowBytes);
-      // ... after the device that wrote them has copied them back: its rows others read.
+                (r2[ws].second - r2[ws].first - held - received) * kRowBytes);
+      // ... after the device that wrote them has sent them on: its rows others read, into an
+      // accelerator's copy or back to the host.
       EXPECT_EQ(stats.devices[ws].bytes_from_device,
                 (r1[ws].second - r1[ws].first - held) * kRowBytes);
+      EXPECT_EQ(stats.devices[ws].bytes_peer, sent * kRowBytes);
     }
   }
   env.update_host();

@@ -667,8 +667,8 @@ TEST_F(Emulated, FourAndEightAcceleratorsShareAResidentStencilAndTradeHalosDirec
 /// (non-empty) range of `rows` rows. The serial loop runs beside it.
 class Step {
  public:
-  Step(std::int64_t rows, std::int64_t cols)
-      : rows_(rows), cols_(cols), sweep_(region("step.sweep")), norm_(region("step.norm")) {
+  Step(std::int64_t rows, std::int64_t cols, const char* schedule = "adaptive")
+      : rows_(rows), cols_(cols), sweep_("step.sweep", schedule), norm_("step.norm", schedule) {
     u_.resize(static_cast<std::size_t>(rows * cols));
     for (std::size_t k = 0; k < u_.size(); ++k) u_[k] = static_cast<double>(k * k % 97);
     next_.assign(u_.size(), 0.0);
@@ -731,10 +731,6 @@ class Step {
   }
 
  private:
-  static tsar::Region region(const char* name) {
-    tsar::Region r(name, "adaptive");
-    return r;
-  }
   std::int64_t rows_, cols_;
   std::vector<double> u_, next_, partial_, ru_, rnext_, rpartial_;
   tsar::Data env_;
@@ -806,6 +802,37 @@ TEST_F(Emulated, TheLoopsOfAStepLeaveOutTheSameAccelerator) {
   EXPECT_EQ(sweep[static_cast<std::size_t>(out)], 0) << history;
   EXPECT_EQ(norm[static_cast<std::size_t>(out)], 0) << history;
   EXPECT_EQ(moved(step.sweep(), 1 - out), 0) << history;
+  step.expect_reference();
+}
+
+TEST_F(Emulated, AStepsHaloRowsGoFromOneAcceleratorStraightIntoTheOther) {
+  // Two accelerators with memory of their own hold half of a step's rows each (a static
+  // split). The sweep reads u, which the norm left on both, with a halo row across the
+  // boundary, and the norm reads next, which the sweep left there, likewise. Those rows go
+  // from the copy of the device that wrote them straight into the other's, not through the
+  // host: from the second step on, each loop's pass has every device send its boundary row to
+  // the other and copy nothing in. Results stay the serial loops'.
+  tsar::set_devices("omphost:1,omphost:1");
+  constexpr std::int64_t kRows = 48, kCols = 16;
+  constexpr auto kRowBytes = kCols * static_cast<std::int64_t>(sizeof(double));
+  Step step(kRows, kCols, "static");
+  const auto per_row = [](int) { return 1e-3; };
+  const auto none = [](int, std::int64_t) { return 0.0; };
+  for (int s = 0; s < 6; ++s) {
+    step.run(per_row, per_row, none);
+    if (s == 0) continue;  // u comes from the host
+    for (tsar::Region* r : {&step.sweep(), &step.norm()}) {
+      ASSERT_GT(r->split()[0], 0);
+      ASSERT_GT(r->split()[1], 0);
+      const auto stats = r->pass_stats();
+      for (std::size_t w = 0; w < 2; ++w) {
+        EXPECT_EQ(stats.devices[w].bytes_to_device, 0)
+            << (r == &step.sweep() ? "sweep" : "norm") << ", step " << s;
+        EXPECT_EQ(stats.devices[w].bytes_peer, kRowBytes)
+            << (r == &step.sweep() ? "sweep" : "norm") << ", step " << s;
+      }
+    }
+  }
   step.expect_reference();
 }
 

@@ -128,6 +128,7 @@ CudaDevice::~CudaDevice() {
     if (s.done != nullptr) rt().cudaEventDestroy(as_event(s.done));
     if (s.host != nullptr) rt().cudaFreeHost(s.host);
   }
+  if (order_ != nullptr) rt().cudaEventDestroy(as_event(order_));
   if (stream_ != nullptr) rt().cudaStreamDestroy(as_stream(stream_));
 }
 
@@ -137,7 +138,15 @@ void CudaDevice::initialise() {
       e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM,
                 description().key + ": cudaStreamCreate: " + rt().cudaGetErrorString(e));
+  cudaEvent_t order = nullptr;
+  if (const cudaError_t e = rt().cudaEventCreateWithFlags(&order, cudaEventDisableTiming);
+      e != cudaSuccess) {
+    rt().cudaStreamDestroy(stream);
+    throw Error(TSAR_ERR_SYSTEM,
+                description().key + ": cudaEventCreate: " + rt().cudaGetErrorString(e));
+  }
   stream_ = stream;
+  order_ = order;
 }
 
 void CudaDevice::allocate_staging() {
@@ -330,6 +339,19 @@ void CudaDevice::copy_peer(Device& to, void* dst, const void* src, std::size_t b
       e != cudaSuccess)
     throw Error(TSAR_ERR_SYSTEM, description().key + ": copy into " + to.description().key + ": " +
                                      rt().cudaGetErrorString(e));
+}
+
+bool CudaDevice::order_before(Device& to) {
+  auto* other = dynamic_cast<CudaDevice*>(&to);
+  if (other == nullptr || stream_ == nullptr || other->stream_ == nullptr) return false;
+  DeviceScope scope(ordinal_);
+  cudaError_t e = rt().cudaEventRecord(as_event(order_), as_stream(stream_));
+  if (e == cudaSuccess)
+    e = rt().cudaStreamWaitEvent(as_stream(other->stream_), as_event(order_), 0);
+  if (e != cudaSuccess)
+    throw Error(TSAR_ERR_SYSTEM, description().key + ": ordering " + to.description().key +
+                                     " after it: " + rt().cudaGetErrorString(e));
+  return true;
 }
 
 void CudaDevice::rect(void* dst, const void* src, const RectCopy& r, Direction dir) {

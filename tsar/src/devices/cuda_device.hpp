@@ -46,6 +46,9 @@ class CudaDevice final : public Device {
   /// PCIe peer-to-peer; elsewhere the driver stages the copies itself).
   bool can_copy_peer(const Device& to) override;
   void copy_peer(Device& to, void* dst, const void* src, std::size_t bytes) override;
+  /// An event recorded on this stream, waited for by `to`'s (cudaStreamWaitEvent); false
+  /// before both streams exist.
+  bool order_before(Device& to) override;
   /// cudaHostRegister (pin_host_range).
   std::shared_ptr<void> pin_host(void* host, std::size_t bytes) override;
 
@@ -84,6 +87,7 @@ class CudaDevice final : public Device {
 
   int ordinal_;
   void* stream_ = nullptr;  ///< cudaStream_t
+  void* order_ = nullptr;   ///< cudaEvent_t of order_before, made with the stream
   std::vector<int> peers_;  ///< ordinals can_copy_peer has tried to enable peer access to
   std::once_flag init_;
   std::vector<Slot> slots_;

@@ -42,7 +42,8 @@ namespace tsar::core {
   X(cudaSetDevice) \
   X(cudaStreamCreateWithFlags) \
   X(cudaStreamDestroy) \
-  X(cudaStreamSynchronize)
+  X(cudaStreamSynchronize) \
+  X(cudaStreamWaitEvent)
 // clang-format on
 
 struct CudaRuntime {

@@ -165,9 +165,16 @@ class Device {
     return false;
   }
   /// Copies `bytes` from this device's allocation `src` into `dst`, an allocation of `to`
-  /// (can_copy_peer(to) returned true), queued on this device: complete at its synchronize().
-  /// Called from this device's worker.
+  /// (can_copy_peer(to) returned true), queued on this device: complete at its synchronize(),
+  /// or before what `to` runs after order_before(to). Called as the other copies are.
   virtual void copy_peer(Device& to, void* dst, const void* src, std::size_t bytes);
+  /// Makes what is queued on `to` from now on wait for everything queued on this device so
+  /// far (a copy_peer into `to`'s memory), without the host waiting.
+  /// @return false where the backend cannot (the default): the caller synchronize()s instead.
+  virtual bool order_before(Device& to) {
+    (void)to;
+    return false;
+  }
   /// Page-locks a host buffer the device copies to and from (a registered buffer), so those
   /// copies go by DMA without staging; the handle unlocks it when released. nullptr when the
   /// backend cannot (the default) or the system refused.

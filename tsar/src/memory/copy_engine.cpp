@@ -120,6 +120,12 @@ Range touched(const Registration& reg, Range range) {
   return MemoryRegistry::needed(reg.desc, range);
 }
 
+/// The items a worker running `range` (items) needs its copy of `reg` to hold.
+Range window_need(const Registration& reg, Range range) {
+  if (reg.desc.assoc == TSAR_ASSOC_FULL) return {0, rows_of(reg)};
+  return MemoryRegistry::needed(reg.desc, range);
+}
+
 /// The worker whose device holds `c` in this pass, or `otherwise`.
 int worker_holding(const Registration& reg, const DeviceCopy& c, int otherwise) {
   for (std::size_t w = 0; w < reg.on.size(); ++w)
@@ -191,6 +197,7 @@ void CopyEngine::end_pass(MemoryRegistry& memory) {
 }
 
 void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges) {
+  ordered_.clear();
   for (Registration& reg : memory.registrations()) {
     if (!reads(reg) && overwrites(reg)) continue;  // nobody needs the rows' values
     BufferData& data = *reg.data;
@@ -207,20 +214,41 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
         }
         for (int v = 0; v < workers_; ++v) {
           const Range r = items(ranges[sz(v)]);
-          const DeviceCopy* reader = reg.on[sz(v)];
+          DeviceCopy* reader = reg.on[sz(v)];
           if (reader == &c || r.empty()) continue;
           const Range rows = touched(reg, r);
+          // What the reader lacks of c's rows goes straight into its copy where c's device can
+          // copy there: a data environment's halo rows, which another loop left on one GPU and
+          // this one reads on the next, took a write-back the planner waited for and a copy in
+          // (docs/results/tsar/two-gpu-halos/2026-11-27-h200x2-25f4ff5.txt). Its window is
+          // placed first, as its stage_in would place it, so it keeps them; where its memory
+          // runs short, the rows go through the host and its stage_in gives the device up.
+          bool peer = reader != nullptr && !by_cols(reg) && !plus_shaped(reg) &&
+                      c.device->can_copy_peer(*reader->device);
+          try {
+            if (peer) place_window(reg, *reader, *reader->device, window_need(reg, r));
+          } catch (const DeviceOutOfMemory&) {
+            peer = false;
+          }
           // A reader's copy that holds rows current (a neighbour copied them in) and keeps its
           // window this pass needs nothing from the host.
           IntervalSet& need = traffic_[sz(v)].need;
           need.clear();
           need.add(rows);
-          if (reader != nullptr && reader->data != nullptr && reader->window.begin <= rows.begin &&
-              rows.end <= reader->window.end)
-            need.subtract(reader->valid);
-          for (const Range& part : need.parts())
-            traffic_[sz(holder >= 0 ? holder : v)].bytes.from_device +=
-                queue_rows_back(data, c, part);
+          const bool keeps = reader != nullptr && reader->data != nullptr &&
+                             reader->window.begin <= rows.begin && rows.end <= reader->window.end;
+          if (keeps) need.subtract(reader->valid);
+          const bool straight = peer && keeps && reader->stride == c.stride;
+          Traffic& t = traffic_[sz(holder >= 0 ? holder : v)].bytes;
+          for (const Range& part : need.parts()) {
+            if (straight) {
+              const std::int64_t bytes = copy_rows_to_peer(data, c, *reader, part);
+              t.from_device += bytes;
+              t.peer += bytes;
+            } else {
+              t.from_device += queue_rows_back(data, c, part);
+            }
+          }
         }
       }
     } catch (...) {
@@ -229,7 +257,34 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
     }
     all_rows_arrived(data);
   }
+  // The readers' work waits for the copies into their memory, the host does not (where the
+  // backend can order one queue after another).
+  for (const auto& [from, to] : ordered_)
+    if (!from->order_before(*to)) from->synchronize();
   plan_peer_copies(memory, ranges);
+}
+
+std::int64_t CopyEngine::copy_rows_to_peer(const BufferData& data, DeviceCopy& c, DeviceCopy& to,
+                                           Range rows) {
+  thread_local IntervalSet out;  // as in queue_rows_back
+  out = c.dirty;
+  out.clip(rows);
+  if (out.empty()) return 0;
+  const std::size_t e = data.shape.elem_size;
+  std::int64_t moved = 0;
+  for (const Range& r : out.parts()) {
+    const std::size_t bytes = span_bytes(sz(r.size()), c.stride, data.shape.cols, e);
+    c.device->copy_peer(
+        *to.device,
+        static_cast<unsigned char*>(to.data) + sz(r.begin - to.window.begin) * to.stride * e,
+        static_cast<const unsigned char*>(c.data) + sz(r.begin - c.window.begin) * c.stride * e,
+        bytes);
+    to.valid.add(r);
+    moved += static_cast<std::int64_t>(bytes);
+  }
+  const std::pair<Device*, Device*> pair{c.device.get(), to.device.get()};
+  if (std::find(ordered_.begin(), ordered_.end(), pair) == ordered_.end()) ordered_.push_back(pair);
+  return moved;
 }
 
 void CopyEngine::plan_peer_copies(MemoryRegistry& memory, std::span<const Range> ranges) {
@@ -378,26 +433,13 @@ void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int wo
   for (Registration& reg : memory.registrations()) stage_buffer(reg, me, worker, device, range);
 }
 
-void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
-                              const std::shared_ptr<Device>& device, Range range) {
-  if (reg.on[sz(worker)] == nullptr)
-    throw Error(TSAR_ERR_STATE, "buffer " + address_text(reg.host()) + " has no copy for " +
-                                    device->description().key + " in this pass");
-  DeviceCopy& c = *reg.on[sz(worker)];
-  BufferData& data = *reg.data;
-  if (device->description().pin_host && (reg.desc.flags & TSAR_MEM_NO_PIN) == 0)
-    std::call_once(data.pin->once,
-                   [&] { data.pin->handle = device->pin_host(data.host, data.extent); });
+void CopyEngine::place_window(Registration& reg, DeviceCopy& c, Device& device, Range need) {
   const tsar_mem_desc& d = reg.desc;
   const std::size_t e = d.elem_size;
   const bool pad = (d.flags & TSAR_MEM_PAD) != 0;
-  const std::size_t align = device->description().alignment;
+  const std::size_t align = device.description().alignment;
   const std::int64_t items = by_cols(reg) ? cols_of(reg) : rows_of(reg);
   const bool whole = d.assoc == TSAR_ASSOC_FULL || plus_shaped(reg);
-  const Range need =
-      d.assoc == TSAR_ASSOC_FULL ? Range{0, items} : MemoryRegistry::needed(d, range);
-  const Range need_cols = MemoryRegistry::needed_cols(d, range);
-
   // The window of items the allocation holds, and the allocation's layout for a window size.
   const auto stride_for = [&](std::size_t window) {
     return by_cols(reg) ? padded_stride(window, e, align, pad)
@@ -440,7 +482,7 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
     if (!c.dirty.empty() || keeps_valid) {
       // Rows only the device holds (resident outputs of a persistent copy), or still valid
       // ones: carried over.
-      grow_keeping_resident(data, c, target, bytes_for(sz(target.size())));
+      grow_keeping_resident(*reg.data, c, target, bytes_for(sz(target.size())));
     } else if (c.data != nullptr && target.size() == c.window.size()) {
       c.window = target;  // same allocation, other items
       c.forget();
@@ -448,12 +490,30 @@ void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
       // A new allocation starts empty: what the old one held is read again when needed.
       c.release();
       const std::size_t bytes = bytes_for(sz(target.size()));
-      c.data = device->allocate(bytes);
+      c.data = device.allocate(bytes);
       c.bytes = bytes;
       c.window = target;
       c.stride = stride_for(sz(target.size()));
     }
   }
+}
+
+void CopyEngine::stage_buffer(Registration& reg, WorkerState& me, int worker,
+                              const std::shared_ptr<Device>& device, Range range) {
+  if (reg.on[sz(worker)] == nullptr)
+    throw Error(TSAR_ERR_STATE, "buffer " + address_text(reg.host()) + " has no copy for " +
+                                    device->description().key + " in this pass");
+  DeviceCopy& c = *reg.on[sz(worker)];
+  BufferData& data = *reg.data;
+  if (device->description().pin_host && (reg.desc.flags & TSAR_MEM_NO_PIN) == 0)
+    std::call_once(data.pin->once,
+                   [&] { data.pin->handle = device->pin_host(data.host, data.extent); });
+  const tsar_mem_desc& d = reg.desc;
+  const std::size_t e = d.elem_size;
+  const std::int64_t items = by_cols(reg) ? cols_of(reg) : rows_of(reg);
+  const Range need = window_need(reg, range);
+  const Range need_cols = MemoryRegistry::needed_cols(d, range);
+  place_window(reg, c, *device, need);
 
   unsigned char* dev = static_cast<unsigned char*>(c.data);
   if (plus_shaped(reg) && writes(reg)) {

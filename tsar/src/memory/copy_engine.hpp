@@ -36,7 +36,10 @@
 // they stay resident on the writer (the host's are stale) and current in the reader's copy,
 // which then needs nothing copied in for them. exchange arranges it, before any worker runs,
 // where the reader's copy already holds those rows and keeps its window this pass; the rows'
-// new home is settled at end_pass.
+// new home is settled at end_pass. Resident rows an earlier pass left on one device -- another
+// loop's output a data environment's loop reads with a halo -- go the same way, copied by
+// exchange itself into the reader's copy: the reader's device waits for them
+// (Device::order_before), the planner does not.
 //
 // Copies belong to the buffer's data (BufferData), one per device; each worker uses its
 // device's. What a worker writes in a pass is recorded per registration and settled into the
@@ -50,6 +53,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -144,6 +148,13 @@ class CopyEngine {
   /// it; returns the bytes, or -1 when the rows must go through the host.
   std::int64_t copy_to_peer(const BufferData& data, DeviceCopy& c, Device& device, WorkerState& me,
                             Range rows);
+  /// exchange's: queues the copies of the resident rows of `c` inside `rows` straight into
+  /// `to` (current there from now on) and notes the pair for ordering; returns the bytes.
+  std::int64_t copy_rows_to_peer(const BufferData& data, DeviceCopy& c, DeviceCopy& to, Range rows);
+  /// Allocates, grows or moves the allocation of `c` (on `device`) so that it holds the
+  /// items `need` (window_need of a worker's range): a persistent copy grows with some slack
+  /// and keeps what it holds, another moves.
+  static void place_window(Registration& reg, DeviceCopy& c, Device& device, Range need);
   void stage_buffer(Registration& reg, WorkerState& me, int worker,
                     const std::shared_ptr<Device>& device, Range range);
   void stage_plus_output(Registration& reg, DeviceCopy& c, WorkerState& me, Device& device,
@@ -168,6 +179,8 @@ class CopyEngine {
   int workers_;
   std::int64_t origin_ = 0;  ///< the pass's first iteration (begin_pass)
   std::vector<WorkerState> traffic_;
+  /// exchange's: devices that copied into another's memory, and that device.
+  std::vector<std::pair<Device*, Device*>> ordered_;
 };
 
 /// Elements per device row for rows of `cols` elements of `elem_size` bytes: `cols` rounded
