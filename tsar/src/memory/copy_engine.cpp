@@ -220,7 +220,7 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
           // What the reader lacks of c's rows goes straight into its copy where c's device can
           // copy there: a data environment's halo rows, which another loop left on one GPU and
           // this one reads on the next, took a write-back the planner waited for and a copy in
-          // (docs/results/tsar/two-gpu-halos/2026-11-27-h200x2-25f4ff5.txt). Its window is
+          // (docs/results/archive/tsar/two-gpu-halos/2026-11-27-h200x2-25f4ff5.txt). Its window is
           // placed first, as its stage_in would place it, so it keeps them; where its memory
           // runs short, the rows go through the host and its stage_in gives the device up.
           bool peer = reader != nullptr && !by_cols(reg) && !plus_shaped(reg) &&
