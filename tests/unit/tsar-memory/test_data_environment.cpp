@@ -209,6 +209,42 @@ TEST_F(DataEnv, LoopsWithDifferentSplitsMoveOnlyTheRowsBetweenThem) {
   expect_reference();
 }
 
+TEST_F(DataEnv, AReaderWhoseWindowCannotGrowForAnothersRowsLosesItsDeviceAndTheStepStaysRight) {
+  // Rows another accelerator left resident go straight into the reader's copy once its window
+  // holds them, which may take growing it before any worker runs. With 12 KiB per device the
+  // summing loop's first accelerator can hold the relaxing loop's rows but not grow its window
+  // over its halo: the rows go through the host, the device is lost to that loop (its rows run
+  // on a core), and the results stay the serial loops'.
+  if (accel_test::setup().kind != "omphost") GTEST_SKIP() << "sizes fit the host-as-device run";
+  ::setenv("TSAR_DEVICE_MEMORY_LIMIT", "12K", 1);
+  tsar::set_devices(accel_test::setup().devices);
+  ::unsetenv("TSAR_DEVICE_MEMORY_LIMIT");
+  tsar::Data env;
+  env.map_2d(a.data(), kRows, kCols);
+  tsar::Region relax = fixed("relax", 2), sums = fixed("sums", 1);
+  env.attach(relax);
+  env.attach(sums);
+  auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
+  auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN, 1);
+  auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
+  testing::internal::CaptureStderr();
+  for (int step = 0; step < 2; ++step) {
+    relax.parallel_for(kRows,
+                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
+    sums.parallel_for(
+        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(sa), kCols, c.ptr(ss)); });
+    serial_relax(step);
+    serial_sums();
+  }
+  const std::string warnings = testing::internal::GetCapturedStderr();
+  EXPECT_THAT(warnings, HasSubstr("TSAR_DEVICE_MEMORY_LIMIT"));
+  int lost = 0;
+  for (int w = 0; w < sums.num_devices(); ++w) lost += sums.device(w).retired;
+  EXPECT_EQ(lost, 1) << warnings;
+  env.update_host();
+  expect_reference();
+}
+
 // The consumer stays with its producer: a loop whose own estimates would split differently
 // takes the split under which its accelerators read only the rows their devices hold of the
 // widest shared buffer, as long as moving rows would cost more than it gains (here the links
