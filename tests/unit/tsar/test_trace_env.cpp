@@ -22,7 +22,8 @@ std::string csv_path() {
   return ::testing::TempDir() + "/tsar-trace-" + std::to_string(getpid()) + ".csv";
 }
 
-/// The rows of `region` in the CSV trace, as fields (names unquoted: the tests' have no commas).
+/// The rows of `region` in the CSV trace, as fields (names unquoted: the tests' have no commas
+/// or quotes).
 std::vector<std::vector<std::string>> rows_of(const std::string& region) {
   std::ifstream in(csv_path());
   std::vector<std::vector<std::string>> rows;
@@ -30,7 +31,8 @@ std::vector<std::vector<std::string>> rows_of(const std::string& region) {
     if (line.rfind("\"" + region + "\",", 0) != 0) continue;
     std::vector<std::string> fields;
     std::stringstream s(line);
-    for (std::string f; std::getline(s, f, ',');) fields.push_back(f);
+    for (std::string f; std::getline(s, f, ',');)
+      fields.push_back(f.size() >= 2 && f.front() == '"' ? f.substr(1, f.size() - 2) : f);
     rows.push_back(fields);
   }
   return rows;

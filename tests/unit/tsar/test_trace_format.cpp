@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The trace's lines (statistics.hpp) are the bytes the nlohmann::json / snprintf code they
-// replaced wrote for the same pass: that code is kept here as the reference.
+// The trace's lines (statistics.hpp): a JSON line is the bytes nlohmann::json writes for the
+// pass (the code the writer replaced, kept here as the reference); a CSV line, read back by an
+// RFC 4180 reader, gives the pass's fields: the names as they were, the numbers to the nine
+// significant digits the format promises.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -60,33 +64,115 @@ std::string reference_json(const Names& ctx, const tsar_pass_stats& pass,
   return j.dump() + "\n";
 }
 
-std::string reference_csv(const Names& ctx, const tsar_pass_stats& pass,
-                          const std::vector<tsar_device_stats>& devices) {
-  std::string out;
-  char line[512];
-  for (std::size_t w = 0; w < devices.size(); ++w) {
-    const auto& d = devices[w];
-    std::snprintf(line, sizeof line,
-                  ",%lld,%lld,%d,%d,%.9g,%.9g,%s,%zu,%s,%s,%lld,%lld,%.9g,%.9g,%.9g,%d,%lld,%lld,%"
-                  "lld,%lld,%d\n",
-                  static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
-                  pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
-                  share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
-                  w < ctx.device_keys.size() ? ctx.device_keys[w].c_str() : "",
-                  device_kind_name(static_cast<DeviceKind>(d.kind)),
-                  static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
-                  d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,
-                  static_cast<long long>(d.bytes_to_device),
-                  static_cast<long long>(d.bytes_from_device), static_cast<long long>(d.bytes_peer),
-                  static_cast<long long>(d.stolen_iterations), d.late);
-    const auto quote = [](const std::string& s) {
-      std::string q = "\"";
-      for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      return q + "\"";
-    };
-    out += quote(ctx.region) + "," + quote(ctx.schedule) + line;
+/// The records of RFC 4180 text: fields split at commas and line ends outside quotes, quoted
+/// fields unquoted ("" is a quote).
+std::vector<std::vector<std::string>> read_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c != '"') {
+        field += c;
+      } else if (i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else {
+        quoted = false;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\n') {
+      fields.push_back(std::move(field));
+      field.clear();
+      records.push_back(std::move(fields));
+      fields.clear();
+    } else {
+      field += c;
+    }
   }
-  return out;
+  EXPECT_FALSE(quoted) << "an unterminated quote";
+  EXPECT_TRUE(field.empty() && fields.empty()) << "text after the last line end";
+  return records;
+}
+
+/// Whether `text` reads as `value` written with nine significant digits.
+::testing::AssertionResult reads_as(const std::string& text, double value) {
+  char* end = nullptr;
+  const double read = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size())
+    return ::testing::AssertionFailure() << "'" << text << "' is not a number";
+  const bool same = std::isnan(value)   ? std::isnan(read)
+                    : std::isinf(value) ? read == value
+                                        : std::abs(read - value) <= 5e-9 * std::abs(value) &&
+                                              std::signbit(read) == std::signbit(value);
+  if (same) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' reads as " << read << ", not " << value;
+}
+
+/// The columns expect_csv reads, in order.
+const std::vector<std::string> kCsvColumns = {"region",
+                                              "schedule",
+                                              "pass",
+                                              "n",
+                                              "sub_passes",
+                                              "canceled",
+                                              "pass_seconds",
+                                              "schedule_seconds",
+                                              "cpu_sharing",
+                                              "worker",
+                                              "device",
+                                              "kind",
+                                              "iterations",
+                                              "chunks",
+                                              "busy_seconds",
+                                              "idle_seconds",
+                                              "time_per_iteration",
+                                              "retired",
+                                              "bytes_to_device",
+                                              "bytes_from_device",
+                                              "bytes_peer",
+                                              "stolen_iterations",
+                                              "late"};
+
+/// Checks that `records` are the CSV lines of `pass` on `devices` (columns kCsvColumns).
+void expect_csv(const std::vector<std::vector<std::string>>& records, const Names& ctx,
+                const tsar_pass_stats& pass, const std::vector<tsar_device_stats>& devices) {
+  ASSERT_EQ(records.size(), devices.size());
+  const auto integer = [](const std::string& f) { return std::stoll(f); };
+  for (std::size_t w = 0; w < devices.size(); ++w) {
+    const auto& r = records[w];
+    const auto& d = devices[w];
+    ASSERT_EQ(r.size(), 23u) << "record " << w;
+    EXPECT_EQ(r[0], ctx.region);
+    EXPECT_EQ(r[1], ctx.schedule);
+    EXPECT_EQ(integer(r[2]), pass.pass);
+    EXPECT_EQ(integer(r[3]), pass.n);
+    EXPECT_EQ(integer(r[4]), pass.sub_passes);
+    EXPECT_EQ(integer(r[5]), pass.canceled);
+    EXPECT_TRUE(reads_as(r[6], pass.seconds));
+    EXPECT_TRUE(reads_as(r[7], pass.schedule_seconds));
+    EXPECT_EQ(r[8], share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)));
+    EXPECT_EQ(integer(r[9]), static_cast<long long>(w));
+    EXPECT_EQ(r[10], w < ctx.device_keys.size() ? ctx.device_keys[w] : "");
+    EXPECT_EQ(r[11], device_kind_name(static_cast<DeviceKind>(d.kind)));
+    EXPECT_EQ(integer(r[12]), d.iterations);
+    EXPECT_EQ(integer(r[13]), d.chunks);
+    EXPECT_TRUE(reads_as(r[14], d.busy_seconds));
+    EXPECT_TRUE(reads_as(r[15], d.idle_seconds));
+    EXPECT_TRUE(reads_as(r[16], d.time_per_iteration));
+    EXPECT_EQ(integer(r[17]), d.retired);
+    EXPECT_EQ(integer(r[18]), d.bytes_to_device);
+    EXPECT_EQ(integer(r[19]), d.bytes_from_device);
+    EXPECT_EQ(integer(r[20]), d.bytes_peer);
+    EXPECT_EQ(integer(r[21]), d.stolen_iterations);
+    EXPECT_EQ(integer(r[22]), d.late);
+  }
 }
 
 /// Doubles of every kind: times as passes have them, integers, extremes, not finite.
@@ -141,7 +227,7 @@ std::int64_t some_int(std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST(TraceFormat, LinesAreTheBytesTheJsonAndSnprintfWritersWrote) {
+TEST(TraceFormat, JsonLinesAreTheJsonWritersBytesAndCsvLinesReadBackAsThePass) {
   const std::vector<Names> names = {
       {"gramschmidt.normalize", "adaptive", {"cpu:0", "cpu:1", "omp:0", "cuda:1"}},
       {"q\"uote\\back/slash", "chunk-dynamic:8", {"emul:0"}},  // fewer keys than devices
@@ -179,16 +265,23 @@ TEST(TraceFormat, LinesAreTheBytesTheJsonAndSnprintfWritersWrote) {
           d.stolen_iterations = some_int(rng);
           d.late = static_cast<int>(rng() % 3);
         }
-        std::string json = "[before]", csv = "[before]";  // appended to
+        std::string json = "[before]", csv;  // appended to
         tsar::core::append_pass_json(json, ctx, pass, devices);
         tsar::core::append_pass_csv(csv, ctx, pass, devices);
         ASSERT_EQ(json, "[before]" + reference_json(n, pass, devices)) << n.region;
-        ASSERT_EQ(csv, "[before]" + reference_csv(n, pass, devices)) << n.region;
+        expect_csv(read_csv(csv), n, pass, devices);
+        if (::testing::Test::HasFailure()) FAIL() << n.region << ": " << csv;
         ++lines;
       }
     }
   }
   EXPECT_EQ(lines, 5 * 4 * 40);
+}
+
+TEST(TraceFormat, TheCsvHeaderNamesTheColumnsTheLinesHave) {
+  const auto header = read_csv(tsar::core::csv_header());
+  ASSERT_EQ(header.size(), 1u);
+  EXPECT_EQ(header[0], kCsvColumns);
 }
 
 TEST(TraceFormat, NamesThatAreNotUtf8ThrowAsTheJsonWriterDid) {

@@ -34,16 +34,17 @@ std::span<const tsar_device_stats> Statistics::devices(std::int64_t pass) const 
 
 TraceContext::TraceContext(const std::string& region, const std::string& schedule,
                            const std::vector<std::string>& device_keys)
-    : json_region(nlohmann::json(region).dump()),
-      json_schedule(nlohmann::json(schedule).dump()),
-      csv_keys(device_keys) {
-  for (const auto& k : device_keys) json_keys.push_back(nlohmann::json(k).dump());
-  // Region and schedule names are user text: quoted for CSV.
+    : json_region(nlohmann::json(region).dump()), json_schedule(nlohmann::json(schedule).dump()) {
+  // Names are text: quoted for CSV (RFC 4180), so a comma or a newline stays in its field.
   const auto quote = [](const std::string& s) {
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   };
+  for (const auto& k : device_keys) {
+    json_keys.push_back(nlohmann::json(k).dump());
+    csv_keys.push_back(quote(k));
+  }
   csv_names = quote(region) + "," + quote(schedule);
 }
 
@@ -143,7 +144,7 @@ void append_pass_csv(std::string& out, const TraceContext& ctx, const tsar_pass_
                   static_cast<long long>(pass.pass), static_cast<long long>(pass.n),
                   pass.sub_passes, pass.canceled, pass.seconds, pass.schedule_seconds,
                   share_mode_name(static_cast<ShareMode>(pass.cpu_sharing)), w,
-                  w < ctx.csv_keys.size() ? ctx.csv_keys[w].c_str() : "",
+                  w < ctx.csv_keys.size() ? ctx.csv_keys[w].c_str() : "\"\"",
                   device_kind_name(static_cast<DeviceKind>(d.kind)),
                   static_cast<long long>(d.iterations), static_cast<long long>(d.chunks),
                   d.busy_seconds, d.idle_seconds, d.time_per_iteration, d.retired,

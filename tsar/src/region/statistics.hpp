@@ -52,7 +52,7 @@ struct TraceContext {
   std::string json_region, json_schedule;  ///< JSON string literals, quoted and escaped
   std::vector<std::string> json_keys;
   std::string csv_names;              ///< "region","schedule" (CSV-quoted)
-  std::vector<std::string> csv_keys;  ///< as given (the CSV has them unquoted)
+  std::vector<std::string> csv_keys;  ///< quoted
 };
 
 /// Appends one pass as a JSON object on one line (JSON lines), with a trailing newline: the
