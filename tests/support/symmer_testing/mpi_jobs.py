@@ -93,6 +93,17 @@ def cpus_allowed(pid, tid=None):
     return None
 
 
+def last_cpu(pid):
+    """The CPU a process's main thread last ran on (/proc/PID/stat's processor field); None
+    once it is gone."""
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            # The command name may hold spaces: fields count from its closing parenthesis.
+            return int(f.read().rsplit(')', 1)[1].split()[36])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def cpu_list(text):
     """'0-3,8' -> {0, 1, 2, 3, 8}."""
     cpus = set()
