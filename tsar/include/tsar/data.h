@@ -42,8 +42,10 @@ extern "C" {
  *   nothing is copied back. A CPU worker writes the host's row: it becomes current there and
  *   device copies of it are dropped.
  * - Before a pass, the rows a device's range reads (its rows and halo, or the whole buffer
- *   for FULL) that another device owns are copied to the host, then into the reading
- *   device's copy with the rows it does not hold. Nothing else moves: when one loop's split
+ *   for FULL) that another device owns are copied into the reading device's copy: straight
+ *   from the owner's where the two devices can copy into each other (CUDA GPUs; the owner
+ *   keeps them and the host's stay stale), else through the host, whose rows become current.
+ *   The rows it does not hold come from the host. Nothing else moves: when one loop's split
  *   differs from the next's, only the rows between the two splits and the halos move, and
  *   rows a device already holds stay where they are. Under chunk schedules (any worker may
  *   take any row) every owned row of an input comes back before the pass.
