@@ -85,6 +85,19 @@ class DataEnv : public ::testing::Test {
     return std::max<std::int64_t>(0, std::min(x.second, y.second) - std::max(x.first, y.first));
   }
 
+  /// A pass of the relaxing loop in `r` (`a_`: its registration of a), and its serial twin.
+  void relax_pass(tsar::Region& r, const tsar::Mapped<double>& a_, int step) {
+    r.parallel_for(kRows,
+                   [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(a_), kCols, step); });
+    serial_relax(step);
+  }
+  /// A pass of the summing loop in `r` (`a_`, `s_`: its registrations), and its serial twin.
+  void sums_pass(tsar::Region& r, const tsar::Mapped<double>& a_, const tsar::Mapped<double>& s_) {
+    r.parallel_for(
+        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(a_), kCols, c.ptr(s_)); });
+    serial_sums();
+  }
+
   // The three loops of a step, run serially on the reference copies.
   void serial_relax(int step) {
     for (std::int64_t i = 0; i < kRows; ++i)
@@ -123,14 +136,10 @@ TEST_F(DataEnv, ATimeStepOfThreeLoopsMovesNothingOnceItsDataIsOnTheDevices) {
   auto as = add.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_IN);
   std::int64_t accel_rows = 0;
   for (int step = 0; step < 4; ++step) {
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
-    sums.parallel_for(
-        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(sa), kCols, c.ptr(ss)); });
+    relax_pass(relax, ra_, step);
+    sums_pass(sums, sa, ss);
     add.parallel_for(
         kRows, [&](const tsar::Chunk& c) { data_test::add_sums(c, c.ptr(aa), kCols, c.ptr(as)); });
-    serial_relax(step);
-    serial_sums();
     serial_add();
     for (const tsar::Region* r : {&relax, &sums, &add}) {
       ASSERT_EQ(ranges(*r), ranges(relax)) << "the static splits differ";
@@ -166,16 +175,12 @@ TEST_F(DataEnv, LoopsWithDifferentSplitsMoveOnlyTheRowsBetweenThem) {
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
   auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int step = 0; step < 3; ++step) {
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
+    relax_pass(relax, ra_, step);
     const auto r1 = ranges(relax);
     const auto relax_stats = relax.pass_stats();
-    sums.parallel_for(
-        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(sa), kCols, c.ptr(ss)); });
+    sums_pass(sums, sa, ss);
     const auto r2 = ranges(sums);
     ASSERT_NE(r1, r2) << "the splits should differ";
-    serial_relax(step);
-    serial_sums();
     if (step == 0) continue;  // the first passes bring the rows in
     const auto stats = sums.pass_stats();
     for (int w = 0; w < sums.num_devices(); ++w) {
@@ -229,12 +234,8 @@ TEST_F(DataEnv, AReaderWhoseWindowCannotGrowForAnothersRowsLosesItsDeviceAndTheS
   auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   testing::internal::CaptureStderr();
   for (int step = 0; step < 2; ++step) {
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
-    sums.parallel_for(
-        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(sa), kCols, c.ptr(ss)); });
-    serial_relax(step);
-    serial_sums();
+    relax_pass(relax, ra_, step);
+    sums_pass(sums, sa, ss);
   }
   const std::string warnings = testing::internal::GetCapturedStderr();
   EXPECT_THAT(warnings, HasSubstr("TSAR_DEVICE_MEMORY_LIMIT"));
@@ -278,12 +279,8 @@ TEST_F(DataEnv, ALoopTakesItsProducersSplitWhileMovingRowsCostsMore) {
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
   auto ss = sums.map(s.data(), kRows, tsar::Assoc::rows, TSAR_MEM_OUT | TSAR_MEM_OVERWRITE);
   for (int step = 0; step < 6; ++step) {
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
-    sums.parallel_for(
-        kRows, [&](const tsar::Chunk& c) { data_test::row_sums(c, c.ptr(sa), kCols, c.ptr(ss)); });
-    serial_relax(step);
-    serial_sums();
+    relax_pass(relax, ra_, step);
+    sums_pass(sums, sa, ss);
     SCOPED_TRACE("step " + std::to_string(step));
     ASSERT_EQ(ranges(sums), ranges(relax));
     for (const auto& d : sums.pass_stats().devices) {
@@ -305,15 +302,13 @@ TEST_F(DataEnv, ACpuOnlyLoopReadsTheRowsAcceleratorsOwn) {
   auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
   auto sa = sums.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_IN);
   for (int step = 0; step < 2; ++step) {
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
+    relax_pass(relax, ra_, step);
     std::int64_t accel_rows = 0;
     for (int w = 0; w < relax.num_devices(); ++w)
       if (accelerator(relax, w)) accel_rows += relax.pass_stats().devices[w].iterations;
     sums.parallel_for(kRows, [&](const tsar::Chunk& c) {
       data_test::row_sums(c, c.ptr(sa), kCols, s.data());  // s is the host's own
     });
-    serial_relax(step);
     serial_sums();
     for (std::int64_t i = 0; i < kRows; ++i) ASSERT_DOUBLE_EQ(s[i], rs[i]) << i;
     // The rows the accelerators owned came back for the cores (counted for the readers).
@@ -329,11 +324,7 @@ TEST_F(DataEnv, HostUpdatesMoveTheRowsTheyName) {
   tsar::Region relax = fixed("relax", 2);
   env.attach(relax);
   auto ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
-  const auto run = [&](int step) {
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
-    serial_relax(step);
-  };
+  const auto run = [&](int step) { relax_pass(relax, ra_, step); };
   run(0);
   // The first accelerator's rows: its own, stale on the host.
   int acc = 0;
@@ -375,22 +366,16 @@ TEST_F(DataEnv, EitherMayBeFreedFirst) {
       env.map_2d(a.data(), kRows, kCols);
       env.attach(relax);
       ra_ = relax.map_2d(a.data(), kRows, kCols, 0, tsar::Assoc::rows, TSAR_MEM_INOUT);
-      relax.parallel_for(kRows,
-                         [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, 0); });
-      serial_relax(0);
+      relax_pass(relax, ra_, 0);
     }  // the program's handle goes: the rows come back
     for (std::size_t k = 0; k < a.size(); ++k) ASSERT_DOUBLE_EQ(a[k], ra[k]) << k;
     // ... and the region goes on using the environment.
     for (int step = 1; step < 3; ++step) {
-      relax.parallel_for(
-          kRows, [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, step); });
-      serial_relax(step);
+      relax_pass(relax, ra_, step);
     }
     ra_.sync();
     for (std::size_t k = 0; k < a.size(); ++k) ASSERT_DOUBLE_EQ(a[k], ra[k]) << k;
-    relax.parallel_for(kRows,
-                       [&](const tsar::Chunk& c) { data_test::relax(c, c.ptr(ra_), kCols, 3); });
-    serial_relax(3);
+    relax_pass(relax, ra_, 3);
   }  // the last region goes: so does the environment, writing its rows back
   for (std::size_t k = 0; k < a.size(); ++k) ASSERT_DOUBLE_EQ(a[k], ra[k]) << k;
 }
