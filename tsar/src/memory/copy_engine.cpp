@@ -69,6 +69,20 @@ std::size_t span_bytes(std::size_t rows, std::size_t stride, std::size_t last_ro
   return ((rows - 1) * stride + last_row_elems) * elem;
 }
 
+/// Queues rows `rows` of the ROWS copy `from` (on `device`) into `to_base`, an allocation of
+/// `to` holding rows from `to_first` in the same stride; returns the bytes.
+std::int64_t rows_to_peer(const BufferData& data, const DeviceCopy& from, Device& device,
+                          Device& to, void* to_base, std::int64_t to_first, Range rows) {
+  const std::size_t e = data.shape.elem_size;
+  const std::size_t bytes = span_bytes(sz(rows.size()), from.stride, data.shape.cols, e);
+  device.copy_peer(
+      to, static_cast<unsigned char*>(to_base) + sz(rows.begin - to_first) * from.stride * e,
+      static_cast<const unsigned char*>(from.data) +
+          sz(rows.begin - from.window.begin) * from.stride * e,
+      bytes);
+  return static_cast<std::int64_t>(bytes);
+}
+
 /// Copies rows `own` of a ROWS copy back into the host buffer (queued on the device; complete
 /// at its next synchronize) and returns the bytes.
 std::int64_t rows_to_host(const BufferData& data, const DeviceCopy& c, Device& device, Range own) {
@@ -270,17 +284,10 @@ std::int64_t CopyEngine::copy_rows_to_peer(const BufferData& data, DeviceCopy& c
   out = c.dirty;
   out.clip(rows);
   if (out.empty()) return 0;
-  const std::size_t e = data.shape.elem_size;
   std::int64_t moved = 0;
   for (const Range& r : out.parts()) {
-    const std::size_t bytes = span_bytes(sz(r.size()), c.stride, data.shape.cols, e);
-    c.device->copy_peer(
-        *to.device,
-        static_cast<unsigned char*>(to.data) + sz(r.begin - to.window.begin) * to.stride * e,
-        static_cast<const unsigned char*>(c.data) + sz(r.begin - c.window.begin) * c.stride * e,
-        bytes);
+    moved += rows_to_peer(data, c, *c.device, *to.device, to.data, to.window.begin, r);
     to.valid.add(r);
-    moved += static_cast<std::int64_t>(bytes);
   }
   const std::pair<Device*, Device*> pair{c.device.get(), to.device.get()};
   if (std::find(ordered_.begin(), ordered_.end(), pair) == ordered_.end()) ordered_.push_back(pair);
@@ -325,15 +332,9 @@ std::int64_t CopyEngine::copy_to_peer(const BufferData& data, DeviceCopy& c, Dev
                                       WorkerState& me, Range rows) {
   for (const PeerTarget& t : me.peer) {
     if (t.data != &data || t.rows.begin != rows.begin || t.rows.end != rows.end) continue;
-    const std::size_t e = data.shape.elem_size;
-    const std::size_t bytes = span_bytes(sz(rows.size()), c.stride, data.shape.cols, e);
-    device.copy_peer(
-        *t.to->device,
-        static_cast<unsigned char*>(t.base) + sz(rows.begin - t.first) * c.stride * e,
-        static_cast<const unsigned char*>(c.data) + sz(rows.begin - c.window.begin) * c.stride * e,
-        bytes);
+    const std::int64_t bytes = rows_to_peer(data, c, device, *t.to->device, t.base, t.first, rows);
     me.delivered.emplace_back(t.to, rows);
-    return static_cast<std::int64_t>(bytes);
+    return bytes;
   }
   return -1;
 }
