@@ -265,4 +265,62 @@ TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
   EXPECT_FALSE(u.decided_out());
 }
 
+/// Rounds of a time step of several loops, a pass each, until the trial chooses (at most 40):
+/// `seconds(slot, round)` is each loop's pass. Returns the slot whose pass comes next.
+template <typename Seconds>
+int rounds_until_choosing(ParticipationTrial& t, int slots, Seconds seconds) {
+  for (int r = 0; r < 40; ++r)
+    for (int s = 0; s < slots; ++s) {
+      if (t.choosing()) return s;
+      rec(t, seconds(s, r), true, s);
+    }
+  return 0;
+}
+
+TEST(ParticipationTrial, AStepGainsWhatItsLoopsGainTogether) {
+  // BiCGStab's step on two GPUs, shaped: two loops of 1 s a pass run in 0.6 s without the
+  // candidate, four of 0.5 s run alike within 3%. The loops' median ratio is 1 and an alike
+  // loop's slowest pass is slower than its fastest baseline pass; the step runs in 0.8 of its
+  // time, and its slowest passes together are faster than its fastest baseline passes.
+  ParticipationTrial t;
+  constexpr int kLoops = 6;
+  for (int l = 0; l < kLoops; ++l) t.join();
+  const auto base = [](int l) { return l < 2 ? 1.0 : 0.5; };
+  const double wobble[] = {1.0, 0.98, 1.02};
+  const int first =
+      rounds_until_choosing(t, kLoops, [&](int l, int r) { return base(l) * wobble[r % 3]; });
+  ASSERT_TRUE(t.choosing());
+  t.choose("cuda:0");
+  const auto loop = [&](int i) { return (first + i) % kLoops; };
+  for (int i = 0; i < kLoops; ++i) rec(t, 9.0, true, loop(i));  // the move
+  const double alike[] = {0.98, 1.03, 1.0};
+  for (int r = 0; r < ParticipationTrial::kTrialPasses; ++r)
+    for (int i = 0; i < kLoops; ++i) {
+      const int l = loop(i);
+      rec(t, l < 2 ? 0.6 + 0.01 * r : 0.5 * alike[r], true, l);
+    }
+  EXPECT_TRUE(t.decided_out());
+  EXPECT_TRUE(t.out());
+}
+
+TEST(ParticipationTrial, ALightLoopsGainDoesNotSwitchItsStep) {
+  // A loop of 0.1 s a pass halves without the candidate; the step's other loop, 2 s a pass,
+  // runs alike: the step gains 2.4%, within the margin.
+  ParticipationTrial t;
+  t.join();
+  t.join();
+  const double wobble[] = {1.0, 0.98, 1.02};
+  const int first = rounds_until_choosing(
+      t, 2, [&](int l, int r) { return (l == 0 ? 0.1 : 2.0) * wobble[r % 3]; });
+  ASSERT_TRUE(t.choosing());
+  t.choose("cpu");
+  rec(t, 9.0, true, first);
+  rec(t, 9.0, true, 1 - first);
+  const double alike[] = {1.0, 1.01, 0.99};
+  for (int r = 0; r < ParticipationTrial::kTrialPasses; ++r)
+    for (const int l : {first, 1 - first}) rec(t, l == 0 ? 0.05 : 2.0 * alike[r], true, l);
+  EXPECT_FALSE(t.decided_out());
+  EXPECT_FALSE(t.out());
+}
+
 }  // namespace

@@ -61,11 +61,15 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       if (paid()) {
         phase_ = Phase::kBaseline;
         count_ = 0;
-        for (Slot& s : slots_) s.baseline.clear();
+        for (Slot& s : slots_) {
+          s.baseline.clear();
+          s.iterations = 0;
+        }
       }
       return;
     case Phase::kBaseline: {
       ++count_;
+      slot.iterations += timed ? n : 0;
       if (timed && steady && static_cast<int>(slot.baseline.size()) < kBaselinePasses)
         slot.baseline.push_back(tpi);
       // Every region measured, or some did and the others run rarely (or never steadily).
@@ -86,16 +90,17 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       if (!slot.seen) {
         slot.seen = true;  // its first pass this way pays the move
       } else if (timed && steady && slot.median > 0.0) {
-        ratios_.push_back(tpi / slot.median);
+        slot.ratios.push_back(tpi / slot.median);
+        ++compared_;
       }
-      if (!first_round_checked_ && static_cast<int>(ratios_.size()) >= compared_slots_) {
+      if (!first_round_checked_ && compared_ >= compared_slots_) {
         first_round_checked_ = true;
-        if (upper_median(ratios_) > 1.0 + kMargin) {
+        if (step_ratio([](Slot& s) { return s.ratios.front(); }) > 1.0 + kMargin) {
           decide(false);
           return;
         }
       }
-      if (static_cast<int>(ratios_.size()) >= kTrialPasses * compared_slots_) {
+      if (compared_ >= kTrialPasses * compared_slots_) {
         decide(wins());
       } else if (count_ > (kTrialPasses + kUnsteadyPasses + 1) * regions) {
         decide(false);  // too few steady passes to tell
@@ -110,17 +115,30 @@ void ParticipationTrial::start_trial() {
   chosen_ = false;
   first_round_checked_ = false;
   compared_slots_ = 0;
-  ratios_.clear();
+  compared_ = 0;
   trial_cost_ = 0.0;
   for (Slot& s : slots_) {
     s.seen = false;
     s.median = 0.0;
+    s.ratios.clear();
     if (static_cast<int>(s.baseline.size()) < kBaselinePasses) continue;
     const double fastest = *std::min_element(s.baseline.begin(), s.baseline.end());
     s.median = upper_median(s.baseline);
     s.fastest = fastest / s.median;
+    s.weight = s.median * static_cast<double>(s.iterations);
     ++compared_slots_;
   }
+}
+
+template <typename Pick>
+double ParticipationTrial::step_ratio(Pick pick) {
+  double sum = 0.0, weights = 0.0;
+  for (Slot& s : slots_) {
+    if (s.ratios.empty()) continue;
+    sum += s.weight * pick(s);
+    weights += s.weight;
+  }
+  return weights > 0.0 ? sum / weights : 1.0;
 }
 
 int ParticipationTrial::hold_passes() const {
@@ -156,11 +174,10 @@ bool ParticipationTrial::needs_prediction() const {
 }
 
 bool ParticipationTrial::wins() {
-  double fastest = 1.0;
-  for (const Slot& s : slots_)
-    if (s.median > 0.0) fastest = std::min(fastest, s.fastest);
-  if (*std::max_element(ratios_.begin(), ratios_.end()) >= fastest) return false;
-  return upper_median(ratios_) < 1.0 - kMargin;
+  const double slowest =
+      step_ratio([](Slot& s) { return *std::max_element(s.ratios.begin(), s.ratios.end()); });
+  if (slowest >= step_ratio([](Slot& s) { return s.fastest; })) return false;
+  return step_ratio([](Slot& s) { return upper_median(s.ratios); }) < 1.0 - kMargin;
 }
 
 void ParticipationTrial::decide(bool switch_way) {

@@ -22,12 +22,20 @@
 //     moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
 //     kUnsteadyPasses;
 //   - each pass is compared with its own region's baseline (time per iteration over the
-//     baseline's median); a trial whose first round of compared passes is slower by more than
-//     kMargin ends there: a device that helps costs one slower pass beside the move;
-//   - the other way is taken when the median ratio is under 1 - kMargin and every compared
-//     pass was faster than every baseline pass of its region (staying as decided is the safe
-//     side: noise must not switch it; two ways that run alike order three passes each so
-//     with a chance of 1 in C(6, 3) = 20);
+//     baseline's median), and the regions' ratios are weighed by their share of the time step:
+//     each region's baseline median times the iterations it ran while the baseline was taken.
+//     A time step gains what its loops gain together: on two GPUs BiCGStab's two
+//     matrix-vector loops, a half of its step, ran in 0.6 of their time on one GPU while the
+//     four other loops ran alike, and a median over the loops' ratios called that no gain
+//     (docs/results/tsar/two-gpu-halos/2026-11-27-h200x2-80d1d62.txt). Of one region the
+//     weighted ratio is its own ratio;
+//   - a trial whose first round of compared passes is slower by more than kMargin ends there:
+//     a device that helps costs one slower pass beside the move;
+//   - the other way is taken when the step's ratio of the median compared passes is under
+//     1 - kMargin and its ratio of the slowest compared passes under that of the fastest
+//     baseline passes (staying as decided is the safe side: noise must not switch it; of one
+//     region, two ways that run alike order three passes each so with a chance of 1 in
+//     C(6, 3) = 20);
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
@@ -122,6 +130,9 @@ class ParticipationTrial {
     std::vector<double> baseline;  ///< seconds per iteration
     double median = 0.0;           ///< 0: no baseline this trial
     double fastest = 0.0;          ///< the fastest baseline pass over the median
+    std::int64_t iterations = 0;   ///< iterations of its timed passes since the baseline began
+    double weight = 0.0;           ///< its share of the step: median * iterations
+    std::vector<double> ratios;    ///< its compared passes over its baseline median
     bool seen = false;             ///< ran a pass the trial's way
     bool reverted = false;         ///< its next pass moves the candidate's rows back
     bool recorded = false;         ///< ran a pass the trial decides
@@ -130,6 +141,10 @@ class ParticipationTrial {
   };
   void hold();
   void start_trial();
+  /// The time step's ratio of the trial's way to the baseline: pick(slot) weighed by the
+  /// slots' weights, over the slots that compared a pass (1 when none did).
+  template <typename Pick>
+  double step_ratio(Pick pick);
   bool wins();
   void decide(bool switch_way);
 
@@ -142,10 +157,10 @@ class ParticipationTrial {
   bool decided_out_ = false;
   int losses_ = 0;  ///< trials in a row that changed nothing
   bool first_round_checked_ = false;
-  int compared_slots_ = 0;      ///< slots with a baseline this trial
-  std::vector<double> ratios_;  ///< compared passes over their region's baseline median
-  double trial_cost_ = 0.0;     ///< seconds the trial's passes took beyond the baselines
-  double held_seconds_ = 0.0;   ///< seconds of the passes held since
+  int compared_slots_ = 0;     ///< slots with a baseline this trial
+  int compared_ = 0;           ///< compared passes, all slots'
+  double trial_cost_ = 0.0;    ///< seconds the trial's passes took beyond the baselines
+  double held_seconds_ = 0.0;  ///< seconds of the passes held since
   /// The slots' latest predictions together: the largest moves, the passes summed.
   double expected_ = 0.0;
 };
