@@ -29,7 +29,6 @@
 #include "memory/interval_set.hpp"
 #include "region/region.hpp"
 #include "runtime/runtime.hpp"
-#include "schedule/participation_trial.hpp"
 #include "schedule/schedule_spec.hpp"
 #include "symmer/topology/node_model.hpp"
 
@@ -766,30 +765,6 @@ TEST(DataEnvironmentPasses, OneRegionAtATime) {
   second.enter_pass(64, "second");
   second.leave_pass();
   EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
-}
-
-TEST(DataEnvironmentPasses, TheProgramsHostWritesReachTheSharedTrial) {
-  // A trial's pass right after tsar_data_update_device copies the written rows in again: the
-  // environment tells its regions' shared trial, which then does not compare that pass.
-  auto env = std::make_shared<DataEnvironment>();
-  std::vector<double> a(64);
-  env->map(a.data(), {8, 64, 1, 0, 0, TSAR_ASSOC_ROWS, 0});
-  const auto shared = env->shared_trial();
-  ParticipationTrial& t = shared->trial;
-  const int slot = t.join();
-  const auto pass = [&](double seconds) {
-    t.record(
-        slot, seconds, 64, true,
-        t.needs_prediction() ? ParticipationTrial::Cost{0.0, 0.0} : ParticipationTrial::kUnchanged);
-  };
-  for (int p = 0; p < ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses; ++p)
-    pass(1.0);
-  ASSERT_TRUE(t.choosing());
-  t.choose("cuda:0");
-  pass(5.0);  // the move
-  env->update_device(a.data(), 0, DataEnvironment::kAllRows);
-  pass(4.0);  // copies the rows in again
-  EXPECT_TRUE(t.out()) << "a compared pass 4x slower would have ended the trial";
 }
 
 TEST(ResidentSplit, EachAcceleratorTakesTheRowsItsDeviceHoldsOfTheWidestSharedBuffer) {

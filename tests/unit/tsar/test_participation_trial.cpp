@@ -323,34 +323,4 @@ TEST(ParticipationTrial, ALightLoopsGainDoesNotSwitchItsStep) {
   EXPECT_FALSE(t.out());
 }
 
-TEST(ParticipationTrial, APassAfterTheProgramWroteTheHostIsNotCompared) {
-  // The program restarts from the host right after the trial's move: the next pass copies the
-  // rows in again (6 s) whichever way runs, and the trial goes on to the passes after it.
-  ParticipationTrial t;
-  t.join();
-  run(t, kBeforeTrial, 1.0);
-  t.choose("cuda:1");
-  rec(t, 9.0);  // the move
-  t.host_wrote();
-  rec(t, 6.0);
-  EXPECT_TRUE(t.out()) << "not compared: the trial goes on";
-  run(t, ParticipationTrial::kTrialPasses, 0.8);
-  EXPECT_TRUE(t.decided_out());
-
-  // A program that writes before every pass: those passes are the ones there are.
-  ParticipationTrial u;
-  u.join();
-  const auto written = [&](double seconds) {
-    u.host_wrote();
-    rec(u, seconds);
-  };
-  for (int p = 0; p < kBeforeTrial; ++p) written(1.0);
-  ASSERT_TRUE(u.choosing()) << "its passes make a baseline";
-  u.choose("cuda:1");
-  written(9.0);
-  written(1.5);
-  EXPECT_FALSE(u.out()) << "compared: slower, the trial ends";
-  EXPECT_FALSE(u.decided_out());
-}
-
 }  // namespace

@@ -124,10 +124,6 @@ void DataEnvironment::update_device(const void* host, std::size_t first, std::si
       c->dirty.subtract(rows);
     }
   }
-  if (trial_) {
-    std::lock_guard trial(trial_->mutex);
-    trial_->trial.host_wrote();
-  }
 }
 
 DataTraffic DataEnvironment::traffic(const void* host) const {

@@ -27,9 +27,6 @@ bool ParticipationTrial::out() const {
 void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady,
                                 Cost expected) {
   Slot& slot = slots_[static_cast<std::size_t>(at)];
-  steady = steady && (!slot.written || slot.last_written);
-  slot.last_written = slot.written;
-  slot.written = false;
   const bool timed = n > 0 && seconds > 0.0;
   const double tpi = timed ? seconds / static_cast<double>(n) : 0.0;
   const auto excess = [&] {
@@ -205,10 +202,6 @@ void ParticipationTrial::hold() {
     s.reverted = false;
     s.predicted = false;
   }
-}
-
-void ParticipationTrial::host_wrote() {
-  for (Slot& s : slots_) s.written = true;
 }
 
 void ParticipationTrial::forget(const std::string& unit) {

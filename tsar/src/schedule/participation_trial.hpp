@@ -36,12 +36,6 @@
 //     baseline passes (staying as decided is the safe side: noise must not switch it; of one
 //     region, two ways that run alike order three passes each so with a chance of 1 in
 //     C(6, 3) = 20);
-//   - a region's pass right after the program wrote rows on the host (tsar_data_update_device)
-//     copies them in again whichever way runs: it measures the program's writes, and is
-//     neither baseline nor compared, unless the region's last pass came after a write as well
-//     (a program that writes every step). BiCGStab's solver restarts from the host every ten
-//     steps; a trial that began there compared update's pass copying 8 MB in (218 us) with
-//     a baseline of 34 us and ended after one round;
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
@@ -116,10 +110,6 @@ class ParticipationTrial {
   bool needs_prediction() const;
   /// Whether the next record's rows choose the candidate (the last baseline passes).
   bool needs_rows() const { return phase_ == Phase::kBaseline; }
-  /// The program wrote rows on the host that the regions' devices then copy in again
-  /// (tsar_data_update_device): each region's next pass is not compared, unless its last
-  /// pass came after such a write too.
-  void host_wrote();
   /// `unit` can no longer run (retired, lost): a decision or trial about it ends.
   void forget(const std::string& unit);
   /// Whether the last decision keeps the candidate out.
@@ -148,8 +138,6 @@ class ParticipationTrial {
     bool recorded = false;         ///< ran a pass the trial decides
     Cost expected{0.0, 0.0};       ///< its planner's latest prediction of a trial's cost
     bool predicted = false;        ///< predicted since the hold began
-    bool written = false;          ///< the host wrote since its last pass
-    bool last_written = false;     ///< its last pass came after a host write
   };
   void hold();
   void start_trial();
