@@ -244,10 +244,13 @@ void Region::choose_participants() {
   cpu_participants_.clear();
   for (std::size_t w = 1; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
+    const bool took_part = x.taking_part;
     x.taking_part =
         !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
-    if (!x.taking_part) {  // what the leader reads of it after the barrier
-      x.clear_sub_pass();
+    if (!x.taking_part) {
+      // What the leader reads of it after the barrier: still clear where it sat the last
+      // (sub-)pass out too, and its line, which the worker writes, is left alone.
+      if (took_part) x.clear_sub_pass();
       continue;
     }
     (x.device->description().accelerator ? participants_ : cpu_participants_)
@@ -487,7 +490,11 @@ void Region::finish_sub_pass() {
   // its successor and is not learned.
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     Worker& x = workers_[w];
-    if (!x.taking_part) x.arrival = sub_start_;  // it neither ran nor waited
+    if (!x.taking_part && !x.lost_device) {  // it neither ran nor waited: nothing to add
+      x.arrival = x.own_finish = sub_start_;
+      samples_[w] = {};
+      continue;
+    }
     x.pass_idle += x.taking_part ? last - x.arrival : 0.0;
     x.pass_iterations += x.sub_iterations;
     x.pass_chunks += x.sub_chunks;
