@@ -125,19 +125,19 @@ void settle(Registration& reg) {
   }
 }
 
-/// Rows a worker running `range` reads of `reg` -- its rows and halo, or all of a FULL
-/// input --, or of an output it writes, the rows whose host values its copy starts from.
-Range touched(const Registration& reg, Range range) {
-  if (range.empty()) return {};
-  if (!reads(reg)) return clip(range, rows_of(reg));
+/// The items a worker running `range` (items) needs its copy of `reg` to hold: its rows and
+/// halo, or all of a FULL buffer.
+Range window_need(const Registration& reg, Range range) {
   if (reg.desc.assoc == TSAR_ASSOC_FULL) return {0, rows_of(reg)};
   return MemoryRegistry::needed(reg.desc, range);
 }
 
-/// The items a worker running `range` (items) needs its copy of `reg` to hold.
-Range window_need(const Registration& reg, Range range) {
-  if (reg.desc.assoc == TSAR_ASSOC_FULL) return {0, rows_of(reg)};
-  return MemoryRegistry::needed(reg.desc, range);
+/// Rows a worker running `range` reads of `reg` (window_need), or of an output it writes, the
+/// rows whose host values its copy starts from.
+Range touched(const Registration& reg, Range range) {
+  if (range.empty()) return {};
+  if (!reads(reg)) return clip(range, rows_of(reg));
+  return window_need(reg, range);
 }
 
 /// The worker whose device holds `c` in this pass, or `otherwise`.
