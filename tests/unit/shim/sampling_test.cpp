@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Eager sends timed by sampling (call.hpp): a thread computes, sends from the send cache and
 // now and then receives, for known times spun on the shim's own clock; the idle and compute the
-// shim accounts, though it clocks only one eager send in 16, must match what was spun. No MPI:
-// the real calls are spins, run by the same FastCall path the generated MPI_Send takes on a hit.
+// shim accounts, though it clocks only one eager send in FastCall::kSample, must match what was
+// spun. No MPI: the real calls are spins, run by the same FastCall path the generated MPI_Send
+// takes on a hit.
 #include <gtest/gtest.h>
 
 #include <cstdint>
