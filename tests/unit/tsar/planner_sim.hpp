@@ -43,6 +43,8 @@ struct Emulated {
   double jitter = 0.0;       ///< each pass's time is multiplied by U(1 - jitter, 1 + jitter)
   /// The device's time multiplier in pass p (spikes, cold passes, slow-downs).
   std::function<double(int pass)> factor = [](int) { return 1.0; };
+  /// Seconds it starts later than `start` in pass p (a worker the system ran late).
+  std::function<double(int pass)> delay = [](int) { return 0.0; };
   /// An accelerator with its own memory behind a link of these bytes per second (0: it
   /// computes on host memory, nothing is copied).
   std::size_t link_bytes_per_second = 0;
@@ -219,7 +221,7 @@ class Sim {
       if (pooled[w]) {
         pool += counts[w];
         rate += 1.0 / (emulated_[w].tpi * factor[w]);
-        start = std::max(start, emulated_[w].start + extra);
+        start = std::max(start, emulated_[w].start + emulated_[w].delay(pass_) + extra);
       }
     std::int64_t handed = 0;
     std::size_t last = count;
@@ -228,7 +230,7 @@ class Sim {
       if (!pooled[w]) {
         if (counts[w] <= 0) continue;
         const double busy = static_cast<double>(counts[w]) * e.tpi * factor[w];
-        samples[w] = {counts[w], busy, e.start + extra + busy};
+        samples[w] = {counts[w], busy, e.start + e.delay(pass_) + extra + busy};
       } else if (pool > 0) {
         const double part = static_cast<double>(pool) / (e.tpi * factor[w]) / rate;
         samples[w].iterations = static_cast<std::int64_t>(std::floor(part));

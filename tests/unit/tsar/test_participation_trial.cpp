@@ -56,6 +56,38 @@ TEST(ParticipationTrial, ASlowerWayEndsAfterItsFirstComparedPass) {
   EXPECT_EQ(t.candidate(), "");
 }
 
+TEST(ParticipationTrial, AStarvedUnitIsTriedBackInAndSitsOutWhenThatLoses) {
+  // The split gave the cores nothing: the trial's way is them back in. Slower that way, they
+  // are kept out from then on, and the next trial tries them back in again.
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  t.choose(ParticipationTrial::kCpuUnit, true);
+  EXPECT_TRUE(t.returning());
+  EXPECT_FALSE(t.out());
+  const int trial = t.trials();
+  rec(t, 3.0);  // moves rows: not compared
+  rec(t, 1.5);
+  EXPECT_FALSE(t.returning());
+  EXPECT_TRUE(t.decided_out());
+  EXPECT_TRUE(t.out());
+  while (!t.returning()) rec(t, 1.0);
+  EXPECT_EQ(t.trials(), trial + 1);
+  EXPECT_FALSE(t.out());
+}
+
+TEST(ParticipationTrial, AStarvedUnitThatGainsStaysIn) {
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  t.choose(ParticipationTrial::kCpuUnit, true);
+  rec(t, 3.0);
+  run(t, ParticipationTrial::kTrialPasses, 0.3);
+  EXPECT_FALSE(t.decided_out());
+  EXPECT_FALSE(t.out());
+  EXPECT_EQ(t.candidate(), "");
+}
+
 TEST(ParticipationTrial, NoiseDoesNotSwitch) {
   // The trial's median is 10% lower, but one of its passes is slower than a baseline pass.
   ParticipationTrial t;

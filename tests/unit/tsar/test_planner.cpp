@@ -395,6 +395,33 @@ TEST(Planner, CoresWhoseTakingPartCostsThePassMoreThanTheirShareSavesSitOut) {
   EXPECT_GE(total / 200.0, 1.15 * 10e-3);
 }
 
+TEST(Planner, CoresStarvedByAStartUpSinceGoneComeBack) {
+  // Eight cores, together 3x faster than the accelerator beside them; in the first eight
+  // passes every core starts 1 s late (longer than the accelerator's whole pass: a pass whose
+  // workers the system ran late). Charged to the few rows the cores had, that start-up gives
+  // them nothing, and cores given nothing are measured no more: a trial brings them back.
+  auto devices = node(8, {3e-6}, {800.0});
+  for (auto& d : devices)
+    if (!d.accelerator) d.delay = [](int pass) { return pass < 8 ? 1.0 : 0.0; };
+  Sim sim(devices, 21);
+  const std::vector<double> e = efficiencies(sim, 150);
+  EXPECT_GE(mean(e, 50, 150), 0.9) << text(e);
+  expect_none_retired(sim);
+}
+
+TEST(Planner, CoresWhoseStartUpAlwaysOutlastsThePassCostOnlyTheTrialsBudget) {
+  // The same cores, starting 1 s late in every pass: each trial that brings them back loses,
+  // and the trials cost at most their share of the run (ParticipationTrial::kTrialShare).
+  auto devices = node(8, {3e-6}, {800.0});
+  for (auto& d : devices)
+    if (!d.accelerator) d.delay = [](int) { return 1.0; };
+  Sim sim(devices, 21);
+  double total = 0.0;
+  for (int p = 0; p < 2000; ++p) total += sim.run(kN).seconds;
+  const double alone = 2000 * 0.3;  // the accelerator alone
+  EXPECT_LE(total, (1.0 + tsar::core::ParticipationTrial::kTrialShare) * alone);
+}
+
 /// 2000 passes of `devices` with participation trials and without, side by side on one seed.
 struct SideBySide {
   double with = 0.0, without = 0.0;  ///< seconds of all passes

@@ -13,9 +13,10 @@ int ParticipationTrial::join() {
   return static_cast<int>(slots_.size()) - 1;
 }
 
-void ParticipationTrial::choose(const std::string& candidate) {
+void ParticipationTrial::choose(const std::string& candidate, bool starved) {
   candidate_ = candidate;
   chosen_ = true;
+  decided_out_ = starved && !candidate.empty();
   if (candidate.empty()) hold();  // nothing to try: held as if the trial had cost nothing
 }
 
@@ -111,6 +112,7 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
 
 void ParticipationTrial::start_trial() {
   phase_ = Phase::kTrial;
+  ++trials_;
   count_ = 0;
   chosen_ = false;
   first_round_checked_ = false;

@@ -17,7 +17,8 @@
 //     a split still settling is not what the decided way costs;
 //   - then the other way: the candidate (the unit of fewest rows -- an accelerator by its device
 //     key, or kCpuUnit, the CPU devices together -- named by the first planner to see
-//     choosing()) sits out, or comes back once it sat out. A
+//     choosing()) sits out, or comes back once it sat out -- or once the split gave it
+//     nothing (the CPU devices starved by an estimate they can no longer correct). A
 //     region's first pass that way pays for moving rows and is not compared, nor is any pass that
 //     moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
 //     kUnsteadyPasses;
@@ -85,7 +86,9 @@ class ParticipationTrial {
   /// Whether the coming pass starts a trial: the planner names its candidate first (choose).
   bool choosing() const { return phase_ == Phase::kTrial && !chosen_ && !decided_out_; }
   /// The unit to try without ("": nothing to try; the trial is skipped and held again).
-  void choose(const std::string& candidate);
+  /// `starved`: the split already gives the unit nothing, so it counts as out, and the trial
+  /// tries it back in.
+  void choose(const std::string& candidate, bool starved = false);
   /// The unit the trial is about ("" when none).
   const std::string& candidate() const { return candidate_; }
   /// Whether the candidate sits out the coming pass.
@@ -114,6 +117,10 @@ class ParticipationTrial {
   void forget(const std::string& unit);
   /// Whether the last decision keeps the candidate out.
   bool decided_out() const { return decided_out_; }
+  /// Whether the candidate is coming back: a trial of it back in is under way.
+  bool returning() const { return phase_ == Phase::kTrial && decided_out_ && !candidate_.empty(); }
+  /// Trials started so far: tells one trial from the next.
+  int trials() const { return trials_; }
 
  private:
   enum class Phase { kWarmup, kBaseline, kTrial, kHolding };
@@ -156,6 +163,7 @@ class ParticipationTrial {
   bool chosen_ = false;
   bool decided_out_ = false;
   int losses_ = 0;  ///< trials in a row that changed nothing
+  int trials_ = 0;
   bool first_round_checked_ = false;
   int compared_slots_ = 0;     ///< slots with a baseline this trial
   int compared_ = 0;           ///< compared passes, all slots'

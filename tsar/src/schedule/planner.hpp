@@ -209,7 +209,9 @@ class PassPlanner {
   void sit_out_trial();
   /// The unit of fewest rows of the last pass -- an accelerator's device key, or
   /// ParticipationTrial::kCpuUnit -- where another unit ran as many or more; "" where none.
-  std::string trial_candidate() const;
+  /// `starved`: the CPU devices, measured once and given nothing by the split since (tried
+  /// back in).
+  std::string trial_candidate(bool* starved = nullptr) const;
   /// Worker w is (part of) the active unit `unit` names.
   bool in_unit(std::size_t w, const std::string& unit) const;
   /// What the trial it would start now is predicted to cost this region, after a pass of
@@ -365,6 +367,7 @@ class PassPlanner {
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;
+  int cpu_returned_in_ = 0;  ///< the trial (trials()) whose return of the CPU side reset it
 };
 
 }  // namespace tsar::core

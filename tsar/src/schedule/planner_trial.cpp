@@ -40,7 +40,18 @@ void PassPlanner::sit_out_trial() {
   if (!trial_pass_) return;
   const auto lock = lock_trial();
   ParticipationTrial& trial = trial_->trial;
-  if (trial.choosing()) trial.choose(trial_candidate());
+  if (trial.choosing()) {
+    bool starved = false;
+    const std::string unit = trial_candidate(&starved);
+    trial.choose(unit, starved);
+  }
+  if (trial.returning() && trial.candidate() == ParticipationTrial::kCpuUnit &&
+      cpu_returned_in_ != trial.trials()) {
+    // The CPU side comes back measured afresh, at its cores' own rates: its estimate is what
+    // kept it out, from passes that may no longer be what it costs.
+    cpu_returned_in_ = trial.trials();
+    cpu_side_.reset();
+  }
   if (!trial.out()) return;
   const std::string& unit = trial.candidate();
   bool left = false;  // another unit must run the pass
@@ -56,7 +67,7 @@ void PassPlanner::sit_out_trial() {
   trial.forget(unit);
 }
 
-std::string PassPlanner::trial_candidate() const {
+std::string PassPlanner::trial_candidate(bool* starved) const {
   // The unit that ran the fewest rows of the last pass, where another unit ran as many: the one
   // whose rows the others take over most cheaply. The CPU devices together are a unit: what
   // their taking part costs beside the rows they run -- planning sixteen devices instead of one,
@@ -66,6 +77,19 @@ std::string PassPlanner::trial_candidate() const {
   // (docs/results/tsar/cuda-pass-cost/2026-11-27-h200-996c59e.txt).
   std::int64_t cpu_rows = 0;
   for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
+  // CPU devices the split gives nothing are measured no more, and the estimate that starved
+  // them stands, though it may come from a start-up long gone: passes that every worker began
+  // milliseconds late, charged to the few rows the CPU side had, left OpenMP-offloaded
+  // residual all on the GPU, 4x slower than with the cores
+  // (docs/results/tsar/starved-cores/2026-11-27-h100-910a112.txt). So they are tried back in,
+  // as a unit that sat out is: within the trials' budget, less often each time it loses.
+  if (cpu_rows == 0 && !cpu_workers_.empty() && cpu_side_.measured()) {
+    for (const std::size_t w : accelerators_)
+      if (last_rows_[w] > 0) {
+        if (starved != nullptr) *starved = true;
+        return ParticipationTrial::kCpuUnit;
+      }
+  }
   std::string fewest = cpu_rows > 0 ? ParticipationTrial::kCpuUnit : "";
   std::int64_t least = cpu_rows, most = 0;
   for (const std::size_t w : accelerators_) {
