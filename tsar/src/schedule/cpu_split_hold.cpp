@@ -6,7 +6,8 @@
 namespace tsar::core {
 
 bool hold_cpu_split(std::span<const std::int64_t> previous, std::span<std::int64_t> proposed,
-                    std::span<const double> tpi, std::span<const unsigned char> pooled, double band) {
+                    std::span<const double> tpi, std::span<const unsigned char> pooled,
+                    double band) {
   const std::size_t n = proposed.size();
   if (previous.size() != n || tpi.size() != n || pooled.size() != n) return false;
   double iterations = 0.0, rate = 0.0;

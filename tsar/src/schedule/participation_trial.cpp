@@ -16,7 +16,8 @@ int ParticipationTrial::join() {
 void ParticipationTrial::choose(const std::string& candidate, bool starved) {
   candidate_ = candidate;
   chosen_ = true;
-  decided_out_ = starved && !candidate.empty();
+  starved_ = starved && !candidate.empty();
+  decided_out_ = starved_;
   if (candidate.empty()) hold();  // nothing to try: held as if the trial had cost nothing
 }
 
@@ -184,6 +185,10 @@ bool ParticipationTrial::wins() {
 
 void ParticipationTrial::decide(bool switch_way) {
   if (switch_way) decided_out_ = !decided_out_;
+  // A starved unit that lost is left to the split, which starved it again or not by what the
+  // trial measured, and the trial is free for the other units.
+  if (starved_) decided_out_ = false;
+  starved_ = false;
   losses_ = switch_way ? 0 : std::min(losses_ + 1, kMaxLosses);
   // The next pass of each region runs as decided: where that is not the trial's way, it moves
   // rows back.

@@ -87,7 +87,7 @@ class ParticipationTrial {
   bool choosing() const { return phase_ == Phase::kTrial && !chosen_ && !decided_out_; }
   /// The unit to try without ("": nothing to try; the trial is skipped and held again).
   /// `starved`: the split already gives the unit nothing, so it counts as out, and the trial
-  /// tries it back in.
+  /// tries it back in; whatever the outcome, it is left to the split afterwards.
   void choose(const std::string& candidate, bool starved = false);
   /// The unit the trial is about ("" when none).
   const std::string& candidate() const { return candidate_; }
@@ -121,6 +121,8 @@ class ParticipationTrial {
   bool returning() const { return phase_ == Phase::kTrial && decided_out_ && !candidate_.empty(); }
   /// Trials started so far: tells one trial from the next.
   int trials() const { return trials_; }
+  /// Whether the last trial decided changed nothing.
+  bool lost() const { return losses_ > 0; }
 
  private:
   enum class Phase { kWarmup, kBaseline, kTrial, kHolding };
@@ -162,7 +164,8 @@ class ParticipationTrial {
   std::string candidate_;
   bool chosen_ = false;
   bool decided_out_ = false;
-  int losses_ = 0;  ///< trials in a row that changed nothing
+  bool starved_ = false;  ///< the candidate had no rows: the trial only measures it afresh
+  int losses_ = 0;        ///< trials in a row that changed nothing
   int trials_ = 0;
   bool first_round_checked_ = false;
   int compared_slots_ = 0;     ///< slots with a baseline this trial

@@ -50,7 +50,17 @@ void PassPlanner::sit_out_trial() {
     // The CPU side comes back measured afresh, at its cores' own rates: its estimate is what
     // kept it out, from passes that may no longer be what it costs.
     cpu_returned_in_ = trial.trials();
+    cpu_side_before_ = cpu_side_;
+    cpu_return_open_ = true;
     cpu_side_.reset();
+  } else if (cpu_return_open_ && !trial.returning()) {
+    // Lost, the CPU side is as it was at once, not after the passes a split takes to shrink
+    // the share its fresh estimate gave it.
+    cpu_return_open_ = false;
+    if (trial.lost()) {
+      cpu_side_ = cpu_side_before_;
+      times_key_ = kStaleTimes;  // the estimate's version went back
+    }
   }
   if (!trial.out()) return;
   const std::string& unit = trial.candidate();
@@ -77,19 +87,6 @@ std::string PassPlanner::trial_candidate(bool* starved) const {
   // (docs/results/tsar/cuda-pass-cost/2026-11-27-h200-996c59e.txt).
   std::int64_t cpu_rows = 0;
   for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
-  // CPU devices the split gives nothing are measured no more, and the estimate that starved
-  // them stands, though it may come from a start-up long gone: passes that every worker began
-  // milliseconds late, charged to the few rows the CPU side had, left OpenMP-offloaded
-  // residual all on the GPU, 4x slower than with the cores
-  // (docs/results/tsar/starved-cores/2026-11-27-h100-910a112.txt). So they are tried back in,
-  // as a unit that sat out is: within the trials' budget, less often each time it loses.
-  if (cpu_rows == 0 && !cpu_workers_.empty() && cpu_side_.measured()) {
-    for (const std::size_t w : accelerators_)
-      if (last_rows_[w] > 0) {
-        if (starved != nullptr) *starved = true;
-        return ParticipationTrial::kCpuUnit;
-      }
-  }
   std::string fewest = cpu_rows > 0 ? ParticipationTrial::kCpuUnit : "";
   std::int64_t least = cpu_rows, most = 0;
   for (const std::size_t w : accelerators_) {
@@ -103,7 +100,20 @@ std::string PassPlanner::trial_candidate(bool* starved) const {
       most = std::max(most, rows);
     }
   }
-  return most >= least && !fewest.empty() ? fewest : std::string();
+  // CPU devices the split gives nothing are measured no more, and the estimate that starved
+  // them stands, though it may come from a start-up long gone: passes that every worker began
+  // milliseconds late, charged to the few rows the CPU side had, left OpenMP-offloaded
+  // residual all on the GPU, 4x slower than with the cores
+  // (docs/results/tsar/starved-cores/2026-11-27-h100-910a112.txt). So they are tried back in,
+  // as a unit that sat out is: within the trials' budget, less often each time that changed
+  // nothing.
+  // Where a unit can be tried out, that trial comes first: only one unit is out at a time.
+  if (most >= least && !fewest.empty()) return fewest;
+  if (cpu_rows == 0 && !cpu_workers_.empty() && cpu_side_.measured() && !fewest.empty()) {
+    if (starved != nullptr) *starved = true;
+    return ParticipationTrial::kCpuUnit;
+  }
+  return std::string();
 }
 
 ParticipationTrial::Cost PassPlanner::trial_expected_cost(double seconds) const {
