@@ -63,7 +63,7 @@ TEST(ParticipationTrial, AStarvedUnitIsTriedBackInAndLeftToTheSplitWhenThatLoses
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose(ParticipationTrial::kCpuUnit, true);
+  t.choose(ParticipationTrial::kCpuUnit, true, false);
   EXPECT_TRUE(t.returning());
   EXPECT_FALSE(t.out());
   rec(t, 3.0);  // moves rows: not compared
@@ -78,6 +78,19 @@ TEST(ParticipationTrial, AStarvedUnitIsTriedBackInAndLeftToTheSplitWhenThatLoses
     ++held;
   }
   EXPECT_GE(held, 2 * ParticipationTrial::kHoldPasses);
+}
+
+TEST(ParticipationTrial, AStarvedUnitKeptOutSitsOutWhenItLoses) {
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  t.choose(ParticipationTrial::kCpuUnit, true, true);
+  rec(t, 3.0);
+  rec(t, 1.5);
+  EXPECT_TRUE(t.decided_out());
+  EXPECT_TRUE(t.out());
+  while (!t.returning()) rec(t, 1.0);
+  EXPECT_FALSE(t.out());
 }
 
 TEST(ParticipationTrial, AStarvedUnitThatGainsStaysIn) {

@@ -13,11 +13,11 @@ int ParticipationTrial::join() {
   return static_cast<int>(slots_.size()) - 1;
 }
 
-void ParticipationTrial::choose(const std::string& candidate, bool starved) {
+void ParticipationTrial::choose(const std::string& candidate, bool starved, bool keep_out) {
   candidate_ = candidate;
   chosen_ = true;
-  starved_ = starved && !candidate.empty();
-  decided_out_ = starved_;
+  decided_out_ = starved && !candidate.empty();
+  starved_ = decided_out_ && !keep_out;
   if (candidate.empty()) hold();  // nothing to try: held as if the trial had cost nothing
 }
 
@@ -185,8 +185,8 @@ bool ParticipationTrial::wins() {
 
 void ParticipationTrial::decide(bool switch_way) {
   if (switch_way) decided_out_ = !decided_out_;
-  // A starved unit that lost is left to the split, which starved it again or not by what the
-  // trial measured, and the trial is free for the other units.
+  // A starved unit that lost and is not kept out is left to the split, and the trial is free
+  // for the other units.
   if (starved_) decided_out_ = false;
   starved_ = false;
   losses_ = switch_way ? 0 : std::min(losses_ + 1, kMaxLosses);

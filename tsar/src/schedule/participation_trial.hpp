@@ -87,8 +87,8 @@ class ParticipationTrial {
   bool choosing() const { return phase_ == Phase::kTrial && !chosen_ && !decided_out_; }
   /// The unit to try without ("": nothing to try; the trial is skipped and held again).
   /// `starved`: the split already gives the unit nothing, so it counts as out, and the trial
-  /// tries it back in; whatever the outcome, it is left to the split afterwards.
-  void choose(const std::string& candidate, bool starved = false);
+  /// tries it back in; if that loses, it is kept out where `keep_out`, else left to the split.
+  void choose(const std::string& candidate, bool starved = false, bool keep_out = true);
   /// The unit the trial is about ("" when none).
   const std::string& candidate() const { return candidate_; }
   /// Whether the candidate sits out the coming pass.
@@ -164,7 +164,7 @@ class ParticipationTrial {
   std::string candidate_;
   bool chosen_ = false;
   bool decided_out_ = false;
-  bool starved_ = false;  ///< the candidate had no rows: the trial only measures it afresh
+  bool starved_ = false;  ///< the candidate had no rows, and is left to the split if it loses
   int losses_ = 0;        ///< trials in a row that changed nothing
   int trials_ = 0;
   bool first_round_checked_ = false;

@@ -41,9 +41,11 @@ void PassPlanner::sit_out_trial() {
   const auto lock = lock_trial();
   ParticipationTrial& trial = trial_->trial;
   if (trial.choosing()) {
+    // A starved CPU side that loses is kept out -- no waking, no planning of its devices --
+    // unless that would hold the trial from the accelerators: one unit is out at a time.
     bool starved = false;
     const std::string unit = trial_candidate(&starved);
-    trial.choose(unit, starved);
+    trial.choose(unit, starved, accelerators_.size() == 1);
   }
   if (trial.returning() && trial.candidate() == ParticipationTrial::kCpuUnit &&
       cpu_returned_in_ != trial.trials()) {
@@ -54,10 +56,10 @@ void PassPlanner::sit_out_trial() {
     cpu_return_open_ = true;
     cpu_side_.reset();
   } else if (cpu_return_open_ && !trial.returning()) {
-    // Lost, the CPU side is as it was at once, not after the passes a split takes to shrink
-    // the share its fresh estimate gave it.
+    // Lost and left to the split, the CPU side is as it was at once, not after the passes a
+    // split takes to shrink the share its fresh estimate gave it.
     cpu_return_open_ = false;
-    if (trial.lost()) {
+    if (trial.lost() && !trial.decided_out()) {
       cpu_side_ = cpu_side_before_;
       times_key_ = kStaleTimes;  // the estimate's version went back
     }
