@@ -42,7 +42,9 @@ void PassPlanner::sit_out_trial() {
   ParticipationTrial& trial = trial_->trial;
   if (trial.choosing()) {
     // A starved CPU side that loses is kept out -- no waking, no planning of its devices --
-    // unless that would hold the trial from the accelerators: one unit is out at a time.
+    // unless that would hold the trial from the accelerators: one unit is out at a time, and
+    // on two GPUs no trial took a GPU out of short loops any more
+    // (docs/results/tsar/starved-cores-trial/2026-11-27-h200x2-4748ff4.txt).
     bool starved = false;
     const std::string unit = trial_candidate(&starved);
     trial.choose(unit, starved, accelerators_.size() == 1);
