@@ -17,7 +17,7 @@ void ParticipationTrial::choose(const std::string& candidate, bool starved, bool
   candidate_ = candidate;
   chosen_ = true;
   decided_out_ = starved && !candidate.empty();
-  starved_ = decided_out_ && !keep_out;
+  leave_to_split_ = decided_out_ && !keep_out;
   if (candidate.empty()) hold();  // nothing to try: held as if the trial had cost nothing
 }
 
@@ -187,8 +187,8 @@ void ParticipationTrial::decide(bool switch_way) {
   if (switch_way) decided_out_ = !decided_out_;
   // A starved unit that lost and is not kept out is left to the split, and the trial is free
   // for the other units.
-  if (starved_) decided_out_ = false;
-  starved_ = false;
+  if (leave_to_split_) decided_out_ = false;
+  leave_to_split_ = false;
   losses_ = switch_way ? 0 : std::min(losses_ + 1, kMaxLosses);
   // The next pass of each region runs as decided: where that is not the trial's way, it moves
   // rows back.

@@ -164,8 +164,8 @@ class ParticipationTrial {
   std::string candidate_;
   bool chosen_ = false;
   bool decided_out_ = false;
-  bool starved_ = false;  ///< the candidate had no rows, and is left to the split if it loses
-  int losses_ = 0;        ///< trials in a row that changed nothing
+  bool leave_to_split_ = false;  ///< a starved candidate that loses is not kept out
+  int losses_ = 0;               ///< trials in a row that changed nothing
   int trials_ = 0;
   bool first_round_checked_ = false;
   int compared_slots_ = 0;     ///< slots with a baseline this trial

@@ -112,6 +112,7 @@ std::string PassPlanner::trial_candidate(bool* starved) const {
   // as a unit that sat out is: within the trials' budget, less often each time that changed
   // nothing.
   // Where a unit can be tried out, that trial comes first: only one unit is out at a time.
+  // With no CPU rows, `fewest` names an accelerator that ran the pass, if any did.
   if (most >= least && !fewest.empty()) return fewest;
   if (cpu_rows == 0 && !cpu_workers_.empty() && cpu_side_.measured() && !fewest.empty()) {
     if (starved != nullptr) *starved = true;
