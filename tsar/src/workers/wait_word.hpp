@@ -7,7 +7,8 @@
 // a short pure spin it yields the core at every round, so a runnable thread that shares the
 // core (another pool's worker pinned there, another program) runs instead of waiting for
 // the spinner's time slice to end. Wakers make a system call only when someone sleeps, so
-// back-to-back passes stay in user space.
+// back-to-back passes stay in user space. Sleeping sooner, or spinning without yielding,
+// measured no better beside a GPU and worse on the cores alone (docs/results/tsar/wait-policy/).
 
 #include <linux/futex.h>
 #include <sched.h>
