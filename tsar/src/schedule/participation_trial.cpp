@@ -113,7 +113,6 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
 
 void ParticipationTrial::start_trial() {
   phase_ = Phase::kTrial;
-  ++trials_;
   count_ = 0;
   chosen_ = false;
   first_round_checked_ = false;

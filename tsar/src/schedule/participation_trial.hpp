@@ -119,8 +119,6 @@ class ParticipationTrial {
   bool decided_out() const { return decided_out_; }
   /// Whether the candidate is coming back: a trial of it back in is under way.
   bool returning() const { return phase_ == Phase::kTrial && decided_out_ && !candidate_.empty(); }
-  /// Trials started so far: tells one trial from the next.
-  int trials() const { return trials_; }
   /// Whether the last trial decided changed nothing.
   bool lost() const { return losses_ > 0; }
 
@@ -166,7 +164,6 @@ class ParticipationTrial {
   bool decided_out_ = false;
   bool leave_to_split_ = false;  ///< a starved candidate that loses is not kept out
   int losses_ = 0;               ///< trials in a row that changed nothing
-  int trials_ = 0;
   bool first_round_checked_ = false;
   int compared_slots_ = 0;     ///< slots with a baseline this trial
   int compared_ = 0;           ///< compared passes, all slots'

@@ -367,8 +367,7 @@ class PassPlanner {
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;
-  int cpu_returned_in_ = 0;  ///< the trial (trials()) whose return of the CPU side reset it
-  /// The CPU side's estimate before that trial reset it: back if the trial lost.
+  /// The CPU side's estimate before a trial returning it reset it: back if the trial lost.
   TimeEstimator cpu_side_before_;
   bool cpu_return_open_ = false;  ///< that trial is not decided yet
 };

@@ -49,11 +49,10 @@ void PassPlanner::sit_out_trial() {
     const std::string unit = trial_candidate(&starved);
     trial.choose(unit, starved, accelerators_.size() == 1);
   }
-  if (trial.returning() && trial.candidate() == ParticipationTrial::kCpuUnit &&
-      cpu_returned_in_ != trial.trials()) {
+  if (trial.returning() && trial.candidate() == ParticipationTrial::kCpuUnit && !cpu_return_open_) {
     // The CPU side comes back measured afresh, at its cores' own rates: its estimate is what
-    // kept it out, from passes that may no longer be what it costs.
-    cpu_returned_in_ = trial.trials();
+    // kept it out, from passes that may no longer be what it costs. (A trial returns a unit
+    // once: returning() ends with its decision, and only a new trial starts another.)
     cpu_side_before_ = cpu_side_;
     cpu_return_open_ = true;
     cpu_side_.reset();
