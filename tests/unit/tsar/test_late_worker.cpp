@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A pass does not wait for CPU workers that never started: their threads held before their jobs
-// (pool_threads.hpp) -- a core another thread holds -- the pass ends anyway with
-// every iteration run once, under each way of sharing the cores (stealing ranges, own
-// ranges, chunks), and the worker joins the passes after it is let go.
+// (pool_threads.hpp) -- a core another thread holds -- or still leaving the last pass's, the
+// pass ends anyway with every iteration run once, under each way of sharing the cores
+// (stealing ranges, own ranges, chunks), and the worker joins the passes after it is let go.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,6 +54,32 @@ TEST_P(LateWorker, APassEndsWithoutCpuWorkersThatNeverStarted) {
       }
     }
     EXPECT_GT(late, 0);  // the statistics say whose rows the caller ran
+    held.let_go();
+    for (int p = 0; p < 5; ++p, ++passes) region.parallel_for(kN, body);
+  }
+  for (std::int64_t i = 0; i < kN; ++i)
+    ASSERT_EQ(hits[static_cast<std::size_t>(i)], passes) << "iteration " << i;
+}
+
+TEST_P(LateWorker, APassDoesNotWaitForWorkersStillLeavingTheLast) {
+  // Workers 1 and 2 of four stay in the first held pass's job after its barrier: the passes
+  // after it start at once, take their jobs back and run their rows.
+  const std::vector<int> cpus = my_cpus();
+  const std::string a = std::to_string(cpus[0]);
+  const std::string b = std::to_string(cpus[cpus.size() > 1 ? 1 : 0]);
+  tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a + ",cpu:" + b);
+  tsar::Region region(std::string("leaving-") + GetParam(), GetParam());
+  constexpr std::int64_t kN = 5000;
+  std::vector<int> hits(kN, 0);
+  const auto body = [&](const tsar::Chunk& c) {
+    for (auto i = c.begin(); i < c.end(); ++i) hits[static_cast<std::size_t>(i)]++;
+  };
+  int passes = 0;
+  for (; passes < 5; ++passes) region.parallel_for(kN, body);
+  {
+    HeldSlots held(1, 2, HeldSlots::kLeave);
+    for (int p = 0; p < 20; ++p, ++passes) region.parallel_for(kN, body);
+    EXPECT_FALSE(HeldSlots::timed_out.load()) << "a pass waited for a worker still leaving";
     held.let_go();
     for (int p = 0; p < 5; ++p, ++passes) region.parallel_for(kN, body);
   }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The worker pool: every run starts each participating worker's job exactly once with its
 // own worker index; run() returns once every job did, run_ending_in_barrier() once job 0 did
-// (the jobs end in a barrier) and the next run and wait_idle() wait for the others to leave
-// their jobs; sleeping threads wake, subsets of the slots and concurrent callers take turns.
+// (the jobs end in a barrier); the next run does not wait for threads still leaving their
+// jobs, wait_idle() does; sleeping threads wake, subsets of the slots and concurrent callers
+// take turns.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -210,6 +211,124 @@ TEST(WorkerPool, AJobAlreadyStartedIsNotTakenBack) {
   pool.wait_idle();
   EXPECT_FALSE(late.excused.load());
   expect_runs(job, 1);
+}
+
+/// A job whose worker `slow` stays in it after the barrier until let go (at most
+/// HeldSlots::kLimit): a thread preempted on its way out.
+struct SlowToLeave {
+  SlowToLeave(int workers, int slow_worker) : job(workers), slow(slow_worker) {}
+  Job job;
+  int slow;
+  std::atomic<bool> go{false};
+  std::atomic<bool> timed_out{false};
+  std::atomic<bool> left{false};
+  static void run(void* context, int worker) {
+    auto* self = static_cast<SlowToLeave*>(context);
+    Job::run(&self->job, worker);
+    if (worker != self->slow) return;
+    const auto until = std::chrono::steady_clock::now() + pool_threads::HeldSlots::kLimit;
+    while (!self->go.load()) {
+      if (std::chrono::steady_clock::now() > until) {
+        self->timed_out = true;
+        break;
+      }
+      std::this_thread::yield();
+    }
+    self->left = true;
+  }
+};
+
+TEST(WorkerPool, TheNextRunDoesNotWaitForAThreadStillLeavingTheLast) {
+  // Worker 1 of the first run stays in its job until job 0 of the second run lets it go:
+  // the second run, worker 1 included, must start without waiting for it.
+  WorkerPool pool(3);
+  const std::vector<int> slots{0, 1, 2};
+  SlowToLeave first(3, 1);
+  pool.run_ending_in_barrier(slots, slots, &SlowToLeave::run, &first);
+  struct Releasing {
+    SlowToLeave* first;
+    Job job{3};
+    static void run(void* context, int worker) {
+      auto* self = static_cast<Releasing*>(context);
+      if (worker == 0) self->first->go = true;
+      Job::run(&self->job, worker);
+    }
+  } second{&first};
+  pool.run_ending_in_barrier(slots, slots, &Releasing::run, &second);
+  pool.wait_idle();
+  EXPECT_FALSE(first.timed_out.load()) << "the second run waited for the first's slow thread";
+  EXPECT_TRUE(first.left.load());
+  expect_runs(first.job, 1);
+  expect_runs(second.job, 1);
+}
+
+TEST(WorkerPool, WaitIdleWaitsForAThreadInAnEarlierJobWhoseNextWasTakenBack) {
+  // Worker 1 is still in the first run's job when the second run takes its job back: the
+  // second run ends without it, but wait_idle (before that job's context goes) waits until
+  // it has left the first.
+  WorkerPool pool(2);
+  const std::vector<int> slots{0, 1};
+  SlowToLeave first(2, 1);
+  pool.run_ending_in_barrier(slots, slots, &SlowToLeave::run, &first);
+  struct Excusing {
+    WorkerPool* pool;
+    Job job{2};
+    std::atomic<bool> excused{false};
+    static void run(void* context, int worker) {
+      auto* self = static_cast<Excusing*>(context);
+      if (worker == 0 && self->pool->excuse(1)) {
+        self->excused = true;
+        self->job.barrier.expect(std::vector<int>{});
+      }
+      Job::run(&self->job, worker);
+    }
+  } second{&pool};
+  second.job.barrier.expect(std::vector<int>{1});
+  pool.run_ending_in_barrier(slots, slots, &Excusing::run, &second);
+  EXPECT_TRUE(second.excused.load());
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    first.go = true;
+  });
+  pool.wait_idle();
+  EXPECT_TRUE(first.left.load()) << "wait_idle returned with a thread inside an earlier job";
+  releaser.join();
+  EXPECT_FALSE(first.timed_out.load());
+  EXPECT_EQ(second.job.started[1].load(), 0);  // the job taken back never ran
+}
+
+TEST(WorkerPool, WaitIdleInsideAJobWaitsForEarlierJobsOnly) {
+  // A body freeing another region waits for threads in that region's jobs (worker 2, still
+  // leaving the first run), not for those in its own run (worker 1, at its barrier).
+  WorkerPool pool(3);
+  const std::vector<int> slots{0, 1, 2};
+  SlowToLeave first(3, 2);
+  pool.run_ending_in_barrier(slots, slots, &SlowToLeave::run, &first);
+  struct Freeing {
+    WorkerPool* pool;
+    SlowToLeave* first;
+    Job job{2};
+    std::atomic<bool> saw_left{false};
+    static void run(void* context, int worker) {
+      auto* self = static_cast<Freeing*>(context);
+      if (worker == 0) {
+        std::thread releaser([self] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          self->first->go = true;
+        });
+        self->pool->wait_idle();
+        self->saw_left = self->first->left.load();
+        releaser.join();
+      }
+      Job::run(&self->job, worker);
+    }
+  } second{&pool, &first};
+  const std::vector<int> two{0, 1};
+  pool.run_ending_in_barrier(slots, two, &Freeing::run, &second);
+  pool.wait_idle();
+  EXPECT_TRUE(second.saw_left.load());
+  EXPECT_FALSE(first.timed_out.load());
+  expect_runs(second.job, 1);
 }
 
 TEST(WorkerPool, ABadSlotStartsNothing) {

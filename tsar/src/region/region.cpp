@@ -98,7 +98,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
 }
 
 Region::~Region() {
-  // Pool threads leave a pass's job after its barrier: they may still be reading this region.
+  // Pool threads leave a pass's job after its barrier: none may be inside one of this region's.
   runtime_->pool().wait_idle();
   // The end of the region: resident rows reach the host buffers (a data environment's stay
   // until it writes them back).

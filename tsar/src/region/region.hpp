@@ -15,7 +15,9 @@
 //            where worker 0 waits for the others' arrivals (a flag each, no shared counter),
 //            gives the planner the times, installs the next sub-pass or ends the pass
 //            (reductions, statistics, trace, the planner's end of pass) before releasing
-//            the others.
+//            the others. The release says whether another sub-pass follows; after the
+//            last, the pool's threads touch nothing of the region, so the next pass starts
+//            while they leave.
 //   staging  on devices with their own memory, the copy engine moves each range's data in
 //            and out inside the worker's timed range (region_staging.cpp).
 //
@@ -99,8 +101,8 @@ class Region : public tsar_region {
   /// tsar_status (also set as the thread's last error); the range is empty on errors.
   int next(int worker, std::int64_t first, std::int64_t n, std::int64_t* begin, std::int64_t* end);
   /// tsar_loop for worker w: 1 = run again, 0 = pass over. *status gets the pass's outcome
-  /// (also the thread's last error).
-  int loop(int worker, int* status);
+  /// (also the thread's last error), except on a pool job (run_worker; tsar_run reports it).
+  int loop(int worker, int* status, bool pool_job = false);
   /// Runs one pass over iterations [first, first + n) on the worker pool. Returns a
   /// tsar_status.
   int run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg);
@@ -124,7 +126,6 @@ class Region : public tsar_region {
 
  private:
   enum State : std::uint32_t { kIdle, kPlanning, kActive };
-  enum Decision : std::uint32_t { kContinue, kDone };
 
   /// One worker's state, in cache lines by writer: what the worker writes during a pass is
   /// apart from what the leader keeps, and the part the leader reads after the barrier is
@@ -184,8 +185,8 @@ class Region : public tsar_region {
   void stop_dispatch();                         // cancellation: no more chunks or stolen ranges
   bool take_late_rest(int worker, Range& out);  // leader: the rows of CPU workers not started
   void start_sub_pass(int worker);              // worker: its first range of the current plan
-  void finish_sub_pass();                       // leader, inside the barrier
-  void record_pass(double last_arrival);        // leader
+  bool finish_sub_pass();  // leader, inside the barrier: true when another sub-pass follows
+  void record_pass(double last_arrival);  // leader
   // leader, after record_pass: queues the pass for TSAR_TRACE
   void trace_pass(const tsar_pass_stats& pass, std::span<const tsar_device_stats> devices);
   std::shared_ptr<Device> retire_worker(int worker);  // the planner's Retire
@@ -214,10 +215,7 @@ class Region : public tsar_region {
   std::unique_ptr<PassPlanner> planner_;
   std::shared_ptr<PassClock> clock_;   ///< nullptr: the machine's clock
   std::vector<WorkerSample> samples_;  ///< leader only: the (sub-)pass's, for the planner
-  /// Set when tsar_run returns with pool threads still leaving its barrier; the next pass of
-  /// an OpenMP team waits for them first (next()). Read-mostly: a line of its own.
-  alignas(64) std::atomic<bool> pool_leaving_{false};
-  std::vector<int> slots_;  ///< the pool thread of each worker
+  std::vector<int> slots_;             ///< the pool thread of each worker
   /// Planner: the workers that run this pass in wake order (0 first, accelerators next). On
   /// the pool, a single-sub-pass ratio plan leaves out workers with nothing to run: a pass
   /// that is all the GPU's wakes no core.
@@ -268,7 +266,6 @@ class Region : public tsar_region {
   const DataEnvironment* trial_environment_ = nullptr;
   bool time_chunks_ = true;  ///< read the clock at every chunk (Scheduler::times_chunks)
   std::atomic<bool> canceled_{false};
-  Decision decision_ = kDone;
   int outcome_ = TSAR_OK;  ///< status of the last finished pass
   std::atomic<bool> pool_driven_{false};
   tsar_body_fn body_ = nullptr;

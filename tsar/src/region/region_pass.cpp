@@ -356,12 +356,6 @@ void Region::start_sub_pass(int worker) {
 
 int Region::next(int worker, std::int64_t first, std::int64_t n, std::int64_t* begin,
                  std::int64_t* end) {
-  // After a tsar_run the pool's threads may still be leaving that pass's barrier, writing
-  // their worker slots (in_pass): a team must not read its slots before they have left.
-  if (tls_region != this && pool_leaving_.load(std::memory_order_acquire)) {
-    runtime_->pool().wait_idle();
-    pool_leaving_.store(false, std::memory_order_release);
-  }
   Worker& me = workers_[static_cast<std::size_t>(worker)];
   if (!me.in_pass) {
     join_pass(worker, first, n);
@@ -399,7 +393,7 @@ int Region::next(int worker, std::int64_t first, std::int64_t n, std::int64_t* b
   return status;
 }
 
-int Region::loop(int worker, int* status) {
+int Region::loop(int worker, int* status, bool pool_job) {
   Worker& me = workers_[static_cast<std::size_t>(worker)];
   if (!me.in_pass) {
     *status = TSAR_ERR_STATE;
@@ -461,11 +455,14 @@ int Region::loop(int worker, int* status) {
   if (copying_) collect(me, worker);
   me.arrival = t;
   if (clock_) clock_->arrive(worker);
-  barrier_.arrive_and_wait(worker == adopted_ ? 0 : worker, [this] { finish_sub_pass(); });
-  if (decision_ == kContinue) {
+  if (barrier_.arrive_and_wait(worker == adopted_ ? 0 : worker,
+                               [this] { return finish_sub_pass(); })) {
     start_sub_pass(worker);
     return 1;
   }
+  // The pool's threads read nothing of the region from here: the leader may be in the next
+  // pass already (WorkerPool does not wait for them), and set their in_pass itself.
+  if (pool_job) return 0;
   me.in_pass = false;
   if (!pool_driven_) {  // a thread of the program's team
     CallerMask::leave();
@@ -479,7 +476,7 @@ int Region::loop(int worker, int* status) {
   return 0;
 }
 
-void Region::finish_sub_pass() {
+bool Region::finish_sub_pass() {
   double last = 0.0;
   for (const auto& w : workers_)
     if (w.taking_part) last = std::max(last, w.arrival);
@@ -517,12 +514,12 @@ void Region::finish_sub_pass() {
     install();
     if (copying_) exchange_resident_rows();
     if (clock_) clock_->start(running());
-    decision_ = kContinue;
     sub_start_ = clock(0);
     schedule_seconds_ += sub_start_ - t0;
-    return;
+    return true;
   }
-  decision_ = kDone;
+  if (pool_driven_)
+    for (auto& w : workers_) w.in_pass = false;
   if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
   memory_.leave_pass();
   if (learn) reductions_.merge();
@@ -541,6 +538,7 @@ void Region::finish_sub_pass() {
     planner_->end_pass(learn, last - pass_start_, samples_);
   }
   state_.store(kIdle, std::memory_order_release);
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -569,7 +567,7 @@ void Region::run_worker(void* context, int worker) {
         self->stop_dispatch();
       }
     }
-  } while (self->loop(worker, &status));
+  } while (self->loop(worker, &status, true));
   tls_region = outer_region;
   tls_worker = outer_worker;
 }
@@ -603,7 +601,6 @@ int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg
   runtime_->pool().run_ending_in_barrier(slots_, woken_, &Region::run_worker, this);
   // The caller ran worker 0's part or the accelerator it drove: its own device state back.
   workers_[static_cast<std::size_t>(adopted_ > 0 ? adopted_ : 0)].device->detach_program_thread();
-  pool_leaving_.store(true, std::memory_order_release);
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
     throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");

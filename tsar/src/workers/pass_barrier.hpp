@@ -10,6 +10,11 @@
 // others wait on. Arrival words hold the generation their arrival completes, so a word left
 // from an earlier pass never counts for this one -- nor the word of a worker that sat some
 // passes out: the leader waits for the workers the pass expects (expect()), and only them.
+//
+// The release word also carries the completion's answer (another round follows, or not), so a
+// released worker reads nothing of the leader's after it: a worker slow to leave (preempted
+// right after its release) may find the leader already in a later pass, one it is not part
+// of, writing what a read of shared state would see.
 
 #include <sched.h>
 
@@ -17,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "workers/wait_word.hpp"
@@ -46,9 +52,9 @@ class PassBarrier {
   /// worker, or -1 (all arrived, or none excused). Allocates nothing.
   template <class Now, class Candidate, class Excuse>
   int excuse_missing_at(double deadline, Now&& now, Candidate&& candidate, Excuse&& excuse) {
-    const std::uint32_t generation = generation_.load();
+    const std::uint32_t next = next_generation(generation_.load());
     const auto missing = [&](int w) {
-      return candidate(w) && arrivals_[static_cast<std::size_t>(w)].word.load() != generation + 1;
+      return candidate(w) && arrivals_[static_cast<std::size_t>(w)].word.load() != next;
     };
     const double start = now();
     for (const int w : expected_) {
@@ -72,24 +78,33 @@ class PassBarrier {
   }
 
   /// Worker `worker` (0 or an expected worker) arrives. Worker 0 waits for the expected ones,
-  /// runs completion() and releases them; the others return once it has.
+  /// runs completion() and releases them; the others return once it has. Returns what
+  /// completion returned (true: another round follows, which every released worker joins);
+  /// false for a completion returning nothing.
   template <class Completion>
-  void arrive_and_wait(int worker, Completion&& completion) {
+  bool arrive_and_wait(int worker, Completion&& completion) {
     // The generation cannot move before this arrival is seen: the leader releases it only
     // after every arrival.
-    const std::uint32_t generation = generation_.load();
+    const std::uint32_t word = generation_.load();
+    const std::uint32_t next = next_generation(word);
     if (worker == 0) {
       for (const int w : expected_) {
-        WaitWord& word = arrivals_[static_cast<std::size_t>(w)].word;
-        for (std::uint32_t v = word.load(); v != generation + 1; v = word.load())
-          word.wait_while(v);
+        WaitWord& arrival = arrivals_[static_cast<std::size_t>(w)].word;
+        for (std::uint32_t v = arrival.load(); v != next; v = arrival.load()) arrival.wait_while(v);
       }
-      completion();
-      generation_.store(generation + 1);
-    } else {
-      arrivals_[static_cast<std::size_t>(worker)].word.store(generation + 1);
-      generation_.wait_while(generation);
+      bool more = false;
+      if constexpr (std::is_void_v<decltype(completion())>)
+        completion();
+      else
+        more = completion();
+      generation_.store(next << 1 | (more ? 1U : 0U));
+      return more;
     }
+    arrivals_[static_cast<std::size_t>(worker)].word.store(next);
+    // The word the wait ended on: a later generation means later rounds went on without this
+    // worker, so the one it waited for said no more rounds (one that says more waits for it).
+    const std::uint32_t released = generation_.wait_while(word);
+    return released >> 1 == next && (released & 1U) != 0;
   }
 
  private:
@@ -97,12 +112,18 @@ class PassBarrier {
     WaitWord word;  ///< the generation this worker's latest arrival completes
   };
 
+  /// The generation (the release word's upper 31 bits, counting releases) that an arrival
+  /// after release word `word` completes.
+  static std::uint32_t next_generation(std::uint32_t word) { return ((word >> 1) + 1) & kCount; }
+  static constexpr std::uint32_t kCount = 0x7fffffffU;
+
   static constexpr double kPureSpinSeconds =
       std::chrono::duration<double>(WaitWord::kPureSpin).count();
 
   int count_ = 1;
   std::unique_ptr<Arrival[]> arrivals_ = std::make_unique<Arrival[]>(1);
   std::vector<int> expected_;  ///< workers besides 0 the leader waits for
+  /// (releases << 1) | whether the last release's completion asked for another round
   alignas(64) WaitWord generation_;
 };
 

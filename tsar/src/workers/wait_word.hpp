@@ -44,22 +44,25 @@ class WaitWord {
 
   std::uint32_t load() const { return value_.load(std::memory_order_acquire); }
 
-  /// Returns once the word differs from `old`.
-  void wait_while(std::uint32_t old) {
-    if (value_.load(std::memory_order_acquire) != old) return;  // no clock read when it moved
+  /// Returns once the word differs from `old`: the value that differed (later stores may
+  /// follow it at once).
+  std::uint32_t wait_while(std::uint32_t old) {
+    std::uint32_t v = value_.load(std::memory_order_acquire);
+    if (v != old) return v;  // no clock read when it moved
     const auto start = std::chrono::steady_clock::now();
     for (auto now = start; now - start < kSpin; now = std::chrono::steady_clock::now()) {
       for (int i = 0; i < 32; ++i) {
-        if (value_.load(std::memory_order_acquire) != old) return;
+        if ((v = value_.load(std::memory_order_acquire)) != old) return v;
         cpu_relax();
       }
       if (now - start >= kPureSpin) sched_yield();
     }
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
-    while (value_.load(std::memory_order_seq_cst) == old)
+    while ((v = value_.load(std::memory_order_seq_cst)) == old)
       syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&value_), FUTEX_WAIT_PRIVATE, old,
               nullptr, nullptr, 0);
     sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    return v;
   }
 
   /// Publishes `value` (release) and wakes sleepers, if any.

@@ -17,6 +17,7 @@ struct JobFrame {
 thread_local const JobFrame* tls_jobs = nullptr;
 thread_local bool tls_pool_thread = false;
 std::atomic<void (*)(int)> start_hook{nullptr};
+std::atomic<void (*)(int)> leave_hook{nullptr};
 }  // namespace
 
 WorkerPool::WorkerPool(int slots) { threads_.resize(static_cast<std::size_t>(slots)); }
@@ -52,24 +53,29 @@ void WorkerPool::thread_main(Thread& self) {
     // A job taken back (excuse), or one already replaced by a newer job, is not this one's
     // to run: its context is not read.
     std::uint64_t pending = claim_word(seen, kPending);
-    if (!self.claim.compare_exchange_strong(pending, claim_word(seen, kStarted),
-                                            std::memory_order_acq_rel)) {
-      self.finished.store(seen, std::memory_order_release);
-      continue;
+    const bool mine = self.claim.compare_exchange_strong(pending, claim_word(seen, kStarted),
+                                                         std::memory_order_acq_rel);
+    self.started.store(seen, std::memory_order_release);
+    if (mine) {
+      // Read before the job returns: the next run may hand the thread its next job while
+      // it leaves this one.
+      const bool counted = self.counted;
+      self.job(self.context, self.worker);
+      if (auto* hook = leave_hook.load(std::memory_order_relaxed)) hook(self.slot);
+      if (counted && pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.store(run_seq_);
     }
-    self.job(self.context, self.worker);
-    const bool counted = self.counted;  // read before finished lets the caller reuse it
     self.finished.store(seen, std::memory_order_release);
-    if (counted && pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.store(run_seq_);
   }
 }
 
-void WorkerPool::wait_finished(const Thread& t) {
+void WorkerPool::wait_left(const Thread& t, bool latest_too) {
   // Threads leave a job right after its end-of-pass barrier released them: this spin is
   // normally over at the first read; yielding covers a thread preempted on the way out.
-  const std::uint32_t job = t.mailbox.load();
-  if (t.claim.load(std::memory_order_acquire) == claim_word(job, kExcused)) return;
-  for (int spins = 0; t.finished.load(std::memory_order_acquire) != job; ++spins) {
+  // finished is read first: the started read after it sees any job taken since.
+  for (int spins = 0;; ++spins) {
+    const std::uint32_t finished = t.finished.load(std::memory_order_acquire);
+    const std::uint32_t started = t.started.load(std::memory_order_acquire);
+    if (started == finished || (latest_too && started == t.mailbox.load())) return;
     cpu_relax();
     if (spins >= 64) sched_yield();
   }
@@ -102,9 +108,10 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
         static_cast<std::size_t>(slots[w]) >= threads_.size())
       throw std::out_of_range("worker pool slot");
   }
-  // Every thread, used or not: a job of this run may free what earlier jobs used (wait_idle).
-  for (const auto& t : threads_)
-    if (t) wait_finished(*t);
+  // No wait for threads still leaving earlier jobs: they read those jobs' fields before
+  // starting them, and take the new ones once they have left. Every thread's fields before
+  // any mailbox: a job of this run may ask which threads are in it (wait_idle).
+  ++run_id_;
   for (std::size_t i = 1; i < count; ++i) {
     const int w = worker(i);
     auto& t = threads_[static_cast<std::size_t>(slots[w])];
@@ -118,9 +125,12 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
     t->context = context;
     t->worker = w;
     t->counted = counted;
-    const std::uint32_t seq = t->mailbox.load() + 1;
-    t->claim.store(claim_word(seq, kPending), std::memory_order_relaxed);
-    t->mailbox.publish(seq);
+    t->run = run_id_;
+    t->claim.store(claim_word(t->mailbox.load() + 1, kPending), std::memory_order_relaxed);
+  }
+  for (std::size_t i = 1; i < count; ++i) {
+    WaitWord& mailbox = threads_[static_cast<std::size_t>(slots[worker(i)])]->mailbox;
+    mailbox.publish(mailbox.load() + 1);
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (std::size_t i = 1; i < count; ++i)
@@ -133,12 +143,15 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
 
 void WorkerPool::wait_idle() {
   // From inside a job of this pool (a region freed by a body), the run in progress holds
-  // the lock and its start already waited for every thread to leave earlier jobs; waiting
-  // here would wait for the run itself.
-  if (running_here()) return;
+  // the lock; the threads in their job of that run may wait for this one.
+  if (running_here()) {
+    for (const auto& t : threads_)
+      if (t) wait_left(*t, t->run == run_id_);
+    return;
+  }
   std::lock_guard lock(run_mutex_);
   for (const auto& t : threads_)
-    if (t) wait_finished(*t);
+    if (t) wait_left(*t, false);
 }
 
 bool WorkerPool::excuse(int slot) {
@@ -152,5 +165,7 @@ bool WorkerPool::excuse(int slot) {
 }
 
 void WorkerPool::set_start_hook(void (*hook)(int slot)) { start_hook.store(hook); }
+
+void WorkerPool::set_leave_hook(void (*hook)(int slot)) { leave_hook.store(hook); }
 
 }  // namespace tsar::core

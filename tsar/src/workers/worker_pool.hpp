@@ -14,9 +14,11 @@
 // lists first the workers its pass waits on longest. run() waits for every job (a count of
 // unfinished jobs). A region's pass needs no such count: its jobs end in its end-of-pass
 // barrier, so run_ending_in_barrier() returns when job 0 returns and the others are only
-// leaving theirs; the next run waits for each thread to have left, and so does wait_idle(),
-// before what their jobs used goes away. A job job 0 takes back before its thread started it
-// (excuse) is never run, and no one waits for that thread.
+// leaving theirs. The next run does not wait for them: a thread preempted on its way out
+// would hold up every worker of that run. It starts its next job once it has left the last,
+// or job 0 takes that job back (excuse) and the run goes on without it; wait_idle() waits for
+// every thread to have left, before what their jobs used goes away. A job taken back is never
+// run.
 
 #include <atomic>
 #include <cstdint>
@@ -48,13 +50,15 @@ class WorkerPool {
   /// Runs job(context, w) for each w of `workers` (the first one 0, on the calling thread),
   /// worker w on the pool thread of device slot slots[w]: a pass's jobs, which end in a
   /// barrier of all of them (after it, the others touch nothing the caller may change
-  /// before the next run or wait_idle). Returns when job 0 returned. Workers not listed sit
-  /// the run out (a pass with nothing for them wakes no thread).
+  /// before wait_idle: the next runs may start while they leave). Returns when job 0
+  /// returned. Workers not listed sit the run out (a pass with nothing for them wakes no
+  /// thread).
   void run_ending_in_barrier(std::span<const int> slots, std::span<const int> workers, Job job,
                              void* context);
 
-  /// Returns once every pool thread has left the job of the last run (before the context of
-  /// that job goes away).
+  /// Returns once every pool thread has left the jobs of earlier runs (before the context of
+  /// those jobs goes away). From inside a job of this pool's run: every thread but those in
+  /// their job of that run.
   void wait_idle();
 
   /// Called by the caller of run_ending_in_barrier (job 0) while it runs: takes the job of
@@ -66,6 +70,10 @@ class WorkerPool {
   /// Tests: called on each pool thread with its slot just before it starts a job (nullptr:
   /// none), to make a thread late at will. Not concurrent with runs.
   static void set_start_hook(void (*hook)(int slot));
+  /// Tests: called on each pool thread with its slot when its job returned, before it counts
+  /// as having left it (nullptr: none), to make a thread slow to leave. Not concurrent with
+  /// runs.
+  static void set_leave_hook(void (*hook)(int slot));
 
   /// True when the calling thread runs a job of this pool now (as the caller of run or as
   /// one of its threads): a run on this pool from there would wait for itself. Runs on other
@@ -78,13 +86,16 @@ class WorkerPool {
 
  private:
   /// One cache line per thread: what the caller writes to start a job, and what the thread
-  /// writes when it left it.
+  /// writes when it takes one and when it left it. The thread is inside a job while started
+  /// and finished differ.
   struct alignas(64) Thread {
     WaitWord mailbox;  ///< the sequence number of the thread's latest job
     Job job = nullptr;
     void* context = nullptr;
     int worker = 0;
     bool counted = false;                    ///< the job counts down pending_ (run) when it returns
+    std::uint32_t run = 0;                   ///< run_id_ of the run that handed it its latest job
+    std::atomic<std::uint32_t> started{0};   ///< the sequence number of the last job it took
     std::atomic<std::uint32_t> finished{0};  ///< the sequence number of the last job it left
     /// Who has the latest job: (sequence number << 2) | kPending, kStarted or kExcused. The
     /// thread and excuse() each compare-and-swap it out of kPending; one wins.
@@ -99,8 +110,9 @@ class WorkerPool {
   }
 
   void thread_main(Thread& self);
-  /// Returns once t left its latest job, or at once when that job was taken back (excuse).
-  static void wait_finished(const Thread& t);
+  /// Returns once t is inside no job, or only inside the latest one it was handed when
+  /// `latest_too`.
+  static void wait_left(const Thread& t, bool latest_too);
   /// Under run_mutex_: starts the jobs of `workers` (all of slots when empty) but the first,
   /// and runs job 0.
   void dispatch(std::span<const int> slots, std::span<const int> workers, Job job, void* context,
@@ -111,6 +123,7 @@ class WorkerPool {
   std::atomic<bool> stopping_{false};
   alignas(64) std::atomic<int> pending_{0};  ///< run(): jobs of workers 1.. not returned yet
   std::uint32_t run_seq_ = 0;
+  std::uint32_t run_id_ = 0;   ///< counts dispatches (Thread::run)
   alignas(64) WaitWord done_;  ///< run(): run_seq_ of the run whose jobs all returned
 };
 
