@@ -460,8 +460,8 @@ int Region::loop(int worker, int* status, bool pool_job) {
     start_sub_pass(worker);
     return 1;
   }
-  // The pool's threads read nothing of the region from here: the leader may be in the next
-  // pass already (WorkerPool does not wait for them), and set their in_pass itself.
+  // The pool's threads touch nothing of the region from here: the caller may be in the next
+  // pass already (WorkerPool does not wait for them); run() ends their slots' pass.
   if (pool_job) return 0;
   me.in_pass = false;
   if (!pool_driven_) {  // a thread of the program's team
@@ -518,8 +518,6 @@ bool Region::finish_sub_pass() {
     schedule_seconds_ += sub_start_ - t0;
     return true;
   }
-  if (pool_driven_)
-    for (auto& w : workers_) w.in_pass = false;
   if (copying_) engine_.end_pass(memory_);  // what the pass wrote goes stale elsewhere
   memory_.leave_pass();
   if (learn) reductions_.merge();
@@ -601,6 +599,9 @@ int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg
   runtime_->pool().run_ending_in_barrier(slots_, woken_, &Region::run_worker, this);
   // The caller ran worker 0's part or the accelerator it drove: its own device state back.
   workers_[static_cast<std::size_t>(adopted_ > 0 ? adopted_ : 0)].device->detach_program_thread();
+  // After the release, off the workers' path: their threads no longer touch their slots.
+  for (Worker& w : workers_)
+    if (w.in_pass) w.in_pass = false;
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
     throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");
