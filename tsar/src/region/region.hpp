@@ -153,6 +153,7 @@ class Region : public tsar_region {
     }
     // The worker's own during a pass.
     bool in_pass = false;
+    bool pooled = false;  ///< joined its pass as a pool job (run), which leaves in_pass set
     bool has_pending = false;
     bool started = false;   ///< start already set by loop() for the pending chunk
     bool thief = false;     ///< steals from the CPU workers' ranges once its own is done

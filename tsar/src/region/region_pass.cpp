@@ -114,6 +114,7 @@ void Region::join_pass(int worker, std::int64_t first, std::int64_t n) {
     }
   }
   me.in_pass = true;
+  me.pooled = pool_driven_;
   if (!pool_driven_) CallerMask::enter();  // a team's thread: its mask back at the pass's end
   // The leader driving an accelerator stays on its own CPUs (choose_participants).
   bind_device(me, worker != adopted_);
@@ -357,7 +358,7 @@ void Region::start_sub_pass(int worker) {
 int Region::next(int worker, std::int64_t first, std::int64_t n, std::int64_t* begin,
                  std::int64_t* end) {
   Worker& me = workers_[static_cast<std::size_t>(worker)];
-  if (!me.in_pass) {
+  if (!me.in_pass || me.pooled != pool_driven_) {  // a slot a pool job left is a team's anew
     join_pass(worker, first, n);
     start_sub_pass(worker);
   }
@@ -461,7 +462,8 @@ int Region::loop(int worker, int* status, bool pool_job) {
     return 1;
   }
   // The pool's threads touch nothing of the region from here: the caller may be in the next
-  // pass already (WorkerPool does not wait for them); run() ends their slots' pass.
+  // pass already (WorkerPool does not wait for them). Their slots stay in this pass until
+  // their next job (run_worker) or a team's thread (next) takes them.
   if (pool_job) return 0;
   me.in_pass = false;
   if (!pool_driven_) {  // a thread of the program's team
@@ -551,6 +553,7 @@ void Region::run_worker(void* context, int worker) {
   const int outer_worker = tls_worker;
   tls_region = self;
   tls_worker = worker;
+  self->workers_[static_cast<std::size_t>(worker)].in_pass = false;  // its next() joins
   std::int64_t b = 0, e = 0;
   int status = TSAR_OK;
   do {
@@ -599,9 +602,6 @@ int Region::run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg
   runtime_->pool().run_ending_in_barrier(slots_, woken_, &Region::run_worker, this);
   // The caller ran worker 0's part or the accelerator it drove: its own device state back.
   workers_[static_cast<std::size_t>(adopted_ > 0 ? adopted_ : 0)].device->detach_program_thread();
-  // After the release, off the workers' path: their threads no longer touch their slots.
-  for (Worker& w : workers_)
-    if (w.in_pass) w.in_pass = false;
   pool_driven_ = false;
   if (outcome_ == TSAR_ERR_CANCELED)
     throw Error(TSAR_ERR_CANCELED, "the pass of region '" + name_ + "' was canceled");

@@ -68,14 +68,17 @@ void WorkerPool::thread_main(Thread& self) {
   }
 }
 
-void WorkerPool::wait_left(const Thread& t, bool latest_too) {
+void WorkerPool::wait_left(const Thread& t, std::uint32_t run) {
   // Threads leave a job right after its end-of-pass barrier released them: this spin is
   // normally over at the first read; yielding covers a thread preempted on the way out.
-  // finished is read first: the started read after it sees any job taken since.
+  // finished is read first: the started read after it sees any job taken since. The run
+  // is read again each time: its dispatch may be handing t its job right now.
   for (int spins = 0;; ++spins) {
     const std::uint32_t finished = t.finished.load(std::memory_order_acquire);
     const std::uint32_t started = t.started.load(std::memory_order_acquire);
-    if (started == finished || (latest_too && started == t.mailbox.load())) return;
+    if (started == finished) return;
+    if (run != 0 && t.run.load(std::memory_order_relaxed) == run && started == t.mailbox.load())
+      return;
     cpu_relax();
     if (spins >= 64) sched_yield();
   }
@@ -109,9 +112,8 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
       throw std::out_of_range("worker pool slot");
   }
   // No wait for threads still leaving earlier jobs: they read those jobs' fields before
-  // starting them, and take the new ones once they have left. Every thread's fields before
-  // any mailbox: a job of this run may ask which threads are in it (wait_idle).
-  ++run_id_;
+  // starting them, and take the new ones once they have left.
+  if (++run_id_ == 0) run_id_ = 1;
   for (std::size_t i = 1; i < count; ++i) {
     const int w = worker(i);
     auto& t = threads_[static_cast<std::size_t>(slots[w])];
@@ -125,12 +127,10 @@ void WorkerPool::dispatch(std::span<const int> slots, std::span<const int> worke
     t->context = context;
     t->worker = w;
     t->counted = counted;
-    t->run = run_id_;
-    t->claim.store(claim_word(t->mailbox.load() + 1, kPending), std::memory_order_relaxed);
-  }
-  for (std::size_t i = 1; i < count; ++i) {
-    WaitWord& mailbox = threads_[static_cast<std::size_t>(slots[worker(i)])]->mailbox;
-    mailbox.publish(mailbox.load() + 1);
+    t->run.store(run_id_, std::memory_order_relaxed);
+    const std::uint32_t seq = t->mailbox.load() + 1;
+    t->claim.store(claim_word(seq, kPending), std::memory_order_relaxed);
+    t->mailbox.publish(seq);
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (std::size_t i = 1; i < count; ++i)
@@ -146,12 +146,12 @@ void WorkerPool::wait_idle() {
   // the lock; the threads in their job of that run may wait for this one.
   if (running_here()) {
     for (const auto& t : threads_)
-      if (t) wait_left(*t, t->run == run_id_);
+      if (t) wait_left(*t, run_id_);
     return;
   }
   std::lock_guard lock(run_mutex_);
   for (const auto& t : threads_)
-    if (t) wait_left(*t, false);
+    if (t) wait_left(*t, 0);
 }
 
 bool WorkerPool::excuse(int slot) {

@@ -94,7 +94,7 @@ class WorkerPool {
     void* context = nullptr;
     int worker = 0;
     bool counted = false;                    ///< the job counts down pending_ (run) when it returns
-    std::uint32_t run = 0;                   ///< run_id_ of the run that handed it its latest job
+    std::atomic<std::uint32_t> run{0};       ///< run_id_ of the run that handed it its latest job
     std::atomic<std::uint32_t> started{0};   ///< the sequence number of the last job it took
     std::atomic<std::uint32_t> finished{0};  ///< the sequence number of the last job it left
     /// Who has the latest job: (sequence number << 2) | kPending, kStarted or kExcused. The
@@ -110,9 +110,8 @@ class WorkerPool {
   }
 
   void thread_main(Thread& self);
-  /// Returns once t is inside no job, or only inside the latest one it was handed when
-  /// `latest_too`.
-  static void wait_left(const Thread& t, bool latest_too);
+  /// Returns once t is inside no job, or only inside one run `run` handed it (0: none).
+  static void wait_left(const Thread& t, std::uint32_t run);
   /// Under run_mutex_: starts the jobs of `workers` (all of slots when empty) but the first,
   /// and runs job 0.
   void dispatch(std::span<const int> slots, std::span<const int> workers, Job job, void* context,
@@ -123,7 +122,7 @@ class WorkerPool {
   std::atomic<bool> stopping_{false};
   alignas(64) std::atomic<int> pending_{0};  ///< run(): jobs of workers 1.. not returned yet
   std::uint32_t run_seq_ = 0;
-  std::uint32_t run_id_ = 0;   ///< counts dispatches (Thread::run)
+  std::uint32_t run_id_ = 0;   ///< counts dispatches from 1 (Thread::run)
   alignas(64) WaitWord done_;  ///< run(): run_seq_ of the run whose jobs all returned
 };
 
