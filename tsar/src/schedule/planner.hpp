@@ -212,8 +212,15 @@ class PassPlanner {
   /// `starved`: the CPU devices, measured once and given nothing by the split since (tried
   /// back in).
   std::string trial_candidate(bool* starved = nullptr) const;
-  /// Worker w is (part of) the active unit `unit` names.
-  bool in_unit(std::size_t w, const std::string& unit) const;
+  /// A trial unit's name read once for a walk over the workers: the CPU devices, or the
+  /// accelerator of one device key.
+  struct Unit {
+    explicit Unit(const std::string& name) : cpu(name == ParticipationTrial::kCpuUnit), key(name) {}
+    bool cpu;
+    const std::string& key;
+  };
+  /// Worker w is (part of) the active unit u.
+  bool in_unit(std::size_t w, const Unit& u) const;
   /// What the trial it would start now is predicted to cost this region, after a pass of
   /// `seconds`.
   ParticipationTrial::Cost trial_expected_cost(double seconds) const;

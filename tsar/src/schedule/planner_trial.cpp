@@ -24,13 +24,12 @@ std::unique_lock<std::mutex> PassPlanner::lock_trial() const {
 
 bool PassPlanner::trial_out(int worker) const {
   const auto lock = lock_trial();
-  return trial_->trial.out() && in_unit(sz(worker), trial_->trial.candidate());
+  return trial_->trial.out() && in_unit(sz(worker), Unit(trial_->trial.candidate()));
 }
 
-bool PassPlanner::in_unit(std::size_t w, const std::string& unit) const {
+bool PassPlanner::in_unit(std::size_t w, const Unit& u) const {
   if (!active_[w]) return false;
-  return unit == ParticipationTrial::kCpuUnit ? is_cpu(w)
-                                              : !is_cpu(w) && device(w).description().key == unit;
+  return u.cpu ? is_cpu(w) : !is_cpu(w) && device(w).description().key == u.key;
 }
 
 void PassPlanner::sit_out_trial() {
@@ -67,16 +66,17 @@ void PassPlanner::sit_out_trial() {
   }
   if (!trial.out()) return;
   const std::string& unit = trial.candidate();
+  const Unit u(unit);
   bool left = false;  // another unit must run the pass
   for (std::size_t w = 0; w < devices_.size(); ++w) {
-    if (in_unit(w, unit))
+    if (in_unit(w, u))
       sitting_out_[w] = 1;
     else
       left = left || (active_[w] && !sitting_out_[w]);
   }
   if (left) return;
   for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (in_unit(w, unit)) sitting_out_[w] = 0;
+    if (in_unit(w, u)) sitting_out_[w] = 0;
   trial.forget(unit);
 }
 
@@ -132,13 +132,14 @@ ParticipationTrial::Cost PassPlanner::trial_expected_cost(double seconds) const 
   if (trial_->trial.decided_out()) return {0.0, 0.0};
   const std::string unit = trial_candidate();
   if (unit.empty()) return {0.0, 0.0};
+  const Unit u(unit);
   std::int64_t rows = 0;
   double out = 0.0, in = 0.0, rate = 0.0, mine = 0.0;
   for (std::size_t w = 0; w < devices_.size(); ++w) {
     if (!active_[w] || last_rows_[w] <= 0) continue;
     const double r = times_[w] > 0.0 && std::isfinite(times_[w]) ? 1.0 / times_[w] : 0.0;
     rate += r;
-    if (in_unit(w, unit)) {
+    if (in_unit(w, u)) {
       rows += last_rows_[w];
       out = std::max(out, move_seconds_[w]);
       mine += r;
@@ -169,7 +170,7 @@ void PassPlanner::record_trial(bool learn, double seconds, std::span<const Worke
 
 void PassPlanner::forget_trial_of(std::size_t w) {
   const auto lock = lock_trial();
-  if (in_unit(w, trial_->trial.candidate())) trial_->trial.forget(trial_->trial.candidate());
+  if (in_unit(w, Unit(trial_->trial.candidate()))) trial_->trial.forget(trial_->trial.candidate());
 }
 
 }  // namespace tsar::core
