@@ -5,6 +5,7 @@
 // (stealing ranges, own ranges, chunks), and the worker joins the passes after it is let go.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,30 +19,47 @@ using pool_threads::my_cpus;
 
 class LateWorker : public ::testing::TestWithParam<const char*> {
  protected:
-  void TearDown() override { tsar::set_devices(""); }
+  /// Four workers, two on each of the first two CPUs, in a region of the parameter's schedule.
+  void SetUp() override {
+    const std::vector<int> cpus = my_cpus();
+    const std::string a = std::to_string(cpus[0]);
+    const std::string b = std::to_string(cpus[cpus.size() > 1 ? 1 : 0]);
+    tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a + ",cpu:" + b);
+    region_ = std::make_unique<tsar::Region>(
+        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()), GetParam());
+  }
+  void TearDown() override {
+    region_.reset();
+    tsar::set_devices("");
+  }
+  /// One pass over kN iterations, each counted.
+  void pass() {
+    region_->parallel_for(kN, [&](const tsar::Chunk& c) {
+      for (auto i = c.begin(); i < c.end(); ++i) hits_[static_cast<std::size_t>(i)]++;
+    });
+    ++passes_;
+  }
+  void expect_each_iteration_once_a_pass() const {
+    for (std::int64_t i = 0; i < kN; ++i)
+      ASSERT_EQ(hits_[static_cast<std::size_t>(i)], passes_) << "iteration " << i;
+  }
+
+  static constexpr std::int64_t kN = 5000;
+  std::unique_ptr<tsar::Region> region_;
+  std::vector<int> hits_ = std::vector<int>(kN, 0);
+  int passes_ = 0;
 };
 
 TEST_P(LateWorker, APassEndsWithoutCpuWorkersThatNeverStarted) {
   // Workers 1 and 2 of four held: the caller takes back one job, runs its rows, then the other.
-  const std::vector<int> cpus = my_cpus();
-  const std::string a = std::to_string(cpus[0]);
-  const std::string b = std::to_string(cpus[cpus.size() > 1 ? 1 : 0]);
-  tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a + ",cpu:" + b);
-  tsar::Region region(std::string("late-") + GetParam(), GetParam());
-  constexpr std::int64_t kN = 5000;
-  std::vector<int> hits(kN, 0);
-  const auto body = [&](const tsar::Chunk& c) {
-    for (auto i = c.begin(); i < c.end(); ++i) hits[static_cast<std::size_t>(i)]++;
-  };
-  int passes = 0;
-  for (; passes < 5; ++passes) region.parallel_for(kN, body);
+  for (int p = 0; p < 5; ++p) pass();
   {
     HeldSlots held(1, 2);
     // Without taking the held worker's job back, the first of these never returns.
     int late = 0;
-    for (int p = 0; p < 20; ++p, ++passes) {
-      region.parallel_for(kN, body);
-      const auto stats = region.pass_stats();
+    for (int p = 0; p < 20; ++p) {
+      pass();
+      const auto stats = region_->pass_stats();
       for (std::size_t w = 0; w < stats.devices.size(); ++w) {
         const auto& d = stats.devices[w];
         const bool held_worker = w == 1 || w == 2;
@@ -55,36 +73,23 @@ TEST_P(LateWorker, APassEndsWithoutCpuWorkersThatNeverStarted) {
     }
     EXPECT_GT(late, 0);  // the statistics say whose rows the caller ran
     held.let_go();
-    for (int p = 0; p < 5; ++p, ++passes) region.parallel_for(kN, body);
+    for (int p = 0; p < 5; ++p) pass();
   }
-  for (std::int64_t i = 0; i < kN; ++i)
-    ASSERT_EQ(hits[static_cast<std::size_t>(i)], passes) << "iteration " << i;
+  expect_each_iteration_once_a_pass();
 }
 
 TEST_P(LateWorker, APassDoesNotWaitForWorkersStillLeavingTheLast) {
   // Workers 1 and 2 of four stay in the first held pass's job after its barrier: the passes
   // after it start at once, take their jobs back and run their rows.
-  const std::vector<int> cpus = my_cpus();
-  const std::string a = std::to_string(cpus[0]);
-  const std::string b = std::to_string(cpus[cpus.size() > 1 ? 1 : 0]);
-  tsar::set_devices("cpu:" + a + ",cpu:" + b + ",cpu:" + a + ",cpu:" + b);
-  tsar::Region region(std::string("leaving-") + GetParam(), GetParam());
-  constexpr std::int64_t kN = 5000;
-  std::vector<int> hits(kN, 0);
-  const auto body = [&](const tsar::Chunk& c) {
-    for (auto i = c.begin(); i < c.end(); ++i) hits[static_cast<std::size_t>(i)]++;
-  };
-  int passes = 0;
-  for (; passes < 5; ++passes) region.parallel_for(kN, body);
+  for (int p = 0; p < 5; ++p) pass();
   {
     HeldSlots held(1, 2, HeldSlots::kLeave);
-    for (int p = 0; p < 20; ++p, ++passes) region.parallel_for(kN, body);
+    for (int p = 0; p < 20; ++p) pass();
     EXPECT_FALSE(HeldSlots::timed_out.load()) << "a pass waited for a worker still leaving";
     held.let_go();
-    for (int p = 0; p < 5; ++p, ++passes) region.parallel_for(kN, body);
+    for (int p = 0; p < 5; ++p) pass();
   }
-  for (std::int64_t i = 0; i < kN; ++i)
-    ASSERT_EQ(hits[static_cast<std::size_t>(i)], passes) << "iteration " << i;
+  expect_each_iteration_once_a_pass();
 }
 
 INSTANTIATE_TEST_SUITE_P(Sharing, LateWorker,

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -40,6 +41,17 @@ struct Job {
     job->started[static_cast<std::size_t>(worker)]++;
     job->barrier.arrive_and_wait(worker, [] {});
     job->left++;
+  }
+};
+
+/// Job's jobs, worker 0 doing `first` before its own: what a test does inside a run.
+struct Job0First {
+  Job* job;
+  std::function<void()> first;
+  static void run(void* context, int worker) {
+    auto* self = static_cast<Job0First*>(context);
+    if (worker == 0) self->first();
+    Job::run(self->job, worker);
   }
 };
 
@@ -153,24 +165,17 @@ TEST(WorkerPool, AJobNotStartedIsTakenBackAndNeverRunsWhileTheNextRunsGoOn) {
   WorkerPool pool(3);
   const std::vector<int> slots{0, 1, 2};
   Job job(3);
-  struct Excusing {
-    WorkerPool* pool;
-    Job* job;
-    std::atomic<int> excused{0};
-    static void run(void* context, int worker) {
-      auto* self = static_cast<Excusing*>(context);
-      if (worker == 0 && self->pool->excuse(2)) {
-        self->excused++;
-        self->job->barrier.expect(std::vector<int>{1});
-      }
-      Job::run(self->job, worker);
-    }
-  } excusing{&pool, &job};
+  std::atomic<int> excused{0};
+  Job0First excusing{&job, [&] {
+                       if (!pool.excuse(2)) return;
+                       excused++;
+                       job.barrier.expect(std::vector<int>{1});
+                     }};
   {
     pool_threads::HeldSlots held(2, 2);
     job.barrier.expect(std::vector<int>{1, 2});
-    pool.run_ending_in_barrier(slots, slots, &Excusing::run, &excusing);
-    EXPECT_EQ(excusing.excused.load(), 1);
+    pool.run_ending_in_barrier(slots, slots, &Job0First::run, &excusing);
+    EXPECT_EQ(excused.load(), 1);
     // Its thread, woken for the job taken back, reaches the hold when the system runs it.
     while (pool_threads::HeldSlots::waiting.load() == 0) std::this_thread::yield();
     const std::vector<int> two{0, 1};
@@ -194,22 +199,14 @@ TEST(WorkerPool, AJobAlreadyStartedIsNotTakenBack) {
   WorkerPool pool(2);
   const std::vector<int> slots{0, 1};
   Job job(2);
-  struct Late {
-    WorkerPool* pool;
-    Job* job;
-    std::atomic<bool> excused{false};
-    static void run(void* context, int worker) {
-      auto* self = static_cast<Late*>(context);
-      if (worker == 0) {
-        while (self->job->started[1].load() == 0) std::this_thread::yield();
-        self->excused = self->pool->excuse(1);
-      }
-      Job::run(self->job, worker);
-    }
-  } late{&pool, &job};
-  pool.run_ending_in_barrier(slots, slots, &Late::run, &late);
+  std::atomic<bool> excused{false};
+  Job0First late{&job, [&] {
+                   while (job.started[1].load() == 0) std::this_thread::yield();
+                   excused = pool.excuse(1);
+                 }};
+  pool.run_ending_in_barrier(slots, slots, &Job0First::run, &late);
   pool.wait_idle();
-  EXPECT_FALSE(late.excused.load());
+  EXPECT_FALSE(excused.load());
   expect_runs(job, 1);
 }
 
@@ -245,21 +242,14 @@ TEST(WorkerPool, TheNextRunDoesNotWaitForAThreadStillLeavingTheLast) {
   const std::vector<int> slots{0, 1, 2};
   SlowToLeave first(3, 1);
   pool.run_ending_in_barrier(slots, slots, &SlowToLeave::run, &first);
-  struct Releasing {
-    SlowToLeave* first;
-    Job job{3};
-    static void run(void* context, int worker) {
-      auto* self = static_cast<Releasing*>(context);
-      if (worker == 0) self->first->go = true;
-      Job::run(&self->job, worker);
-    }
-  } second{&first};
-  pool.run_ending_in_barrier(slots, slots, &Releasing::run, &second);
+  Job second(3);
+  Job0First releasing{&second, [&] { first.go = true; }};
+  pool.run_ending_in_barrier(slots, slots, &Job0First::run, &releasing);
   pool.wait_idle();
   EXPECT_FALSE(first.timed_out.load()) << "the second run waited for the first's slow thread";
   EXPECT_TRUE(first.left.load());
   expect_runs(first.job, 1);
-  expect_runs(second.job, 1);
+  expect_runs(second, 1);
 }
 
 TEST(WorkerPool, WaitIdleWaitsForAThreadInAnEarlierJobWhoseNextWasTakenBack) {
@@ -270,22 +260,16 @@ TEST(WorkerPool, WaitIdleWaitsForAThreadInAnEarlierJobWhoseNextWasTakenBack) {
   const std::vector<int> slots{0, 1};
   SlowToLeave first(2, 1);
   pool.run_ending_in_barrier(slots, slots, &SlowToLeave::run, &first);
-  struct Excusing {
-    WorkerPool* pool;
-    Job job{2};
-    std::atomic<bool> excused{false};
-    static void run(void* context, int worker) {
-      auto* self = static_cast<Excusing*>(context);
-      if (worker == 0 && self->pool->excuse(1)) {
-        self->excused = true;
-        self->job.barrier.expect(std::vector<int>{});
-      }
-      Job::run(&self->job, worker);
-    }
-  } second{&pool};
-  second.job.barrier.expect(std::vector<int>{1});
-  pool.run_ending_in_barrier(slots, slots, &Excusing::run, &second);
-  EXPECT_TRUE(second.excused.load());
+  Job second(2);
+  std::atomic<bool> excused{false};
+  Job0First excusing{&second, [&] {
+                       if (!pool.excuse(1)) return;
+                       excused = true;
+                       second.barrier.expect(std::vector<int>{});
+                     }};
+  second.barrier.expect(std::vector<int>{1});
+  pool.run_ending_in_barrier(slots, slots, &Job0First::run, &excusing);
+  EXPECT_TRUE(excused.load());
   std::thread releaser([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     first.go = true;
@@ -294,7 +278,7 @@ TEST(WorkerPool, WaitIdleWaitsForAThreadInAnEarlierJobWhoseNextWasTakenBack) {
   EXPECT_TRUE(first.left.load()) << "wait_idle returned with a thread inside an earlier job";
   releaser.join();
   EXPECT_FALSE(first.timed_out.load());
-  EXPECT_EQ(second.job.started[1].load(), 0);  // the job taken back never ran
+  EXPECT_EQ(second.started[1].load(), 0);  // the job taken back never ran
 }
 
 TEST(WorkerPool, WaitIdleInsideAJobWaitsForEarlierJobsOnly) {
@@ -304,31 +288,23 @@ TEST(WorkerPool, WaitIdleInsideAJobWaitsForEarlierJobsOnly) {
   const std::vector<int> slots{0, 1, 2};
   SlowToLeave first(3, 2);
   pool.run_ending_in_barrier(slots, slots, &SlowToLeave::run, &first);
-  struct Freeing {
-    WorkerPool* pool;
-    SlowToLeave* first;
-    Job job{2};
-    std::atomic<bool> saw_left{false};
-    static void run(void* context, int worker) {
-      auto* self = static_cast<Freeing*>(context);
-      if (worker == 0) {
-        std::thread releaser([self] {
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-          self->first->go = true;
-        });
-        self->pool->wait_idle();
-        self->saw_left = self->first->left.load();
-        releaser.join();
-      }
-      Job::run(&self->job, worker);
-    }
-  } second{&pool, &first};
+  Job second(2);
+  std::atomic<bool> saw_left{false};
+  Job0First freeing{&second, [&] {
+                      std::thread releaser([&] {
+                        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                        first.go = true;
+                      });
+                      pool.wait_idle();
+                      saw_left = first.left.load();
+                      releaser.join();
+                    }};
   const std::vector<int> two{0, 1};
-  pool.run_ending_in_barrier(slots, two, &Freeing::run, &second);
+  pool.run_ending_in_barrier(slots, two, &Job0First::run, &freeing);
   pool.wait_idle();
-  EXPECT_TRUE(second.saw_left.load());
+  EXPECT_TRUE(saw_left.load());
   EXPECT_FALSE(first.timed_out.load());
-  expect_runs(second.job, 1);
+  expect_runs(second, 1);
 }
 
 TEST(WorkerPool, ABadSlotStartsNothing) {

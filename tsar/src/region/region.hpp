@@ -102,7 +102,7 @@ class Region : public tsar_region {
   int next(int worker, std::int64_t first, std::int64_t n, std::int64_t* begin, std::int64_t* end);
   /// tsar_loop for worker w: 1 = run again, 0 = pass over. *status gets the pass's outcome
   /// (also the thread's last error), except on a pool job (run_worker; tsar_run reports it).
-  int loop(int worker, int* status, bool pool_job = false);
+  int loop(int worker, int* status);
   /// Runs one pass over iterations [first, first + n) on the worker pool. Returns a
   /// tsar_status.
   int run(std::int64_t first, std::int64_t n, tsar_body_fn body, void* arg);

@@ -394,7 +394,7 @@ int Region::next(int worker, std::int64_t first, std::int64_t n, std::int64_t* b
   return status;
 }
 
-int Region::loop(int worker, int* status, bool pool_job) {
+int Region::loop(int worker, int* status) {
   Worker& me = workers_[static_cast<std::size_t>(worker)];
   if (!me.in_pass) {
     *status = TSAR_ERR_STATE;
@@ -456,6 +456,7 @@ int Region::loop(int worker, int* status, bool pool_job) {
   if (copying_) collect(me, worker);
   me.arrival = t;
   if (clock_) clock_->arrive(worker);
+  const bool pooled = me.pooled;  // read before the release: see below
   if (barrier_.arrive_and_wait(worker == adopted_ ? 0 : worker,
                                [this] { return finish_sub_pass(); })) {
     start_sub_pass(worker);
@@ -464,12 +465,10 @@ int Region::loop(int worker, int* status, bool pool_job) {
   // The pool's threads touch nothing of the region from here: the caller may be in the next
   // pass already (WorkerPool does not wait for them). Their slots stay in this pass until
   // their next job (run_worker) or a team's thread (next) takes them.
-  if (pool_job) return 0;
-  me.in_pass = false;
-  if (!pool_driven_) {  // a thread of the program's team
-    CallerMask::leave();
-    me.device->detach_program_thread();
-  }
+  if (pooled) return 0;
+  me.in_pass = false;  // a thread of the program's team
+  CallerMask::leave();
+  me.device->detach_program_thread();
   *status = me.error != TSAR_OK ? me.error : outcome_;
   if (*status == TSAR_ERR_CANCELED)
     set_last_error(*status, "the pass of region '" + name_ + "' was canceled");
@@ -568,7 +567,7 @@ void Region::run_worker(void* context, int worker) {
         self->stop_dispatch();
       }
     }
-  } while (self->loop(worker, &status, true));
+  } while (self->loop(worker, &status));
   tls_region = outer_region;
   tls_worker = outer_worker;
 }

@@ -16,10 +16,9 @@
 // barrier, so run_ending_in_barrier() returns when job 0 returns and the others are only
 // leaving theirs. The next run does not wait for them: a thread preempted on its way out
 // would hold up every worker of that run (docs/results/tsar/pass-dispatch/). It starts its
-// next job once it has left the last,
-// or job 0 takes that job back (excuse) and the run goes on without it; wait_idle() waits for
-// every thread to have left, before what their jobs used goes away. A job taken back is never
-// run.
+// next job once it has left the last, or job 0 takes that job back (excuse) and the run goes
+// on without it; wait_idle() waits for every thread to have left, before what their jobs used
+// goes away. A job taken back is never run.
 
 #include <atomic>
 #include <cstdint>
