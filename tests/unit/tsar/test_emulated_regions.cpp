@@ -324,6 +324,41 @@ TEST_F(Emulated, APassAllOneAcceleratorsIsDrivenByTheCaller) {
   }
 }
 
+TEST_F(Emulated, CoresThatSitAPassOutAfterRunningShowNothingInIt) {
+  // The leader clears only the last pass's participants (a pass all one accelerator's walks
+  // no idle core): cores that ran in one pass and sit the next out show nothing in the next
+  // one's statistics, and the accelerator all of it.
+  tsar::set_devices("cpu:0,cpu:1,emul:1");
+  tsar::Region region("cores-then-accelerator", "adaptive");
+  auto clock = emulated::emulate_time(region);
+  bool cores_ran = false;
+  int checked = 0;
+  for (int pass = 0; pass < 8; ++pass) {
+    region.parallel_for(600, [&](const tsar::Chunk& c) {
+      clock->advance(c.worker(),
+                     kUnit * static_cast<double>(c.size()) * (accelerator(c) ? 1e-4 : 1));
+    });
+    const auto stats = region.pass_stats();
+    const bool all_accelerator = stats.devices[2].iterations == 600;
+    if (!all_accelerator) {
+      cores_ran = cores_ran || stats.devices[1].iterations > 0;
+      continue;
+    }
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    checked += cores_ran ? 1 : 0;
+    for (int w : {0, 1}) {
+      const tsar_device_stats& d = stats.devices[static_cast<std::size_t>(w)];
+      EXPECT_EQ(d.iterations, 0);
+      EXPECT_EQ(d.chunks, 0);
+      EXPECT_EQ(d.busy_seconds, 0.0);
+      EXPECT_EQ(d.idle_seconds, 0.0);
+      EXPECT_EQ(d.late, 0);
+    }
+  }
+  EXPECT_TRUE(cores_ran);
+  EXPECT_GE(checked, 3);  // passes all the accelerator's after one where the cores ran
+}
+
 TEST_F(Emulated, AcceleratorsWorkersAreWokenBeforeTheCores) {
   // The pool wakes sleeping workers one after another in the order the region lists them; an
   // accelerator's part starts only when its worker launched it, so its workers come first

@@ -166,6 +166,10 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
     s.bytes = {};
     s.staged = s.collected = false;
   }
+  // The workers on devices with their own memory, found once a pass, not once a buffer.
+  linked_.clear();
+  for (int w = 0; w < workers_; ++w)
+    if (!devices[sz(w)]->description().host_memory) linked_.push_back(w);
   for (int w = 0; w < workers_ && !reductions.empty(); ++w)
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
   for (Registration& reg : memory.registrations()) {
@@ -190,12 +194,11 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
         ++k;
       }
     }
-    for (int w = 0; w < workers_; ++w)
-      if (!devices[sz(w)]->description().host_memory) {
-        DeviceCopy& c = data.ensure_copy(devices[sz(w)]);
-        c.worker = w;
-        reg.on[sz(w)] = &c;
-      }
+    for (const int w : linked_) {
+      DeviceCopy& c = data.ensure_copy(devices[sz(w)]);
+      c.worker = w;
+      reg.on[sz(w)] = &c;
+    }
   }
 }
 

@@ -179,6 +179,7 @@ class CopyEngine {
   int workers_;
   std::int64_t origin_ = 0;  ///< the pass's first iteration (begin_pass)
   std::vector<WorkerState> traffic_;
+  std::vector<int> linked_;  ///< begin_pass: the workers on devices with their own memory
   /// exchange's: devices that copied into another's memory, and that device.
   std::vector<std::pair<Device*, Device*>> ordered_;
 };

@@ -84,7 +84,9 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
   samples_.resize(n);
   ranges_.resize(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
-  participants_.reserve(n);
+  // As if every worker took part in a pass before the first (Worker::taking_part's default):
+  // the first pass clears whichever sit it out (choose_participants).
+  for (std::size_t w = 0; w < n; ++w) participants_.push_back(static_cast<int>(w));
   cpu_participants_.reserve(n);
   woken_.reserve(n);
   shares_.resize(workers());
@@ -200,6 +202,7 @@ std::shared_ptr<Device> Region::retire_worker(int worker) {
   }
   // Its worker becomes a CPU worker on the core that drove the accelerator.
   x.device = make_cpu_core(runtime_->node(), core, x.device->description().cpus);
+  device_changes_.fetch_add(1, std::memory_order_relaxed);
   return x.device;
 }
 

@@ -174,14 +174,19 @@ class Region : public tsar_region {
     double pass_stolen_busy = 0.0;
     double own_finish = 0.0;  ///< the last sub-pass's end of its own range (or arrival)
     bool pass_late = false;   ///< its job was taken back: it had not started (take_late_rest)
+    void clear_pass() {
+      pass_iterations = pass_chunks = pass_stolen = 0;
+      pass_late = false;
+      pass_busy = pass_idle = pass_stolen_busy = 0.0;
+    }
   };
 
   // region_pass.cpp: the protocol
   void join_pass(int worker, std::int64_t first, std::int64_t n);
   void begin_pass(std::int64_t first, std::int64_t n, int worker);  // planner: the first plan
-  void install();                        // planner/leader: publishes plan_
-  void keep_pass_device(std::size_t w);  // planner: pass_devices_[w] is worker w's device
-  void choose_participants();            // planner: who runs this pass
+  void install();              // planner/leader: publishes plan_
+  void keep_pass_devices();    // planner: pass_devices_[w] is worker w's device
+  void choose_participants();  // planner: who runs this pass
   ChunkQueue::Result take_chunk(int worker, const ChunkTiming& last, Range& out);  // worker
   void stop_dispatch();                         // cancellation: no more chunks or stolen ranges
   bool take_late_rest(int worker, Range& out);  // leader: the rows of CPU workers not started
@@ -241,6 +246,11 @@ class Region : public tsar_region {
   bool device_memory_ = false;  ///< some device has its own memory: the copy engine runs
   bool copying_ = false;        ///< planner: some device of this pass still has its own memory
   std::vector<std::shared_ptr<Device>> pass_devices_;  ///< planner: each worker's device
+  /// Bumped when a worker's device changes (retire_worker, lose_device); pass_devices_ and
+  /// own_memory_devices_ (how many of them have their own memory) are of this many changes.
+  std::atomic<std::uint64_t> device_changes_{1};
+  std::uint64_t pass_devices_changes_ = 0;
+  int own_memory_devices_ = 0;
   std::atomic<bool> device_failed_{false};
   std::string device_failure_;  ///< the first device failure of the pass (its writer only)
   int device_failure_status_ = TSAR_ERR_SYSTEM;  ///< ... and the pass's status for it

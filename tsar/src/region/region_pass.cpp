@@ -141,10 +141,12 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   pass_error_message_.clear();
   n_ = n;
   origin_ = first;
-  for (auto& w : workers_) {
-    w.pass_iterations = w.pass_chunks = w.pass_stolen = 0;
-    w.pass_late = false;
-    w.pass_busy = w.pass_idle = w.pass_stolen_busy = 0.0;
+  // Only the last pass's participants (choose_participants, not yet redone) ran anything: the
+  // others' totals and samples are still clear. A pass all one accelerator's then costs no
+  // walk over the idle cores here.
+  for (const int w : participants_) {
+    workers_[static_cast<std::size_t>(w)].clear_pass();
+    samples_[static_cast<std::size_t>(w)] = {};
   }
   try {
     if (n < 0) throw Error(TSAR_ERR_INVALID, "n = " + std::to_string(n) + " is negative");
@@ -172,7 +174,7 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
     planner_->share_trial(memory_.environment()->shared_trial());
   }
   if (device_memory_ && memory_.shared()) {
-    for (std::size_t w = 0; w < workers_.size(); ++w) keep_pass_device(w);
+    keep_pass_devices();
     copies.resident = resident_split(memory_.registrations(), pass_devices_, origin_, n);
     copies.follows_only = memory_.environment()->follows_only(memory_);
   }
@@ -182,11 +184,8 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   if (device_memory_ || memory_.shared()) {
     device_failed_.store(false, std::memory_order_relaxed);
     device_failure_.clear();
-    copying_ = memory_.shared();
-    for (std::size_t w = 0; w < workers_.size(); ++w) {
-      keep_pass_device(w);
-      copying_ = copying_ || !workers_[w].device->description().host_memory;
-    }
+    keep_pass_devices();  // the planner may have retired some
+    copying_ = memory_.shared() || own_memory_devices_ > 0;
     guard_memory([&] { engine_.begin_pass(memory_, reductions_, pass_devices_, origin_); });
   }
   time_chunks_ = planner_->times_chunks();
@@ -197,10 +196,17 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   schedule_seconds_ += sub_start_ - t0;
 }
 
-void Region::keep_pass_device(std::size_t w) {
-  // Copied only when it changed: a shared_ptr's copy is two atomic read-modify-writes, per
-  // worker and pass.
-  if (pass_devices_[w] != workers_[w].device) pass_devices_[w] = workers_[w].device;
+void Region::keep_pass_devices() {
+  // Walked only when a worker's device changed (retired, lost): not every pass.
+  const std::uint64_t changes = device_changes_.load(std::memory_order_relaxed);
+  if (changes == pass_devices_changes_) return;
+  pass_devices_changes_ = changes;
+  own_memory_devices_ = 0;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    // Copied only when it changed: a shared_ptr's copy is two atomic read-modify-writes.
+    if (pass_devices_[w] != workers_[w].device) pass_devices_[w] = workers_[w].device;
+    own_memory_devices_ += workers_[w].device->description().host_memory ? 0 : 1;
+  }
 }
 
 ChunkQueue::Result Region::take_chunk(int worker, const ChunkTiming& last, Range& out) {
@@ -231,29 +237,35 @@ void Region::choose_participants() {
   // take from. Waking them costs every pass tens of microseconds, and any one of them the
   // system runs late -- a core busy with another thread -- holds up a pass that needed none
   // of them. Worker 0, the caller, always runs the pass (it leads the barrier).
-  participants_.clear();
-  participants_.push_back(0);
-  workers_[0].taking_part = true;
   const bool sparse =
       pool_driven_ && pass_error_ == TSAR_OK && !plan_.chunked && planner_->last_sub_pass();
   bool shared = false;  // some stealing member has a range: every member takes part
-  for (std::size_t w = 0; sparse && w < workers_.size(); ++w)
-    shared = shared || (shares_.member(static_cast<int>(w)) && !ranges_[w].empty());
+  for (std::size_t w = 0; sparse && !shared && w < workers_.size(); ++w)
+    shared = !ranges_[w].empty() && shares_.member(static_cast<int>(w));
+  const auto takes_part = [&](std::size_t w) {
+    return !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
+  };
+  // The last pass's participants that sit this one out: what the leader reads of them after
+  // the barrier is cleared (unless it is already, where they sat the last sub-pass out too),
+  // and their line, which the worker writes, is left alone. Workers outside participants_ sat
+  // the last pass out and are clear: a pass all one accelerator's touches no idle core's line.
+  for (const int w : participants_) {
+    Worker& x = workers_[static_cast<std::size_t>(w)];
+    if (w == 0 || takes_part(static_cast<std::size_t>(w)) || !x.taking_part) continue;
+    x.taking_part = false;
+    x.clear_sub_pass();
+  }
+  participants_.clear();
+  participants_.push_back(0);
+  workers_[0].taking_part = true;
   // Accelerators' workers first: the pool wakes workers in this order, and an accelerator's
   // work starts only when its worker has launched it, so a late wake-up of its worker delays
   // the whole of its part -- and is learned as a slow device (WorkerPool).
   cpu_participants_.clear();
   for (std::size_t w = 1; w < workers_.size(); ++w) {
+    if (!takes_part(w)) continue;
     Worker& x = workers_[w];
-    const bool took_part = x.taking_part;
-    x.taking_part =
-        !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
-    if (!x.taking_part) {
-      // What the leader reads of it after the barrier: still clear where it sat the last
-      // (sub-)pass out too, and its line, which the worker writes, is left alone.
-      if (took_part) x.clear_sub_pass();
-      continue;
-    }
+    x.taking_part = true;
     (x.device->description().accelerator ? participants_ : cpu_participants_)
         .push_back(static_cast<int>(w));
   }
@@ -478,15 +490,19 @@ int Region::loop(int worker, int* status) {
 }
 
 bool Region::finish_sub_pass() {
+  // Workers outside participants_ sit the whole pass out: their samples stay clear (begin_pass).
   double last = 0.0;
-  for (const auto& w : workers_)
-    if (w.taking_part) last = std::max(last, w.arrival);
+  for (const int w : participants_) {
+    const Worker& x = workers_[static_cast<std::size_t>(w)];
+    if (x.taking_part) last = std::max(last, x.arrival);
+  }
   if (clock_) clock_->synchronize();
   const double t0 = clock(0);
   ++sub_passes_;
   // A worker that lost its accelerator goes on as a CPU core: its sample mixes the device and
   // its successor and is not learned.
-  for (std::size_t w = 0; w < workers_.size(); ++w) {
+  for (const int wi : participants_) {
+    const auto w = static_cast<std::size_t>(wi);
     Worker& x = workers_[w];
     if (!x.taking_part && !x.lost_device) {  // it neither ran nor waited: nothing to add
       x.arrival = x.own_finish = sub_start_;
@@ -529,7 +545,8 @@ bool Region::finish_sub_pass() {
   if (pass_error_ == TSAR_OK) {  // a refused pass ran nothing
     record_pass(last);
     // After recording: the statistics show the devices as they ran this pass.
-    for (std::size_t w = 0; w < workers_.size(); ++w) {
+    for (const int wi : participants_) {
+      const auto w = static_cast<std::size_t>(wi);
       const Worker& x = workers_[w];
       samples_[w] = {x.pass_iterations - x.pass_stolen, x.pass_busy - x.pass_stolen_busy,
                      x.own_finish - pass_start_};

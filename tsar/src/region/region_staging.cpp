@@ -94,6 +94,7 @@ void Region::lose_device(Worker& me, int worker, const std::string& why) {
                name_.c_str(), why.c_str(), key.c_str(),
                symmer::topology::format_cpu_list(me.device->description().cpus).c_str(), core);
   me.device = make_cpu_core(runtime_->node(), core, me.device->description().cpus);
+  device_changes_.fetch_add(1, std::memory_order_relaxed);  // read by the leader after the barrier
   bind_device(me);
 }
 

@@ -15,8 +15,12 @@ bool usable(double p) { return p > 0.0 && std::isfinite(p); }
 
 std::vector<double> split_fractions(std::span<const double> tpi) {
   double sum = 0.0;
-  for (double p : tpi)
-    if (usable(p)) sum += 1.0 / p;
+  std::int64_t devices = 0;
+  for (const double p : tpi)
+    if (usable(p)) {
+      sum += 1.0 / p;
+      ++devices;
+    }
   if (sum <= 0.0 || !std::isfinite(sum)) return {};
   std::vector<double> f(tpi.size(), 0.0);
   for (std::size_t j = 0; j < tpi.size(); ++j)
@@ -35,12 +39,15 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   std::fill(out.begin(), out.end(), 0);
   if (n <= 0) return;
   auto& f = scratch.fractions;
-  auto& order = scratch.order;
   auto& eligible = scratch.eligible;
   f.assign(tpi.size(), 0.0);
   double sum = 0.0;
-  for (double p : tpi)
-    if (usable(p)) sum += 1.0 / p;
+  std::int64_t devices = 0;
+  for (const double p : tpi)
+    if (usable(p)) {
+      sum += 1.0 / p;
+      ++devices;
+    }
   if (sum <= 0.0 || !std::isfinite(sum))
     throw std::invalid_argument("split_iterations: no usable device");
   for (std::size_t j = 0; j < tpi.size(); ++j)
@@ -66,24 +73,24 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
     --assigned;
   }
 
-  // Fastest first; ties keep device order so the split is deterministic (insertion sort:
-  // stable, in place, and device counts are small).
-  order.clear();
-  for (std::size_t j = 0; j < tpi.size(); ++j) {
-    if (!usable(tpi[j])) continue;
-    std::size_t k = order.size();
-    order.push_back(j);
-    for (; k > 0 && tpi[order[k - 1]] > tpi[j]; --k) order[k] = order[k - 1];
-    order[k] = j;
-  }
-  const auto devices = static_cast<std::int64_t>(order.size());
-
-  // "Assigned less than N/n", in integers: out_j < ceil(N/n).
+  // What rounding left goes round the devices that got at least ceil(N/n) ("assigned less
+  // than N/n" are left out), fastest first, ties in device order so the split is
+  // deterministic; to every usable device if none got that much. Only those are sorted
+  // (insertion sort: stable, in place): beside a GPU that is the GPU alone, not the cores.
+  if (assigned == n) return;
   const std::int64_t threshold = n / devices + (n % devices != 0 ? 1 : 0);
-  eligible.clear();
-  for (std::size_t j : order)
-    if (out[j] >= threshold) eligible.push_back(j);
-  if (eligible.empty()) eligible = order;
+  const auto sort_fastest_first = [&](bool all) {
+    eligible.clear();
+    for (std::size_t j = 0; j < tpi.size(); ++j) {
+      if (!usable(tpi[j]) || (!all && out[j] < threshold)) continue;
+      std::size_t k = eligible.size();
+      eligible.push_back(j);
+      for (; k > 0 && tpi[eligible[k - 1]] > tpi[j]; --k) eligible[k] = eligible[k - 1];
+      eligible[k] = j;
+    }
+  };
+  sort_fastest_first(false);
+  if (eligible.empty()) sort_fastest_first(true);
 
   for (std::size_t k = 0; assigned < n; k = (k + 1) % eligible.size()) {
     ++out[eligible[k]];

@@ -24,7 +24,6 @@ std::vector<double> split_fractions(std::span<const double> time_per_iteration);
 /// splitting allocates nothing in steady state.
 struct SplitScratch {
   std::vector<double> fractions;
-  std::vector<std::size_t> order;
   std::vector<std::size_t> eligible;
 };
 
