@@ -347,6 +347,29 @@ TEST(Planner, ASecondAcceleratorThatCostsThePassMoreThanItsShareSavesSitsOut) {
   EXPECT_GE(last, 1.9 * 100e-6);
 }
 
+TEST(Planner, AnAcceleratorTriedOutLeavesItsRowsToTheUnitsThatRan) {
+  // Two equal accelerators, 100 us each alone for the pass, and a core whose share of the
+  // pass rounds to no row beside both but to one row beside either alone. A pass of two units
+  // pays 150 us more (halo copies, one more launch): both accelerators take 200 us, one alone
+  // 100 us, one beside the core's row 250 us. Tried without one accelerator, its rows go to
+  // the other, not to the core the compared passes gave none: the trial sees 100 us and keeps
+  // it out, where a re-split would have given the core its row and shown 250 us.
+  Sim sim({accelerator(1e-9, 1.0, 8e-6), accelerator(1e-9, 1.0, 8e-6), core(6e-5)}, 12);
+  sim.set_coordination(150e-6);
+  for (int p = 0; p < 300; ++p) sim.run(kN);
+  double total = 0.0;
+  int core_rows = 0;
+  for (int p = 0; p < 1000; ++p) {
+    const auto pass = sim.run(kN);
+    total += pass.seconds;
+    core_rows += pass.iterations[2] > 0 ? 1 : 0;
+  }
+  EXPECT_NE(sim.planner().trial_out(0), sim.planner().trial_out(1)) << "exactly one sits out";
+  EXPECT_LE(total / 1000.0, 1.10 * 100e-6);
+  EXPECT_LE(core_rows, 50);  // the core only in trials bringing it back
+  expect_none_retired(sim);
+}
+
 TEST(Planner, ATrialTheSplitPredictsToCostMoreThanAShortRunCanPayWaits) {
   // Two equal accelerators that each take half the pass, nothing hidden: by their times a pass
   // without one takes twice as long, so a trial's two passes without it cost two passes. In a

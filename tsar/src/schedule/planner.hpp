@@ -221,6 +221,9 @@ class PassPlanner {
   };
   /// Worker w is (part of) the active unit u.
   bool in_unit(std::size_t w, const Unit& u) const;
+  /// While unit `out` sits out, the units the last baseline pass gave no rows sit out too,
+  /// where another unit ran that pass.
+  void keep_idle_units_out(const Unit& out);
   /// What the trial it would start now is predicted to cost this region, after a pass of
   /// `seconds`.
   ParticipationTrial::Cost trial_expected_cost(double seconds) const;

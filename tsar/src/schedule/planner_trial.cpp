@@ -74,10 +74,32 @@ void PassPlanner::sit_out_trial() {
     else
       left = left || (active_[w] && !sitting_out_[w]);
   }
-  if (left) return;
+  if (left) {
+    keep_idle_units_out(u);
+    return;
+  }
   for (std::size_t w = 0; w < devices_.size(); ++w)
     if (in_unit(w, u)) sitting_out_[w] = 0;
   trial.forget(unit);
+}
+
+void PassPlanner::keep_idle_units_out(const Unit& out) {
+  // A trial changes one thing: the candidate's rows go to the units that ran the passes it is
+  // compared with, not to a unit those passes gave none. Re-split without the candidate, the
+  // cores beside two GPUs took a few rows of BiCGStab's loops at 9 us a row and every pass
+  // waited for them: one GPU alone measured slower than both, though beside one idle core it
+  // ran the step at 1.00-1.03 times one GPU alone's time against 1.04-1.39 for both
+  // (docs/results/tsar/step-loop-planning/2026-11-27-h200x2-1d6b2a4.txt). Rows of the last
+  // baseline pass (last_rows_); the CPU devices count together, as one unit.
+  std::int64_t cpu_rows = 0;
+  for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
+  const auto rows = [&](std::size_t w) { return is_cpu(w) ? cpu_rows : last_rows_[w]; };
+  bool ran = false;  // some unit besides the candidate ran the baseline: it takes the rows
+  for (std::size_t w = 0; w < devices_.size() && !ran; ++w)
+    ran = active_[w] && !sitting_out_[w] && rows(w) > 0;
+  if (!ran) return;
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && !in_unit(w, out) && rows(w) <= 0) sitting_out_[w] = 1;
 }
 
 std::string PassPlanner::trial_candidate(bool* starved) const {
