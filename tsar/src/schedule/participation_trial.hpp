@@ -18,7 +18,9 @@
 //   - then the other way: the candidate (the unit of fewest rows -- an accelerator by its device
 //     key, or kCpuUnit, the CPU devices together -- named by the first planner to see
 //     choosing()) sits out, or comes back once it sat out -- or once the split gave it
-//     nothing (the CPU devices starved by an estimate they can no longer correct). A
+//     nothing (the CPU devices starved by an estimate they can no longer correct). While it
+//     sits out, so do the units the baseline gave no rows (PassPlanner::keep_idle_units_out):
+//     its rows go to the units that ran, and the trial changes one thing. A
 //     region's first pass that way pays for moving rows and is not compared, nor is any pass that
 //     moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
 //     kUnsteadyPasses;

@@ -85,11 +85,10 @@ void PassPlanner::sit_out_trial() {
 
 void PassPlanner::keep_idle_units_out(const Unit& out) {
   // A trial changes one thing: the candidate's rows go to the units that ran the passes it is
-  // compared with, not to a unit those passes gave none. Re-split without the candidate, the
-  // cores beside two GPUs took a few rows of BiCGStab's loops at 9 us a row and every pass
-  // waited for them: one GPU alone measured slower than both, though beside one idle core it
-  // ran the step at 1.00-1.03 times one GPU alone's time against 1.04-1.39 for both
-  // (docs/results/tsar/step-loop-planning/2026-11-27-h200x2-1d6b2a4.txt). Rows of the last
+  // compared with, not to a unit those passes gave none. Re-split without one of two GPUs, an
+  // idle core took rows of BiCGStab's loops and every pass waited for it: the trial measured
+  // one GPU plus the core, not one GPU
+  // (docs/results/tsar/trial-one-change/2026-11-27-h200x2-526ec76.txt). Rows of the last
   // baseline pass (last_rows_); the CPU devices count together, as one unit.
   std::int64_t cpu_rows = 0;
   for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
