@@ -663,10 +663,12 @@ int main(int argc, char** argv) {
         results.push_back(item);
       }
     }
-    json summary = {{"efficiency_mean", e_count > 0 ? e_sum / e_count : 0.0},
-                    {"efficiency_mean_best_schedule", e_count > 0 ? e_best_sum / e_count : 0.0},
+    // Means over the kernel runs where both sides contribute (0 where none did).
+    const auto mean = [&](double sum) { return e_count > 0 ? sum / e_count : 0.0; };
+    json summary = {{"efficiency_mean", mean(e_sum)},
+                    {"efficiency_mean_best_schedule", mean(e_best_sum)},
                     {"efficiency_kernels", e_count},
-                    {"efficiency_mean_single_device", e_count > 0 ? e_single_sum / e_count : 0.0},
+                    {"efficiency_mean_single_device", mean(e_single_sum)},
                     {"efficiency_mean_by_schedule",
                      [&] {
                        json by = json::object();
@@ -681,8 +683,7 @@ int main(int argc, char** argv) {
         "\nmean E over %d kernel runs where CPU and GPU both contribute: %.3f with %s, "
         "%.3f with the best schedule of each (goal 0.93), %.3f for the best single device "
         "alone; GPU-averse co/CPU: %.3f (goal 1.05); bytes within bound: %s; results %s\n",
-        e_count, e_count > 0 ? e_sum / e_count : 0.0, schedules.front().c_str(),
-        e_count > 0 ? e_best_sum / e_count : 0.0, e_count > 0 ? e_single_sum / e_count : 0.0,
+        e_count, mean(e_sum), schedules.front().c_str(), mean(e_best_sum), mean(e_single_sum),
         averse_ratio, bytes_ok ? "yes" : "NO", all_correct ? "agree" : "DIFFER");
     for (const auto& [s, v] : e_by_schedule)
       std::printf("  mean E with %-14s %.3f over %d kernel runs where both contribute\n", s.c_str(),
