@@ -30,47 +30,46 @@ TEST(ParticipationTrial, AFasterWayIsTakenAfterItsComparedPassesAndKept) {
   t.join();
   run(t, kBeforeTrial, 1.0);
   ASSERT_TRUE(t.choosing());
-  EXPECT_FALSE(t.out()) << "no candidate named yet";
-  t.choose("cuda:3");
-  EXPECT_TRUE(t.out());
+  EXPECT_FALSE(t.out("cuda:3")) << "no candidate named yet";
+  t.choose({"cuda:3"});
+  EXPECT_TRUE(t.out("cuda:3"));
   rec(t, 5.0);  // the first pass moves rows: slow, not compared
   for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) {
-    EXPECT_TRUE(t.out());
+    EXPECT_TRUE(t.out("cuda:3"));
     rec(t, 0.8);
   }
-  EXPECT_TRUE(t.decided_out());
-  EXPECT_EQ(t.candidate(), "cuda:3");
+  EXPECT_TRUE(t.kept_out("cuda:3"));
+  EXPECT_EQ(t.candidate(), "") << "decided";
   run(t, ParticipationTrial::kHoldPasses - 1, 0.8);
-  EXPECT_TRUE(t.out()) << "held";
+  EXPECT_TRUE(t.out("cuda:3")) << "held";
 }
 
 TEST(ParticipationTrial, ASlowerWayEndsAfterItsFirstComparedPass) {
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose("cuda:0");
+  t.choose({"cuda:0"});
   rec(t, 3.0);
   rec(t, 1.2);
-  EXPECT_FALSE(t.out());
-  EXPECT_FALSE(t.decided_out());
+  EXPECT_FALSE(t.out("cuda:0"));
+  EXPECT_FALSE(t.kept_out("cuda:0"));
   EXPECT_EQ(t.candidate(), "");
 }
 
-TEST(ParticipationTrial, AStarvedUnitIsTriedBackInAndLeftToTheSplitWhenThatLoses) {
+TEST(ParticipationTrial, AStarvedUnitThatLosesIsKeptOutAndTriedBackInLater) {
   // The split gave the cores nothing: the trial's way is them back in. Slower that way, they
-  // are left to the split (not kept out: the trial stays free for the other units), and the
-  // next trial comes after a longer hold.
+  // are kept out (not woken, not planned), and brought back after a longer hold.
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose(ParticipationTrial::kCpuUnit, true, false);
+  t.choose({}, ParticipationTrial::kCpuUnit);
   EXPECT_TRUE(t.returning());
-  EXPECT_FALSE(t.out());
+  EXPECT_FALSE(t.out(ParticipationTrial::kCpuUnit));
   rec(t, 3.0);  // moves rows: not compared
   rec(t, 1.5);
   EXPECT_FALSE(t.returning());
-  EXPECT_FALSE(t.decided_out());
-  EXPECT_FALSE(t.out());
+  EXPECT_TRUE(t.kept_out(ParticipationTrial::kCpuUnit));
+  EXPECT_TRUE(t.out(ParticipationTrial::kCpuUnit));
   EXPECT_EQ(t.candidate(), "");
   int held = 0;
   while (!t.choosing()) {
@@ -78,30 +77,21 @@ TEST(ParticipationTrial, AStarvedUnitIsTriedBackInAndLeftToTheSplitWhenThatLoses
     ++held;
   }
   EXPECT_GE(held, 2 * ParticipationTrial::kHoldPasses);
-}
-
-TEST(ParticipationTrial, AStarvedUnitKeptOutSitsOutWhenItLoses) {
-  ParticipationTrial t;
-  t.join();
-  run(t, kBeforeTrial, 1.0);
-  t.choose(ParticipationTrial::kCpuUnit, true, true);
-  rec(t, 3.0);
-  rec(t, 1.5);
-  EXPECT_TRUE(t.decided_out());
-  EXPECT_TRUE(t.out());
-  while (!t.returning()) rec(t, 1.0);
-  EXPECT_FALSE(t.out());
+  EXPECT_TRUE(t.out(ParticipationTrial::kCpuUnit)) << "until the trial names it";
+  t.choose({});
+  EXPECT_TRUE(t.returning());
+  EXPECT_FALSE(t.out(ParticipationTrial::kCpuUnit));
 }
 
 TEST(ParticipationTrial, AStarvedUnitThatGainsStaysIn) {
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose(ParticipationTrial::kCpuUnit, true);
+  t.choose({}, ParticipationTrial::kCpuUnit);
   rec(t, 3.0);
   run(t, ParticipationTrial::kTrialPasses, 0.3);
-  EXPECT_FALSE(t.decided_out());
-  EXPECT_FALSE(t.out());
+  EXPECT_FALSE(t.kept_out(ParticipationTrial::kCpuUnit));
+  EXPECT_FALSE(t.out(ParticipationTrial::kCpuUnit));
   EXPECT_EQ(t.candidate(), "");
 }
 
@@ -113,13 +103,13 @@ TEST(ParticipationTrial, NoiseDoesNotSwitch) {
   rec(t, 1.0);
   rec(t, 0.92);
   rec(t, 1.05);
-  t.choose("cuda:1");
+  t.choose({"cuda:1"});
   rec(t, 1.0);
   rec(t, 0.9);
   rec(t, 0.95);
   rec(t, 0.85);
-  EXPECT_FALSE(t.decided_out());
-  EXPECT_FALSE(t.out());
+  EXPECT_FALSE(t.kept_out("cuda:1"));
+  EXPECT_FALSE(t.out("cuda:1"));
 }
 
 TEST(ParticipationTrial, TheNextTrialWaitsUntilTheLastOneIsPaidFor) {
@@ -129,10 +119,10 @@ TEST(ParticipationTrial, TheNextTrialWaitsUntilTheLastOneIsPaidFor) {
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose("cuda:0");
+  t.choose({"cuda:0"});
   rec(t, 101.0);  // 100 s beyond the baseline
   rec(t, 2.0);    // 1 s more, and the trial ends
-  ASSERT_FALSE(t.out());
+  ASSERT_FALSE(t.out("cuda:0"));
   rec(t, 101.0);  // moving the rows back: 100 s more
   const double cost = 201.0;
   const int held = static_cast<int>(2.0 * cost / ParticipationTrial::kTrialShare) - 101;
@@ -150,10 +140,10 @@ TEST(ParticipationTrial, EachTrialInARowThatChangesNothingDoublesTheHold) {
   t.join();
   run(t, kBeforeTrial, 1.0);
   const auto lose = [&] {
-    t.choose("cuda:0");
+    t.choose({"cuda:0"});
     rec(t, 1.0);  // the move's pass
     rec(t, 2.0);  // slower: the trial ends
-    ASSERT_FALSE(t.out());
+    ASSERT_FALSE(t.out("cuda:0"));
   };
   // Passes from the end of a trial until the next one's baseline begins.
   const auto held = [&] {
@@ -170,9 +160,9 @@ TEST(ParticipationTrial, EachTrialInARowThatChangesNothingDoublesTheHold) {
     run(t, ParticipationTrial::kBaselinePasses, 1.0);
     ASSERT_TRUE(t.choosing());
   }
-  t.choose("cuda:0");
+  t.choose({"cuda:0"});
   run(t, 1 + ParticipationTrial::kTrialPasses, 0.5);
-  ASSERT_TRUE(t.decided_out());
+  ASSERT_TRUE(t.kept_out("cuda:0"));
   EXPECT_EQ(held(), ParticipationTrial::kHoldPasses);
 }
 
@@ -180,8 +170,8 @@ TEST(ParticipationTrial, NothingToTryHoldsAsLongAsATrial) {
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose("");
-  EXPECT_FALSE(t.out());
+  t.choose({});
+  EXPECT_FALSE(t.out("cuda:0"));
   run(t, ParticipationTrial::kHoldPasses + ParticipationTrial::kBaselinePasses - 1, 1.0);
   EXPECT_FALSE(t.choosing());
   rec(t, 1.0);
@@ -192,21 +182,21 @@ TEST(ParticipationTrial, ACandidateThatIsGoneEndsTheTrialAndTheDecision) {
   ParticipationTrial t;
   t.join();
   run(t, kBeforeTrial, 1.0);
-  t.choose("cuda:2");
+  t.choose({"cuda:2"});
   rec(t, 1.0);
   t.forget("cuda:2");
-  EXPECT_FALSE(t.out());
+  EXPECT_FALSE(t.out("cuda:2"));
   EXPECT_EQ(t.candidate(), "");
   // Kept out, then gone (retired): out no more.
   ParticipationTrial k;
   k.join();
   run(k, kBeforeTrial, 1.0);
-  k.choose("cuda:2");
+  k.choose({"cuda:2"});
   run(k, 1 + ParticipationTrial::kTrialPasses, 0.5);
-  ASSERT_TRUE(k.decided_out());
+  ASSERT_TRUE(k.kept_out("cuda:2"));
   k.forget("cuda:2");
-  EXPECT_FALSE(k.out());
-  EXPECT_FALSE(k.decided_out());
+  EXPECT_FALSE(k.out("cuda:2"));
+  EXPECT_FALSE(k.kept_out("cuda:2"));
 }
 
 TEST(ParticipationTrial, ATrialPredictedToCostMoreThanTheRunCanPayWaits) {
@@ -267,12 +257,12 @@ TEST(ParticipationTrial, PassesThatMovedRowsAreNeitherBaselineNorCompared) {
   EXPECT_FALSE(t.choosing()) << "no steady pass yet";
   run(t, ParticipationTrial::kBaselinePasses, 1.0);
   ASSERT_TRUE(t.choosing());
-  t.choose("cuda:1");
+  t.choose({"cuda:1"});
   rec(t, 9.0, false);
   rec(t, 0.5, false);  // still moving: not compared
   rec(t, 1.5);         // steady and slower: the trial ends
-  EXPECT_FALSE(t.out());
-  EXPECT_FALSE(t.decided_out());
+  EXPECT_FALSE(t.out("cuda:1"));
+  EXPECT_FALSE(t.kept_out("cuda:1"));
 }
 
 TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
@@ -289,11 +279,11 @@ TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
   for (int p = 0; p < ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses; ++p)
     round(1.0, 3.0);
   ASSERT_TRUE(t.choosing());
-  t.choose("cuda:1");
-  EXPECT_TRUE(t.out()) << "for every region";
+  t.choose({"cuda:1"});
+  EXPECT_TRUE(t.out("cuda:1")) << "for every region";
   round(9.0, 9.0);  // both move rows
   for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) round(0.5, 2.4);
-  EXPECT_TRUE(t.decided_out()) << "both faster";
+  EXPECT_TRUE(t.kept_out("cuda:1")) << "both faster";
 
   // A second environment: one loop faster, the other far slower -- the first round's median
   // ratio is over the margin, and the trial ends after it.
@@ -304,14 +294,14 @@ TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {
     rec(u, 1.0, true, c);
     rec(u, 3.0, true, d);
   }
-  u.choose("cuda:1");
+  u.choose({"cuda:1"});
   rec(u, 9.0, true, c);
   rec(u, 9.0, true, d);
   rec(u, 0.8, true, c);
-  EXPECT_TRUE(u.out()) << "one region compared: the round is not over";
+  EXPECT_TRUE(u.out("cuda:1")) << "one region compared: the round is not over";
   rec(u, 6.0, true, d);
-  EXPECT_FALSE(u.out());
-  EXPECT_FALSE(u.decided_out());
+  EXPECT_FALSE(u.out("cuda:1"));
+  EXPECT_FALSE(u.kept_out("cuda:1"));
 }
 
 /// Rounds of a time step of several loops, a pass each, until the trial chooses (at most 40):
@@ -339,7 +329,7 @@ TEST(ParticipationTrial, AStepGainsWhatItsLoopsGainTogether) {
   const int first =
       rounds_until_choosing(t, kLoops, [&](int l, int r) { return base(l) * wobble[r % 3]; });
   ASSERT_TRUE(t.choosing());
-  t.choose("cuda:0");
+  t.choose({"cuda:0"});
   const auto loop = [&](int i) { return (first + i) % kLoops; };
   for (int i = 0; i < kLoops; ++i) rec(t, 9.0, true, loop(i));  // the move
   const double alike[] = {0.98, 1.03, 1.0};
@@ -348,8 +338,8 @@ TEST(ParticipationTrial, AStepGainsWhatItsLoopsGainTogether) {
       const int l = loop(i);
       rec(t, l < 2 ? 0.6 + 0.01 * r : 0.5 * alike[r], true, l);
     }
-  EXPECT_TRUE(t.decided_out());
-  EXPECT_TRUE(t.out());
+  EXPECT_TRUE(t.kept_out("cuda:0"));
+  EXPECT_TRUE(t.out("cuda:0"));
 }
 
 TEST(ParticipationTrial, ALightLoopsGainDoesNotSwitchItsStep) {
@@ -362,14 +352,109 @@ TEST(ParticipationTrial, ALightLoopsGainDoesNotSwitchItsStep) {
   const int first = rounds_until_choosing(
       t, 2, [&](int l, int r) { return (l == 0 ? 0.1 : 2.0) * wobble[r % 3]; });
   ASSERT_TRUE(t.choosing());
-  t.choose("cpu");
+  t.choose({"cpu"});
   rec(t, 9.0, true, first);
   rec(t, 9.0, true, 1 - first);
   const double alike[] = {1.0, 1.01, 0.99};
   for (int r = 0; r < ParticipationTrial::kTrialPasses; ++r)
     for (const int l : {first, 1 - first}) rec(t, l == 0 ? 0.05 : 2.0 * alike[r], true, l);
-  EXPECT_FALSE(t.decided_out());
-  EXPECT_FALSE(t.out());
+  EXPECT_FALSE(t.kept_out("cpu"));
+  EXPECT_FALSE(t.out("cpu"));
+}
+
+// Decisions compose: what one trial keeps out stays out while the others are tried.
+
+/// Runs a trial of t's next choice from `outs` whose compared passes take `seconds` (the
+/// baseline's 1.0); returns what it tried.
+ParticipationTrial::Choice trial_of(ParticipationTrial& t, const std::vector<std::string>& outs,
+                                    double seconds) {
+  while (!t.choosing()) rec(t, 1.0);
+  const ParticipationTrial::Choice c = t.next(outs, "");
+  t.choose(outs);
+  EXPECT_EQ(t.candidate(), c.unit);
+  rec(t, 3.0);  // the move's pass
+  for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) rec(t, seconds);
+  return c;
+}
+
+TEST(ParticipationTrial, AUnitKeptOutStaysOutWhileAnotherIsTriedOut) {
+  // The cores out (faster; bringing them back is slower), then, the cores still out, one of two
+  // GPUs out (faster again): both stay out.
+  ParticipationTrial t;
+  t.join();
+  run(t, ParticipationTrial::kWarmupPasses, 1.0);
+  auto c = trial_of(t, {"cpu", "cuda:1"}, 0.7);
+  EXPECT_EQ(c.unit, "cpu");
+  EXPECT_FALSE(c.back_in);
+  ASSERT_TRUE(t.kept_out("cpu"));
+  c = trial_of(t, {"cuda:1"}, 1.5);
+  EXPECT_EQ(c.unit, "cpu") << "a decision out is tried back first";
+  EXPECT_TRUE(c.back_in);
+  ASSERT_TRUE(t.kept_out("cpu"));
+  c = trial_of(t, {"cuda:1"}, 0.7);
+  EXPECT_EQ(c.unit, "cuda:1");
+  EXPECT_FALSE(c.back_in);
+  EXPECT_TRUE(t.kept_out("cpu")) << "still out";
+  EXPECT_TRUE(t.kept_out("cuda:1"));
+  EXPECT_TRUE(t.out("cpu") && t.out("cuda:1"));
+  EXPECT_FALSE(t.out("cuda:0"));
+  // Nothing left to try out (one GPU runs): the kept units come back in turn, the GPU first.
+  c = trial_of(t, {}, 1.5);
+  EXPECT_EQ(c.unit, "cuda:1");
+  EXPECT_TRUE(c.back_in);
+  c = trial_of(t, {}, 1.5);
+  EXPECT_EQ(c.unit, "cpu");
+  EXPECT_TRUE(c.back_in);
+  c = trial_of(t, {}, 1.5);
+  EXPECT_EQ(c.unit, "cuda:1");
+  EXPECT_TRUE(t.kept_out("cuda:1") && t.kept_out("cpu"));
+}
+
+TEST(ParticipationTrial, TrialsAlternateBetweenOutAndBackIn) {
+  // A way that won on noise is undone by the next trial; then trials out (losing) and back in
+  // (losing) take turns.
+  ParticipationTrial t;
+  t.join();
+  run(t, ParticipationTrial::kWarmupPasses, 1.0);
+  auto c = trial_of(t, {"cpu", "cuda:1"}, 0.7);
+  ASSERT_TRUE(t.kept_out("cpu"));
+  c = trial_of(t, {"cuda:1"}, 0.7);
+  EXPECT_EQ(c.unit, "cpu");
+  EXPECT_TRUE(c.back_in);
+  EXPECT_FALSE(t.kept_out("cpu")) << "back in: faster with it";
+  c = trial_of(t, {"cpu", "cuda:1"}, 0.7);
+  EXPECT_EQ(c.unit, "cpu");
+  ASSERT_TRUE(t.kept_out("cpu"));
+  c = trial_of(t, {"cuda:1"}, 1.5);
+  EXPECT_TRUE(c.back_in);
+  c = trial_of(t, {"cuda:1"}, 1.5);
+  EXPECT_EQ(c.unit, "cuda:1");
+  EXPECT_FALSE(c.back_in);
+  c = trial_of(t, {"cuda:1"}, 1.5);
+  EXPECT_EQ(c.unit, "cpu");
+  EXPECT_TRUE(c.back_in);
+  EXPECT_TRUE(t.kept_out("cpu"));
+  EXPECT_FALSE(t.kept_out("cuda:1"));
+}
+
+TEST(ParticipationTrial, UnitsThatSatOutBesideAWinningCandidateStayOutWithIt) {
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  t.choose({"cuda:1"});
+  t.also_out("cpu");
+  t.also_out("cuda:1");  // the candidate itself: ignored
+  EXPECT_TRUE(t.out("cuda:1"));
+  EXPECT_FALSE(t.out("cpu")) << "the planner sits it out itself during the trial";
+  rec(t, 3.0);
+  run(t, ParticipationTrial::kTrialPasses, 0.7);
+  EXPECT_TRUE(t.kept_out("cuda:1"));
+  EXPECT_TRUE(t.kept_out("cpu"));
+  t.forget("cpu");
+  EXPECT_FALSE(t.out("cpu"));
+  EXPECT_TRUE(t.out("cuda:1"));
+  t.forget_all();
+  EXPECT_FALSE(t.any_out());
 }
 
 }  // namespace

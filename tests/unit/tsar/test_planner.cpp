@@ -370,6 +370,40 @@ TEST(Planner, AnAcceleratorTriedOutLeavesItsRowsToTheUnitsThatRan) {
   expect_none_retired(sim);
 }
 
+TEST(Planner, UnitsFoundToCostMoreThanTheySaveStayOutTogether) {
+  // Two equal accelerators, 100 us each alone for the pass, and eight cores that keep a few
+  // rows beside them. Every unit with work starts 150 us later per other unit with work (halo
+  // copies, launches to wait for): all three take 300 us and more, the accelerators without
+  // the cores 250 us, one accelerator alone 100 us. Trials take the cores out, then, with the
+  // cores still out, one accelerator.
+  std::vector<Emulated> devices = node(8, {1e-9, 1e-9}, {1.0, 1.0});
+  Sim sim(devices, 12);
+  sim.set_coordination(150e-6);
+  for (int p = 0; p < 1500; ++p) sim.run(kN);
+  double total = 0.0;
+  for (int p = 0; p < 1000; ++p) total += sim.run(kN).seconds;
+  EXPECT_LE(total / 1000.0, 1.10 * 100e-6);
+  for (int w = 0; w < 8; ++w) EXPECT_TRUE(sim.planner().trial_out(w)) << "core " << w;
+  EXPECT_NE(sim.planner().trial_out(8), sim.planner().trial_out(9)) << "exactly one GPU out";
+  expect_none_retired(sim);
+}
+
+TEST(Planner, AnAcceleratorKeptOutComesBackOnceItHelpsAgain) {
+  // Two equal accelerators, 100 us each alone for the pass: while a pass of both pays 150 us
+  // more, one sits out; once that cost is gone, a trial brings it back and the two share the
+  // pass (50 us).
+  Sim sim({accelerator(1e-9, 1.0, 8e-6), accelerator(1e-9, 1.0, 8e-6)}, 12);
+  sim.set_coordination(150e-6);
+  for (int p = 0; p < 300; ++p) sim.run(kN);
+  ASSERT_NE(sim.planner().trial_out(0), sim.planner().trial_out(1));
+  sim.set_coordination(0.0);
+  for (int p = 0; p < 3000; ++p) sim.run(kN);
+  double total = 0.0;
+  for (int p = 0; p < 100; ++p) total += sim.run(kN).seconds;
+  EXPECT_LE(total / 100.0, 1.10 * 50e-6);
+  EXPECT_FALSE(sim.planner().trial_out(0) || sim.planner().trial_out(1));
+}
+
 TEST(Planner, ATrialTheSplitPredictsToCostMoreThanAShortRunCanPayWaits) {
   // Two equal accelerators that each take half the pass, nothing hidden: by their times a pass
   // without one takes twice as long, so a trial's two passes without it cost two passes. In a
@@ -492,6 +526,7 @@ TEST(Planner, AcceleratorsThatHelpAreNotKeptOutUnderJitter) {
     for (auto& d : devices) d.jitter = 0.2;
     for (std::uint64_t seed : {5u, 14u, 15u}) {
       SCOPED_TRACE(std::to_string(second) + " seed " + std::to_string(seed));
+      fprintf(stderr, "CASE %g %d\n", second, (int)seed);
       const SideBySide r = with_and_without_trials(devices, seed, 9);
       if (second < 5e-7) {
         EXPECT_LE(r.out_passes, 2000 / 64 * 4) << "passes without the second accelerator";

@@ -2,6 +2,8 @@
 #include "schedule/participation_trial.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "schedule/upper_median.hpp"
 
@@ -13,17 +15,43 @@ int ParticipationTrial::join() {
   return static_cast<int>(slots_.size()) - 1;
 }
 
-void ParticipationTrial::choose(const std::string& candidate, bool starved, bool keep_out) {
-  candidate_ = candidate;
-  chosen_ = true;
-  decided_out_ = starved && !candidate.empty();
-  leave_to_split_ = decided_out_ && !keep_out;
-  if (candidate.empty()) hold();  // nothing to try: held as if the trial had cost nothing
+namespace {
+bool contains(const std::vector<std::string>& units, std::string_view unit) {
+  return std::find(units.begin(), units.end(), unit) != units.end();
+}
+void erase(std::vector<std::string>& units, std::string_view unit) {
+  const auto it = std::find(units.begin(), units.end(), unit);
+  if (it != units.end()) units.erase(it);
+}
+}  // namespace
+
+ParticipationTrial::Choice ParticipationTrial::next(const std::vector<std::string>& outs,
+                                                    std::string_view starved) const {
+  // Back in: the unit kept out longest since its last trial, or the starved one.
+  const std::string_view back = !kept_.empty() ? std::string_view(kept_.front()) : starved;
+  if (!outs.empty() && (!back_in_next_ || back.empty())) return {outs.front(), false};
+  if (!back.empty()) return {std::string(back), true};
+  return {};
 }
 
-bool ParticipationTrial::out() const {
-  if (candidate_.empty()) return false;
-  return phase_ == Phase::kTrial ? !decided_out_ : decided_out_;
+void ParticipationTrial::choose(const std::vector<std::string>& outs, std::string_view starved) {
+  Choice c = next(outs, starved);
+  candidate_ = std::move(c.unit);
+  back_in_ = c.back_in;
+  chosen_ = true;
+  with_.clear();
+  if (candidate_.empty()) hold();  // nothing to try: held as if the trial had cost nothing
+}
+
+bool ParticipationTrial::out(std::string_view unit) const {
+  if (phase_ == Phase::kTrial && !candidate_.empty() && unit == candidate_) return !back_in_;
+  return contains(kept_, unit);
+}
+
+bool ParticipationTrial::kept_out(std::string_view unit) const { return contains(kept_, unit); }
+
+void ParticipationTrial::also_out(std::string_view unit) {
+  if (trying_out() && unit != candidate_ && !contains(with_, unit)) with_.emplace_back(unit);
 }
 
 void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady,
@@ -83,8 +111,8 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       return;
     }
     case Phase::kTrial:
-      if (!chosen_ && !decided_out_) {  // nobody was named: nothing was tried
-        choose("");
+      if (!chosen_) {  // nobody was named: nothing was tried
+        choose({});
         return;
       }
       ++count_;
@@ -183,16 +211,27 @@ bool ParticipationTrial::wins() {
 }
 
 void ParticipationTrial::decide(bool switch_way) {
-  if (switch_way) decided_out_ = !decided_out_;
-  // A starved unit that lost and is not kept out is left to the split, and the trial is free
-  // for the other units.
-  if (leave_to_split_) decided_out_ = false;
-  leave_to_split_ = false;
+  if (getenv("TRIAL_DEBUG"))
+    fprintf(stderr, "decide %s back_in %d switch %d kept %zu\n", candidate_.c_str(), back_in_,
+            switch_way, kept_.size());
+  if (back_in_) {
+    // Back in for good, or kept out (a starved unit too), next to come back last.
+    erase(kept_, candidate_);
+    if (!switch_way) kept_.push_back(candidate_);
+  } else if (switch_way) {
+    // First to come back: a way that won on noise is undone by the next trial.
+    kept_.insert(kept_.begin(), candidate_);
+    for (const std::string& u : with_)
+      if (!contains(kept_, u)) kept_.push_back(u);
+  }
+  back_in_next_ = !back_in_;
   losses_ = switch_way ? 0 : std::min(losses_ + 1, kMaxLosses);
   // The next pass of each region runs as decided: where that is not the trial's way, it moves
   // rows back.
   for (Slot& s : slots_) s.reverted = !switch_way;
-  if (!decided_out_) candidate_.clear();  // a later trial chooses again
+  candidate_.clear();
+  back_in_ = false;
+  with_.clear();
   phase_ = Phase::kHolding;
   count_ = 0;
   held_seconds_ = 0.0;
@@ -210,10 +249,20 @@ void ParticipationTrial::hold() {
   }
 }
 
-void ParticipationTrial::forget(const std::string& unit) {
+void ParticipationTrial::forget(std::string_view unit) {
+  erase(kept_, unit);
+  erase(with_, unit);
   if (candidate_.empty() || candidate_ != unit) return;
   candidate_.clear();
-  decided_out_ = false;
+  back_in_ = false;
+  if (phase_ == Phase::kTrial) hold();
+}
+
+void ParticipationTrial::forget_all() {
+  kept_.clear();
+  with_.clear();
+  candidate_.clear();
+  back_in_ = false;
   if (phase_ == Phase::kTrial) hold();
 }
 

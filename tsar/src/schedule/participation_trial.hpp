@@ -15,15 +15,28 @@
 //
 //   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories:
 //     a split still settling is not what the decided way costs;
-//   - then the other way: the candidate (the unit of fewest rows -- an accelerator by its device
-//     key, or kCpuUnit, the CPU devices together -- named by the first planner to see
-//     choosing()) sits out, or comes back once it sat out -- or once the split gave it
-//     nothing (the CPU devices starved by an estimate they can no longer correct). While it
-//     sits out, so do the units the baseline gave no rows (PassPlanner::keep_idle_units_out):
-//     its rows go to the units that ran, and the trial changes one thing. A
-//     region's first pass that way pays for moving rows and is not compared, nor is any pass that
-//     moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
+//   - then the other way: the candidate sits out, or comes back in. The planner names what it
+//     could try without -- every unit that ran rows but the one that ran the most (an
+//     accelerator by its device key, or kCpuUnit, the CPU devices together), fewest rows first,
+//     whose rows the others take over most cheaply -- and, if any, a unit the split gives
+//     nothing (the CPU devices starved by an estimate they can no longer correct). Trials
+//     alternate, where both can be had, between trying the first of those out and bringing
+//     back in a unit a decision keeps out (or the starved one), the unit kept out last first:
+//     every trial risks a decision on noise, and the next one can undo it. Under 20% jitter a
+//     GPU of a twelfth of the pass was taken out on noise and, 5% short of kMargin's gain,
+//     stayed out while the trials went on to other units
+//     (Planner.AcceleratorsThatHelpAreNotKeptOutUnderJitter). While a unit is
+//     tried out, so sit the units the baseline gave no rows (PassPlanner::keep_idle_units_out,
+//     also_out): its rows go to the units that ran, and the trial changes one thing. A
+//     region's first pass that way pays for moving rows and is not compared, nor is any pass
+//     that moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
 //     kUnsteadyPasses;
+//   - decisions compose: a unit the trial's way wins without stays out (with the units that
+//     sat out beside it), and later trials try the other units without it, or it back in.
+//     One unit out at a time had kept a GPU in every short loop on two GPUs once the cores
+//     were out (docs/results/tsar/starved-cores-trial/2026-11-27-h200x2-4748ff4.txt), and
+//     tried the cores out again and again while they ran a few rows beside both GPUs
+//     (docs/results/tsar/trial-one-change/2026-11-27-h200x2-526ec76.txt);
 //   - each pass is compared with its own region's baseline (time per iteration over the
 //     baseline's median), and the regions' ratios are weighed by their share of the time step:
 //     each region's baseline median times the iterations it ran while the baseline was taken.
@@ -66,6 +79,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tsar::core {
@@ -85,16 +99,35 @@ class ParticipationTrial {
 
   /// A region that records into this trial: its slot.
   int join();
-  /// Whether the coming pass starts a trial: the planner names its candidate first (choose).
-  bool choosing() const { return phase_ == Phase::kTrial && !chosen_ && !decided_out_; }
-  /// The unit to try without ("": nothing to try; the trial is skipped and held again).
-  /// `starved`: the split already gives the unit nothing, so it counts as out, and the trial
-  /// tries it back in; if that loses, it is kept out where `keep_out`, else left to the split.
-  void choose(const std::string& candidate, bool starved = false, bool keep_out = true);
+  /// Whether the coming pass starts a trial: the planner names what it could try (choose).
+  bool choosing() const { return phase_ == Phase::kTrial && !chosen_; }
+  /// A trial's candidate, and whether the trial brings it back in (else it tries it out).
+  struct Choice {
+    std::string unit;  ///< "": nothing to try
+    bool back_in = false;
+  };
+  /// What choose(outs, starved) would name: `outs`, the units the planner could try without,
+  /// fewest rows first; `starved`, a unit the split gives nothing ("": none).
+  Choice next(const std::vector<std::string>& outs, std::string_view starved) const;
+  /// Starts the trial next(outs, starved) names; nothing to try: the trial is skipped and held
+  /// again. A starved unit whose trial back in loses is kept out from then on.
+  void choose(const std::vector<std::string>& outs, std::string_view starved = {});
   /// The unit the trial is about ("" when none).
   const std::string& candidate() const { return candidate_; }
-  /// Whether the candidate sits out the coming pass.
-  bool out() const;
+  /// Whether `unit` sits out the coming pass: the candidate tried out, or a unit kept out
+  /// that is not being brought back.
+  bool out(std::string_view unit) const;
+  /// Whether any unit sits out the coming pass.
+  bool any_out() const { return !kept_.empty() || trying_out(); }
+  /// Whether a decision keeps `unit` out.
+  bool kept_out(std::string_view unit) const;
+  /// Whether a trial of the candidate out is under way.
+  bool trying_out() const { return phase_ == Phase::kTrial && !candidate_.empty() && !back_in_; }
+  /// Whether the candidate is coming back: a trial of it back in is under way.
+  bool returning() const { return phase_ == Phase::kTrial && !candidate_.empty() && back_in_; }
+  /// `unit` sits out the passes of the trial out under way beside its candidate (it ran no
+  /// rows in the baseline): if the candidate's way wins, it is kept out too.
+  void also_out(std::string_view unit);
   /// What a region's planner predicts the trial it would start now costs that region, in
   /// seconds: moving the candidate's rows there and back, and its passes without the
   /// candidate beyond their baseline. moves < 0: no prediction (kUnchanged).
@@ -116,11 +149,9 @@ class ParticipationTrial {
   /// Whether the next record's rows choose the candidate (the last baseline passes).
   bool needs_rows() const { return phase_ == Phase::kBaseline; }
   /// `unit` can no longer run (retired, lost): a decision or trial about it ends.
-  void forget(const std::string& unit);
-  /// Whether the last decision keeps the candidate out.
-  bool decided_out() const { return decided_out_; }
-  /// Whether the candidate is coming back: a trial of it back in is under way.
-  bool returning() const { return phase_ == Phase::kTrial && decided_out_ && !candidate_.empty(); }
+  void forget(std::string_view unit);
+  /// No unit can be left out (none would run the pass): every decision and trial ends.
+  void forget_all();
   /// Whether the last trial decided changed nothing.
   bool lost() const { return losses_ > 0; }
 
@@ -162,10 +193,12 @@ class ParticipationTrial {
   Phase phase_ = Phase::kWarmup;
   int count_ = 0;  ///< passes into the current phase, all slots'
   std::string candidate_;
+  bool back_in_ = false;  ///< the trial brings the candidate back in
   bool chosen_ = false;
-  bool decided_out_ = false;
-  bool leave_to_split_ = false;  ///< a starved candidate that loses is not kept out
-  int losses_ = 0;               ///< trials in a row that changed nothing
+  std::vector<std::string> kept_;  ///< units decisions keep out, the next to come back first
+  std::vector<std::string> with_;  ///< units sitting out beside the candidate tried out
+  bool back_in_next_ = false;      ///< the last trial tried a unit out: bring one back next
+  int losses_ = 0;                 ///< trials in a row that changed nothing
   bool first_round_checked_ = false;
   int compared_slots_ = 0;     ///< slots with a baseline this trial
   int compared_ = 0;           ///< compared passes, all slots'

@@ -48,6 +48,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -157,7 +158,8 @@ class PassPlanner {
   }
   /// Whether worker w's accelerator was retired (back-off, screening, out of memory).
   bool retired(int worker) const { return retired_[sz(worker)] != 0; }
-  /// Whether worker w sits out passes because a trial found them faster without it.
+  /// Whether worker w sits out the coming pass by the trial: tried out, or kept out since a
+  /// trial found the passes faster without its unit.
   bool trial_out(int worker) const;
   /// Times per iteration for the cache: each worker's estimate, a retired accelerator's
   /// last one, 0 where nothing was learned.
@@ -207,23 +209,17 @@ class PassPlanner {
   std::int64_t steal_piece(std::size_t w, double owner_tpi) const;
   // planner_trial.cpp
   void sit_out_trial();
-  /// The unit of fewest rows of the last pass -- an accelerator's device key, or
-  /// ParticipationTrial::kCpuUnit -- where another unit ran as many or more; "" where none.
-  /// `starved`: the CPU devices, measured once and given nothing by the split since (tried
-  /// back in).
-  std::string trial_candidate(bool* starved = nullptr) const;
-  /// A trial unit's name read once for a walk over the workers: the CPU devices, or the
-  /// accelerator of one device key.
-  struct Unit {
-    explicit Unit(const std::string& name) : cpu(name == ParticipationTrial::kCpuUnit), key(name) {}
-    bool cpu;
-    const std::string& key;
-  };
-  /// Worker w is (part of) the active unit u.
-  bool in_unit(std::size_t w, const Unit& u) const;
-  /// While unit `out` sits out, the units the last baseline pass gave no rows sit out too,
-  /// where another unit ran that pass.
-  void keep_idle_units_out(const Unit& out);
+  /// Every unit that ran rows of the last pass -- an accelerator's device key, or
+  /// ParticipationTrial::kCpuUnit -- but the one that ran the most, fewest rows first.
+  std::vector<std::string> trial_outs() const;
+  /// ParticipationTrial::kCpuUnit where the CPU devices, measured once, ran no rows of the last
+  /// pass an accelerator ran (tried back in); "" otherwise.
+  std::string_view trial_starved() const;
+  /// The trial unit worker w belongs to: kCpuUnit or its accelerator's device key.
+  std::string_view unit_of(std::size_t w) const;
+  /// While a unit is tried out, the units the last baseline pass gave no rows sit out too,
+  /// where another unit ran that pass (ParticipationTrial::also_out).
+  void keep_idle_units_out(ParticipationTrial& trial);
   /// What the trial it would start now is predicted to cost this region, after a pass of
   /// `seconds`.
   ParticipationTrial::Cost trial_expected_cost(double seconds) const;
