@@ -27,10 +27,12 @@ void erase(std::vector<std::string>& units, std::string_view unit) {
 
 ParticipationTrial::Choice ParticipationTrial::next(const std::vector<std::string>& outs,
                                                     std::string_view starved) const {
-  // Back in: the unit kept out longest since its last trial, or the starved one.
-  const std::string_view back = !kept_.empty() ? std::string_view(kept_.front()) : starved;
-  if (!outs.empty() && (!back_in_next_ || back.empty())) return {outs.front(), false};
-  if (!back.empty()) return {std::string(back), true};
+  // A unit kept out comes back every other trial; a starved one only where nothing can be
+  // tried out (it runs nothing either way, and the units that run are what a trial can speed).
+  const bool kept = !kept_.empty();
+  if (!outs.empty() && !(back_in_next_ && kept)) return {outs.front(), false};
+  if (kept) return {kept_.front(), true};
+  if (!starved.empty()) return {std::string(starved), true};
   return {};
 }
 

@@ -21,11 +21,14 @@
 //     whose rows the others take over most cheaply -- and, if any, a unit the split gives
 //     nothing (the CPU devices starved by an estimate they can no longer correct). Trials
 //     alternate, where both can be had, between trying the first of those out and bringing
-//     back in a unit a decision keeps out (or the starved one), the unit kept out last first:
-//     every trial risks a decision on noise, and the next one can undo it. Under 20% jitter a
-//     GPU of a twelfth of the pass was taken out on noise and, 5% short of kMargin's gain,
-//     stayed out while the trials went on to other units
-//     (Planner.AcceleratorsThatHelpAreNotKeptOutUnderJitter). While a unit is
+//     back in a unit a decision keeps out, the unit kept out last first: every trial risks a
+//     decision on noise, and the next one can undo it. Under 20% jitter a GPU of a twelfth
+//     of the pass was taken out on noise and, 5% short of kMargin's gain, stayed out while
+//     the trials went on to other units
+//     (Planner.AcceleratorsThatHelpAreNotKeptOutUnderJitter). The starved unit is tried back
+//     in only where no unit can be tried out: on two H200s, BiCGStab's second trial went to
+//     the starved cores instead of a GPU, and no run of 100 steps ended on one GPU
+//     (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt). While a unit is
 //     tried out, so sit the units the baseline gave no rows (PassPlanner::keep_idle_units_out,
 //     also_out): its rows go to the units that ran, and the trial changes one thing. A
 //     region's first pass that way pays for moving rows and is not compared, nor is any pass
