@@ -437,6 +437,21 @@ TEST(ParticipationTrial, TrialsAlternateBetweenOutAndBackIn) {
   EXPECT_FALSE(t.kept_out("cuda:1"));
 }
 
+TEST(ParticipationTrial, AStarvedUnitIsTriedBackOnlyWhereNothingCanBeTriedOut) {
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  t.choose({"cuda:0"}, ParticipationTrial::kCpuUnit);
+  EXPECT_EQ(t.candidate(), "cuda:0");
+  rec(t, 3.0);
+  rec(t, 1.5);  // lost
+  while (!t.choosing()) rec(t, 1.0);
+  EXPECT_EQ(t.next({"cuda:1"}, ParticipationTrial::kCpuUnit).unit, "cuda:1");
+  const ParticipationTrial::Choice c = t.next({}, ParticipationTrial::kCpuUnit);
+  EXPECT_EQ(c.unit, ParticipationTrial::kCpuUnit);
+  EXPECT_TRUE(c.back_in);
+}
+
 TEST(ParticipationTrial, UnitsThatSatOutBesideAWinningCandidateStayOutWithIt) {
   ParticipationTrial t;
   t.join();
