@@ -56,6 +56,8 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   share_piece_.assign(n, 1);
   share_thief_.assign(n, 0);
   last_rows_.assign(n, 0);
+  outs_ranked_.reserve(n);
+  outs_.reserve(n);
   trial_ = std::make_shared<SharedTrial>();
   trial_slot_ = trial_->trial.join();
   retiring_.reserve(n);

@@ -49,6 +49,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -211,7 +212,7 @@ class PassPlanner {
   void sit_out_trial();
   /// Every unit that ran rows of the last pass -- an accelerator's device key, or
   /// ParticipationTrial::kCpuUnit -- but the one that ran the most, fewest rows first.
-  std::vector<std::string> trial_outs() const;
+  const std::vector<std::string>& trial_outs() const;
   /// ParticipationTrial::kCpuUnit where the CPU devices, measured once, ran no rows of the last
   /// pass an accelerator ran (tried back in); "" otherwise.
   std::string_view trial_starved() const;
@@ -373,6 +374,8 @@ class PassPlanner {
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;
+  mutable std::vector<std::pair<std::int64_t, std::string_view>> outs_ranked_;  ///< trial_outs
+  mutable std::vector<std::string> outs_;                                       ///< trial_outs
   /// The CPU side's estimate before a trial returning it reset it: back if the trial lost.
   TimeEstimator cpu_side_before_;
   bool cpu_return_open_ = false;  ///< that trial is not decided yet

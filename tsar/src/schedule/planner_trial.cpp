@@ -97,7 +97,7 @@ void PassPlanner::keep_idle_units_out(ParticipationTrial& trial) {
     }
 }
 
-std::vector<std::string> PassPlanner::trial_outs() const {
+const std::vector<std::string>& PassPlanner::trial_outs() const {
   // Every unit that ran rows of the last pass but the one that ran the most, fewest rows
   // first: the others take its rows over the more cheaply the fewer they are. The CPU devices
   // together are a unit: what their taking part costs beside the rows they run -- planning
@@ -105,17 +105,20 @@ std::vector<std::string> PassPlanner::trial_outs() const {
   // leader, rows moving as their noisy share moves -- no time per iteration shows. A short loop
   // on one GPU (23-26 us alone) ran at 50-54 us a pass with the cores taking a fifth of its
   // rows (docs/results/tsar/cuda-pass-cost/2026-11-27-h200-996c59e.txt).
-  std::vector<std::pair<std::int64_t, std::string_view>> ran;
+  // Kept buffers: a prediction asks for these between trials, in passes that allocate nothing.
+  std::vector<std::pair<std::int64_t, std::string_view>>& ran = outs_ranked_;
+  ran.clear();
   std::int64_t cpu_rows = 0;
   for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
   if (cpu_rows > 0) ran.emplace_back(cpu_rows, ParticipationTrial::kCpuUnit);
   for (const std::size_t w : accelerators_)
     if (last_rows_[w] > 0) ran.emplace_back(last_rows_[w], unit_of(w));
-  std::stable_sort(ran.begin(), ran.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> outs;
-  for (std::size_t i = 0; i + 1 < ran.size(); ++i) outs.emplace_back(ran[i].second);
-  return outs;
+  for (std::size_t i = 1; i < ran.size(); ++i)  // stable, and no buffer (std::stable_sort's)
+    for (std::size_t j = i; j > 0 && ran[j].first < ran[j - 1].first; --j)
+      std::swap(ran[j], ran[j - 1]);
+  outs_.resize(ran.empty() ? 0 : ran.size() - 1);
+  for (std::size_t i = 0; i < outs_.size(); ++i) outs_[i].assign(ran[i].second);
+  return outs_;
 }
 
 std::string_view PassPlanner::trial_starved() const {
