@@ -530,7 +530,6 @@ TEST(Planner, AcceleratorsThatHelpAreNotKeptOutUnderJitter) {
     for (auto& d : devices) d.jitter = 0.2;
     for (std::uint64_t seed : {5u, 14u, 15u}) {
       SCOPED_TRACE(std::to_string(second) + " seed " + std::to_string(seed));
-      fprintf(stderr, "CASE %g %d\n", second, (int)seed);
       const SideBySide r = with_and_without_trials(devices, seed, 9);
       if (second < 5e-7) {
         EXPECT_LE(r.out_passes, 2000 / 64 * 4) << "passes without the second accelerator";

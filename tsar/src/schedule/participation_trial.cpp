@@ -2,8 +2,6 @@
 #include "schedule/participation_trial.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "schedule/upper_median.hpp"
 
@@ -213,9 +211,6 @@ bool ParticipationTrial::wins() {
 }
 
 void ParticipationTrial::decide(bool switch_way) {
-  if (getenv("TRIAL_DEBUG"))
-    fprintf(stderr, "decide %s back_in %d switch %d kept %zu\n", candidate_.c_str(), back_in_,
-            switch_way, kept_.size());
   if (back_in_) {
     // Back in for good, or kept out (a starved unit too), next to come back last.
     erase(kept_, candidate_);
