@@ -216,6 +216,8 @@ class PassPlanner {
   /// ParticipationTrial::kCpuUnit where the CPU devices, measured once, ran no rows of the last
   /// pass an accelerator ran (tried back in); "" otherwise.
   std::string_view trial_starved() const;
+  /// The CPU devices' rows of the last pass the trial read them of (last_rows_), together.
+  std::int64_t cpu_last_rows() const;
   /// The trial unit worker w belongs to: kCpuUnit or its accelerator's device key.
   std::string_view unit_of(std::size_t w) const;
   /// While a unit is tried out, the units the last baseline pass gave no rows sit out too,

@@ -22,6 +22,12 @@ std::unique_lock<std::mutex> PassPlanner::lock_trial() const {
   return trial_shared_ ? std::unique_lock(trial_->mutex) : std::unique_lock<std::mutex>();
 }
 
+std::int64_t PassPlanner::cpu_last_rows() const {
+  std::int64_t rows = 0;
+  for (const std::size_t w : cpu_workers_) rows += last_rows_[w];
+  return rows;
+}
+
 std::string_view PassPlanner::unit_of(std::size_t w) const {
   return is_cpu(w) ? std::string_view(ParticipationTrial::kCpuUnit)
                    : std::string_view(device(w).description().key);
@@ -83,8 +89,7 @@ void PassPlanner::keep_idle_units_out(ParticipationTrial& trial) {
   // (docs/results/tsar/trial-one-change/2026-11-27-h200x2-526ec76.txt). Rows of the last
   // baseline pass (last_rows_); the CPU devices count together, as one unit. If the trial's way
   // wins, they stay out with the candidate: the way kept is the way measured.
-  std::int64_t cpu_rows = 0;
-  for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
+  const std::int64_t cpu_rows = cpu_last_rows();
   const auto rows = [&](std::size_t w) { return is_cpu(w) ? cpu_rows : last_rows_[w]; };
   bool ran = false;  // some unit besides the candidate ran the baseline: it takes the rows
   for (std::size_t w = 0; w < devices_.size() && !ran; ++w)
@@ -108,9 +113,8 @@ const std::vector<std::string>& PassPlanner::trial_outs() const {
   // Kept buffers: a prediction asks for these between trials, in passes that allocate nothing.
   std::vector<std::pair<std::int64_t, std::string_view>>& ran = outs_ranked_;
   ran.clear();
-  std::int64_t cpu_rows = 0;
-  for (const std::size_t w : cpu_workers_) cpu_rows += last_rows_[w];
-  if (cpu_rows > 0) ran.emplace_back(cpu_rows, ParticipationTrial::kCpuUnit);
+  if (const std::int64_t cpu_rows = cpu_last_rows(); cpu_rows > 0)
+    ran.emplace_back(cpu_rows, ParticipationTrial::kCpuUnit);
   for (const std::size_t w : accelerators_)
     if (last_rows_[w] > 0) ran.emplace_back(last_rows_[w], unit_of(w));
   for (std::size_t i = 1; i < ran.size(); ++i)  // stable, and no buffer (std::stable_sort's)
@@ -129,11 +133,9 @@ std::string_view PassPlanner::trial_starved() const {
   // (docs/results/tsar/starved-cores/2026-11-27-h100-910a112.txt). So they are tried back in,
   // as a unit kept out is: within the trials' budget, less often each time that changed
   // nothing.
-  if (cpu_workers_.empty() || !cpu_side_.measured()) return {};
+  if (cpu_workers_.empty() || !cpu_side_.measured() || cpu_last_rows() > 0) return {};
   bool ran = false;
   for (const std::size_t w : accelerators_) ran = ran || last_rows_[w] > 0;
-  for (const std::size_t w : cpu_workers_)
-    if (last_rows_[w] > 0) return {};
   return ran ? std::string_view(ParticipationTrial::kCpuUnit) : std::string_view();
 }
 
