@@ -3,6 +3,8 @@
 // switches, when it stops early, how long it holds a decision.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "schedule/participation_trial.hpp"
 
 namespace {
@@ -360,6 +362,50 @@ TEST(ParticipationTrial, ALightLoopsGainDoesNotSwitchItsStep) {
     for (const int l : {first, 1 - first}) rec(t, l == 0 ? 0.05 : 2.0 * alike[r], true, l);
   EXPECT_FALSE(t.kept_out("cpu"));
   EXPECT_FALSE(t.out("cpu"));
+}
+
+TEST(ParticipationTrial, AStepWhoseLoopsAreSlowInDifferentRoundsStillGains) {
+  // Six loops of a step, each 20% faster without the candidate, each with one pass 30% slow
+  // in a round of its own: every loop's slowest pass is slower than its fastest baseline pass,
+  // but every round of the step is faster than every baseline round.
+  ParticipationTrial t;
+  constexpr int kLoops = 6;
+  for (int l = 0; l < kLoops; ++l) t.join();
+  const double wobble[] = {1.0, 0.98, 1.02};
+  const int first = rounds_until_choosing(t, kLoops, [&](int, int r) { return wobble[r % 3]; });
+  ASSERT_TRUE(t.choosing());
+  t.choose({"cuda:1"});
+  const auto loop = [&](int i) { return (first + i) % kLoops; };
+  for (int i = 0; i < kLoops; ++i) rec(t, 9.0, true, loop(i));  // the move
+  for (int r = 0; r < ParticipationTrial::kTrialPasses; ++r)
+    for (int i = 0; i < kLoops; ++i) {
+      const int l = loop(i);
+      rec(t, l % ParticipationTrial::kTrialPasses == r ? 0.8 * 1.3 : 0.8, true, l);
+    }
+  EXPECT_TRUE(t.kept_out("cuda:1"));
+}
+
+TEST(ParticipationTrial, TwoWaysThatRunAlikeSwitchAboutOnceInTwenty) {
+  // Steps of six loops whose passes scatter by up to 40% either way, the same with the
+  // candidate and without: rounds of both ways are exchangeable, and every trial round beats
+  // every baseline round in 1 of C(6, 3) = 20 trials. A rule on the median alone would switch
+  // in about a fifth of them.
+  constexpr int kLoops = 6, kTrials = 400;
+  std::mt19937 rng(20261128);
+  std::uniform_real_distribution<double> scatter(0.6, 1.4);
+  int switched = 0;
+  for (int k = 0; k < kTrials; ++k) {
+    ParticipationTrial t;
+    for (int l = 0; l < kLoops; ++l) t.join();
+    const int first = rounds_until_choosing(t, kLoops, [&](int, int) { return scatter(rng); });
+    ASSERT_TRUE(t.choosing());
+    t.choose({"cuda:1"});
+    for (int r = 0; r <= ParticipationTrial::kTrialPasses && t.out("cuda:1"); ++r)
+      for (int i = 0; i < kLoops && t.out("cuda:1"); ++i)
+        rec(t, r == 0 ? 9.0 : scatter(rng), true, (first + i) % kLoops);
+    switched += t.kept_out("cuda:1") ? 1 : 0;
+  }
+  EXPECT_LE(switched, kTrials / 20 + kTrials / 40) << "expected about " << kTrials / 20;
 }
 
 // Decisions compose: what one trial keeps out stays out while the others are tried.

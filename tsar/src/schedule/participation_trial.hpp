@@ -50,11 +50,12 @@
 //     weighted ratio is its own ratio;
 //   - a trial whose first round of compared passes is slower by more than kMargin ends there:
 //     a device that helps costs one slower pass beside the move;
-//   - the other way is taken when the step's ratio of the median compared passes is under
-//     1 - kMargin and its ratio of the slowest compared passes under that of the fastest
-//     baseline passes (staying as decided is the safe side: noise must not switch it; of one
-//     region, two ways that run alike order three passes each so with a chance of 1 in
-//     C(6, 3) = 20);
+//   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
+//     regions' ratios weighed as above, and the baseline's rounds likewise; the other way is
+//     taken when its median round is under 1 - kMargin and its slowest round under the
+//     baseline's fastest (staying as decided is the safe side: noise must not switch it; two
+//     ways that run alike order three rounds each so with a chance of 1 in C(6, 3) = 20,
+//     however many loops the step has);
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
@@ -172,7 +173,6 @@ class ParticipationTrial {
   struct Slot {
     std::vector<double> baseline;  ///< seconds per iteration
     double median = 0.0;           ///< 0: no baseline this trial
-    double fastest = 0.0;          ///< the fastest baseline pass over the median
     std::int64_t iterations = 0;   ///< iterations of its timed passes since the baseline began
     double weight = 0.0;           ///< its share of the step: median * iterations
     std::vector<double> ratios;    ///< its compared passes over its baseline median
@@ -188,11 +188,16 @@ class ParticipationTrial {
   /// slots' weights, over the slots that compared a pass (1 when none did).
   template <typename Pick>
   double step_ratio(Pick pick);
+  /// Round k of the trial's compared passes (or of the baseline's), over the slots that
+  /// compared a pass: their ratios to their baseline medians weighed by the slots' weights;
+  /// -1 when no such slot has a k-th pass.
+  double round_ratio(bool trial, std::size_t k) const;
   bool wins();
   void decide(bool switch_way);
 
   std::vector<Slot> slots_;
-  int recording_ = 0;  ///< slots that recorded a pass
+  std::vector<double> rounds_;  ///< wins(): the trial's rounds (kept: no allocation a pass)
+  int recording_ = 0;           ///< slots that recorded a pass
   Phase phase_ = Phase::kWarmup;
   int count_ = 0;  ///< passes into the current phase, all slots'
   std::string candidate_;
