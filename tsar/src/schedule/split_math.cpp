@@ -38,38 +38,46 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   if (out.size() != tpi.size()) throw std::invalid_argument("split_iterations: size mismatch");
   std::fill(out.begin(), out.end(), 0);
   if (n <= 0) return;
-  auto& f = scratch.fractions;
+  // The devices with a usable time, in device order; every step below walks these alone
+  // (beside a GPU, cores sitting out a pass have infinite times: they cost one test each).
+  auto& usable_at = scratch.usable;
+  auto& f = scratch.fractions;  // per usable device
   auto& eligible = scratch.eligible;
-  f.assign(tpi.size(), 0.0);
+  usable_at.clear();
+  f.clear();
   double sum = 0.0;
-  std::int64_t devices = 0;
-  for (const double p : tpi)
-    if (usable(p)) {
-      sum += 1.0 / p;
-      ++devices;
+  for (std::size_t j = 0; j < tpi.size(); ++j)
+    if (usable(tpi[j])) {
+      f.push_back(1.0 / tpi[j]);
+      sum += f.back();
+      usable_at.push_back(j);
     }
   if (sum <= 0.0 || !std::isfinite(sum))
     throw std::invalid_argument("split_iterations: no usable device");
-  for (std::size_t j = 0; j < tpi.size(); ++j)
-    if (usable(tpi[j])) f[j] = (1.0 / tpi[j]) / sum;
+  const auto devices = static_cast<std::int64_t>(usable_at.size());
+  for (double& x : f) x /= sum;
 
   // floor(f_j * N). f_j carries a few ulps of rounding, so an exact share such as 300/3
   // can come out as 99.99999999999999; a nudge of 1e-14 (relative) restores it without
   // moving any share that is genuinely below an integer.
   std::int64_t assigned = 0;
-  for (std::size_t j = 0; j < f.size(); ++j) {
+  for (std::size_t k = 0; k < usable_at.size(); ++k) {
     // A share below half an iteration floors to none however it rounds: the long double
     // product is left to the devices that get some (beside a GPU, the cores get none).
-    if (f[j] * static_cast<double>(n) < 0.5) continue;
-    const long double share = static_cast<long double>(f[j]) * static_cast<long double>(n);
+    if (f[k] * static_cast<double>(n) < 0.5) continue;
+    const long double share = static_cast<long double>(f[k]) * static_cast<long double>(n);
     const long double nudged = share * (1.0L + 1e-14L);
-    out[j] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(nudged)), 0, n);
-    assigned += out[j];
+    std::int64_t& c = out[usable_at[k]];
+    c = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(nudged)), 0, n);
+    assigned += c;
   }
-  // Rounding of f_j can only overshoot by a hair; give the excess back from the largest share.
+  // Rounding of f_j can only overshoot by a hair; give the excess back from the largest share
+  // (the first of equals; the devices not usable have none).
   while (assigned > n) {
-    auto largest = std::max_element(out.begin(), out.end());
-    --*largest;
+    std::size_t largest = usable_at.front();
+    for (const std::size_t j : usable_at)
+      if (out[j] > out[largest]) largest = j;
+    --out[largest];
     --assigned;
   }
 
@@ -81,8 +89,8 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   const std::int64_t threshold = n / devices + (n % devices != 0 ? 1 : 0);
   const auto sort_fastest_first = [&](bool all) {
     eligible.clear();
-    for (std::size_t j = 0; j < tpi.size(); ++j) {
-      if (!usable(tpi[j]) || (!all && out[j] < threshold)) continue;
+    for (const std::size_t j : usable_at) {
+      if (!all && out[j] < threshold) continue;
       std::size_t k = eligible.size();
       eligible.push_back(j);
       for (; k > 0 && tpi[eligible[k - 1]] > tpi[j]; --k) eligible[k] = eligible[k - 1];

@@ -23,7 +23,8 @@ std::vector<double> split_fractions(std::span<const double> time_per_iteration);
 /// Working storage of split_iterations, kept by callers that split every pass so that
 /// splitting allocates nothing in steady state.
 struct SplitScratch {
-  std::vector<double> fractions;
+  std::vector<std::size_t> usable;  ///< the devices with a usable time
+  std::vector<double> fractions;    ///< f_j of each of those
   std::vector<std::size_t> eligible;
 };
 
