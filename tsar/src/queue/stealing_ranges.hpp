@@ -51,6 +51,8 @@ class StealingRanges {
     workers_ = workers;
     members_.clear();
     members_.reserve(static_cast<std::size_t>(workers));
+    open_.store(0, std::memory_order_relaxed);
+    resting_ = true;
   }
 
   int workers() const { return workers_; }
@@ -63,6 +65,7 @@ class StealingRanges {
              std::span<const std::int64_t> min_piece, std::span<const unsigned char> thief = {}) {
     members_.clear();
     int open = 0;
+    resting_ = true;
     for (int w = 0; w < workers_; ++w) {
       const auto i = static_cast<std::size_t>(w);
       Owner& o = owners_[i];
@@ -73,11 +76,19 @@ class StealingRanges {
       o.head.store(ranges[i].begin, std::memory_order_relaxed);
       if (o.member) members_.push_back(w);
       if (o.member && ranges[i].size() > o.min_piece) ++open;
+      if (o.member && !ranges[i].empty()) resting_ = false;
     }
     open_.store(open, std::memory_order_relaxed);
-    // Written only when it changes: every take reads it, so it stays in every taker's cache.
-    if (closed_.load(std::memory_order_relaxed)) closed_.store(false, std::memory_order_relaxed);
+    reopen();
   }
+
+  /// Whether no member had anything to run at the last reset(): takers then changed nothing,
+  /// and every take finds nothing until a reset gives a member a range.
+  bool resting() const { return resting_; }
+  /// Re-arms, when resting(), for a (sub-)pass in which no member has anything to run either:
+  /// every take finds nothing, as after reset() with such ranges, and no owner's line is
+  /// written (a pass that is all the accelerators' touches none of the idle cores').
+  void rest() { reopen(); }
 
   bool member(int worker) const { return owners_[static_cast<std::size_t>(worker)].member; }
   /// Whether non-member `worker` steals from the members' ranges (reset's thief).
@@ -162,8 +173,14 @@ class StealingRanges {
     return true;
   }
 
+  void reopen() {
+    // Written only when it changes: every take reads it, so it stays in every taker's cache.
+    if (closed_.load(std::memory_order_relaxed)) closed_.store(false, std::memory_order_relaxed);
+  }
+
   std::unique_ptr<Owner[]> owners_;  // atomics: fixed addresses
   int workers_ = 0;
+  bool resting_ = true;  ///< no member had a range at the last reset()
   std::vector<int> members_;
   alignas(64) std::atomic<int> open_{0};         ///< members' ranges thieves may still take from
   alignas(64) std::atomic<bool> closed_{false};  ///< read-mostly: not on open_'s line

@@ -83,6 +83,7 @@ Region::Region(std::shared_ptr<Runtime> runtime, std::string name, ScheduleSpec 
     planner_->set_participation_trials(*trials);
   samples_.resize(n);
   ranges_.resize(n);
+  busy_.reserve(n);
   for (const auto& w : workers_) slots_.push_back(w.slot);
   // As if every worker took part in a pass before the first (Worker::taking_part's default):
   // the first pass clears whichever sit it out (choose_participants).

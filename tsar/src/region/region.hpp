@@ -259,6 +259,8 @@ class Region : public tsar_region {
   // state/barrier hand-off.
   SubPassPlan plan_;
   std::vector<Range> ranges_;
+  std::vector<int> busy_;     ///< install: the workers with a range, in worker order
+  bool member_rows_ = false;  ///< install: some stealing member has a range
   ChunkQueue queue_;
   /// Ratio plans of schedules that balance the CPU share: the CPU workers' ranges, taken
   /// in pieces by their owners and stolen by the others.

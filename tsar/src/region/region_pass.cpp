@@ -218,16 +218,28 @@ void Region::install() {
     queue_.reset(plan_.lo, plan_.hi);
     return;
   }
+  const bool sharing = planner_->balances_cpu_share();
+  const std::span<const unsigned char> members = planner_->share_members();
   std::int64_t at = plan_.lo;
+  busy_.clear();
+  member_rows_ = false;
   for (std::size_t w = 0; w < ranges_.size(); ++w) {
-    const Range r{at, at + plan_.counts[w]};
+    const std::int64_t count = plan_.counts[w];
+    const Range r{at, at + count};
     // Written only when it moved: workers read these lines, a store would take them away.
     if (ranges_[w].begin != r.begin || ranges_[w].end != r.end) ranges_[w] = r;
-    at += plan_.counts[w];
+    at += count;
+    if (count == 0) continue;
+    busy_.push_back(static_cast<int>(w));
+    member_rows_ = member_rows_ || (sharing && members[w] != 0);
   }
-  if (planner_->balances_cpu_share())
-    shares_.reset(ranges_, planner_->share_members(), planner_->share_pieces(),
-                  planner_->share_thieves());
+  if (!sharing) return;
+  // While no stealing member has rows -- the cores out of a pass that is all the
+  // accelerators' -- the members' lines are left as the last such pass left them.
+  if (!member_rows_ && shares_.resting())
+    shares_.rest();
+  else
+    shares_.reset(ranges_, members, planner_->share_pieces(), planner_->share_thieves());
 }
 
 void Region::choose_participants() {
@@ -239,9 +251,7 @@ void Region::choose_participants() {
   // of them. Worker 0, the caller, always runs the pass (it leads the barrier).
   const bool sparse =
       pool_driven_ && pass_error_ == TSAR_OK && !plan_.chunked && planner_->last_sub_pass();
-  bool shared = false;  // some stealing member has a range: every member takes part
-  for (std::size_t w = 0; sparse && !shared && w < workers_.size(); ++w)
-    shared = !ranges_[w].empty() && shares_.member(static_cast<int>(w));
+  const bool shared = sparse && member_rows_;  // every stealing member takes part
   const auto takes_part = [&](std::size_t w) {
     return !sparse || !ranges_[w].empty() || (shared && shares_.member(static_cast<int>(w)));
   };
@@ -262,12 +272,18 @@ void Region::choose_participants() {
   // work starts only when its worker has launched it, so a late wake-up of its worker delays
   // the whole of its part -- and is learned as a slow device (WorkerPool).
   cpu_participants_.clear();
-  for (std::size_t w = 1; w < workers_.size(); ++w) {
-    if (!takes_part(w)) continue;
+  const auto add = [&](std::size_t w) {
     Worker& x = workers_[w];
     x.taking_part = true;
     (x.device->description().accelerator ? participants_ : cpu_participants_)
         .push_back(static_cast<int>(w));
+  };
+  if (sparse && !shared) {  // the workers with a range (install), not a walk over all
+    for (const int w : busy_)
+      if (w != 0) add(static_cast<std::size_t>(w));
+  } else {
+    for (std::size_t w = 1; w < workers_.size(); ++w)
+      if (takes_part(w)) add(w);
   }
   participants_.insert(participants_.end(), cpu_participants_.begin(), cpu_participants_.end());
   // A leader with nothing of its own to run drives the first accelerator itself, on its own
