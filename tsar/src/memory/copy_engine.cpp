@@ -162,14 +162,17 @@ CopyEngine::CopyEngine(int workers)
 void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
                             std::span<const std::shared_ptr<Device>> devices, std::int64_t origin) {
   origin_ = origin;
-  for (auto& s : traffic_) {
-    s.bytes = {};
-    s.staged = s.collected = false;
+  ++pass_;  // every worker's state is the last pass's: cleared when first touched (state)
+  // The workers on devices with their own memory, found again only when a device changed.
+  if (!std::equal(devices.begin(), devices.end(), pass_devices_.begin(), pass_devices_.end(),
+                  [](const std::shared_ptr<Device>& d, const Device* p) { return d.get() == p; })) {
+    pass_devices_.clear();
+    linked_.clear();
+    for (int w = 0; w < workers_; ++w) {
+      pass_devices_.push_back(devices[sz(w)].get());
+      if (!devices[sz(w)]->description().host_memory) linked_.push_back(w);
+    }
   }
-  // The workers on devices with their own memory, found once a pass, not once a buffer.
-  linked_.clear();
-  for (int w = 0; w < workers_; ++w)
-    if (!devices[sz(w)]->description().host_memory) linked_.push_back(w);
   for (int w = 0; w < workers_ && !reductions.empty(); ++w)
     if (devices[sz(w)]->description().host_memory) reductions.release_device(w);
   for (Registration& reg : memory.registrations()) {
@@ -185,7 +188,7 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
         DeviceCopy& c = *copies[k];
         const bool left = std::find(devices.begin(), devices.end(), c.device) == devices.end();
         if (left || !persistent(reg))
-          traffic_[sz(c.worker)].bytes.from_device += write_back_rows(data, c, {0, rows_of(reg)});
+          state(c.worker).bytes.from_device += write_back_rows(data, c, {0, rows_of(reg)});
         if (left) {
           copies.erase(copies.begin() + static_cast<std::ptrdiff_t>(k));
           continue;
@@ -205,7 +208,9 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 void CopyEngine::end_pass(MemoryRegistry& memory) {
   for (Registration& reg : memory.registrations()) settle(reg);
   // Rows a neighbour copied straight in are current there (settle made them stale first).
-  for (WorkerState& s : traffic_) {
+  // Only workers with copies of their own copy rows into others'.
+  for (const int w : linked_) {
+    WorkerState& s = traffic_[sz(w)];
     for (auto& [to, rows] : s.delivered) to->valid.add(rows);
     s.delivered.clear();
   }
@@ -225,7 +230,7 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
         if (c.dirty.empty()) continue;
         const int holder = worker_holding(reg, c, -1);
         if (ranges.empty()) {
-          traffic_[sz(std::max(holder, 0))].bytes.from_device +=
+          state(std::max(holder, 0)).bytes.from_device +=
               queue_rows_back(data, c, {0, rows_of(reg)});
           continue;
         }
@@ -256,7 +261,7 @@ void CopyEngine::exchange(MemoryRegistry& memory, std::span<const Range> ranges)
                              reader->window.begin <= rows.begin && rows.end <= reader->window.end;
           if (keeps) need.subtract(reader->valid);
           const bool straight = peer && keeps && reader->stride == c.stride;
-          Traffic& t = traffic_[sz(holder >= 0 ? holder : v)].bytes;
+          Traffic& t = state(holder >= 0 ? holder : v).bytes;
           for (const Range& part : need.parts()) {
             if (straight) {
               const std::int64_t bytes = copy_rows_to_peer(data, c, *reader, part);
@@ -298,8 +303,8 @@ std::int64_t CopyEngine::copy_rows_to_peer(const BufferData& data, DeviceCopy& c
 }
 
 void CopyEngine::plan_peer_copies(MemoryRegistry& memory, std::span<const Range> ranges) {
-  for (WorkerState& s : traffic_) s.peer.clear();
-  if (ranges.empty()) return;  // chunks: nobody knows who reads what
+  for (const int w : linked_) traffic_[sz(w)].peer.clear();  // peer copies are theirs alone
+  if (ranges.empty()) return;                                // chunks: nobody knows who reads what
   for (Registration& reg : memory.registrations()) {
     const auto halo = static_cast<std::int64_t>(reg.desc.halo);
     if (!resident(reg) || !writes(reg) || halo == 0) continue;
@@ -428,7 +433,7 @@ void CopyEngine::grow_keeping_resident(const BufferData& data, DeviceCopy& c, Ra
 void CopyEngine::stage_in(MemoryRegistry& memory, Reductions& reductions, int worker,
                           const std::shared_ptr<Device>& device, Range range) {
   range = items(range);
-  WorkerState& me = traffic_[sz(worker)];
+  WorkerState& me = state(worker);
   if (!me.staged) {
     me.bytes.to_device += static_cast<std::int64_t>(reductions.stage_device(worker, device));
     me.staged = true;
@@ -723,7 +728,7 @@ void merge_plus(Registration& reg, DeviceCopy& c, Range range) {
 void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int worker,
                            Device& device, Range range, bool last) {
   range = items(range);
-  WorkerState& me = traffic_[sz(worker)];
+  WorkerState& me = state(worker);
   if (device.description().host_memory) {
     // A CPU worker wrote its rows or columns in place: they go stale on the devices.
     if (range.empty()) return;
@@ -773,7 +778,7 @@ void CopyEngine::stage_out(MemoryRegistry& memory, Reductions& reductions, int w
 }
 
 void CopyEngine::collect_reductions(Reductions& reductions, int worker, Device& device) {
-  WorkerState& me = traffic_[sz(worker)];
+  WorkerState& me = state(worker);
   if (!me.staged || me.collected) return;
   me.bytes.from_device += static_cast<std::int64_t>(reductions.collect_device(worker, device));
   device.synchronize();
@@ -793,7 +798,7 @@ void CopyEngine::abandon_device(MemoryRegistry& memory, Reductions& reductions, 
     if (c != nullptr && c->dirty.empty()) c->release();
   }
   reductions.release_device(worker);
-  traffic_[sz(worker)].staged = traffic_[sz(worker)].collected = false;
+  state(worker).staged = state(worker).collected = false;
 }
 
 }  // namespace tsar::core

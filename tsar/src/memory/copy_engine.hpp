@@ -118,7 +118,10 @@ class CopyEngine {
   void abandon_device(MemoryRegistry& memory, Reductions& reductions, int worker, Device& device);
 
   /// Bytes worker `worker` moved since begin_pass.
-  Traffic traffic(int worker) const { return traffic_[static_cast<std::size_t>(worker)].bytes; }
+  Traffic traffic(int worker) const {
+    const WorkerState& s = traffic_[static_cast<std::size_t>(worker)];
+    return s.pass == pass_ ? s.bytes : Traffic{};
+  }
 
  private:
   /// Boundary rows of a resident output that a worker copies straight into `to`, the copy
@@ -132,6 +135,7 @@ class CopyEngine {
     std::int64_t first = 0;
   };
   struct alignas(64) WorkerState {
+    std::uint64_t pass = 0;  ///< the pass bytes, staged and collected are of (state)
     Traffic bytes;
     bool staged = false;     ///< device accumulators set up in this pass
     bool collected = false;  ///< ... and in the host ones since the last range ran
@@ -179,6 +183,20 @@ class CopyEngine {
   int workers_;
   std::int64_t origin_ = 0;  ///< the pass's first iteration (begin_pass)
   std::vector<WorkerState> traffic_;
+  /// Counts begin_pass calls: a worker's state of an earlier pass is cleared when the pass
+  /// first touches it, so a pass clears only the workers it touches, not every idle core's.
+  std::uint64_t pass_ = 0;
+  /// Worker w's state in this pass: bytes, staged and collected cleared if of an earlier one.
+  WorkerState& state(int w) {
+    WorkerState& s = traffic_[static_cast<std::size_t>(w)];
+    if (s.pass != pass_) {
+      s.bytes = {};
+      s.staged = s.collected = false;
+      s.pass = pass_;
+    }
+    return s;
+  }
+  std::vector<const Device*> pass_devices_;  ///< the devices linked_ was found for
   std::vector<int> linked_;  ///< begin_pass: the workers on devices with their own memory
   /// exchange's: devices that copied into another's memory, and that device.
   std::vector<std::pair<Device*, Device*>> ordered_;
