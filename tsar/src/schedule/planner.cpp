@@ -81,6 +81,7 @@ void PassPlanner::regroup() {
 
 TimeEstimator& PassPlanner::changing(std::size_t w) {
   if (is_cpu(w)) ++cpu_epoch_;
+  ++estimates_version_;
   return estimators_[w];
 }
 
@@ -122,8 +123,8 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
   current_times();
   for (std::size_t w = 0; w < devices_.size(); ++w)
     if (sitting_out_[w]) {
+      out_times_.emplace_back(w, times_[w]);
       times_[w] = std::numeric_limits<double>::infinity();
-      times_key_ = kStaleTimes;
     }
   scheduler_->begin_pass(n, times_, plan);
   probe_unmeasured(plan);
@@ -180,10 +181,33 @@ ChunkQueue::Result PassPlanner::take_chunk(int worker, const ChunkTiming& last, 
 std::span<const double> PassPlanner::current_times() {
   // The times follow from what was learned alone: a pass planned right after the last one's
   // learning plans with the times that learning left, unless a device was retired since.
-  std::uint64_t key = cpu_side_.version();  // versions only grow: so does their sum
-  for (const TimeEstimator& e : estimators_) key += e.version();
+  for (const auto& [w, seconds] : out_times_) times_[w] = seconds;  // back from sitting out
+  out_times_.clear();
+  const std::uint64_t key = estimates_version_ + cpu_side_.version();  // both only grow
   if (key == times_key_) return times_;
+  // Where only accelerators learned -- a pass that is all theirs -- the CPU devices' entries
+  // stand: the idle cores cost nothing here.
+  const bool cores_stand = times_key_ != kStaleTimes && cpu_times_epoch_ == cpu_epoch_ &&
+                           cpu_times_side_ == cpu_side_.version() && !cpu_times_follow_;
   times_key_ = key;
+  if (cores_stand) {
+    double scale = -1.0;  // as effective_times: the prior's scale, for an unmeasured one
+    for (const std::size_t w : accelerators_) {
+      const TimeEstimator& e = estimators_[w];
+      if (e.measured()) {
+        times_[w] = e.estimate();
+        continue;
+      }
+      if (scale < 0.0) scale = prior_scale(estimators_, active_, ratio_scratch_);
+      times_[w] = e.prior() * scale;
+    }
+    return times_;
+  }
+  cpu_times_epoch_ = cpu_epoch_;
+  cpu_times_side_ = cpu_side_.version();
+  cpu_times_follow_ = false;
+  for (const std::size_t w : cpu_workers_)
+    cpu_times_follow_ = cpu_times_follow_ || !estimators_[w].measured();
   effective_times(estimators_, active_, times_, ratio_scratch_);
   pool_indistinct_cores();
   // Beside accelerators the CPU devices are planned together at the CPU side's measured rate:

@@ -278,10 +278,20 @@ class PassPlanner {
   CpuAggregates cpu_aggregates_;
   std::uint64_t aggregates_epoch_ = kNoEpoch;
   std::vector<double> times_;  ///< effective times per iteration of the plan
-  /// What times_ was worked out from (current_times): the sum of the estimators' versions;
-  /// kStaleTimes once a retirement or a device sitting a pass out changed times_ otherwise.
+  /// Grows with every change of an estimator (changing).
+  std::uint64_t estimates_version_ = 0;
+  /// What times_ was worked out from (current_times): estimates_version_ and the CPU side's
+  /// version; kStaleTimes once a retirement changed times_ otherwise.
   std::uint64_t times_key_ = kStaleTimes;
   static constexpr std::uint64_t kStaleTimes = ~std::uint64_t{0};
+  /// The CPU devices' entries of times_ are of cpu_epoch_ = cpu_times_epoch_ and the CPU
+  /// side's version cpu_times_side_, unless some depend on the accelerators' estimates (a
+  /// core not measured, planned at its prior scaled as the measured devices are).
+  std::uint64_t cpu_times_epoch_ = kNoEpoch, cpu_times_side_ = 0;
+  bool cpu_times_follow_ = true;
+  /// The devices sitting the pass out, planned at infinity, and their times: current_times
+  /// puts those back.
+  std::vector<std::pair<std::size_t, double>> out_times_;
   std::vector<double> ratio_scratch_;
   /// Beside accelerators, the CPU devices are one device to the split (the thesis's CPU
   /// device, 4.3.1): its seconds per iteration are the CPU side's -- from the (sub-)pass's

@@ -131,8 +131,8 @@ void PassPlanner::retire(std::size_t w) {
     // it joins is another device, measured anew.
     set_device(w, std::move(core));
     cpu_side_.reset();
-    estimators_[w].reset();
-    if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
+    changing(w).reset();
+    if (const double prior = joining_core_prior(w); prior > 0.0) changing(w).set_prior(prior);
   } else {
     active_[w] = 0;
   }
@@ -148,8 +148,8 @@ bool PassPlanner::device_lost(int worker, std::shared_ptr<Device> device) {
   backoff_streak_[w] = 0;
   set_device(w, std::move(device));
   // Its estimate described the accelerator: start over from a CPU core's.
-  estimators_[w].reset();
-  if (const double prior = joining_core_prior(w); prior > 0.0) estimators_[w].set_prior(prior);
+  changing(w).reset();
+  if (const double prior = joining_core_prior(w); prior > 0.0) changing(w).set_prior(prior);
   const bool cpu = is_cpu(w);
   if (cpu)
     cpu_side_.reset();  // the CPU side it joins is another device
