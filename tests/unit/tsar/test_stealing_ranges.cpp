@@ -182,6 +182,29 @@ TEST(StealingRanges, CloseStopsEveryTaker) {
   EXPECT_EQ(s.take(1, r), kSuccess);
 }
 
+TEST(StealingRanges, WhileNoMemberHasRowsRestingHandsOutNothingAndAResetRowsAgain) {
+  // A pass all the accelerators': the members' ranges are empty, and rest() re-arms without
+  // writing their lines -- takes find nothing, as after a reset with those ranges.
+  StealingRanges s(3);
+  EXPECT_TRUE(s.resting()) << "no member yet";
+  reset(s, {{0, 10}, {10, 20}, {20, 20}}, {1, 1, 0}, {1, 1, 1});
+  EXPECT_FALSE(s.resting());
+  Range r;
+  while (s.take(0, r) == kSuccess) {
+  }
+  reset(s, {{0, 0}, {0, 0}, {0, 20}}, {1, 1, 0}, {1, 1, 1});
+  EXPECT_TRUE(s.resting());
+  s.close();  // a canceled pass
+  s.rest();
+  EXPECT_EQ(s.take(0, r), kClosed);
+  EXPECT_EQ(s.take(1, r), kClosed);
+  EXPECT_EQ(s.take(2, r), kClosed) << "non-members take nothing";
+  reset(s, {{0, 5}, {5, 10}, {10, 20}}, {1, 1, 0}, {1, 1, 1});
+  EXPECT_FALSE(s.resting());
+  ASSERT_EQ(s.take(1, r), kSuccess) << "reopened after the close";
+  EXPECT_EQ(r.begin, 5);
+}
+
 TEST(StealingRanges, ConcurrentOwnersAndThievesRunEveryIterationOnce) {
   // Eight takers, one of them very slow (a preempted core), uneven ranges (an empty one, a
   // non-member's: an accelerator, in half the passes a thief with a large minimum piece),
