@@ -322,7 +322,7 @@ TEST(ParticipationTrial, AStepGainsWhatItsLoopsGainTogether) {
   // BiCGStab's step on two GPUs, shaped: two loops of 1 s a pass run in 0.6 s without the
   // candidate, four of 0.5 s run alike within 3%. The loops' median ratio is 1 and an alike
   // loop's slowest pass is slower than its fastest baseline pass; the step runs in 0.8 of its
-  // time, and its slowest passes together are faster than its fastest baseline passes.
+  // time, and every round of it is faster than every baseline round.
   ParticipationTrial t;
   constexpr int kLoops = 6;
   for (int l = 0; l < kLoops; ++l) t.join();
