@@ -12,9 +12,11 @@
 //   accel_only_pass_us  the accelerator with every iteration (the cores' workers stay asleep)
 // each with the planner's part of it (schedule_us: planning, learning, the copy engine's
 // exchange).
-// Usage: tsar-bench-overhead [--passes N] [--chunks N] [--only accel|accel-only]
+// Usage: tsar-bench-overhead [--passes N] [--chunks N] [--only accel|accel-only|accel-idle]
 //   (TSAR_DEVICES picks the devices). --only runs one accelerator phase alone, so a profiler
 //   (valgrind --tool=callgrind) counts the instructions of that kind of pass and no other.
+//   accel-idle: passes all the accelerator's beside cores that ran a first pass, measured far
+//   slower (accel-only's cores are never measured: their times follow the accelerator's).
 #include <omp.h>
 
 #include <algorithm>
@@ -109,9 +111,12 @@ struct AccelPasses {
 };
 
 /// Passes of n iterations over a registered buffer on `devices` (given times per iteration:
-/// cores `core_tpi`, the accelerator -- the last device -- `accel_tpi`).
+/// cores `core_tpi`, the accelerator -- the last device -- `accel_tpi`). With `core_spins` > 0
+/// the cores run each iteration that many empty steps more, and one pass of a few rows each
+/// first measures them: the passes then are all the accelerator's beside measured cores, as
+/// when a loop's cores proved slower than its GPU.
 AccelPasses accel_passes(const std::string& devices, double core_tpi, double accel_tpi,
-                         std::int64_t n, int passes) {
+                         std::int64_t n, int passes, std::int64_t core_spins = 0) {
   tsar::set_devices(devices);
   tsar::RegionOptions options;
   options.name = "overhead-accelerator";
@@ -124,10 +129,16 @@ AccelPasses accel_passes(const std::string& devices, double core_tpi, double acc
   tsar::Region region(options);
   std::vector<double> data(static_cast<std::size_t>(n), 1.0);
   auto m = region.map(data.data(), data.size(), tsar::Assoc::rows, TSAR_MEM_INOUT);
+  const int accelerator = region.num_devices() - 1;
   const auto body = [&](const tsar::Chunk& c) {
     double* p = c.ptr(m);
-    for (auto i = c.begin(); i < c.end(); ++i) p[i] += 1.0;
+    const std::int64_t spins = c.worker() == accelerator ? 0 : core_spins;
+    for (auto i = c.begin(); i < c.end(); ++i) {
+      for (std::int64_t k = 0; k < spins; ++k) opaque();
+      p[i] += 1.0;
+    }
   };
+  if (core_spins > 0) region.parallel_for(16 * region.num_devices(), body);
   for (int p = 0; p < passes / 10; ++p) region.parallel_for(n, body);
   const std::int64_t first = region.passes();
   AccelPasses out;
@@ -186,10 +197,12 @@ int main(int argc, char** argv) {
       chunks = std::max<std::int64_t>(1000, std::atoll(argv[++a]));
     } else if (std::strcmp(argv[a], "--only") == 0 && a + 1 < argc &&
                (std::strcmp(argv[a + 1], "accel") == 0 ||
-                std::strcmp(argv[a + 1], "accel-only") == 0)) {
+                std::strcmp(argv[a + 1], "accel-only") == 0 ||
+                std::strcmp(argv[a + 1], "accel-idle") == 0)) {
       only = argv[++a];
     } else {
-      std::fprintf(stderr, "usage: %s [--passes N] [--chunks N] [--only accel|accel-only]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--passes N] [--chunks N] [--only accel|accel-only|accel-idle]\n",
                    argv[0]);
       return 2;
     }
@@ -206,16 +219,23 @@ int main(int argc, char** argv) {
     // The cores beside the accelerator get a share, or the accelerator gets every iteration.
     const auto shared = [&] { return accel_passes(accel_devices, 1.0, 0.25, n, accel_count); };
     const auto alone = [&] { return accel_passes(accel_devices, 1.0, 1e-6, n, accel_count); };
+    // Cores measured 8n times slower per iteration than the accelerator: a share below half a
+    // row each, so none.
+    const auto idle = [&] { return accel_passes(accel_devices, 1.0, 1.0, n, accel_count, 8 * n); };
 
     if (!only.empty()) {
       if (accel_devices.empty()) throw tsar::Error(TSAR_ERR_DEVICES, "no single-core CPU device");
-      const bool with = only == "accel";
-      const AccelPasses a = with ? shared() : alone();
-      const std::string key = with ? "accel_pass" : "accel_only_pass";
+      const bool with = only == "accel", measured = only == "accel-idle";
+      const AccelPasses a = with ? shared() : measured ? idle() : alone();
+      const std::string key = with       ? "accel_pass"
+                              : measured ? "accel_idle_pass"
+                                         : "accel_only_pass";
       std::printf("devices: %d, %lld passes\n", devices, static_cast<long long>(a.passes));
       std::printf("%s %8.3f us  (planner %.3f us)\n",
-                  with ? "pass with an accelerator" : "pass all the accelerator's", a.seconds * 1e6,
-                  a.schedule_seconds * 1e6);
+                  with       ? "pass with an accelerator"
+                  : measured ? "pass all the accelerator's beside measured cores"
+                             : "pass all the accelerator's",
+                  a.seconds * 1e6, a.schedule_seconds * 1e6);
       const nlohmann::json out{{"bench", "tsar-bench-overhead"},
                                {"devices", keys},
                                {"accelerator_devices", accel_devices},
