@@ -208,7 +208,7 @@ void CopyEngine::begin_pass(MemoryRegistry& memory, Reductions& reductions,
 void CopyEngine::end_pass(MemoryRegistry& memory) {
   for (Registration& reg : memory.registrations()) settle(reg);
   // Rows a neighbour copied straight in are current there (settle made them stale first).
-  // Only workers with copies of their own copy rows into others'.
+  // Only workers on devices with their own memory copy rows straight into other copies.
   for (const int w : linked_) {
     WorkerState& s = traffic_[sz(w)];
     for (auto& [to, rows] : s.delivered) to->valid.add(rows);

@@ -220,9 +220,8 @@ bool ParticipationTrial::wins() {
   // round of it is faster than every baseline round and its median round gains kMargin. Where
   // the two ways run alike, rounds are exchangeable and the first holds with a chance of
   // 1 in C(6, 3) = 20, whatever the number of loops. Summing each loop's slowest pass instead
-  // needs every loop's worst pass at once to beat their best: on two GPUs BiCGStab's step ran
-  // a trial without one GPU at 0.76-0.84 of its baseline and stayed on both
-  // (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt).
+  // asks every loop's worst pass at once to beat its best, which a step that gains seldom shows
+  // (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt, its traced trials).
   rounds_.clear();
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTrialPasses); ++k)
     if (const double r = round_ratio(true, k); r >= 0.0) rounds_.push_back(r);
