@@ -126,7 +126,7 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       }
       if (!first_round_checked_ && compared_ >= compared_slots_) {
         first_round_checked_ = true;
-        if (step_ratio([](Slot& s) { return s.ratios.front(); }) > 1.0 + kMargin) {
+        if (round_ratio(true, 0) > 1.0 + kMargin) {
           decide(false);
           return;
         }
@@ -157,17 +157,6 @@ void ParticipationTrial::start_trial() {
     s.weight = s.median * static_cast<double>(s.iterations);
     ++compared_slots_;
   }
-}
-
-template <typename Pick>
-double ParticipationTrial::step_ratio(Pick pick) {
-  double sum = 0.0, weights = 0.0;
-  for (Slot& s : slots_) {
-    if (s.ratios.empty()) continue;
-    sum += s.weight * pick(s);
-    weights += s.weight;
-  }
-  return weights > 0.0 ? sum / weights : 1.0;
 }
 
 int ParticipationTrial::hold_passes() const {

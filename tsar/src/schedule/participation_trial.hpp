@@ -184,10 +184,6 @@ class ParticipationTrial {
   };
   void hold();
   void start_trial();
-  /// The time step's ratio of the trial's way to the baseline: pick(slot) weighed by the
-  /// slots' weights, over the slots that compared a pass (1 when none did).
-  template <typename Pick>
-  double step_ratio(Pick pick);
   /// Round k of the trial's compared passes (or of the baseline's), over the slots that
   /// compared a pass: their ratios to their baseline medians weighed by the slots' weights;
   /// -1 when no such slot has a k-th pass.
