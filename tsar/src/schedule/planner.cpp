@@ -191,16 +191,7 @@ std::span<const double> PassPlanner::current_times() {
                            cpu_times_side_ == cpu_side_.version() && !cpu_times_follow_;
   times_key_ = key;
   if (cores_stand) {
-    double scale = -1.0;  // as effective_times: the prior's scale, for an unmeasured one
-    for (const std::size_t w : accelerators_) {
-      const TimeEstimator& e = estimators_[w];
-      if (e.measured()) {
-        times_[w] = e.estimate();
-        continue;
-      }
-      if (scale < 0.0) scale = prior_scale(estimators_, active_, ratio_scratch_);
-      times_[w] = e.prior() * scale;
-    }
+    effective_times(estimators_, active_, accelerators_, times_, ratio_scratch_);
     return times_;
   }
   cpu_times_epoch_ = cpu_epoch_;

@@ -71,20 +71,33 @@ double prior_scale(std::span<const TimeEstimator> estimators, std::span<const un
   return ratios.empty() ? 1.0 : median(ratios);
 }
 
+namespace {
+
+/// Worker j's effective time; `scale` < 0 until a worker not measured needed prior_scale.
+double effective_time(std::span<const TimeEstimator> estimators,
+                      std::span<const unsigned char> active, std::size_t j, double& scale,
+                      std::vector<double>& ratios) {
+  if (!active[j]) return std::numeric_limits<double>::infinity();
+  if (estimators[j].measured()) return estimators[j].estimate();
+  if (scale < 0.0) scale = prior_scale(estimators, active, ratios);
+  return estimators[j].prior() * scale;
+}
+
+}  // namespace
+
 void effective_times(std::span<const TimeEstimator> estimators,
                      std::span<const unsigned char> active, std::span<double> out,
                      std::vector<double>& ratios) {
   double scale = -1.0;  // computed for the first worker not measured: once all are, never
-  for (std::size_t j = 0; j < estimators.size(); ++j) {
-    if (!active[j]) {
-      out[j] = std::numeric_limits<double>::infinity();
-    } else if (estimators[j].measured()) {
-      out[j] = estimators[j].estimate();
-    } else {
-      if (scale < 0.0) scale = prior_scale(estimators, active, ratios);
-      out[j] = estimators[j].prior() * scale;
-    }
-  }
+  for (std::size_t j = 0; j < estimators.size(); ++j)
+    out[j] = effective_time(estimators, active, j, scale, ratios);
+}
+
+void effective_times(std::span<const TimeEstimator> estimators,
+                     std::span<const unsigned char> active, std::span<const std::size_t> workers,
+                     std::span<double> out, std::vector<double>& ratios) {
+  double scale = -1.0;
+  for (const std::size_t j : workers) out[j] = effective_time(estimators, active, j, scale, ratios);
 }
 
 std::vector<double> consistent_priors(std::span<const double> peak_based,

@@ -72,6 +72,10 @@ double prior_scale(std::span<const TimeEstimator> estimators, std::span<const un
 void effective_times(std::span<const TimeEstimator> estimators,
                      std::span<const unsigned char> active, std::span<double> out,
                      std::vector<double>& scratch);
+/// The same for `workers` alone: out[j] for each j of them; the others' entries stay.
+void effective_times(std::span<const TimeEstimator> estimators,
+                     std::span<const unsigned char> active, std::span<const std::size_t> workers,
+                     std::span<double> out, std::vector<double>& scratch);
 
 /// Initial times per iteration: given[j] > 0 where the user or the cache knew it, else the
 /// peak-based relative time scaled by the median given/peak ratio of the known ones.
