@@ -141,14 +141,15 @@ class Region : public tsar_region {
     std::int64_t sub_iterations = 0;
     std::int64_t sub_chunks = 0;
     double sub_busy = 0.0;
-    /// Of sub_iterations and sub_busy, what a thief stole (the planner's share_thieves),
-    /// and when its own range was done (the clock's seconds).
+    /// Of sub_iterations and sub_busy, what a thief stole (the planner's share_thieves) in
+    /// how many pieces, and when its own range was done (the clock's seconds).
     std::int64_t sub_stolen = 0;
+    std::int64_t sub_pieces = 0;
     double sub_stolen_busy = 0.0;
     double own_end = 0.0;
     /// Nothing run yet in the (sub-)pass: what the leader reads of a worker that sits it out.
     void clear_sub_pass() {
-      sub_iterations = sub_chunks = sub_stolen = 0;
+      sub_iterations = sub_chunks = sub_stolen = sub_pieces = 0;
       sub_busy = sub_stolen_busy = 0.0;
     }
     // The worker's own during a pass.
@@ -171,11 +172,12 @@ class Region : public tsar_region {
     double pass_busy = 0.0;
     double pass_idle = 0.0;
     std::int64_t pass_stolen = 0;
+    std::int64_t pass_pieces = 0;
     double pass_stolen_busy = 0.0;
     double own_finish = 0.0;  ///< the last sub-pass's end of its own range (or arrival)
     bool pass_late = false;   ///< its job was taken back: it had not started (take_late_rest)
     void clear_pass() {
-      pass_iterations = pass_chunks = pass_stolen = 0;
+      pass_iterations = pass_chunks = pass_stolen = pass_pieces = 0;
       pass_late = false;
       pass_busy = pass_idle = pass_stolen_busy = 0.0;
     }

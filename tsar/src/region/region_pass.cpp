@@ -447,6 +447,7 @@ int Region::loop(int worker, int* status) {
   }
   if (me.stealing) {  // what the planner does not learn the thief's time from
     me.sub_stolen += ran;
+    me.sub_pieces += ran > 0 ? 1 : 0;
     me.sub_stolen_busy += t - me.start;
   } else {
     me.own_end = t;
@@ -530,12 +531,17 @@ bool Region::finish_sub_pass() {
     x.pass_chunks += x.sub_chunks;
     x.pass_busy += x.sub_busy;
     x.pass_stolen += x.sub_stolen;
+    x.pass_pieces += x.sub_pieces;
     x.pass_stolen_busy += x.sub_stolen_busy;
     // A thief's sample is of its own range alone: stolen pieces carry launches and copies of
     // other sizes, and the CPU side's sample counts only what the CPU workers ran.
     x.own_finish = x.sub_stolen > 0 ? x.own_end : x.arrival;
-    samples_[w] = {x.sub_iterations - x.sub_stolen, x.sub_busy - x.sub_stolen_busy,
-                   x.own_finish - sub_start_};
+    samples_[w] = {x.sub_iterations - x.sub_stolen,
+                   x.sub_busy - x.sub_stolen_busy,
+                   x.own_finish - sub_start_,
+                   x.sub_pieces,
+                   x.sub_stolen,
+                   x.sub_stolen_busy};
     if (!x.lost_device) continue;
     x.lost_device = false;
     samples_[w] = {};
@@ -564,8 +570,12 @@ bool Region::finish_sub_pass() {
     for (const int wi : participants_) {
       const auto w = static_cast<std::size_t>(wi);
       const Worker& x = workers_[w];
-      samples_[w] = {x.pass_iterations - x.pass_stolen, x.pass_busy - x.pass_stolen_busy,
-                     x.own_finish - pass_start_};
+      samples_[w] = {x.pass_iterations - x.pass_stolen,
+                     x.pass_busy - x.pass_stolen_busy,
+                     x.own_finish - pass_start_,
+                     x.pass_pieces,
+                     x.pass_stolen,
+                     x.pass_stolen_busy};
     }
     planner_->end_pass(learn, last - pass_start_, samples_);
   }

@@ -55,6 +55,9 @@ PassPlanner::PassPlanner(const ScheduleSpec& spec, std::vector<std::shared_ptr<D
   share_member_.assign(n, 0);
   share_piece_.assign(n, 1);
   share_thief_.assign(n, 0);
+  piece_samples_.assign(n, {});
+  piece_sampled_.assign(n, 0);
+  piece_seconds_.assign(n, 0.0);
   last_rows_.assign(n, 0);
   outs_ranked_.reserve(n);
   outs_.reserve(n);
@@ -145,6 +148,7 @@ bool PassPlanner::finish_sub_pass(std::span<const WorkerSample> samples, bool le
     const Range range{at, at + (plan.chunked ? 0 : plan.counts[w])};
     at = range.end;
     const WorkerSample& s = samples[w];
+    if (active_[w] && s.pieces > 0) learn_piece_cost(w, s);
     if (!active_[w] || s.iterations <= 0 || !(s.busy > 0.0)) continue;
     // An accelerator's time is the whole of its part of a ratio (sub-)pass, from the plan to
     // its arrival (waking, staging, launching, waiting included); a CPU device's own time

@@ -42,6 +42,7 @@
 // Threads: everything but take_chunk runs on one thread at a time (the region's planner or
 // leader); take_chunk runs on the workers concurrently, each touching its own state only.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -65,11 +66,15 @@ namespace tsar::core {
 
 /// What one worker did in a (sub-)pass: iterations run, seconds busy running them, and
 /// seconds from the (sub-)pass's start to its arrival at the barrier (busy plus the time it
-/// took to start: waking, launching).
+/// took to start: waking, launching). A thief's (share_thieves) are of its own range alone;
+/// the pieces it stole after it are apart: how many, their iterations and seconds.
 struct WorkerSample {
   std::int64_t iterations = 0;
   double busy = 0.0;
   double finish = 0.0;
+  std::int64_t pieces = 0;
+  std::int64_t piece_iterations = 0;
+  double piece_busy = 0.0;
 };
 
 class PassPlanner {
@@ -208,6 +213,7 @@ class PassPlanner {
   // planner_steal.cpp
   bool plan_thieves(const SubPassPlan& plan);
   std::int64_t steal_piece(std::size_t w, double owner_tpi) const;
+  void learn_piece_cost(std::size_t w, const WorkerSample& s);
   // planner_trial.cpp
   void sit_out_trial();
   /// Every unit that ran rows of the last pass -- an accelerator's device key, or
@@ -372,6 +378,12 @@ class PassPlanner {
   // this pass's data lets accelerators steal (plan_pass), the switch, and what a range of a
   // device with its own memory copies whatever its size (CopyCosts::range_copies).
   std::vector<unsigned char> share_thief_;
+  /// Per accelerator, what its last kPieceSamples passes' stolen pieces cost each beyond
+  /// their rows, and their median (learn_piece_cost).
+  static constexpr std::size_t kPieceSamples = 3;
+  std::vector<std::array<double, kPieceSamples>> piece_samples_;
+  std::vector<std::int64_t> piece_sampled_;
+  std::vector<double> piece_seconds_;
   bool steal_allowed_ = false;
   bool accelerator_stealing_ = true;
   int range_copies_ = 0;

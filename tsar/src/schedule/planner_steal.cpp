@@ -47,19 +47,39 @@ std::int64_t PassPlanner::steal_piece(std::size_t w, double owner_tpi) const {
   //          its rows' data every pass, with its launch and wait spread over the range -- more
   //          than a piece's part that grows with k;
   //   move   copying in the piece's rows of persistent inputs, which its own range holds;
-  //   fixed  what a piece costs whatever its size: a link latency for each of its copies and
-  //          one for its launch and wait (the estimator has no fixed cost per launch), and its
-  //          halo rows (a boundary's copies);
+  //   fixed  what a piece costs whatever its size: as measured on the pieces it stole
+  //          (learn_piece_cost), and until then a link latency for each of its copies and one
+  //          for its launch and wait, and its halo rows (a boundary's copies);
   //   owner_tpi  the owner's planned time: an owner slowed since the plan makes it pay sooner.
   const double t = estimators_[w].estimate();
   const double gain = owner_tpi - (t + move_seconds_[w]);
   if (!(gain > 0.0) || !(t > 0.0)) return 0;
-  const double fixed =
+  const double linked =
       host_memory_[w] ? 0.0
                       : (range_copies_ + 1) * devices_[w]->link_latency() + boundary_seconds_[w];
+  const double fixed = std::max(linked, piece_seconds_[w]);
   // As for the cores' pieces: none so short that handing it out costs more than it saves.
   const double least = std::max(fixed / gain, kMinSharePieceSeconds / t);
   return static_cast<std::int64_t>(std::floor(std::min(1e15, least))) + 1;
+}
+
+void PassPlanner::learn_piece_cost(std::size_t w, const WorkerSample& s) {
+  // What a piece costs beyond its rows' time (t + move, as steal_piece counts it) is what its
+  // launch, staging and wait cost, and no model of the device says how much: a GPU's OpenMP
+  // target region for one row of GEMM took some 23 ms more than the row, while a link latency
+  // said microseconds, and every pass with a stolen piece ran slower than those without
+  // (docs/results/tsar/thief-piece-cost/2026-11-28-h100-7843084.txt). The median of the last
+  // kPieceSamples passes' cost a piece: one pass's spike does not stop the stealing.
+  const double rows =
+      static_cast<double>(s.piece_iterations) * (estimators_[w].estimate() + move_seconds_[w]);
+  const double each = std::max(0.0, s.piece_busy - rows) / static_cast<double>(s.pieces);
+  auto& samples = piece_samples_[w];
+  samples[static_cast<std::size_t>(piece_sampled_[w]++) % kPieceSamples] = each;
+  const std::size_t count =
+      std::min<std::size_t>(static_cast<std::size_t>(piece_sampled_[w]), kPieceSamples);
+  std::array<double, kPieceSamples> sorted = samples;
+  std::sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(count));
+  piece_seconds_[w] = sorted[count / 2];
 }
 
 }  // namespace tsar::core
