@@ -506,11 +506,13 @@ SideBySide with_and_without_trials(const std::vector<Emulated>& devices, std::ui
 TEST(Planner, CoresThatHelpAreNotKeptOutUnderJitter) {
   // Every device 20% either way every pass. Cores that run half the pass (an accelerator as
   // fast as the eight of them) or a tenth of it (one ten times faster) save more than the
-  // noise: the trials that try without them lose, and cost what their share allows.
+  // noise: the trials that try without them lose, and cost what their share allows. Seeds 17,
+  // 25 and 32 took the tenth out on noise, and trials back in that had to gain kMargin kept it
+  // out (ParticipationTrial.AUnitTakenOutComesBackWhereItsWayIsNoSlower).
   for (const double accel_tpi : {1e-6, 1e-7}) {
     auto devices = node(8, {accel_tpi}, {8e-6 / accel_tpi});
     for (auto& d : devices) d.jitter = 0.2;
-    for (std::uint64_t seed : {5u, 14u, 15u}) {
+    for (std::uint64_t seed : {5u, 14u, 15u, 17u, 25u, 32u}) {
       SCOPED_TRACE(std::to_string(accel_tpi) + " seed " + std::to_string(seed));
       const SideBySide r = with_and_without_trials(devices, seed, 0);
       EXPECT_LE(r.out_passes, 2000 / 64 * 4) << "passes without the cores";

@@ -51,6 +51,10 @@ bool ParticipationTrial::out(std::string_view unit) const {
 
 bool ParticipationTrial::kept_out(std::string_view unit) const { return contains(kept_, unit); }
 
+bool ParticipationTrial::returning_default() const {
+  return back_in_ && contains(taken_out_, candidate_);
+}
+
 void ParticipationTrial::also_out(std::string_view unit) {
   if (trying_out() && unit != candidate_ && !contains(with_, unit)) with_.emplace_back(unit);
 }
@@ -126,7 +130,7 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       }
       if (!first_round_checked_ && compared_ >= compared_slots_) {
         first_round_checked_ = true;
-        if (round_ratio(true, 0) > 1.0 + kMargin) {
+        if (!returning_default() && round_ratio(true, 0) > 1.0 + kMargin) {
           decide(false);
           return;
         }
@@ -215,6 +219,8 @@ bool ParticipationTrial::wins() {
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTrialPasses); ++k)
     if (const double r = round_ratio(true, k); r >= 0.0) rounds_.push_back(r);
   if (rounds_.empty()) return false;
+  // Back to the default way (every unit its share) where that is no slower: header.
+  if (returning_default()) return upper_median(rounds_) < 1.0;
   const double slowest = *std::max_element(rounds_.begin(), rounds_.end());
   for (std::size_t j = 0; j < static_cast<std::size_t>(kBaselinePasses); ++j)
     if (const double b = round_ratio(false, j); b >= 0.0 && slowest >= b) return false;
@@ -226,9 +232,11 @@ void ParticipationTrial::decide(bool switch_way) {
     // Back in for good, or kept out (a starved unit too), next to come back last.
     erase(kept_, candidate_);
     if (!switch_way) kept_.push_back(candidate_);
+    if (switch_way) erase(taken_out_, candidate_);
   } else if (switch_way) {
     // First to come back: a way that won on noise is undone by the next trial.
     kept_.insert(kept_.begin(), candidate_);
+    taken_out_.push_back(candidate_);
     for (const std::string& u : with_)
       if (!contains(kept_, u)) kept_.push_back(u);
   }
@@ -259,6 +267,7 @@ void ParticipationTrial::hold() {
 
 void ParticipationTrial::forget(std::string_view unit) {
   erase(kept_, unit);
+  erase(taken_out_, unit);
   erase(with_, unit);
   if (candidate_.empty() || candidate_ != unit) return;
   candidate_.clear();
@@ -268,6 +277,7 @@ void ParticipationTrial::forget(std::string_view unit) {
 
 void ParticipationTrial::forget_all() {
   kept_.clear();
+  taken_out_.clear();
   with_.clear();
   candidate_.clear();
   back_in_ = false;

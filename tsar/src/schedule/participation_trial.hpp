@@ -49,13 +49,19 @@
 //     (docs/results/tsar/two-gpu-halos/2026-11-27-h200x2-80d1d62.txt). Of one region the
 //     weighted ratio is its own ratio;
 //   - a trial whose first round of compared passes is slower by more than kMargin ends there:
-//     a device that helps costs one slower pass beside the move;
+//     a device that helps costs one slower pass beside the move (not a trial back in of a unit
+//     a trial took out: below);
 //   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
 //     regions' ratios weighed as above, and the baseline's rounds likewise; the other way is
 //     taken when its median round is under 1 - kMargin and its slowest round under the
 //     baseline's fastest (staying as decided is the safe side: noise must not switch it; two
 //     ways that run alike order three rounds each so with a chance of 1 in C(6, 3) = 20,
-//     however many loops the step has);
+//     however many loops the step has). The way that gives every unit its share is the
+//     default, though: a trial back in of a unit a trial out took out is taken where its
+//     median round is under 1. Held to kMargin, a unit taken out on noise where the ways lie
+//     within kMargin of each other stayed out for good, and a run's way depended on its noise
+//     (Planner.CoresThatHelpAreNotKeptOutUnderJitter, seeds 17, 25 and 32). A starved unit,
+//     which the split gave nothing, must gain kMargin;
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
 //     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
@@ -184,6 +190,8 @@ class ParticipationTrial {
   };
   void hold();
   void start_trial();
+  /// Whether the trial brings back a unit a trial of it out took out (taken_out_).
+  bool returning_default() const;
   /// Round k of the trial's compared passes (or of the baseline's), over the slots that
   /// compared a pass: their ratios to their baseline medians weighed by the slots' weights;
   /// -1 when no such slot has a k-th pass.
@@ -200,6 +208,9 @@ class ParticipationTrial {
   bool back_in_ = false;  ///< the trial brings the candidate back in
   bool chosen_ = false;
   std::vector<std::string> kept_;  ///< units decisions keep out, the next to come back first
+  /// Of kept_, the units a trial of them out took out: the way that gives them their share
+  /// is the default, and a trial back in need not beat the way without them by kMargin.
+  std::vector<std::string> taken_out_;
   std::vector<std::string> with_;  ///< units sitting out beside the candidate tried out
   bool back_in_next_ = false;      ///< the last trial tried a unit out: bring one back next
   int losses_ = 0;                 ///< trials in a row that changed nothing
