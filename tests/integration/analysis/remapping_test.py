@@ -117,6 +117,24 @@ def noisy_core_is_left(env):
           and 'time recovered' in p.stderr, f'--report output missing:\n{p.stderr}')
 
 
+def explained_by_outside_load(decision, events):
+    """Whether an accepted move's evidence shows unequal cores: one with less capability than
+    the other by more than the analyzer's resolution (the idleness symptom's, at the time),
+    holding the rank with the larger compute share -- the one the other rank waited for. Both
+    cores may be loaded (capabilities of 0.63 and 0.73 on a busy 2-core machine): what counts
+    is the difference the analyzer can tell."""
+    ranks = decision['evidence'].get('ranks') or []
+    if len(ranks) < 2:
+        return False
+    slow = min(ranks, key=lambda r: r['capability'])
+    fast = max(ranks, key=lambda r: r['capability'])
+    symptoms = [e for e in events if e.get('event') == 'symptom' and e.get('metric') == 'idleness'
+                and e['t_s'] <= decision['t_s']]
+    resolution = symptoms[-1]['evidence'].get('capability_resolution', 0.0) if symptoms else 0.0
+    return (fast['capability'] - slow['capability'] > resolution and
+            slow['compute_share'] >= fast['compute_share'])
+
+
 @case
 def balanced_run_is_left_alone(env):
     # Equal compute, no noise, one rank per core: nothing to gain from any move.
@@ -124,15 +142,10 @@ def balanced_run_is_left_alone(env):
     # On a shared machine another process may really load one of the two cores: a move is then
     # right, and its evidence shows it. A move whose evidence shows equal cores is the defect.
     accepted = [e for e in env.kinds(events, 'decision') if e.get('verdict') == 'accepted']
-    # Relative: on a loaded machine both cores may be at a third of their capacity, and one
-    # with 20% less than the other is not an equal core.
-    outside_load = [e for e in accepted
-                    if min(r['capability'] for r in e['evidence']['ranks']) <
-                    0.8 * max(r['capability'] for r in e['evidence']['ranks'])]
-    if accepted and len(outside_load) == len(accepted):
-        print('note: the machine was not quiet (one core had over 20% less capability than '
-              'the other, lost to other processes); the move that followed is the right '
-              'answer, not a defect')
+    if accepted and all(explained_by_outside_load(e, events) for e in accepted):
+        print('note: the machine was not quiet (one core had less capability than the other, '
+              'lost to other processes, and its rank was the one the other waited for); the '
+              'move that followed is the right answer, not a defect')
         return
     check(not env.kinds(events, 'plan') and not env.kinds(events, 'actuation'),
           f'a balanced run was remapped: {events}')
