@@ -151,25 +151,29 @@ TEST(Planner, CoresWithinTheirOwnNoiseAreSplitEquallyAndASlowerCoreIsNot) {
   // whose length changes every pass (Gram-Schmidt's: no split is held for a length). The equal
   // cores' differences are their noise: they keep equal counts (within the remainder's one
   // iteration) instead of following it; the slow core keeps half a share. Passes 30..280: the
-  // share probe has decided and holds.
-  std::vector<Emulated> devices;
-  for (int c = 0; c < 8; ++c) devices.push_back(core(c == 5 ? 16e-6 : 8e-6));
-  for (auto& d : devices) d.jitter = 0.2;
-  Sim sim(devices, 11);
-  for (int p = 0; p < 280; ++p) {
-    const std::int64_t n = 20000 - 50 * p;
-    const Pass pass = sim.run(n);
-    if (p < 30 || pass.planned.size() != 8) continue;
-    std::int64_t lo = n, hi = 0;
-    for (std::size_t w = 0; w < 8; ++w) {
-      if (w == 5) continue;
-      lo = std::min(lo, pass.planned[w]);
-      hi = std::max(hi, pass.planned[w]);
+  // share probe has decided and holds. Seeds 12, 14 and 15 each had an equal core leave the
+  // pool on noise at some pass while leaving took no more than joining.
+  for (const std::uint64_t seed : {11u, 12u, 14u, 15u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::vector<Emulated> devices;
+    for (int c = 0; c < 8; ++c) devices.push_back(core(c == 5 ? 16e-6 : 8e-6));
+    for (auto& d : devices) d.jitter = 0.2;
+    Sim sim(devices, seed);
+    for (int p = 0; p < 280; ++p) {
+      const std::int64_t n = 20000 - 50 * p;
+      const Pass pass = sim.run(n);
+      if (p < 30 || pass.planned.size() != 8) continue;
+      std::int64_t lo = n, hi = 0;
+      for (std::size_t w = 0; w < 8; ++w) {
+        if (w == 5) continue;
+        lo = std::min(lo, pass.planned[w]);
+        hi = std::max(hi, pass.planned[w]);
+      }
+      ASSERT_LE(hi - lo, 1) << "pass " << p;
+      const double slow = static_cast<double>(pass.planned[5]) / static_cast<double>(lo);
+      EXPECT_GT(slow, 0.3) << "pass " << p;
+      EXPECT_LT(slow, 0.75) << "pass " << p;
     }
-    ASSERT_LE(hi - lo, 1) << "pass " << p;
-    const double slow = static_cast<double>(pass.planned[5]) / static_cast<double>(lo);
-    EXPECT_GT(slow, 0.3) << "pass " << p;
-    EXPECT_LT(slow, 0.75) << "pass " << p;
   }
 }
 

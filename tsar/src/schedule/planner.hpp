@@ -308,6 +308,7 @@ class PassPlanner {
   /// Cores planned at their common rate (pool_indistinct_cores), at pooled_tpi_ (0: none),
   /// worked out from the cores' estimators at cpu_epoch_ = pool_epoch_.
   std::vector<unsigned char> core_pool_;
+  std::vector<unsigned char> pool_next_;      ///< find_indistinct_cores' scratch
   std::vector<std::size_t> pool_candidates_;  ///< find_indistinct_cores' working storage
   double pooled_tpi_ = 0.0;
   std::uint64_t pool_epoch_ = kNoEpoch;
