@@ -410,17 +410,25 @@ TEST(ParticipationTrial, TwoWaysThatRunAlikeSwitchAboutOnceInTwenty) {
 
 // Decisions compose: what one trial keeps out stays out while the others are tried.
 
-/// Runs a trial of t's next choice from `outs` whose compared passes take `seconds` (the
-/// baseline's 1.0); returns what it tried.
+/// Runs a trial of t's next choice from `outs` whose compared passes take `rounds` seconds in
+/// turn (the baseline's 1.0); returns what it tried.
 ParticipationTrial::Choice trial_of(ParticipationTrial& t, const std::vector<std::string>& outs,
-                                    double seconds) {
+                                    const std::vector<double>& rounds) {
   while (!t.choosing()) rec(t, 1.0);
   const ParticipationTrial::Choice c = t.next(outs, "");
   t.choose(outs);
   EXPECT_EQ(t.candidate(), c.unit);
   rec(t, 3.0);  // the move's pass
-  for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) rec(t, seconds);
+  for (const double seconds : rounds) rec(t, seconds);
   return c;
+}
+
+/// The same with every compared pass taking `seconds`.
+ParticipationTrial::Choice trial_of(ParticipationTrial& t, const std::vector<std::string>& outs,
+                                    double seconds) {
+  return trial_of(
+      t, outs,
+      std::vector<double>(static_cast<std::size_t>(ParticipationTrial::kTrialPasses), seconds));
 }
 
 TEST(ParticipationTrial, AUnitKeptOutStaysOutWhileAnotherIsTriedOut) {
@@ -501,11 +509,8 @@ TEST(ParticipationTrial, AUnitTakenOutComesBackWhereItsWayIsNoSlower) {
 
   c = trial_of(t, {"cpu", "cuda:1"}, 0.7);
   ASSERT_TRUE(t.kept_out("cpu"));
-  while (!t.choosing()) rec(t, 1.0);
-  t.choose({"cuda:1"});
-  ASSERT_TRUE(t.returning());
-  rec(t, 3.0);  // the move's pass
-  for (const double seconds : {1.2, 0.95, 0.97}) rec(t, seconds);
+  c = trial_of(t, {"cuda:1"}, {1.2, 0.95, 0.97});
+  ASSERT_TRUE(c.back_in);
   EXPECT_FALSE(t.kept_out("cpu")) << "decided by its median round, not its first";
 
   // A starved unit is not the default's: back in, it must gain kMargin.

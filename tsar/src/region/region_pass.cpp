@@ -29,6 +29,13 @@ thread_local int tls_worker = -1;
 thread_local std::uint64_t tls_bound_device = 0;
 thread_local std::uint64_t tls_bound_generation = 0;
 
+/// A worker's sample of `iterations` run in `busy` seconds, of which a thief stole `stolen` in
+/// `pieces` pieces taking `stolen_busy`: its own range apart from the pieces (WorkerSample).
+WorkerSample sample(std::int64_t iterations, double busy, std::int64_t stolen, double stolen_busy,
+                    std::int64_t pieces, double finish) {
+  return {iterations - stolen, busy - stolen_busy, finish, pieces, stolen, stolen_busy};
+}
+
 }  // namespace
 
 void Region::ensure_bound(Worker& w, bool pin) const {
@@ -536,12 +543,8 @@ bool Region::finish_sub_pass() {
     // A thief's sample is of its own range alone: stolen pieces carry launches and copies of
     // other sizes, and the CPU side's sample counts only what the CPU workers ran.
     x.own_finish = x.sub_stolen > 0 ? x.own_end : x.arrival;
-    samples_[w] = {x.sub_iterations - x.sub_stolen,
-                   x.sub_busy - x.sub_stolen_busy,
-                   x.own_finish - sub_start_,
-                   x.sub_pieces,
-                   x.sub_stolen,
-                   x.sub_stolen_busy};
+    samples_[w] = sample(x.sub_iterations, x.sub_busy, x.sub_stolen, x.sub_stolen_busy,
+                         x.sub_pieces, x.own_finish - sub_start_);
     if (!x.lost_device) continue;
     x.lost_device = false;
     samples_[w] = {};
@@ -570,12 +573,8 @@ bool Region::finish_sub_pass() {
     for (const int wi : participants_) {
       const auto w = static_cast<std::size_t>(wi);
       const Worker& x = workers_[w];
-      samples_[w] = {x.pass_iterations - x.pass_stolen,
-                     x.pass_busy - x.pass_stolen_busy,
-                     x.own_finish - pass_start_,
-                     x.pass_pieces,
-                     x.pass_stolen,
-                     x.pass_stolen_busy};
+      samples_[w] = sample(x.pass_iterations, x.pass_busy, x.pass_stolen, x.pass_stolen_busy,
+                           x.pass_pieces, x.own_finish - pass_start_);
     }
     planner_->end_pass(learn, last - pass_start_, samples_);
   }
