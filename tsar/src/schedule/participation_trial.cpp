@@ -231,8 +231,10 @@ void ParticipationTrial::decide(bool switch_way) {
   if (back_in_) {
     // Back in for good, or kept out (a starved unit too), next to come back last.
     erase(kept_, candidate_);
-    if (!switch_way) kept_.push_back(candidate_);
-    if (switch_way) erase(taken_out_, candidate_);
+    if (switch_way)
+      erase(taken_out_, candidate_);
+    else
+      kept_.push_back(candidate_);
   } else if (switch_way) {
     // First to come back: a way that won on noise is undone by the next trial.
     kept_.insert(kept_.begin(), candidate_);
