@@ -2,13 +2,17 @@
 // symmer-bench-overhead: what the PMPI shim adds to MPI calls and to a balanced application.
 //
 // The driver re-runs this program as a 2-rank MPI job (mpiexec -n 2 -bind-to core) in turn
-// without libsymmer-pmpi.so, with it, and with it but SYMMER_ANALYZER=off, and compares the
-// medians side by side:
+// without libsymmer-pmpi.so, with it, and with it but SYMMER_ANALYZER=off:
 //   test      MPI_Test on a completed (null) request
 //   iprobe    MPI_Iprobe that finds nothing
 //   pingpong  8-byte ping-pong between the two ranks: a round trip is four calls (Send and Recv
 //             on each rank), all of them wrapped, so per call = round trip / 4
 //   app       a balanced compute + halo exchange + allreduce loop (no symptoms): total time
+// What the shim adds per call is measured inside each job: rounds of MPI_X (through the shim
+// when it is loaded) alternate with rounds of PMPI_X (the MPI library's own entry, which the
+// shim does not wrap), on the same cores, buffers and MPI state. Across jobs the same call's
+// time moves by tens of ns (docs/results/symmer/shim-clock-cost/), more than the shim adds.
+// The jobs without the shim measure the same difference as a control: it should be ~0.
 // Last line: {"benchmark":"pmpi_overhead", ..., "added_ns_per_call":{...}, "app_overhead":...}
 #include <mpi.h>
 #include <time.h>
@@ -49,18 +53,33 @@ struct Options {
   std::string mpiexec = SYMMER_MPIEXEC;
 };
 
-// Best of 20 short rounds of `body` (n calls in all), in ns per call: a round that the
-// scheduler interrupted (shared machines) loses to one that ran undisturbed.
-template <typename Body>
-double ns_per_call(long n, Body&& body) {
+struct Timing {
+  double mpi_ns;   ///< through MPI_X
+  double pmpi_ns;  ///< through PMPI_X
+};
+
+// Best of 20 short rounds each of `mpi` and `pmpi` (n calls each in all), alternated and in
+// swapped order every other pair, in ns per call: a round that the scheduler interrupted
+// (shared machines) loses to one that ran undisturbed, and drift hits both alike.
+template <typename Mpi, typename Pmpi>
+Timing ns_per_call(long n, Mpi&& mpi, Pmpi&& pmpi) {
   constexpr int kRounds = 20;
   const long per_round = std::max(1L, n / kRounds);
-  double best = 1e300;
-  for (int round = 0; round < kRounds; ++round) {
+  Timing best{1e300, 1e300};
+  const auto round = [&](auto& body, double& out) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t = now();
     for (long i = 0; i < per_round; ++i) body();
-    best = std::min(best, (now() - t) * 1e9 / static_cast<double>(per_round));
+    out = std::min(out, (now() - t) * 1e9 / static_cast<double>(per_round));
+  };
+  for (int r = 0; r < kRounds; ++r) {
+    if (r % 2 == 0) {
+      round(mpi, best.mpi_ns);
+      round(pmpi, best.pmpi_ns);
+    } else {
+      round(pmpi, best.pmpi_ns);
+      round(mpi, best.mpi_ns);
+    }
   }
   return best;
 }
@@ -86,22 +105,28 @@ int worker(const Options& o) {
   int flag = 0;
 
   MPI_Request null_request = MPI_REQUEST_NULL;
-  const double test =
-      ns_per_call(o.iterations, [&] { MPI_Test(&null_request, &flag, MPI_STATUS_IGNORE); });
-  const double iprobe = ns_per_call(o.iterations, [&] {
-    MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-  });
+  const Timing test = ns_per_call(
+      o.iterations, [&] { MPI_Test(&null_request, &flag, MPI_STATUS_IGNORE); },
+      [&] { PMPI_Test(&null_request, &flag, MPI_STATUS_IGNORE); });
+  const Timing iprobe = ns_per_call(
+      o.iterations,
+      [&] { MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); },
+      [&] { PMPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); });
   char msg[8] = {};
   const long rounds = std::max(1L, o.iterations / 10);
-  const double round_trip = ns_per_call(rounds, [&] {
-    if (rank == 0) {
-      MPI_Send(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-      MPI_Recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-    }
-  });
+  const auto ping_pong = [&](auto send, auto recv) {
+    return [&, send, recv] {
+      if (rank == 0) {
+        send(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+        recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        send(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+      }
+    };
+  };
+  const Timing round_trip =
+      ns_per_call(rounds, ping_pong(&MPI_Send, &MPI_Recv), ping_pong(&PMPI_Send, &PMPI_Recv));
 
   // The balanced application: same work on both ranks, halo exchange, periodic allreduce.
   std::vector<double> field(8192, 1.0), halo_out(1024, 1.0), halo_in(1024);
@@ -120,9 +145,12 @@ int worker(const Options& o) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double app = now() - t0;
   if (rank == 0)
-    std::printf("%s\n", json{{"test_ns", test},
-                             {"iprobe_ns", iprobe},
-                             {"pingpong_ns", round_trip / 4},
+    std::printf("%s\n", json{{"test_ns", test.mpi_ns},
+                             {"test_pmpi_ns", test.pmpi_ns},
+                             {"iprobe_ns", iprobe.mpi_ns},
+                             {"iprobe_pmpi_ns", iprobe.pmpi_ns},
+                             {"pingpong_ns", round_trip.mpi_ns / 4},
+                             {"pingpong_pmpi_ns", round_trip.pmpi_ns / 4},
                              {"app_s", app},
                              {"checksum", std::isfinite(checksum)}}
                             .dump()
@@ -189,7 +217,8 @@ int driver(Options o) {
   char tmpl[] = "/tmp/symmer-bench-XXXXXX";
   const std::string shm = ::mkdtemp(tmpl) ? tmpl : "/tmp";
 
-  const char* kinds[] = {"test_ns", "iprobe_ns", "pingpong_ns", "app_s"};
+  const char* kinds[] = {"test_ns",     "test_pmpi_ns",     "iprobe_ns", "iprobe_pmpi_ns",
+                         "pingpong_ns", "pingpong_pmpi_ns", "app_s"};
   constexpr int kCount = std::size(kVariants);
   std::map<std::string, std::vector<double>> results[kCount];
   for (int r = 0; r < o.repeats; ++r) {
@@ -208,14 +237,28 @@ int driver(Options o) {
   auto& with = results[1];
   auto& alone = results[2];
 
-  json added = json::object(), per_call = json::object();
-  for (const char* kind : {"test_ns", "iprobe_ns", "pingpong_ns"}) {
-    const std::string name = std::string(kind).substr(0, std::string(kind).size() - 3);
-    const double a = median(without[kind]), b = median(with[kind]);
-    per_call[name] = {{"without_ns", a}, {"with_ns", b}};
-    added[name] = b - a;
-    std::printf("%-9s %8.1f ns/call without, %8.1f ns/call with the shim: %+6.1f ns\n",
-                name.c_str(), a, b, b - a);
+  // Per job, MPI_X minus PMPI_X: what the shim adds (with it), a control (without it).
+  const auto in_job = [&](auto& runs, const std::string& name) {
+    std::vector<double> d;
+    for (int r = 0; r < o.repeats; ++r)
+      d.push_back(runs[name + "_ns"][r] - runs[name + "_pmpi_ns"][r]);
+    return d;
+  };
+  json added = json::object(), control = json::object(), across = json::object(),
+       per_call = json::object(), added_jobs = json::object();
+  for (const std::string name : {"test", "iprobe", "pingpong"}) {
+    const std::vector<double> d = in_job(with, name), c = in_job(without, name);
+    const double a = median(without[name + "_ns"]), b = median(with[name + "_ns"]);
+    per_call[name] = {
+        {"without_ns", a}, {"with_ns", b}, {"with_pmpi_ns", median(with[name + "_pmpi_ns"])}};
+    added[name] = median(d);
+    added_jobs[name] = d;
+    control[name] = median(c);
+    across[name] = b - a;
+    std::printf(
+        "%-9s %+6.1f ns/call added by the shim (in-job MPI_X - PMPI_X, median of %d jobs; "
+        "without it %+.1f); across jobs %8.1f without, %8.1f with: %+6.1f\n",
+        name.c_str(), median(d), o.repeats, median(c), a, b, b - a);
   }
   auto best = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
   const double app_without = median(without["app_s"]), app_with = median(with["app_s"]),
@@ -246,7 +289,10 @@ int driver(Options o) {
            {"iterations", o.iterations},
            {"per_call", per_call},
            {"added_ns_per_call", added},
+           {"added_ns_per_call_by_job", added_jobs},
            {"added_ns_per_call_max", worst},
+           {"control_ns_per_call_without_shim", control},
+           {"added_ns_per_call_across_jobs", across},
            {"goal_ns_per_call", 20},
            {"app_seconds",
             {{"without", app_without}, {"with", app_with}, {"with_analyzer_off", app_alone}}},

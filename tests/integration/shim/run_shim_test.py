@@ -574,6 +574,12 @@ def overhead_benchmark(t):
     for kind in ('test', 'iprobe', 'pingpong'):
         check(kind in last['added_ns_per_call'], f'no {kind} in {last}')
         check(last['per_call'][kind]['without_ns'] > 0 and last['per_call'][kind]['with_ns'] > 0, f'{kind} timings')
+        check(last['per_call'][kind]['with_pmpi_ns'] > 0, f'{kind}: no PMPI_ timing in the job with the shim')
+        # --quick runs one job a variant: what is added is that job's MPI_X - PMPI_X
+        check(last['added_ns_per_call_by_job'][kind] == [last['added_ns_per_call'][kind]],
+              f'{kind}: added is not the in-job difference')
+        check(kind in last['control_ns_per_call_without_shim'] and kind in last['added_ns_per_call_across_jobs'],
+              f'{kind}: no control or across-jobs figure')
     check(last['app_seconds']['with'] > 0 and last['app_seconds']['without'] > 0, 'app timings')
     check(abs(last['app_overhead'] - (last['app_seconds']['with'] / last['app_seconds']['without'] - 1)) < 1e-9,
           'app overhead is not the ratio of the medians')
