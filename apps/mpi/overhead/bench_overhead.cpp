@@ -13,6 +13,9 @@
 // shim does not wrap), on the same cores, buffers and MPI state. Across jobs the same call's
 // time moves by tens of ns (docs/results/symmer/shim-clock-cost/), more than the shim adds.
 // The jobs without the shim measure the same difference as a control: it should be ~0.
+// The application is timed both ways: across jobs (everything the shim costs, its analyzer
+// thread included) and inside each job (pairs of rounds through MPI_X and PMPI_X: the
+// wrappers alone), with the analyzer thread's own CPU time as a share of a core beside it.
 // Last line: {"benchmark":"pmpi_overhead", ..., "added_ns_per_call":{...}, "app_overhead":...}
 #include <mpi.h>
 #include <time.h>
@@ -24,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -95,6 +99,21 @@ double compute(std::vector<double>& a) {
   return s;
 }
 
+// CPU time of this process's embedded analyzer thread (named "symmer-analyze"; only the node's
+// first rank runs one), in ns from the scheduler's own accounting; -1 without one.
+std::int64_t analyzer_cpu_ns() {
+  std::error_code ec;
+  for (const auto& task : fs::directory_iterator("/proc/self/task", ec)) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    if (!std::getline(comm, name) || name != "symmer-analyze") continue;
+    std::ifstream schedstat(task.path() / "schedstat");
+    std::int64_t on_cpu = -1;
+    return schedstat >> on_cpu ? on_cpu : -1;
+  }
+  return -1;
+}
+
 int worker(const Options& o) {
   MPI_Init(nullptr, nullptr);
   int rank = 0, size = 0;
@@ -128,22 +147,63 @@ int worker(const Options& o) {
   const Timing round_trip =
       ns_per_call(rounds, ping_pong(&MPI_Send, &MPI_Recv), ping_pong(&PMPI_Send, &PMPI_Recv));
 
-  // The balanced application: same work on both ranks, halo exchange, periodic allreduce.
+  // The balanced application: same work on both ranks, halo exchange, periodic allreduce; in
+  // rounds of a tenth of its iterations, through MPI_X and PMPI_X by turns (swapped every
+  // other pair), so that what the wrappers add shows inside the job as well.
   std::vector<double> field(8192, 1.0), halo_out(1024, 1.0), halo_in(1024);
   double checksum = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double t0 = now();
-  for (int it = 0; it < o.app_iterations; ++it) {
-    checksum += compute(field);
-    MPI_Sendrecv(halo_out.data(), 1024, MPI_DOUBLE, peer, 7, halo_in.data(), 1024, MPI_DOUBLE, peer,
-                 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (it % 10 == 0) {
-      double local = checksum, global = 0;
-      MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const auto app_round = [&](int iterations, auto sendrecv, auto allreduce) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = now();
+    for (int it = 0; it < iterations; ++it) {
+      checksum += compute(field);
+      sendrecv(halo_out.data(), 1024, MPI_DOUBLE, peer, 7, halo_in.data(), 1024, MPI_DOUBLE, peer,
+               7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (it % 10 == 0) {
+        double local = checksum, global = 0;
+        allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      }
     }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return now() - t0;
+  };
+  constexpr int kAppPairs = 5;
+  const int per_round = std::max(1, o.app_iterations / (2 * kAppPairs));
+  double app = 0, app_pmpi = 0;
+  std::vector<double> pair_ratios;  // each pair's MPI_X round over its PMPI_X round
+  app_round(per_round, &PMPI_Sendrecv, &PMPI_Allreduce);  // warms up: first touch, caches
+  // The analyzer names its thread once it has found the node (hwloc: up to a good part of a
+  // second on a loaded machine); the rank that runs one (the node's first) waits up to 2 s.
+  const char* analyzer_env = std::getenv("SYMMER_ANALYZER");
+  if (rank == 0 && analyzer_env != nullptr && std::string(analyzer_env) == "embedded")
+    for (int wait = 0; wait < 200 && analyzer_cpu_ns() < 0; ++wait) ::usleep(10'000);
+  const std::int64_t analyzer_before = analyzer_cpu_ns();
+  const double app_start = now();
+  for (int r = 0; r < kAppPairs; ++r) {
+    double with = 0, without = 0;
+    const auto through_mpi = [&] { with = app_round(per_round, &MPI_Sendrecv, &MPI_Allreduce); };
+    const auto through_pmpi = [&] {
+      without = app_round(per_round, &PMPI_Sendrecv, &PMPI_Allreduce);
+    };
+    if (r % 2 == 0) {
+      through_mpi();
+      through_pmpi();
+    } else {
+      through_pmpi();
+      through_mpi();
+    }
+    app += with;
+    app_pmpi += without;
+    pair_ratios.push_back(with / without);
   }
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double app = now() - t0;
+  std::sort(pair_ratios.begin(), pair_ratios.end());
+  const double app_in_job = pair_ratios[pair_ratios.size() / 2];
+  const double app_wall = now() - app_start;
+  const std::int64_t analyzer_after = analyzer_cpu_ns();
+  const json analyzer_share =
+      analyzer_before < 0 || analyzer_after < 0
+          ? json(nullptr)
+          : json(1e-9 * static_cast<double>(analyzer_after - analyzer_before) / app_wall);
   if (rank == 0)
     std::printf("%s\n", json{{"test_ns", test.mpi_ns},
                              {"test_pmpi_ns", test.pmpi_ns},
@@ -152,6 +212,9 @@ int worker(const Options& o) {
                              {"pingpong_ns", round_trip.mpi_ns / 4},
                              {"pingpong_pmpi_ns", round_trip.pmpi_ns / 4},
                              {"app_s", app},
+                             {"app_pmpi_s", app_pmpi},
+                             {"app_in_job_ratio", app_in_job},
+                             {"analyzer_cpu_share", analyzer_share},
                              {"checksum", std::isfinite(checksum)}}
                             .dump()
                             .c_str());
@@ -217,10 +280,12 @@ int driver(Options o) {
   char tmpl[] = "/tmp/symmer-bench-XXXXXX";
   const std::string shm = ::mkdtemp(tmpl) ? tmpl : "/tmp";
 
-  const char* kinds[] = {"test_ns",     "test_pmpi_ns",     "iprobe_ns", "iprobe_pmpi_ns",
-                         "pingpong_ns", "pingpong_pmpi_ns", "app_s"};
+  const char* kinds[] = {"test_ns",        "test_pmpi_ns", "iprobe_ns",
+                         "iprobe_pmpi_ns", "pingpong_ns",  "pingpong_pmpi_ns",
+                         "app_s",          "app_pmpi_s",   "app_in_job_ratio"};
   constexpr int kCount = std::size(kVariants);
   std::map<std::string, std::vector<double>> results[kCount];
+  std::vector<double> analyzer_share;  ///< of the jobs with the shim and its analyzer
   for (int r = 0; r < o.repeats; ++r) {
     for (int k = 0; k < kCount; ++k) {  // rotate the order: drift hits every variant alike
       const int v = (r + k) % kCount;
@@ -230,6 +295,8 @@ int driver(Options o) {
         return 1;
       }
       for (const char* kind : kinds) results[v][kind].push_back(j[kind].get<double>());
+      if (kVariants[v].preload && j["analyzer_cpu_share"].is_number())
+        analyzer_share.push_back(j["analyzer_cpu_share"].get<double>());
     }
   }
   fs::remove_all(shm);
@@ -273,11 +340,21 @@ int driver(Options o) {
   for (int r = 0; r < o.repeats; ++r)
     paired.push_back(with["app_s"][r] / without["app_s"][r] - 1.0);
   const double paired_overhead = median(paired);
+  // Inside each job: the median pair's MPI_X round over its PMPI_X round (the wrappers' cost
+  // alone; the analyzer thread runs through both), and a control in the jobs without the shim.
+  const double wrappers_overhead = median(with["app_in_job_ratio"]) - 1.0,
+               wrappers_control = median(without["app_in_job_ratio"]) - 1.0;
+  const json analyzer = analyzer_share.empty() ? json(nullptr) : json(median(analyzer_share));
   std::printf(
       "app       %8.3f s without, %8.3f s with the shim: %+.2f%% (medians; paired %+.2f%%; best"
       " runs %+.2f%%); analyzer off %+.2f%%\n",
       app_without, app_with, 100.0 * app_overhead, 100.0 * paired_overhead, 100.0 * best_overhead,
       100.0 * alone_overhead);
+  std::printf(
+      "app       the wrappers inside each job %+.2f%% (without the shim %+.2f%%); the analyzer "
+      "thread used %s of a core\n",
+      100.0 * wrappers_overhead, 100.0 * wrappers_control,
+      analyzer.is_null() ? "-" : (std::to_string(100.0 * analyzer.get<double>()) + "%").c_str());
   double worst = 0;
   for (auto& [k, v] : added.items()) worst = std::max(worst, v.get<double>());
   std::printf(
@@ -300,6 +377,9 @@ int driver(Options o) {
            {"app_overhead_paired", paired_overhead},
            {"app_overhead_best_runs", best_overhead},
            {"app_overhead_analyzer_off", alone_overhead},
+           {"app_overhead_wrappers_in_job", wrappers_overhead},
+           {"control_app_in_job_without_shim", wrappers_control},
+           {"analyzer_cpu_share", analyzer},
            {"goal_app_overhead", 0.01}}
           .dump()
           .c_str());

@@ -584,6 +584,11 @@ def overhead_benchmark(t):
     check(abs(last['app_overhead'] - (last['app_seconds']['with'] / last['app_seconds']['without'] - 1)) < 1e-9,
           'app overhead is not the ratio of the medians')
     check('app_overhead_paired' in last, 'no paired app overhead')
+    check(isinstance(last['app_overhead_wrappers_in_job'], float)
+          and isinstance(last['control_app_in_job_without_shim'], float), 'no in-job app overhead')
+    # The job with the shim runs the embedded analyzer: its thread's CPU time is found.
+    check(isinstance(last['analyzer_cpu_share'], float) and 0 <= last['analyzer_cpu_share'] < 1,
+          f"analyzer CPU share {last.get('analyzer_cpu_share')}")
 
 
 @case
