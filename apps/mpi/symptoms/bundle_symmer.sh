@@ -13,6 +13,7 @@
 #   cd OUT_DIR && ./bench.sh --ranks 8                           (on the other node)
 #   cd OUT_DIR && ./apps.sh --ranks 8                            (real applications)
 #   OUT=DIR OUT_DIR/node.sh                         (one device call: applications, overhead)
+#   cd OUT_DIR && RUNS=3 SHIMS=old ./overhead.sh > $OUT/ovh.jsonl   (the shim against another)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 debian_apps=1
@@ -129,4 +130,28 @@ if [[ ${SYMPTOMS:-0} == 1 ]]; then
 fi
 SH
 chmod +x "$out/node.sh"
+cat >"$out/overhead.sh" <<'SH'
+#!/usr/bin/env bash
+# The shim's overhead, RUNS times (default 3), each run symmer-bench-overhead --repeats REPEATS
+# (default 5): this bundle's shim ("cur"), alternated with each other shim named in SHIMS
+# (lib-<name>/libsymmer-pmpi.so, its RPATH set to $ORIGIN/../lib by patchelf), so that the
+# node's drift falls on all alike. One JSON line a run on stdout:
+#   {"run": R, "shim": NAME, "seconds": T, "bench": {...its last line...}}
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export PATH="$here/bin:$PATH" UCX_MODULE_DIR="$here/lib/ucx"
+echo "# cores $(nproc) $(date -u +%FT%TZ); $(grep -m1 'model name' /proc/cpuinfo)"
+for ((r = 1; r <= ${RUNS:-3}; r++)); do
+  for shim in cur ${SHIMS:-}; do
+    lib=$here/lib/libsymmer-pmpi.so
+    [[ $shim != cur ]] && lib=$here/lib-$shim/libsymmer-pmpi.so
+    start=$SECONDS
+    line=$(timeout 150 "$here/bin/symmer-bench-overhead" --repeats "${REPEATS:-5}" \
+      --mpiexec "$here/bin/mpiexec.mpich" --shim "$lib" 2>/dev/null | tail -n 1)
+    [[ $line == \{* ]] || line='{}'
+    echo "{\"run\": $r, \"shim\": \"$shim\", \"seconds\": $((SECONDS - start)), \"bench\": $line}"
+  done
+done
+SH
+chmod +x "$out/overhead.sh"
 echo "bundle: $out ($(du -sh "$out" | cut -f1)), $(ls "$out/lib" | wc -l) libraries"
