@@ -7,7 +7,8 @@
 //   iprobe    MPI_Iprobe that finds nothing
 //   pingpong  8-byte ping-pong between the two ranks: a round trip is four calls (Send and Recv
 //             on each rank), all of them wrapped, so per call = round trip / 4
-//   app       a balanced compute + halo exchange + allreduce loop (no symptoms): total time
+//   app       a balanced compute + halo exchange + allreduce loop (no symptoms): the time of
+//             its rounds through MPI_X (half of --app-iterations; the other half, PMPI_X)
 // What the shim adds per call is measured inside each job: rounds of MPI_X (through the shim
 // when it is loaded) alternate with rounds of PMPI_X (the MPI library's own entry, which the
 // shim does not wrap), on the same cores, buffers and MPI state. Across jobs the same call's
