@@ -619,6 +619,42 @@ TEST(Planner, RowsThatStayWhereTheSplitMovedThemMoveWhenTheMovePaysOverPasses) {
   EXPECT_GE(resident_rows::passes_with_core_rows(passes, 20), 19);
 }
 
+TEST(Planner, CoresATrialTookOutTakeTheirShareAgainWhenItEnds) {
+  // 15 cores beside an accelerator with its own memory, their first passes cold (20x, 3x,
+  // 1.5x: first touch, caches) as on a GPU node. A trial takes them out at pass 7 and loses.
+  // Their return moves rows, and held to the predicted gain -- under the scatter their cold
+  // samples left -- it got them none: never measured again, they stayed out for good, as
+  // k-means' 15 cores did beside an H100 although the passes ran 7% slower without them
+  // (docs/results/tsar/cores-left-out-cuda/2026-11-28-h100-ff82587.txt).
+  std::vector<Emulated> d;
+  for (int c = 0; c < 15; ++c) {
+    d.push_back(core(2e-6));
+    d.back().factor = [](int pass) {
+      return pass == 0 ? 20.0 : pass == 1 ? 3.0 : pass == 2 ? 1.5 : 1.0;
+    };
+  }
+  Emulated gpu = accelerator(25e-9, 200.0, 2e-6);
+  gpu.link_bytes_per_second = 25'000'000'000;
+  d.push_back(gpu);
+  Sim sim(d, 7);
+  sim.set_copies([](std::int64_t) {
+    tsar::core::CopyCosts c;
+    c.moved_bytes_per_iteration = 68.0;  // a point of 8 doubles and its cluster
+    c.range_copies = 1;
+    return c;
+  });
+  int out = 0, with_rows = 0;
+  for (int p = 0; p < 40; ++p) {
+    const Pass pass = sim.run(resident_rows::kRows);
+    out += sim.planner().trial_out(0) ? 1 : 0;
+    if (p >= 12)
+      with_rows += std::any_of(pass.iterations.begin(), pass.iterations.end() - 1,
+                               [](std::int64_t i) { return i > 0; });
+  }
+  EXPECT_GE(out, 1) << "no trial took the cores out";
+  EXPECT_EQ(with_rows, 28) << "passes 12-39 with rows on the cores";
+}
+
 TEST(Planner, AGainWithinTheAcceleratorsOwnScatterDoesNotMoveItsRows) {
   // A short loop whose rows lie where its last pass left them, on 15 cores of 5 us a row and
   // an accelerator of 10 us launch and waiting and 25 ns a row, its pass 15% either way. The

@@ -324,7 +324,10 @@ class PassPlanner {
   std::vector<int> backoff_streak_;
   std::vector<std::size_t> retiring_;       ///< back-off's, retired once its walk is done
   std::vector<unsigned char> sitting_out_;  ///< kept out of this pass's split (screening)
-  bool pass_chunked_ = false;               ///< the pass's first plan handed out chunks
+  std::vector<unsigned char> sat_out_;      ///< sitting_out_ of the last pass
+  /// A unit that sat the last pass out takes part in this one (hold_split).
+  bool unit_returns_ = false;
+  bool pass_chunked_ = false;  ///< the pass's first plan handed out chunks
 
   // Split holds: the last whole-pass ratio split of a pass with copying devices (counts),
   // for n = last_split_n_ (-1: none), and the hysteresis inputs (split_hysteresis.hpp).

@@ -127,7 +127,12 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
                              produced ? 1.0 : payback_passes(passes_ - split_since_),
                              boundary_seconds_,
                              estimates_scatter(plan.counts)};
-      if (known) {
+      // A unit back from sitting out (a trial that lost, or one that brings it back) takes its
+      // share at once: its passes out were measured against the way with it, and the trial's
+      // budget counts its rows' move there and back. Held to the predicted gain, cores a trial
+      // took out whose cold first passes still widened their scatter got no rows again, and
+      // were never measured again (Planner.CoresATrialTookOutTakeTheirShareAgainWhenItEnds).
+      if (known && !unit_returns_) {
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);
       }
