@@ -58,6 +58,19 @@ struct Options {
   std::string mpiexec = SYMMER_MPIEXEC;
 };
 
+// Pair r of two measurements, `a` first in even pairs and `b` first in odd ones: drift within
+// a pair falls on both alike.
+template <typename A, typename B>
+void in_turn(int r, A&& a, B&& b) {
+  if (r % 2 == 0) {
+    a();
+    b();
+  } else {
+    b();
+    a();
+  }
+}
+
 struct Timing {
   double mpi_ns;   ///< through MPI_X
   double pmpi_ns;  ///< through PMPI_X
@@ -77,15 +90,9 @@ Timing ns_per_call(long n, Mpi&& mpi, Pmpi&& pmpi) {
     for (long i = 0; i < per_round; ++i) body();
     out = std::min(out, (now() - t) * 1e9 / static_cast<double>(per_round));
   };
-  for (int r = 0; r < kRounds; ++r) {
-    if (r % 2 == 0) {
-      round(mpi, best.mpi_ns);
-      round(pmpi, best.pmpi_ns);
-    } else {
-      round(pmpi, best.pmpi_ns);
-      round(mpi, best.mpi_ns);
-    }
-  }
+  for (int r = 0; r < kRounds; ++r)
+    in_turn(
+        r, [&] { round(mpi, best.mpi_ns); }, [&] { round(pmpi, best.pmpi_ns); });
   return best;
 }
 
@@ -186,13 +193,7 @@ int worker(const Options& o) {
     const auto through_pmpi = [&] {
       without = app_round(per_round, &PMPI_Sendrecv, &PMPI_Allreduce);
     };
-    if (r % 2 == 0) {
-      through_mpi();
-      through_pmpi();
-    } else {
-      through_pmpi();
-      through_mpi();
-    }
+    in_turn(r, through_mpi, through_pmpi);
     app += with;
     app_pmpi += without;
     pair_ratios.push_back(with / without);

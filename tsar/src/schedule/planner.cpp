@@ -120,9 +120,6 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
   std::fill(sitting_out_.begin(), sitting_out_.end(), 0);
   if (device_memory_ && scheduler_->adapts()) screen_accelerators(n, copies);
   sit_out_trial();
-  unit_returns_ = false;
-  for (std::size_t w = 0; w < devices_.size(); ++w)
-    unit_returns_ = unit_returns_ || (active_[w] && sat_out_[w] && !sitting_out_[w]);
   if (device_memory_) link_costs(copies);
   range_copies_ = copies.range_copies;
   // A stolen piece's staging may move the thief's copy while a neighbour copies halo rows

@@ -206,6 +206,8 @@ class PassPlanner {
   void link_costs(const CopyCosts& copies);
   void drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& plan);
   void hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan);
+  /// Whether a unit that sat the last pass out takes part in this one.
+  bool unit_returns() const;
   /// The largest scatter of the times a move from last_split_ to `proposed` rests on.
   double estimates_scatter(std::span<const std::int64_t> proposed) const;
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
@@ -324,10 +326,8 @@ class PassPlanner {
   std::vector<int> backoff_streak_;
   std::vector<std::size_t> retiring_;       ///< back-off's, retired once its walk is done
   std::vector<unsigned char> sitting_out_;  ///< kept out of this pass's split (screening)
-  std::vector<unsigned char> sat_out_;      ///< sitting_out_ of the last pass
-  /// A unit that sat the last pass out takes part in this one (hold_split).
-  bool unit_returns_ = false;
-  bool pass_chunked_ = false;  ///< the pass's first plan handed out chunks
+  std::vector<unsigned char> sat_out_;      ///< sitting_out_ of the last pass (unit_returns)
+  bool pass_chunked_ = false;               ///< the pass's first plan handed out chunks
 
   // Split holds: the last whole-pass ratio split of a pass with copying devices (counts),
   // for n = last_split_n_ (-1: none), and the hysteresis inputs (split_hysteresis.hpp).

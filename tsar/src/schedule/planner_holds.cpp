@@ -132,7 +132,7 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
       // budget counts its rows' move there and back. Held to the predicted gain, cores a trial
       // took out whose cold first passes still widened their scatter got no rows again, and
       // were never measured again (Planner.CoresATrialTookOutTakeTheirShareAgainWhenItEnds).
-      if (known && !unit_returns_) {
+      if (known && !unit_returns()) {
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);
       }
@@ -165,6 +165,12 @@ void PassPlanner::hold_cpu_ranges(std::int64_t n, SubPassPlan& plan) {
   }
   cpu_split_.assign(plan.counts.begin(), plan.counts.end());
   cpu_split_n_ = n;
+}
+
+bool PassPlanner::unit_returns() const {
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && sat_out_[w] && !sitting_out_[w]) return true;
+  return false;
 }
 
 bool PassPlanner::copy_dominated(std::size_t w, double busy) {
