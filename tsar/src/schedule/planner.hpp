@@ -210,6 +210,8 @@ class PassPlanner {
   bool unit_returns() const;
   /// The largest scatter of the times a move from last_split_ to `proposed` rests on.
   double estimates_scatter(std::span<const std::int64_t> proposed) const;
+  /// Whether `counts` gives rows to an active device with no measured time.
+  bool rests_on_priors(std::span<const std::int64_t> counts) const;
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);
   bool copy_dominated(std::size_t w, double busy);
   // planner_steal.cpp
@@ -348,6 +350,9 @@ class PassPlanner {
   std::vector<unsigned char> settled_;
   std::uint64_t holds_epoch_ = kNoEpoch;  ///< cpu_epoch_ the CPU devices' pooled_, settled_ are of
   std::int64_t split_since_ = 0;          ///< the pass from which last_split_'s data stayed put
+  /// last_split_ gave rows to a device no pass had measured yet: the priors chose it, and the
+  /// noise floor does not hold it (hold_split).
+  bool split_on_priors_ = false;
   /// This pass's split was kept because some copying device's times had not settled
   /// (back-off does not judge its shares).
   bool settling_ = false;

@@ -74,6 +74,14 @@ double PassPlanner::estimates_scatter(std::span<const std::int64_t> proposed) co
   return scatter;
 }
 
+bool PassPlanner::rests_on_priors(std::span<const std::int64_t> counts) const {
+  for (std::size_t w = 0; w < devices_.size(); ++w)
+    if (active_[w] && counts[w] > 0 && !estimators_[w].measured() &&
+        !(is_cpu(w) && cpu_side_.measured()))
+      return true;
+  return false;
+}
+
 void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPlan& plan) {
   // A whole-pass ratio split of devices with their own memory keeps its boundaries unless
   // moving them pays (split_hysteresis.hpp): a resident stencil's rows stay where they are
@@ -120,13 +128,15 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
     const bool costly =
         std::any_of(move_seconds_.begin(), move_seconds_.end(), [](double s) { return s > 0.0; });
     if (costly) {
-      const SplitCosts costs{times_,
-                             move_seconds_,
-                             pooled_,
-                             settled_,
+      const SplitCosts costs{times_, move_seconds_, pooled_, settled_,
                              produced ? 1.0 : payback_passes(passes_ - split_since_),
                              boundary_seconds_,
-                             estimates_scatter(plan.counts)};
+                             // The noise floor keeps a split measured times chose from
+                             // following their noise. One the priors chose has no such claim:
+                             // held by the scatter of the cold first samples, k-means' cores
+                             // kept the share the peak rates gave them
+                             // (docs/results/tsar/prior-split-hold/).
+                             split_on_priors_ ? 0.0 : estimates_scatter(plan.counts)};
       // A unit back from sitting out (a trial that lost, or one that brings it back) takes its
       // share at once: its passes out were measured against the way with it, and the trial's
       // budget counts its rows' move there and back. Held to the predicted gain, cores a trial
@@ -136,7 +146,10 @@ void PassPlanner::hold_split(std::int64_t n, const CopyCosts& copies, SubPassPla
         settling_ = !times_settled(last_split_, costs);
         keep_split_unless_it_pays(last_split_, plan.counts, costs, plan.scratch);
       }
-      if (move_seconds(last_split_, plan.counts, costs) > 0.0) split_since_ = passes_;
+      if (move_seconds(last_split_, plan.counts, costs) > 0.0) {
+        split_since_ = passes_;
+        split_on_priors_ = rests_on_priors(plan.counts);
+      }
       entering_iterations(last_split_, plan.counts, entering_);
       for (std::size_t w = 0; w < devices_.size(); ++w)
         migration_seconds_[w] = static_cast<double>(entering_[w]) * move_seconds_[w];
