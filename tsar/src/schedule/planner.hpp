@@ -210,6 +210,10 @@ class PassPlanner {
   bool unit_returns() const;
   /// The largest scatter of the times a move from last_split_ to `proposed` rests on.
   double estimates_scatter(std::span<const std::int64_t> proposed) const;
+  /// Whether device w's time rests on samples: its own, or a CPU device's the CPU side's.
+  bool measured(std::size_t w) const {
+    return estimators_[w].measured() || (is_cpu(w) && cpu_side_.measured());
+  }
   /// Whether `counts` gives rows to an active device with no measured time.
   bool rests_on_priors(std::span<const std::int64_t> counts) const;
   void hold_cpu_ranges(std::int64_t n, SubPassPlan& plan);

@@ -46,7 +46,7 @@ void PassPlanner::drop_host_side_that_cannot_pay(std::int64_t n, SubPassPlan& pl
     if (!active_[w]) continue;
     if (host_memory_[w]) {
       if (plan.counts[w] == 0) continue;
-      if (!estimators_[w].measured() && !(is_cpu(w) && cpu_side_.measured())) return;
+      if (!measured(w)) return;
       host_rows = true;
     } else {
       accelerator = accelerator || (boundary_seconds_[w] > 0.0 && std::isfinite(times_[w]));
@@ -76,9 +76,7 @@ double PassPlanner::estimates_scatter(std::span<const std::int64_t> proposed) co
 
 bool PassPlanner::rests_on_priors(std::span<const std::int64_t> counts) const {
   for (std::size_t w = 0; w < devices_.size(); ++w)
-    if (active_[w] && counts[w] > 0 && !estimators_[w].measured() &&
-        !(is_cpu(w) && cpu_side_.measured()))
-      return true;
+    if (active_[w] && counts[w] > 0 && !measured(w)) return true;
   return false;
 }
 
