@@ -421,9 +421,12 @@ TEST_F(Engine, RetargetKeepsTheAllocationAndRereadsInvalidateRefreshes) {
   pass(50, kRows, [] {});
   const void* base = view(a.data()).base;
   EXPECT_EQ(pass(50, kRows, [] {}).to_device, 0);  // persistent, nobody wrote it
+  const std::uint64_t writes = memory.host_writes();
   memory.invalidate(a.data());
+  EXPECT_EQ(memory.host_writes(), writes + 1) << "the planner hears of it (CopyCosts)";
   EXPECT_EQ(pass(50, kRows, [] {}).to_device, 50 * static_cast<std::int64_t>(kRowBytes));
   memory.retarget(a.data(), b.data());
+  EXPECT_EQ(memory.host_writes(), writes + 2);
   const auto first_row = [&] {
     const tsar_mem_layout v = view(b.data());
     return static_cast<double*>(v.base)[(50 - v.row_offset) * static_cast<std::int64_t>(kCols)];
@@ -764,7 +767,12 @@ TEST(DataEnvironmentPasses, OneRegionAtATime) {
   first.leave_pass();
   second.enter_pass(64, "second");
   second.leave_pass();
+  const std::uint64_t writes = first.host_writes();
   EXPECT_NO_THROW(env->update_device(a.data(), 0, 1));
+  EXPECT_EQ(first.host_writes(), writes + 1) << "every attached region hears of it";
+  second.invalidate(a.data());
+  EXPECT_EQ(first.host_writes(), writes + 2);
+  EXPECT_EQ(second.host_writes(), first.host_writes());
 }
 
 TEST(ResidentSplit, EachAcceleratorTakesTheRowsItsDeviceHoldsOfTheWidestSharedBuffer) {

@@ -22,6 +22,15 @@ void rec(ParticipationTrial& t, double seconds, bool steady = true, int slot = 0
            t.needs_prediction() ? predicted : ParticipationTrial::kUnchanged);
 }
 
+/// Records a pass of `seconds` of the region in slot 0 that copied in again rows the program
+/// wrote since its last pass.
+void written(ParticipationTrial& t, double seconds) {
+  t.record(
+      0, seconds, kN, true,
+      t.needs_prediction() ? ParticipationTrial::Cost{0.0, 0.0} : ParticipationTrial::kUnchanged,
+      true);
+}
+
 /// Records `passes` passes of `seconds` each, of the region in slot 0.
 void run(ParticipationTrial& t, int passes, double seconds) {
   for (int p = 0; p < passes; ++p) rec(t, seconds);
@@ -265,6 +274,58 @@ TEST(ParticipationTrial, PassesThatMovedRowsAreNeitherBaselineNorCompared) {
   rec(t, 1.5);         // steady and slower: the trial ends
   EXPECT_FALSE(t.out("cuda:1"));
   EXPECT_FALSE(t.kept_out("cuda:1"));
+}
+
+TEST(ParticipationTrial, ATrialIsPaidForByTheCandidateTheBaselineNames) {
+  // The hold predicted a cheap trial (a unit on a few rows: 0.01 s); the baseline's passes
+  // name a dear one (10 s: a GPU's half of each pass). Passes of 1 s: the trial waits until
+  // the run has paid for the dear one, 10 / kTrialShare seconds.
+  ParticipationTrial t;
+  t.join();
+  for (int p = 0; p < ParticipationTrial::kWarmupPasses; ++p) rec(t, 1.0, true, 0, {0.0, 0.01});
+  ASSERT_TRUE(t.needs_rows()) << "the baseline began";
+  for (int p = 0; p < ParticipationTrial::kBaselinePasses; ++p) rec(t, 1.0, true, 0, {0.0, 10.0});
+  EXPECT_FALSE(t.choosing()) << "not paid for";
+  EXPECT_FALSE(t.needs_rows()) << "held again";
+  int passes = ParticipationTrial::kWarmupPasses + ParticipationTrial::kBaselinePasses;
+  while (!t.choosing() && passes < 1000) {
+    rec(t, 1.0, true, 0, {0.0, 10.0});
+    ++passes;
+  }
+  const int paid = static_cast<int>(10.0 / ParticipationTrial::kTrialShare);
+  EXPECT_GE(passes, paid);
+  EXPECT_LE(passes, paid + ParticipationTrial::kBaselinePasses);
+}
+
+TEST(ParticipationTrial, APassAfterTheProgramWroteIsNeitherBaselineNorCompared) {
+  // The program restores its vectors now and then (tsar_data_update_device): the next pass
+  // copies them in again, 4-5 s instead of 1, whichever way runs. In the baseline or the
+  // trial's first round it decides nothing, and the faster way (0.8 s) is taken.
+  ParticipationTrial t;
+  t.join();
+  run(t, ParticipationTrial::kWarmupPasses, 1.0);
+  rec(t, 1.0);
+  written(t, 5.0);
+  rec(t, 1.0);
+  EXPECT_FALSE(t.choosing()) << "two baseline passes so far";
+  rec(t, 1.0);
+  ASSERT_TRUE(t.choosing());
+  t.choose({"cuda:1"});
+  rec(t, 3.0, false);  // moves the candidate's rows
+  written(t, 4.0);
+  EXPECT_TRUE(t.out("cuda:1")) << "the first round is still to come";
+  run(t, ParticipationTrial::kTrialPasses, 0.8);
+  EXPECT_TRUE(t.kept_out("cuda:1"));
+
+  // A program that writes before every pass: that is what every pass costs, and compared.
+  ParticipationTrial u;
+  u.join();
+  for (int p = 0; p < kBeforeTrial; ++p) written(u, 1.0);
+  ASSERT_TRUE(u.choosing());
+  u.choose({"cuda:1"});
+  written(u, 3.0);
+  for (int p = 0; p < ParticipationTrial::kTrialPasses; ++p) written(u, 0.8);
+  EXPECT_TRUE(u.kept_out("cuda:1"));
 }
 
 TEST(ParticipationTrial, TheRegionsOfADataEnvironmentDecideTogether) {

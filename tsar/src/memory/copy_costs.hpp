@@ -48,6 +48,9 @@ struct CopyCosts {
   /// Some output stays resident and has a halo: its boundary rows may go straight into
   /// another device's copy (the copy engine's peer copies).
   bool resident_halos = false;
+  /// The program wrote host rows of these buffers since the region's last pass
+  /// (MemoryRegistry::host_writes): the pass copies them in again, whatever the split.
+  bool host_written = false;
 };
 
 CopyCosts copy_costs(std::span<const Registration> registrations);

@@ -124,6 +124,7 @@ void DataEnvironment::update_device(const void* host, std::size_t first, std::si
       c->dirty.subtract(rows);
     }
   }
+  host_writes_.fetch_add(1, std::memory_order_relaxed);
 }
 
 DataTraffic DataEnvironment::traffic(const void* host) const {

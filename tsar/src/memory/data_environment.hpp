@@ -67,6 +67,8 @@ class DataEnvironment {
   /// device copy of them is dropped, device-owned ones included (the host wins). Throws
   /// Error: TSAR_ERR_UNKNOWN, TSAR_ERR_INVALID (rows), TSAR_ERR_STATE.
   void update_device(const void* host, std::size_t first, std::size_t count);
+  /// Calls of update_device so far (MemoryRegistry::host_writes).
+  std::uint64_t host_writes() const { return host_writes_.load(std::memory_order_relaxed); }
   /// Traffic and placement of `host` (the sum over every buffer when nullptr). Throws
   /// Error: TSAR_ERR_UNKNOWN, TSAR_ERR_STATE (a pass).
   DataTraffic traffic(const void* host) const;
@@ -105,6 +107,7 @@ class DataEnvironment {
   std::vector<std::shared_ptr<BufferData>> buffers_;
   std::vector<const MemoryRegistry*> registries_;
   std::atomic<bool> in_pass_{false};
+  std::atomic<std::uint64_t> host_writes_{0};
   std::string pass_owner_;  ///< written by the pass that holds in_pass_
   bool check_;              ///< TSAR_CHECK=1 when the environment was made
   std::shared_ptr<SharedTrial> trial_;

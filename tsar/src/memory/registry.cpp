@@ -220,6 +220,7 @@ void MemoryRegistry::retarget(const void* old_host, void* new_host) {
   data.host = new_host;
   data.pin = std::make_shared<HostPin>();
   for (auto& c : data.copies) c->forget();
+  ++host_writes_;
 }
 
 void MemoryRegistry::swap(const void* a, const void* b) {
@@ -244,6 +245,11 @@ void MemoryRegistry::invalidate(const void* host) {
     return;
   }
   for (auto& c : data.copies) c->forget();
+  ++host_writes_;
+}
+
+std::uint64_t MemoryRegistry::host_writes() const {
+  return host_writes_ + (env_ ? env_->host_writes() : 0);
 }
 
 std::int64_t MemoryRegistry::write_back(const void* host) {

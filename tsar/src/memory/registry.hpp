@@ -127,6 +127,10 @@ class MemoryRegistry {
   /// Throws Error: TSAR_ERR_UNKNOWN, TSAR_ERR_STATE (a mapped buffer's environment is in a
   /// pass), a device's failure.
   std::int64_t write_back(const void* host);
+  /// Changes with every write of host rows the program announces (invalidate, retarget, and
+  /// the attached environment's DataEnvironment::update_device): the next pass copies those
+  /// rows in again.
+  std::uint64_t host_writes() const;
   /// The registration of `host`, or nullptr.
   const Registration* find(const void* host) const;
   /// A registration sharing a byte with [p, p + bytes), or nullptr.
@@ -162,8 +166,9 @@ class MemoryRegistry {
   Registration* entry(const void* host);
   std::vector<Registration> entries_;
   std::shared_ptr<DataEnvironment> env_;
-  bool entered_ = false;  ///< enter_pass took env_
-  bool check_;            ///< TSAR_CHECK=1 when the registry was made
+  bool entered_ = false;           ///< enter_pass took env_
+  bool check_;                     ///< TSAR_CHECK=1 when the registry was made
+  std::uint64_t host_writes_ = 0;  ///< of buffers held on its own
 };
 
 /// Validates a descriptor and returns it with row_stride filled in.

@@ -279,7 +279,8 @@ class Region : public tsar_region {
   double schedule_seconds_ = 0.0;
   /// The data environment whose participation trial the planner shares (nullptr: its own).
   const DataEnvironment* trial_environment_ = nullptr;
-  bool time_chunks_ = true;  ///< read the clock at every chunk (Scheduler::times_chunks)
+  std::uint64_t host_writes_seen_ = 0;  ///< memory_.host_writes() at the last pass
+  bool time_chunks_ = true;             ///< read the clock at every chunk (Scheduler::times_chunks)
   std::atomic<bool> canceled_{false};
   int outcome_ = TSAR_OK;  ///< status of the last finished pass
   std::atomic<bool> pool_driven_{false};

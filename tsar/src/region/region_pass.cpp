@@ -175,6 +175,9 @@ void Region::begin_pass(std::int64_t first, std::int64_t n, int worker) {
   }
   reductions_.reset();
   CopyCosts copies = device_memory_ ? copy_costs(memory_.registrations()) : CopyCosts{};
+  const std::uint64_t host_writes = memory_.host_writes();
+  copies.host_written = host_writes != host_writes_seen_;
+  host_writes_seen_ = host_writes;
   if (memory_.shared() && memory_.environment().get() != trial_environment_) {
     // The environment's regions decide together whether a unit sits out (PassPlanner).
     trial_environment_ = memory_.environment().get();

@@ -59,10 +59,30 @@ void ParticipationTrial::also_out(std::string_view unit) {
   if (trying_out() && unit != candidate_ && !contains(with_, unit)) with_.emplace_back(unit);
 }
 
-void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady,
-                                Cost expected) {
+void ParticipationTrial::note_prediction(Slot& slot, Cost expected) {
+  if (expected.moves < 0.0) return;
+  slot.expected = expected;
+  slot.predicted = true;
+  double moves = 0.0, passes = 0.0;
+  for (const Slot& s : slots_) {
+    moves = std::max(moves, s.expected.moves);
+    passes += s.expected.passes;
+  }
+  expected_ = moves + passes;
+}
+
+void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool steady, Cost expected,
+                                bool host_written) {
   Slot& slot = slots_[static_cast<std::size_t>(at)];
-  const bool timed = n > 0 && seconds > 0.0;
+  // A pass that copied in again rows the program wrote costs what the program's update costs,
+  // whichever way runs: it is neither compared nor charged. BiCGStab's benchmark restores its
+  // vectors every 10 steps, the loops that read them first then run several times their
+  // steady pass, and a trial whose first compared round fell on such a step lost on it
+  // (docs/results/tsar/trial-host-writes/). Where the program writes before every pass, that is
+  // what every pass costs, and passes are compared as usual.
+  const bool refreshed = host_written && !slot.written_before;
+  slot.written_before = host_written;
+  const bool timed = n > 0 && seconds > 0.0 && !refreshed;
   const double tpi = timed ? seconds / static_cast<double>(n) : 0.0;
   const auto excess = [&] {
     return timed && slot.median > 0.0
@@ -83,16 +103,7 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       slot.reverted = false;
       held_seconds_ += timed ? seconds : 0.0;
       ++count_;
-      if (expected.moves >= 0.0) {
-        slot.expected = expected;
-        slot.predicted = true;
-        double moves = 0.0, passes = 0.0;
-        for (const Slot& s : slots_) {
-          moves = std::max(moves, s.expected.moves);
-          passes += s.expected.passes;
-        }
-        expected_ = moves + passes;
-      }
+      note_prediction(slot, expected);
       if (paid()) {
         phase_ = Phase::kBaseline;
         count_ = 0;
@@ -104,6 +115,8 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       return;
     case Phase::kBaseline: {
       ++count_;
+      held_seconds_ += timed ? seconds : 0.0;
+      note_prediction(slot, expected);
       slot.iterations += timed ? n : 0;
       if (timed && steady && static_cast<int>(slot.baseline.size()) < kBaselinePasses)
         slot.baseline.push_back(tpi);
@@ -111,8 +124,18 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       int complete = 0;
       for (const Slot& s : slots_)
         complete += s.recorded && static_cast<int>(s.baseline.size()) >= kBaselinePasses ? 1 : 0;
-      if (complete == regions || (complete > 0 && count_ >= 4 * kBaselinePasses * regions))
-        start_trial();
+      if (complete == regions || (complete > 0 && count_ >= 4 * kBaselinePasses * regions)) {
+        // The baseline's last rows name the candidate, and the hold may have predicted
+        // another: on two GPUs it predicted GEMM's cores out, on a few rows, the baseline then
+        // gave them none, and the trial took a GPU out, doubling two passes of a short run
+        // (docs/results/tsar/trial-host-writes/). Not paid for, the hold goes on.
+        if (budget_met()) {
+          start_trial();
+        } else {
+          phase_ = Phase::kHolding;
+          count_ = hold_passes();  // the passes were held; the budget is what it waits for
+        }
+      }
       return;
     }
     case Phase::kTrial:
@@ -189,6 +212,8 @@ bool ParticipationTrial::needs_prediction() const {
   // rows for as long as moving half of them costs -- on two GPUs residual's split left 12 of
   // 1024 rows on one GPU and no trial started in 260 passes
   // (docs/results/tsar/participation-trials/2026-11-26-h200x2-b3b63a1.txt).
+  // Every baseline pass predicts as well: its rows are the ones the candidate is chosen by.
+  if (phase_ == Phase::kBaseline) return true;
   if (!holding()) return false;
   const int passes = hold_passes();
   if (count_ + 1 < passes) return false;

@@ -13,8 +13,9 @@
 // share of BiCGStab's loops made the GPU copy more than the cores computed. So the passes are
 // measured, as ShareProbe does for how cores share a pass:
 //
-//   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories:
-//     a split still settling is not what the decided way costs;
+//   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories,
+//     nor copied in again rows the program wrote: a split still settling, or the program's
+//     own update, is not what the decided way costs;
 //   - then the other way: the candidate sits out, or comes back in. The planner names what it
 //     could try without -- every unit that ran rows but the one that ran the most (an
 //     accelerator by its device key, or kCpuUnit, the CPU devices together), fewest rows first,
@@ -67,7 +68,8 @@
 //     times what it is expected to cost: what the last trial cost beyond its baseline (its
 //     moves, its slower passes), and what the planner predicts it costs by its own times --
 //     moving the candidate's rows there and back by the link, and the passes without the
-//     candidate at the others' rate. The regions of a data environment move the same rows
+//     candidate at the others' rate, as predicted for the candidate the baseline's rows name
+//     (a trial not paid for by then holds on). The regions of a data environment move the same rows
 //     (the buffers their loops share) once, and each runs its own passes without the
 //     candidate: the trial's moves are the largest region's prediction, its slower passes the
 //     sum of theirs. Each trial in a row that changed nothing doubles both the passes and the
@@ -148,13 +150,15 @@ class ParticipationTrial {
   static constexpr Cost kUnchanged{-1.0, 0.0};
   /// A pass of region `slot` as out() said ran `seconds` for `n` iterations; `steady`: it
   /// moved no rows between memories; `expected`: its planner's prediction, given only where
-  /// needs_prediction() asked for it before the pass.
+  /// needs_prediction() asked for it before the pass; `host_written`: the program wrote rows
+  /// of the region's buffers since its last pass (tsar_data_update_device,
+  /// tsar_mem_invalidate), which the pass copied in again.
   void record(int slot, double seconds, std::int64_t n, bool steady = true,
-              Cost expected = kUnchanged);
-  /// Whether the next record should carry a new prediction: between trials, once the passes
-  /// held and the predictions known would let the next trial start, and past the hold's
-  /// passes once every hold_passes() passes of each region (a prediction walks the workers:
-  /// not every pass).
+              Cost expected = kUnchanged, bool host_written = false);
+  /// Whether the next record should carry a new prediction: every baseline pass; between
+  /// trials, once the passes held and the predictions known would let the next trial start,
+  /// and past the hold's passes once every hold_passes() passes of each region (a prediction
+  /// walks the workers: not every pass).
   bool needs_prediction() const;
   /// Whether the next record's rows choose the candidate (the last baseline passes).
   bool needs_rows() const { return phase_ == Phase::kBaseline; }
@@ -187,7 +191,10 @@ class ParticipationTrial {
     bool recorded = false;         ///< ran a pass the trial decides
     Cost expected{0.0, 0.0};       ///< its planner's latest prediction of a trial's cost
     bool predicted = false;        ///< predicted since the hold began
+    bool written_before = false;   ///< its last pass followed a write of the program's
   };
+  /// Keeps `expected` (unless kUnchanged) as the slot's latest prediction.
+  void note_prediction(Slot& slot, Cost expected);
   void hold();
   void start_trial();
   /// Whether the trial brings back a unit a trial of it out took out (taken_out_).

@@ -122,6 +122,7 @@ void PassPlanner::plan_pass(std::int64_t n, const CopyCosts& copies, SubPassPlan
   sit_out_trial();
   if (device_memory_) link_costs(copies);
   range_copies_ = copies.range_copies;
+  host_written_ = copies.host_written;
   // A stolen piece's staging may move the thief's copy while a neighbour copies halo rows
   // straight into it (the copy engine's peer copies, planned for the split's ranges).
   steal_allowed_ = !(copies.resident_halos && linked_.size() >= 2);

@@ -400,6 +400,7 @@ class PassPlanner {
   bool steal_allowed_ = false;
   bool accelerator_stealing_ = true;
   int range_copies_ = 0;
+  bool host_written_ = false;  ///< CopyCosts::host_written of the pass
 
   // Participation trials (planner_trial.cpp): the trial, the switch, whether this pass is one
   // it decides, and each worker's rows in the last pass the trial needed them of (what the

@@ -182,7 +182,8 @@ void PassPlanner::record_trial(bool learn, double seconds, std::span<const Worke
   if (predict || trial.needs_rows())
     for (std::size_t w = 0; w < devices_.size(); ++w) last_rows_[w] = totals[w].iterations;
   trial.record(trial_slot_, seconds, n_, steady,
-               predict ? trial_expected_cost(seconds) : ParticipationTrial::kUnchanged);
+               predict ? trial_expected_cost(seconds) : ParticipationTrial::kUnchanged,
+               host_written_);
 }
 
 void PassPlanner::forget_trial_of(std::size_t w) {
