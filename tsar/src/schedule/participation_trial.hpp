@@ -152,7 +152,7 @@ class ParticipationTrial {
   /// moved no rows between memories; `expected`: its planner's prediction, given only where
   /// needs_prediction() asked for it before the pass; `host_written`: the program wrote rows
   /// of the region's buffers since its last pass (tsar_data_update_device,
-  /// tsar_mem_invalidate), which the pass copied in again.
+  /// tsar_mem_invalidate, tsar_retarget_mem), which the pass copied in again.
   void record(int slot, double seconds, std::int64_t n, bool steady = true,
               Cost expected = kUnchanged, bool host_written = false);
   /// Whether the next record should carry a new prediction: every baseline pass; between
