@@ -21,6 +21,7 @@
 #include "devices/device_list.hpp"
 #include "devices/gpu_discovery.hpp"
 #include "devices/host_device.hpp"
+#include "devices/link_speed.hpp"
 #include "devices/omp_target_device.hpp"
 #include "four_gpu_node.hpp"
 #include "memory/copy_costs.hpp"
@@ -559,6 +560,30 @@ std::shared_ptr<WaitCountingDevice> counting_device(const char* key) {
   d.key = key;
   d.host_memory = false;
   return std::make_shared<WaitCountingDevice>(d);
+}
+
+TEST(LinkSpeed, ADeviceIsCalibratedOncePerProcess) {
+  // A runtime built again for another device list (tsar_set_devices) makes its devices anew:
+  // the second object of a key finds the link the first measured, and waits for no copy. Keys
+  // of their own each time the test runs: the process keeps what it measured.
+  static int run = 0;
+  ++run;
+  const std::string key = "counting:link" + std::to_string(run), other_key = key + "b";
+  auto first = counting_device(key.c_str());
+  const double per_byte = first->link_seconds_per_byte();
+  EXPECT_GT(per_byte, 0.0);
+  EXPECT_GT(first->waits, 0) << "measured";
+  auto again = counting_device(key.c_str());
+  EXPECT_EQ(again->link_seconds_per_byte(), per_byte);
+  EXPECT_EQ(again->link_latency(), first->link_latency());
+  EXPECT_EQ(again->waits, 0);
+  auto other = counting_device(other_key.c_str());
+  EXPECT_GT(other->link_seconds_per_byte(), 0.0);
+  EXPECT_GT(other->waits, 0) << "another device measures its own link";
+  DeviceDescription limited = again->description();
+  limited.memory_limit = 1024;  // no room to time a copy: the fallback, not kept
+  auto small = std::make_shared<WaitCountingDevice>(limited);
+  EXPECT_DOUBLE_EQ(small->link_seconds_per_byte(), 1.0 / kFallbackLinkBytesPerSecond);
 }
 
 TEST_F(Engine, ResidentBoundaryRowsComeBackWithTheRangeSoThePlannerWaitsForNoDevice) {

@@ -97,9 +97,10 @@ std::size_t parse_bytes(std::string_view variable, std::string_view entry, std::
 void Device::calibrate_link() {
   std::call_once(link_once_, [this] {
     if (description_.host_memory) return;
-    link_seconds_per_byte_ = link_bandwidth_ > 0 ? 1.0 / static_cast<double>(link_bandwidth_)
-                                                 : measure_link_seconds_per_byte(*this);
-    link_latency_ = measure_link_latency(*this);
+    const LinkSpeed link = known_link(*this, link_bandwidth_ == 0);
+    link_seconds_per_byte_ =
+        link_bandwidth_ > 0 ? 1.0 / static_cast<double>(link_bandwidth_) : link.seconds_per_byte;
+    link_latency_ = link.latency;
   });
 }
 

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "devices/device.hpp"
@@ -10,15 +13,15 @@
 namespace tsar::core {
 
 double measure_link_seconds_per_byte(Device& device) {
-  constexpr double fallback = 1.0 / kFallbackLinkBytesPerSecond;
   std::size_t bytes = kLinkCalibrationBytes;
   if (const std::size_t limit = device.description().memory_limit; limit != 0)
     bytes = std::min(bytes, (limit - std::min(limit, device.allocated())) / 2);
-  if (bytes < 4096) return fallback;  // too little to time: no room left under the limit
+  if (bytes < 4096) return 0.0;  // too little to time: no room left under the limit
   std::vector<unsigned char> host(bytes, 1);
   try {
     device.prepare_copies();
-    const auto pinned = device.description().pin_host ? device.pin_host(host.data(), bytes) : nullptr;
+    const auto pinned =
+        device.description().pin_host ? device.pin_host(host.data(), bytes) : nullptr;
     void* on_device = device.allocate(bytes);
     double seconds = 0.0;
     try {
@@ -33,9 +36,9 @@ double measure_link_seconds_per_byte(Device& device) {
       throw;
     }
     device.release(on_device, bytes);
-    return seconds > 0.0 ? seconds / static_cast<double>(bytes) : fallback;
+    return seconds > 0.0 ? seconds / static_cast<double>(bytes) : 0.0;
   } catch (const Error&) {
-    return fallback;  // the region meets the device's real failure when it uses it
+    return 0.0;  // the region meets the device's real failure when it uses it
   }
 }
 
@@ -65,6 +68,32 @@ double measure_link_latency(Device& device) {
   } catch (const Error&) {
     return 0.0;  // no room or a failed copy: the region meets the real failure when it uses it
   }
+}
+
+LinkSpeed known_link(Device& device, bool bytes) {
+  static std::mutex mutex;
+  static std::map<std::string, LinkSpeed> known;
+  const DeviceDescription& d = device.description();
+  const std::string key =
+      d.key + '/' + std::to_string(d.memory_limit) + '/' + (d.pin_host ? "pinned" : "pageable");
+  LinkSpeed link;
+  {
+    std::lock_guard lock(mutex);
+    if (const auto it = known.find(key); it != known.end()) link = it->second;
+  }
+  // Measured outside the lock: a calibration takes milliseconds, and two devices' may overlap.
+  if (bytes && link.seconds_per_byte == 0.0)
+    link.seconds_per_byte = measure_link_seconds_per_byte(device);
+  if (link.latency == 0.0) link.latency = measure_link_latency(device);
+  {
+    std::lock_guard lock(mutex);
+    LinkSpeed& kept = known[key];
+    if (kept.seconds_per_byte == 0.0) kept.seconds_per_byte = link.seconds_per_byte;
+    if (kept.latency == 0.0) kept.latency = link.latency;
+  }
+  if (bytes && link.seconds_per_byte == 0.0)
+    link.seconds_per_byte = 1.0 / kFallbackLinkBytesPerSecond;
+  return link;
 }
 
 }  // namespace tsar::core

@@ -16,7 +16,8 @@ inline constexpr unsigned long kLinkCalibrationBytes = 4ul << 20;
 /// to move: a PCIe 3 x16 link's bytes per second, a modest GPU link.
 inline constexpr double kFallbackLinkBytesPerSecond = 12e9;
 
-/// Seconds per byte of copies to `device` (one with its own memory), measured now.
+/// Seconds per byte of copies to `device` (one with its own memory), measured now; 0 when the
+/// calibration cannot run (no room for it, a failed copy).
 double measure_link_seconds_per_byte(Device& device);
 
 /// Seconds of a small copy to `device` and its synchronisation, the best of a few (after one
@@ -24,5 +25,21 @@ double measure_link_seconds_per_byte(Device& device);
 /// TSAR_LINK_BANDWIDTH (a declared link is slower per byte, not per copy). 0 when it cannot
 /// run.
 double measure_link_latency(Device& device);
+
+/// A device's link: seconds per byte (kFallbackLinkBytesPerSecond's where it cannot be
+/// measured) and the latency of a small copy.
+struct LinkSpeed {
+  double seconds_per_byte = 0.0;
+  double latency = 0.0;
+};
+
+/// The link of `device` as measured above, once per process for each device key, memory limit
+/// and page-locking: a runtime built again for another device list (tsar_set_devices) finds
+/// the link of a GPU it measured before. Each calibration page-locks, allocates and copies, and
+/// took the first pass of such a runtime milliseconds on a GPU
+/// (docs/results/tsar/averse-first-pass/). What a calibration could not measure is not kept.
+/// `bytes`: measure the seconds per byte too (else only the latency, the bandwidth being
+/// declared). Thread-safe.
+LinkSpeed known_link(Device& device, bool bytes);
 
 }  // namespace tsar::core
