@@ -76,21 +76,14 @@ LinkSpeed known_link(Device& device, bool bytes) {
   const DeviceDescription& d = device.description();
   const std::string key =
       d.key + '/' + std::to_string(d.memory_limit) + '/' + (d.pin_host ? "pinned" : "pageable");
-  LinkSpeed link;
-  {
-    std::lock_guard lock(mutex);
-    if (const auto it = known.find(key); it != known.end()) link = it->second;
-  }
-  // Measured outside the lock: a calibration takes milliseconds, and two devices' may overlap.
-  if (bytes && link.seconds_per_byte == 0.0)
-    link.seconds_per_byte = measure_link_seconds_per_byte(device);
-  if (link.latency == 0.0) link.latency = measure_link_latency(device);
-  {
-    std::lock_guard lock(mutex);
-    LinkSpeed& kept = known[key];
-    if (kept.seconds_per_byte == 0.0) kept.seconds_per_byte = link.seconds_per_byte;
-    if (kept.latency == 0.0) kept.latency = link.latency;
-  }
+  // Held while measuring: each device measures once a process, and two objects of one key
+  // measure once between them. A value still 0 could not be measured and is tried again.
+  std::lock_guard lock(mutex);
+  LinkSpeed& kept = known[key];
+  if (bytes && kept.seconds_per_byte == 0.0)
+    kept.seconds_per_byte = measure_link_seconds_per_byte(device);
+  if (kept.latency == 0.0) kept.latency = measure_link_latency(device);
+  LinkSpeed link = kept;
   if (bytes && link.seconds_per_byte == 0.0)
     link.seconds_per_byte = 1.0 / kFallbackLinkBytesPerSecond;
   return link;
