@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "schedule/rank_test.hpp"
 #include "schedule/upper_median.hpp"
 
 namespace tsar::core {
@@ -11,6 +12,8 @@ int ParticipationTrial::join() {
   slots_.emplace_back();
   slots_.back().baseline.reserve(kBaselinePasses);
   rounds_.reserve(kTrialPasses);
+  baseline_rounds_.reserve(kBaselinePasses);
+  median_scratch_.reserve(kBaselinePasses);
   return static_cast<int>(slots_.size()) - 1;
 }
 
@@ -180,7 +183,9 @@ void ParticipationTrial::start_trial() {
     s.median = 0.0;
     s.ratios.clear();
     if (static_cast<int>(s.baseline.size()) < kBaselinePasses) continue;
-    s.median = upper_median(s.baseline);
+    // On a copy: round j of the baseline is the j-th pass of every region.
+    median_scratch_.assign(s.baseline.begin(), s.baseline.end());
+    s.median = upper_median(median_scratch_);
     s.weight = s.median * static_cast<double>(s.iterations);
     ++compared_slots_;
   }
@@ -234,21 +239,25 @@ double ParticipationTrial::round_ratio(bool trial, std::size_t k) const {
 
 bool ParticipationTrial::wins() {
   // One round -- the k-th compared pass of each region, a time step's loops -- is one sample
-  // of the step's ratio, and so is each baseline round. The trial's way wins where every
-  // round of it is faster than every baseline round and its median round gains kMargin. Where
-  // the two ways run alike, rounds are exchangeable and the first holds with a chance of
-  // 1 in C(6, 3) = 20, whatever the number of loops. Summing each loop's slowest pass instead
-  // asks every loop's worst pass at once to beat its best, which a step that gains seldom shows
-  // (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt, its traced trials).
+  // of the step's ratio, and so is each baseline round. The trial's way wins where its rounds
+  // lie below the baseline's by a one-sided rank test at kAlpha and its median round gains
+  // kMargin. Where the two ways run alike, rounds are exchangeable and the test switches with
+  // a chance of at most kAlpha, whatever the number of loops. Summing each loop's slowest pass
+  // instead asks every loop's worst pass at once to beat its best, which a step that gains
+  // seldom shows (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt, its traced
+  // trials).
   rounds_.clear();
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTrialPasses); ++k)
     if (const double r = round_ratio(true, k); r >= 0.0) rounds_.push_back(r);
   if (rounds_.empty()) return false;
   // Back to the default way (every unit its share) where that is no slower: header.
   if (returning_default()) return upper_median(rounds_) < 1.0;
-  const double slowest = *std::max_element(rounds_.begin(), rounds_.end());
+  baseline_rounds_.clear();
   for (std::size_t j = 0; j < static_cast<std::size_t>(kBaselinePasses); ++j)
-    if (const double b = round_ratio(false, j); b >= 0.0 && slowest >= b) return false;
+    if (const double b = round_ratio(false, j); b >= 0.0) baseline_rounds_.push_back(b);
+  const int critical = rank_test_critical(static_cast<int>(rounds_.size()),
+                                          static_cast<int>(baseline_rounds_.size()), kAlpha);
+  if (pairs_not_below(rounds_, baseline_rounds_) > critical) return false;
   return upper_median(rounds_) < 1.0 - kMargin;
 }
 

@@ -54,13 +54,18 @@
 //     a trial took out: below);
 //   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
 //     regions' ratios weighed as above, and the baseline's rounds likewise; the other way is
-//     taken when its median round is under 1 - kMargin and its slowest round under the
-//     baseline's fastest (staying as decided is the safe side: noise must not switch it; two
-//     ways that run alike order three rounds each so with a chance of 1 in C(6, 3) = 20,
-//     however many loops the step has). The way that gives every unit its share is the
-//     default, though: a trial back in of a unit a trial out took out is taken where its
-//     median round is under 1. Held to kMargin, a unit taken out on noise where the ways lie
-//     within kMargin of each other stayed out for good, and a run's way depended on its noise
+//     taken when its median round is under 1 - kMargin and its rounds lie below the
+//     baseline's by a one-sided rank test at kAlpha (schedule/rank_test.hpp; staying as
+//     decided is the safe side: two ways that run alike switch with a chance of at most
+//     kAlpha, however many loops the step has). Five rounds a side: of three, the test at
+//     kAlpha asks every trial round to beat every baseline round, and on two GPUs BiCGStab's
+//     trials of a GPU out, their median rounds 8-15% faster, lost on one round
+//     (docs/results/tsar/trial-decisions-two-gpus/); five rounds find a 10% gain under 8%
+//     noise about half the time, three about a third, at the same chance of switching on
+//     noise (ParticipationTrial.FiveRoundsASideFindAGainThreeMiss). The way that gives every unit
+//     its share is the default, though: a trial back in of a unit a trial out took out is taken
+//     where its median round is under 1. Held to kMargin, a unit taken out on noise where the ways
+//     lie within kMargin of each other stayed out for good, and a run's way depended on its noise
 //     (Planner.CoresThatHelpAreNotKeptOutUnderJitter, seeds 17, 25 and 32). A starved unit,
 //     which the split gave nothing, must gain kMargin;
 //   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
@@ -99,10 +104,11 @@ namespace tsar::core {
 class ParticipationTrial {
  public:
   static constexpr int kWarmupPasses = 4;
-  static constexpr int kBaselinePasses = 3;
-  static constexpr int kTrialPasses = 3;
+  static constexpr int kBaselinePasses = 5;
+  static constexpr int kTrialPasses = 5;
   static constexpr int kUnsteadyPasses = 3;
   static constexpr double kMargin = 0.05;
+  static constexpr double kAlpha = 0.05;
   static constexpr int kHoldPasses = 64;
   static constexpr double kTrialShare = 0.05;
   static constexpr int kMaxLosses = 4;
@@ -208,7 +214,9 @@ class ParticipationTrial {
 
   std::vector<Slot> slots_;
   std::vector<double> rounds_;  ///< wins(): the trial's rounds (kept: no allocation a pass)
-  int recording_ = 0;           ///< slots that recorded a pass
+  std::vector<double> baseline_rounds_;  ///< wins(): the baseline's rounds
+  std::vector<double> median_scratch_;   ///< start_trial(): a baseline to take the median of
+  int recording_ = 0;                    ///< slots that recorded a pass
   Phase phase_ = Phase::kWarmup;
   int count_ = 0;  ///< passes into the current phase, all slots'
   std::string candidate_;
