@@ -538,6 +538,37 @@ ParticipationTrial::Choice trial_of(ParticipationTrial& t, const std::vector<std
       std::vector<double>(static_cast<std::size_t>(ParticipationTrial::kTrialPasses), seconds));
 }
 
+TEST(ParticipationTrial, ATrialThatCanNoLongerWinEndsThere) {
+  // Rounds to come only add to U and to the rounds over the bar: a trial out whose first round
+  // is slower than every baseline round (if within kMargin) has lost, and a trial back in
+  // with three of five rounds slower has too. Each ends there, no dearer than a trial of
+  // three rounds.
+  ParticipationTrial t;
+  t.join();
+  run(t, kBeforeTrial, 1.0);
+  t.choose({"cuda:1"});
+  rec(t, 3.0);  // the move
+  rec(t, 1.04);
+  EXPECT_FALSE(t.out("cuda:1")) << "ended after one round";
+  EXPECT_EQ(t.candidate(), "");
+
+  ParticipationTrial u;
+  u.join();
+  run(u, ParticipationTrial::kWarmupPasses, 1.0);
+  trial_of(u, {"cpu"}, 0.7);
+  ASSERT_TRUE(u.kept_out("cpu"));
+  while (!u.choosing()) rec(u, 0.7);
+  u.choose({});
+  ASSERT_TRUE(u.returning());
+  rec(u, 3.0);  // the move
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_TRUE(u.returning()) << "round " << r;
+    rec(u, 0.8);  // 0.7's baseline: 8/7
+  }
+  EXPECT_FALSE(u.returning()) << "ended after three rounds";
+  EXPECT_TRUE(u.kept_out("cpu"));
+}
+
 TEST(ParticipationTrial, AUnitKeptOutStaysOutWhileAnotherIsTriedOut) {
   // The cores out (faster; bringing them back is slower), then, the cores still out, one of two
   // GPUs out (faster again): both stay out.

@@ -514,18 +514,25 @@ SideBySide with_and_without_trials(const std::vector<Emulated>& devices, std::ui
 TEST(Planner, CoresThatHelpAreNotKeptOutUnderJitter) {
   // Every device 20% either way every pass. Cores that run half the pass (an accelerator as
   // fast as the eight of them) or a tenth of it (one ten times faster) save more than the
-  // noise: the trials that try without them lose, and cost what their share allows. Seeds 17,
-  // 25 and 32 took the tenth out on noise, and trials back in that had to gain kMargin kept it
-  // out (ParticipationTrial.AUnitTakenOutComesBackWhereItsWayIsNoSlower).
+  // noise: the trials that try without them lose, and cost what their share allows. The tenth
+  // is taken out on noise now and then, a pass waiting for the slowest of nine jittered devices
+  // running about as fast without them: trials back in that had to gain kMargin kept it out
+  // (ParticipationTrial.AUnitTakenOutComesBackWhereItsWayIsNoSlower). A trial back in of the
+  // default way wins with a chance of about a half and each loss doubles the hold, so a few
+  // seeds in a hundred keep it out for a few hundred passes: over 40 seeds, at most a tenth
+  // may keep it out longer than four holds.
+  constexpr int kSeeds = 40;
   for (const double accel_tpi : {1e-6, 1e-7}) {
     auto devices = node(8, {accel_tpi}, {8e-6 / accel_tpi});
     for (auto& d : devices) d.jitter = 0.2;
-    for (std::uint64_t seed : {5u, 14u, 15u, 17u, 25u, 32u}) {
+    int long_out = 0;
+    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
       SCOPED_TRACE(std::to_string(accel_tpi) + " seed " + std::to_string(seed));
       const SideBySide r = with_and_without_trials(devices, seed, 0);
-      EXPECT_LE(r.out_passes, 2000 / 64 * 4) << "passes without the cores";
+      long_out += r.out_passes > 2000 / 64 * 4 ? 1 : 0;
       EXPECT_LE(r.with, 1.02 * r.without);
     }
+    EXPECT_LE(long_out, kSeeds / 10) << "seeds that kept the cores out long, " << accel_tpi;
   }
 }
 
@@ -538,7 +545,7 @@ TEST(Planner, AcceleratorsThatHelpAreNotKeptOutUnderJitter) {
   for (const double second : {3e-7, 1e-6}) {
     auto devices = node(8, {1e-7, second}, {80.0, 8e-6 / second});
     for (auto& d : devices) d.jitter = 0.2;
-    for (std::uint64_t seed : {5u, 14u, 15u}) {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
       SCOPED_TRACE(std::to_string(second) + " seed " + std::to_string(seed));
       const SideBySide r = with_and_without_trials(devices, seed, 9);
       if (second < 5e-7) {

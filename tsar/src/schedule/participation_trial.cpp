@@ -148,11 +148,13 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       }
       ++count_;
       trial_cost_ += excess();
+      bool compared = false;
       if (!slot.seen) {
         slot.seen = true;  // its first pass this way pays the move
       } else if (timed && steady && slot.median > 0.0) {
         slot.ratios.push_back(tpi / slot.median);
         ++compared_;
+        compared = true;
       }
       if (!first_round_checked_ && compared_ >= compared_slots_) {
         first_round_checked_ = true;
@@ -165,6 +167,9 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
         decide(wins());
       } else if (count_ > (kTrialPasses + kUnsteadyPasses + 1) * regions) {
         decide(false);  // too few steady passes to tell
+      } else if (compared && compared_ % compared_slots_ == 0 &&
+                 cannot_win(static_cast<std::size_t>(compared_ / compared_slots_))) {
+        decide(false);
       }
       return;
   }
@@ -237,28 +242,50 @@ double ParticipationTrial::round_ratio(bool trial, std::size_t k) const {
   return weights > 0.0 ? sum / weights : -1.0;
 }
 
-bool ParticipationTrial::wins() {
-  // One round -- the k-th compared pass of each region, a time step's loops -- is one sample
-  // of the step's ratio, and so is each baseline round. The trial's way wins where its rounds
-  // lie below the baseline's by a one-sided rank test at kAlpha and its median round gains
-  // kMargin. Where the two ways run alike, rounds are exchangeable and the test switches with
-  // a chance of at most kAlpha, whatever the number of loops. Summing each loop's slowest pass
-  // instead asks every loop's worst pass at once to beat its best, which a step that gains
-  // seldom shows (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt, its traced
-  // trials).
+void ParticipationTrial::take_rounds(std::size_t trial_rounds) {
   rounds_.clear();
-  for (std::size_t k = 0; k < static_cast<std::size_t>(kTrialPasses); ++k)
+  for (std::size_t k = 0; k < trial_rounds; ++k)
     if (const double r = round_ratio(true, k); r >= 0.0) rounds_.push_back(r);
-  if (rounds_.empty()) return false;
-  // Back to the default way (every unit its share) where that is no slower: header.
-  if (returning_default()) return upper_median(rounds_) < 1.0;
   baseline_rounds_.clear();
   for (std::size_t j = 0; j < static_cast<std::size_t>(kBaselinePasses); ++j)
     if (const double b = round_ratio(false, j); b >= 0.0) baseline_rounds_.push_back(b);
-  const int critical = rank_test_critical(static_cast<int>(rounds_.size()),
-                                          static_cast<int>(baseline_rounds_.size()), kAlpha);
-  if (pairs_not_below(rounds_, baseline_rounds_) > critical) return false;
-  return upper_median(rounds_) < 1.0 - kMargin;
+}
+
+double ParticipationTrial::bar() const {
+  // Back to the default way (every unit its share) where that is no slower: header.
+  return returning_default() ? 1.0 : 1.0 - kMargin;
+}
+
+bool ParticipationTrial::wins() {
+  // One round -- the k-th compared pass of each region, a time step's loops -- is one sample
+  // of the step's ratio, and so is each baseline round. The trial's way wins where its median
+  // round is under bar() and, but for a return to the default way, its rounds lie below the
+  // baseline's by a one-sided rank test at kAlpha. Where the two ways run alike, rounds are
+  // exchangeable and the test switches with a chance of at most kAlpha, whatever the number of
+  // loops. Summing each loop's slowest pass instead asks every loop's worst pass at once to
+  // beat its best, which a step that gains seldom shows
+  // (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt, its traced trials).
+  take_rounds(static_cast<std::size_t>(kTrialPasses));
+  if (rounds_.empty()) return false;
+  if (!returning_default()) {
+    const int critical = rank_test_critical(static_cast<int>(rounds_.size()),
+                                            static_cast<int>(baseline_rounds_.size()), kAlpha);
+    if (pairs_not_below(rounds_, baseline_rounds_) > critical) return false;
+  }
+  return upper_median(rounds_) < bar();
+}
+
+bool ParticipationTrial::cannot_win(std::size_t done) {
+  // The rounds to come can only add to U and to the rounds at or over the bar: once either
+  // loses with every round to come faster than all before, the trial ends. A trial that
+  // clearly loses then costs about as many passes as one of three rounds a side did.
+  take_rounds(done);
+  const auto over =
+      std::count_if(rounds_.begin(), rounds_.end(), [&](double r) { return r >= bar(); });
+  if (over >= kTrialPasses - kTrialPasses / 2) return true;  // upper_median(...) >= bar()
+  if (returning_default()) return false;
+  return pairs_not_below(rounds_, baseline_rounds_) >
+         rank_test_critical(kTrialPasses, static_cast<int>(baseline_rounds_.size()), kAlpha);
 }
 
 void ParticipationTrial::decide(bool switch_way) {

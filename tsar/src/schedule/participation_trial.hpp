@@ -51,7 +51,11 @@
 //     weighted ratio is its own ratio;
 //   - a trial whose first round of compared passes is slower by more than kMargin ends there:
 //     a device that helps costs one slower pass beside the move (not a trial back in of a unit
-//     a trial took out: below);
+//     a trial took out: below); any trial ends once the rounds to come could not make it win
+//     (cannot_win), so that one which clearly loses costs no more passes for having five
+//     rounds: on one GPU BiCGStab's trials bringing back the cores a trial took out ran all
+//     five rounds at up to 1.1 times the pass
+//     (docs/results/tsar/trial-rank-test/2026-11-28-h200x2-c949a06.txt);
 //   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
 //     regions' ratios weighed as above, and the baseline's rounds likewise; the other way is
 //     taken when its median round is under 1 - kMargin and its rounds lie below the
@@ -209,7 +213,13 @@ class ParticipationTrial {
   /// compared a pass: their ratios to their baseline medians weighed by the slots' weights;
   /// -1 when no such slot has a k-th pass.
   double round_ratio(bool trial, std::size_t k) const;
+  /// rounds_ and baseline_rounds_: the trial's first `trial_rounds` rounds, the baseline's.
+  void take_rounds(std::size_t trial_rounds);
+  /// The median round the trial's way must come in under.
+  double bar() const;
   bool wins();
+  /// Whether, `done` rounds compared, no rounds to come could make the trial's way win.
+  bool cannot_win(std::size_t done);
   void decide(bool switch_way);
 
   std::vector<Slot> slots_;
