@@ -55,7 +55,7 @@
 //     (cannot_win), so that one which clearly loses costs no more passes for having five
 //     rounds: on one GPU BiCGStab's trials bringing back the cores a trial took out ran all
 //     five rounds at up to 1.1 times the pass
-//     (docs/results/tsar/trial-rank-test/2026-11-28-h200x2-c949a06.txt);
+//     (docs/results/archive/tsar/trial-rank-test/2026-11-28-h200x2-c949a06.txt);
 //   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
 //     regions' ratios weighed as above, and the baseline's rounds likewise; the other way is
 //     taken when its median round is under 1 - kMargin and its rounds lie below the
