@@ -451,6 +451,32 @@ TEST(ParticipationTrial, AStepWhoseLoopsAreSlowInDifferentRoundsStillGains) {
   EXPECT_TRUE(t.kept_out("cuda:1"));
 }
 
+TEST(ParticipationTrial, AStepIsNotJudgedByTheLoopsThatRanFirst) {
+  // A light loop (0.1 s a pass) runs 20% slower without the candidate, the step's heavy loop
+  // (2 s) 30% faster; the heavy loop's first pass the trial's way moves rows, so the light one
+  // has two compared passes before the heavy one has any. A round judged by the light loop
+  // alone would end the trial on its first round; the step runs in 0.72 of its time.
+  ParticipationTrial t;
+  const int light = t.join(), heavy = t.join();
+  for (int p = 0; p < kBeforeTrial; ++p) {
+    rec(t, 0.1, true, light);
+    rec(t, 2.0, true, heavy);
+  }
+  ASSERT_TRUE(t.choosing());
+  t.choose({"cuda:1"});
+  rec(t, 9.0, true, light);  // the move
+  rec(t, 9.0, true, heavy);
+  rec(t, 0.12, true, light);
+  rec(t, 3.0, false, heavy);  // moved rows: not compared
+  rec(t, 0.12, true, light);
+  EXPECT_TRUE(t.out("cuda:1")) << "the heavy loop has run no round yet";
+  for (int r = 0; r < ParticipationTrial::kTrialPasses && t.out("cuda:1"); ++r) {
+    rec(t, 1.4, true, heavy);
+    rec(t, 0.12, true, light);
+  }
+  EXPECT_TRUE(t.kept_out("cuda:1"));
+}
+
 TEST(ParticipationTrial, TwoWaysThatRunAlikeSwitchAboutOnceInTwenty) {
   // Steps of six loops whose passes scatter by up to 40% either way, the same with the
   // candidate and without: rounds of both ways are exchangeable, and every trial round beats

@@ -153,22 +153,20 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
         slot.seen = true;  // its first pass this way pays the move
       } else if (timed && steady && slot.median > 0.0) {
         slot.ratios.push_back(tpi / slot.median);
-        ++compared_;
         compared = true;
       }
-      if (!first_round_checked_ && compared_ >= compared_slots_) {
+      if (!first_round_checked_ && whole_rounds() >= 1) {
         first_round_checked_ = true;
         if (!returning_default() && round_ratio(true, 0) > 1.0 + kMargin) {
           decide(false);
           return;
         }
       }
-      if (compared_ >= kTrialPasses * compared_slots_) {
+      if (whole_rounds() >= static_cast<std::size_t>(kTrialPasses)) {
         decide(wins());
       } else if (count_ > (kTrialPasses + kUnsteadyPasses + 1) * regions) {
         decide(false);  // too few steady passes to tell
-      } else if (compared && compared_ % compared_slots_ == 0 &&
-                 cannot_win(static_cast<std::size_t>(compared_ / compared_slots_))) {
+      } else if (compared && cannot_win()) {
         decide(false);
       }
       return;
@@ -180,8 +178,6 @@ void ParticipationTrial::start_trial() {
   count_ = 0;
   chosen_ = false;
   first_round_checked_ = false;
-  compared_slots_ = 0;
-  compared_ = 0;
   trial_cost_ = 0.0;
   for (Slot& s : slots_) {
     s.seen = false;
@@ -192,7 +188,6 @@ void ParticipationTrial::start_trial() {
     median_scratch_.assign(s.baseline.begin(), s.baseline.end());
     s.median = upper_median(median_scratch_);
     s.weight = s.median * static_cast<double>(s.iterations);
-    ++compared_slots_;
   }
 }
 
@@ -275,11 +270,19 @@ bool ParticipationTrial::wins() {
   return upper_median(rounds_) < bar();
 }
 
-bool ParticipationTrial::cannot_win(std::size_t done) {
+std::size_t ParticipationTrial::whole_rounds() const {
+  std::size_t done = static_cast<std::size_t>(kTrialPasses);
+  for (const Slot& s : slots_)
+    if (s.median > 0.0) done = std::min(done, s.ratios.size());
+  return done;
+}
+
+bool ParticipationTrial::cannot_win() {
   // The rounds to come can only add to U and to the rounds at or over the bar: once either
   // loses with every round to come faster than all before, the trial ends. A trial that
-  // clearly loses then costs about as many passes as one of three rounds a side did.
-  take_rounds(done);
+  // clearly loses then costs about as many passes as one of three rounds a side did. Only
+  // whole rounds count: a round some region has yet to run is weighed without it.
+  take_rounds(whole_rounds());
   const auto over =
       std::count_if(rounds_.begin(), rounds_.end(), [&](double r) { return r >= bar(); });
   if (over >= kTrialPasses - kTrialPasses / 2) return true;  // upper_median(...) >= bar()

@@ -213,13 +213,16 @@ class ParticipationTrial {
   /// compared a pass: their ratios to their baseline medians weighed by the slots' weights;
   /// -1 when no such slot has a k-th pass.
   double round_ratio(bool trial, std::size_t k) const;
+  /// The rounds every region with a baseline has compared a pass of.
+  std::size_t whole_rounds() const;
   /// rounds_ and baseline_rounds_: the trial's first `trial_rounds` rounds, the baseline's.
   void take_rounds(std::size_t trial_rounds);
   /// The median round the trial's way must come in under.
   double bar() const;
   bool wins();
-  /// Whether, `done` rounds compared, no rounds to come could make the trial's way win.
-  bool cannot_win(std::size_t done);
+  /// Whether no rounds to come could make the trial's way win, by the rounds every compared
+  /// region has run.
+  bool cannot_win();
   void decide(bool switch_way);
 
   std::vector<Slot> slots_;
@@ -240,8 +243,6 @@ class ParticipationTrial {
   bool back_in_next_ = false;      ///< the last trial tried a unit out: bring one back next
   int losses_ = 0;                 ///< trials in a row that changed nothing
   bool first_round_checked_ = false;
-  int compared_slots_ = 0;     ///< slots with a baseline this trial
-  int compared_ = 0;           ///< compared passes, all slots'
   double trial_cost_ = 0.0;    ///< seconds the trial's passes took beyond the baselines
   double held_seconds_ = 0.0;  ///< seconds of the passes held since
   /// The slots' latest predictions together: the largest moves, the passes summed.
