@@ -54,10 +54,14 @@
 //     a trial took out: below); any trial ends once the rounds to come could not make it win
 //     (cannot_win), so that one which clearly loses costs no more passes for having five
 //     rounds: on one GPU BiCGStab's trials bringing back the cores a trial took out ran all
-//     five rounds at up to 1.1 times the pass
+//     five, and the runs slowed
 //     (docs/results/archive/tsar/trial-rank-test/2026-11-28-h200x2-c949a06.txt);
 //   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
-//     regions' ratios weighed as above, and the baseline's rounds likewise; the other way is
+//     regions' ratios weighed as above, and the baseline's rounds likewise; it counts once
+//     every region with a baseline has run it (a region whose pass moved rows, or copied in
+//     what the program wrote, runs it a step later: the rounds so far are not the step's
+//     light loops alone, ParticipationTrial.AStepIsNotJudgedByTheLoopsThatRanFirst); the
+//     other way is
 //     taken when its median round is under 1 - kMargin and its rounds lie below the
 //     baseline's by a one-sided rank test at kAlpha (schedule/rank_test.hpp; staying as
 //     decided is the safe side: two ways that run alike switch with a chance of at most
