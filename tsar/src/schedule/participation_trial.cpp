@@ -2,6 +2,7 @@
 #include "schedule/participation_trial.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "schedule/rank_test.hpp"
 #include "schedule/upper_median.hpp"
@@ -18,6 +19,21 @@ int ParticipationTrial::join() {
 }
 
 namespace {
+/// rank_test_critical(m, n, kAlpha) for the rounds a trial can have, computed once: a
+/// trial asks on every compared pass, and the exact distribution takes a table to build.
+int critical_u(std::size_t m, std::size_t n) {
+  using Trial = ParticipationTrial;
+  static const auto table = [] {
+    std::array<std::array<int, Trial::kBaselinePasses + 1>, Trial::kTrialPasses + 1> t{};
+    for (int i = 0; i <= Trial::kTrialPasses; ++i)
+      for (int j = 0; j <= Trial::kBaselinePasses; ++j)
+        t[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] =
+            rank_test_critical(i, j, Trial::kAlpha);
+    return t;
+  }();
+  return table[std::min(m, table.size() - 1)][std::min(n, table[0].size() - 1)];
+}
+
 bool contains(const std::vector<std::string>& units, std::string_view unit) {
   return std::find(units.begin(), units.end(), unit) != units.end();
 }
@@ -263,8 +279,7 @@ bool ParticipationTrial::wins() {
   take_rounds(static_cast<std::size_t>(kTrialPasses));
   if (rounds_.empty()) return false;
   if (!returning_default()) {
-    const int critical = rank_test_critical(static_cast<int>(rounds_.size()),
-                                            static_cast<int>(baseline_rounds_.size()), kAlpha);
+    const int critical = critical_u(rounds_.size(), baseline_rounds_.size());
     if (pairs_not_below(rounds_, baseline_rounds_) > critical) return false;
   }
   return upper_median(rounds_) < bar();
@@ -288,7 +303,7 @@ bool ParticipationTrial::cannot_win() {
   if (over >= kTrialPasses - kTrialPasses / 2) return true;  // upper_median(...) >= bar()
   if (returning_default()) return false;
   return pairs_not_below(rounds_, baseline_rounds_) >
-         rank_test_critical(kTrialPasses, static_cast<int>(baseline_rounds_.size()), kAlpha);
+         critical_u(static_cast<std::size_t>(kTrialPasses), baseline_rounds_.size());
 }
 
 void ParticipationTrial::decide(bool switch_way) {
