@@ -89,9 +89,11 @@ def read_trace(path):
             if not line:
                 continue
             try:
-                out.append(json.loads(line))
+                j = json.loads(line)
             except json.JSONDecodeError as e:
                 die("%s:%d is not JSON (%s)" % (path, number, e))
+            if "devices" in j and "pass" in j:  # not a partition's line, nor a trial's
+                out.append(j)
     return out
 
 

@@ -116,6 +116,18 @@ def main():
         printed = plot(a.src, "symmer", log, "--out", tmp, "--format", "svg").stdout.split()
         check(len(printed) == 1 and is_svg(printed[0]), "symmer picture: %s" % printed)
 
+        # A participation trial's line among the passes (TSAR_TRACE) is not a pass.
+        traced = os.path.join(tmp, "trace.jsonl")
+        with_trial = os.path.join(tmp, "with-trial.jsonl")
+        with open(traced) as f, open(with_trial, "w") as g:
+            lines = f.readlines()
+            g.writelines(lines[:1])
+            g.write(json.dumps({"region": "x", "pass": 4, "trial": {"unit": "cuda:1", "way": "out",
+                                "switched": True, "why": "faster"}}) + "\n")
+            g.writelines(lines[1:])
+        check(len(plotmod.read_trace(with_trial)) == len(plotmod.read_trace(traced)),
+              "a trial's line was read as a pass")
+
         garbage = os.path.join(tmp, "garbage.jsonl")
         with open(garbage, "w") as f:
             f.write("not json\n")

@@ -57,6 +57,41 @@ TEST(ParticipationTrial, AFasterWayIsTakenAfterItsComparedPassesAndKept) {
   EXPECT_TRUE(t.out("cuda:3")) << "held";
 }
 
+TEST(ParticipationTrial, EachDecisionIsToldWithItsRoundsAsTheyRan) {
+  // TSAR_TRACE's trial lines: the candidate, the way, why, and the rounds in the order they
+  // ran (wins() takes the median of a copy it reorders).
+  ParticipationTrial t;
+  t.join();
+  EXPECT_EQ(t.decisions(), 0u);
+  run(t, kBeforeTrial, 1.0);
+  t.choose({"cuda:3"});
+  rec(t, 5.0);  // the move
+  const std::vector<double> rounds = {0.8, 0.7, 0.9, 0.75, 0.85};
+  for (const double r : rounds) rec(t, r);
+  ASSERT_EQ(t.decisions(), 1u);
+  const ParticipationTrial::Decision& d = t.last_decision();
+  EXPECT_EQ(d.unit, "cuda:3");
+  EXPECT_FALSE(d.back_in);
+  EXPECT_TRUE(d.switched);
+  EXPECT_STREQ(d.why, "faster");
+  EXPECT_EQ(d.rounds, rounds);
+  EXPECT_EQ(d.baseline, std::vector<double>(5, 1.0));
+  EXPECT_EQ(d.u, 0);
+  EXPECT_EQ(d.critical, 4);
+
+  // A trial that ends on its first round says so.
+  ParticipationTrial u;
+  u.join();
+  run(u, kBeforeTrial, 1.0);
+  u.choose({"cpu"});
+  rec(u, 5.0);
+  rec(u, 1.2);
+  ASSERT_EQ(u.decisions(), 1u);
+  EXPECT_STREQ(u.last_decision().why, "first round slower");
+  EXPECT_FALSE(u.last_decision().switched);
+  EXPECT_EQ(u.last_decision().rounds, std::vector<double>{1.2});
+}
+
 TEST(ParticipationTrial, ASlowerWayEndsAfterItsFirstComparedPass) {
   ParticipationTrial t;
   t.join();

@@ -46,7 +46,10 @@
  * - TSAR_CACHE: file of learned times per region name and device set
  * - TSAR_TRACE: per-pass statistics, CSV when the name ends in .csv, else JSON lines; passes
  *   are queued and written when 4096 are waiting, at a region's end and at exit, so a traced
- *   pass runs almost as fast as an untraced one (formatting waits for those points)
+ *   pass runs almost as fast as an untraced one (formatting waits for those points). JSON
+ *   traces also hold a line for each participation trial decided, {"region", "pass",
+ *   "trial": {"unit", "way": "out"|"back in", "switched", "why", "rounds",
+ *   "baseline_rounds", "u", "critical_u"}}, after the pass that decided it
  * - TSAR_GPU_CORES: reserve|share (see tsar_set_gpu_cores)
  * - TSAR_DEVICE_MEMORY_LIMIT: most bytes TSAR allocates on an accelerator: "256M" for all,
  *   "cuda:1=2G,omphost:0=1M" per device; K/M/G suffixes (for tests of running out of device

@@ -247,6 +247,12 @@ void Region::record_pass(double last_arrival) {
   if (trace_ != nullptr) trace_pass(ps, ds);
 }
 
+void Region::trace_trial() {
+  if (trace_ == nullptr || trace_->csv()) return;
+  if (const auto* decision = planner_->trial_decision())
+    trace_->write(trial_decision_json(name_, stats_.recorded() - 1, *decision));
+}
+
 void Region::trace_pass(const tsar_pass_stats& pass, std::span<const tsar_device_stats> devices) {
   // The names are made again only when a worker's device changed (retired, lost).
   bool same = trace_devices_.size() == workers_.size();

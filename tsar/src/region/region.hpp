@@ -197,6 +197,9 @@ class Region : public tsar_region {
   void record_pass(double last_arrival);  // leader
   // leader, after record_pass: queues the pass for TSAR_TRACE
   void trace_pass(const tsar_pass_stats& pass, std::span<const tsar_device_stats> devices);
+  // leader, after the planner's end_pass recorded the pass into its trial: the trial it
+  // decided, as a TSAR_TRACE line (JSON traces only)
+  void trace_trial();
   std::shared_ptr<Device> retire_worker(int worker);  // the planner's Retire
   void bind_device(Worker& w, bool pin = true);       // worker: its device as bodies see it
   std::vector<std::string> device_keys() const;

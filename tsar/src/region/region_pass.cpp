@@ -580,6 +580,7 @@ bool Region::finish_sub_pass() {
                            x.pass_pieces, x.own_finish - pass_start_);
     }
     planner_->end_pass(learn, last - pass_start_, samples_);
+    trace_trial();
   }
   state_.store(kIdle, std::memory_order_release);
   return false;

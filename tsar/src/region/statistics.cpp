@@ -92,6 +92,22 @@ void put_literal(std::string& out, std::string_view key, std::string_view litera
 
 }  // namespace
 
+std::string trial_decision_json(const std::string& region, std::int64_t pass,
+                                const ParticipationTrial::Decision& decision) {
+  const nlohmann::json line{{"region", region},
+                            {"pass", pass},
+                            {"trial",
+                             {{"unit", decision.unit},
+                              {"way", decision.back_in ? "back in" : "out"},
+                              {"switched", decision.switched},
+                              {"why", decision.why},
+                              {"rounds", decision.rounds},
+                              {"baseline_rounds", decision.baseline},
+                              {"u", decision.u},
+                              {"critical_u", decision.critical}}}};
+  return line.dump() + "\n";
+}
+
 void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
                       std::span<const tsar_device_stats> devices) {
   // The keys in nlohmann::json's (std::map's) order.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "schedule/participation_trial.hpp"
 #include "tsar/tsar.h"
 
 namespace tsar::core {
@@ -59,6 +60,11 @@ struct TraceContext {
 /// bytes nlohmann::json's dump() writes for it (keys sorted, doubles in its shortest form).
 void append_pass_json(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
                       std::span<const tsar_device_stats> devices);
+/// One participation trial's decision as a JSON object on one line, with a trailing newline:
+/// {"trial": {...the decision...}, "region": ..., "pass": the pass that decided it}. Throws
+/// where nlohmann::json's dump would (a name that is not UTF-8).
+std::string trial_decision_json(const std::string& region, std::int64_t pass,
+                                const ParticipationTrial::Decision& decision);
 /// Appends one pass as CSV rows (one per device), with trailing newlines.
 void append_pass_csv(std::string& out, const TraceContext& ctx, const tsar_pass_stats& pass,
                      std::span<const tsar_device_stats> devices);

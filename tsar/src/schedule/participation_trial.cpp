@@ -174,16 +174,17 @@ void ParticipationTrial::record(int at, double seconds, std::int64_t n, bool ste
       if (!first_round_checked_ && whole_rounds() >= 1) {
         first_round_checked_ = true;
         if (!returning_default() && round_ratio(true, 0) > 1.0 + kMargin) {
-          decide(false);
+          decide(false, "first round slower");
           return;
         }
       }
       if (whole_rounds() >= static_cast<std::size_t>(kTrialPasses)) {
-        decide(wins());
+        const bool won = wins();
+        decide(won, won ? "faster" : "not faster");
       } else if (count_ > (kTrialPasses + kUnsteadyPasses + 1) * regions) {
-        decide(false);  // too few steady passes to tell
+        decide(false, "too few steady passes");
       } else if (compared && cannot_win()) {
-        decide(false);
+        decide(false, "cannot win");
       }
       return;
   }
@@ -306,7 +307,18 @@ bool ParticipationTrial::cannot_win() {
          critical_u(static_cast<std::size_t>(kTrialPasses), baseline_rounds_.size());
 }
 
-void ParticipationTrial::decide(bool switch_way) {
+void ParticipationTrial::decide(bool switch_way, const char* why) {
+  // What TSAR_TRACE tells of it: the rounds in the order they ran (wins() reorders its copy).
+  take_rounds(whole_rounds());
+  last_ = {candidate_,
+           back_in_,
+           switch_way,
+           why,
+           rounds_,
+           baseline_rounds_,
+           pairs_not_below(rounds_, baseline_rounds_),
+           critical_u(rounds_.size(), baseline_rounds_.size())};
+  ++decisions_;
   if (back_in_) {
     // Back in for good, or kept out (a starved unit too), next to come back last.
     erase(kept_, candidate_);

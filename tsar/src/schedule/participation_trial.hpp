@@ -183,6 +183,21 @@ class ParticipationTrial {
   /// Whether the last trial decided changed nothing.
   bool lost() const { return losses_ > 0; }
 
+  /// A trial as decided, for TSAR_TRACE.
+  struct Decision {
+    std::string unit;  ///< the candidate
+    bool back_in = false;
+    bool switched = false;  ///< the trial's way was taken
+    const char* why = "";   ///< "faster", "not faster", "first round slower", "cannot win", ...
+    std::vector<double> rounds, baseline;  ///< ratios to the baseline medians, as they ran
+    int u = 0;                             ///< pairs_not_below(rounds, baseline)
+    int critical = -1;                     ///< the rank test's largest U that wins
+  };
+  /// Trials decided so far.
+  std::uint64_t decisions() const { return decisions_; }
+  /// The last trial decided (empty before the first).
+  const Decision& last_decision() const { return last_; }
+
  private:
   enum class Phase { kWarmup, kBaseline, kTrial, kHolding };
   bool holding() const { return phase_ == Phase::kWarmup || phase_ == Phase::kHolding; }
@@ -227,7 +242,8 @@ class ParticipationTrial {
   /// Whether no rounds to come could make the trial's way win, by the rounds every compared
   /// region has run.
   bool cannot_win();
-  void decide(bool switch_way);
+  /// Ends the trial: the trial's way is kept where `switch_way`; `why` goes to last_decision().
+  void decide(bool switch_way, const char* why);
 
   std::vector<Slot> slots_;
   std::vector<double> rounds_;  ///< wins(): the trial's rounds (kept: no allocation a pass)
@@ -251,6 +267,8 @@ class ParticipationTrial {
   double held_seconds_ = 0.0;  ///< seconds of the passes held since
   /// The slots' latest predictions together: the largest moves, the passes summed.
   double expected_ = 0.0;
+  std::uint64_t decisions_ = 0;
+  Decision last_;
 };
 
 /// A trial its regions' planners share, with the lock they take around it (their passes may

@@ -167,6 +167,11 @@ class PassPlanner {
   /// Whether worker w sits out the coming pass by the trial: tried out, or kept out since a
   /// trial found the passes faster without its unit.
   bool trial_out(int worker) const;
+  /// The participation trial this region's last pass decided, for TSAR_TRACE; nullptr where
+  /// its record decided none (another region of its data environment may have).
+  const ParticipationTrial::Decision* trial_decision() const {
+    return trial_decided_ ? &trial_decision_ : nullptr;
+  }
   /// Times per iteration for the cache: each worker's estimate, a retired accelerator's
   /// last one, 0 where nothing was learned.
   std::vector<double> learned_times() const;
@@ -412,6 +417,8 @@ class PassPlanner {
   bool participation_trials_ = true;
   bool trial_pass_ = false;
   std::vector<std::int64_t> last_rows_;
+  bool trial_decided_ = false;  ///< the last record_trial decided a trial: trial_decision_
+  ParticipationTrial::Decision trial_decision_;
   mutable std::vector<std::pair<std::int64_t, std::string_view>> outs_ranked_;  ///< trial_outs
   mutable std::vector<std::string> outs_;                                       ///< trial_outs
   /// The CPU side's estimate before a trial returning it reset it: back if the trial lost.

@@ -169,6 +169,7 @@ ParticipationTrial::Cost PassPlanner::trial_expected_cost(double seconds) const 
 }
 
 void PassPlanner::record_trial(bool learn, double seconds, std::span<const WorkerSample> totals) {
+  trial_decided_ = false;
   if (!trial_pass_ || !learn || pass_chunked_) return;
   // Rows a changed split moved into a device's memory (hold_split's migration) make the pass
   // say what moving costs, not what the way does.
@@ -181,9 +182,14 @@ void PassPlanner::record_trial(bool learn, double seconds, std::span<const Worke
   const bool predict = trial.needs_prediction();
   if (predict || trial.needs_rows())
     for (std::size_t w = 0; w < devices_.size(); ++w) last_rows_[w] = totals[w].iterations;
+  const std::uint64_t decided = trial.decisions();
   trial.record(trial_slot_, seconds, n_, steady,
                predict ? trial_expected_cost(seconds) : ParticipationTrial::kUnchanged,
                host_written_);
+  if (trial.decisions() != decided) {  // a few times a run: the copy is for TSAR_TRACE
+    trial_decided_ = true;
+    trial_decision_ = trial.last_decision();
+  }
 }
 
 void PassPlanner::forget_trial_of(std::size_t w) {
