@@ -13,6 +13,8 @@
 #
 # Usage (in the bundle folder):  scripts/tsar_gpu_compare.sh [tsar-bench-gpu options...]
 #   RUNS=3 (runs per side)  RUN_TIMEOUT=80  GPU_TESTS=1 (first ctest -L gpu, new build)
+#   TRIALS=DIR: each run's participation-trial decisions, the trial lines of its TSAR_TRACE, in
+#   DIR/trials-<lib>-<run>.jsonl (the pass lines are dropped: a run's are megabytes)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=${RUNS:-3}
@@ -44,12 +46,18 @@ echo "# cores: $(nproc); node: $(uname -n); started $(date -u +%FT%TZ)"
 for ((r = 1; r <= runs; ++r)); do
   for who in new base; do
     start=$SECONDS
+    [[ -z ${TRIALS:-} ]] || export TSAR_TRACE=$TRIALS/trace.jsonl
     line=$(side $who tsar-bench-gpu --schedules adaptive "$@" 2>/dev/null | tail -n 1)
     status=$?
+    if [[ -n ${TRIALS:-} ]]; then
+      grep '"trial"' "$TSAR_TRACE" >"$TRIALS/trials-$who-$r.jsonl" 2>/dev/null
+      rm -f "$TSAR_TRACE"
+    fi
     [[ $line == \{* ]] || line='{}'
     echo "{\"run\": $r, \"lib\": \"$who\", \"status\": $status, \"seconds\": $((SECONDS - start)), \"bench\": $line}"
   done
 done
+unset TSAR_TRACE
 for who in new base; do
   line=$(side $who tsar-bench-overhead --passes 2000 2>/dev/null | tail -n 1)
   [[ $line == \{* ]] || line='{}'
