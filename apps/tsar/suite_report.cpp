@@ -37,12 +37,13 @@ nlohmann::json kernel_json(const KernelResult& r) {
   j["size"] = r.size;
   j["passes_per_run"] = r.passes_per_run;
   bool correct = true;
-  nlohmann::json times = nlohmann::json::object(), ok = nlohmann::json::object(),
-                 errors = nlohmann::json::object();
+  nlohmann::json times = nlohmann::json::object(), reps = nlohmann::json::object(),
+                 ok = nlohmann::json::object(), errors = nlohmann::json::object();
   for (const auto& name : r.order) {
     const auto& rt = r.runtimes.at(name);
     correct = correct && rt.correct;
     times[name] = rt.seconds.empty() ? nlohmann::json(nullptr) : nlohmann::json(rt.median_s);
+    reps[name] = rt.seconds;  // a run's own spread, beside the spread between runs
     ok[name] = rt.correct;
     errors[name] = rt.max_error;
   }
@@ -85,6 +86,7 @@ nlohmann::json kernel_json(const KernelResult& r) {
   j["best_starpu"] = starpu.first;
   j["speedup_vs_best_starpu"] = number_or_null(starpu.second / tsar_s);
   j["times_s"] = times;
+  j["rep_times_s"] = reps;
   j["correct_by_runtime"] = ok;
   j["max_error_by_runtime"] = errors;
   for (const auto& [key, value] : r.tsar_extra.items()) j[key] = value;
