@@ -2,102 +2,74 @@
 #pragma once
 // Whether a pass runs faster without one of its devices, decided by trying it.
 //
-// The split gives every device a share that finishes with the others' by each one's time per
-// iteration. What a device costs the pass beyond its own share that model does not see: the
-// halo rows every boundary between two memories copies, the launch and synchronisation of one
-// more participant, the rows a data environment's other loops then fetch from it. Where those
-// outweigh what its share saves, the pass is faster without it, and no per-iteration estimate
-// says so: on two GPUs a short loop (25 us on one) was split between both, every boundary row
-// went through the host, and each pass took 2-3x one GPU's
-// (docs/results/tsar/two-gpu-short-loops/2026-11-26-h200x2-cd002d7.txt); on one GPU the cores'
-// share of BiCGStab's loops made the GPU copy more than the cores computed. So the passes are
-// measured, as ShareProbe does for how cores share a pass:
+// Why. The split gives every device a share that finishes with the others' by each one's time
+// per iteration. It does not see what a device costs the pass beyond its share: the halo rows
+// each boundary between two memories copies, the launch and synchronisation of one more
+// participant, the rows the data environment's other loops then fetch from it. Where those
+// outweigh what its share saves, the pass is faster without it and no per-iteration estimate
+// says so (a short loop split over two GPUs: docs/results/tsar/two-gpu-short-loops/; the
+// cores' share of BiCGStab's loops beside one GPU). So the passes are measured, as ShareProbe
+// measures how cores share a pass.
 //
-//   - kBaselinePasses steady passes as decided -- passes that moved no rows between memories,
-//     nor copied in again rows the program wrote: a split still settling, or the program's
-//     own update, is not what the decided way costs;
-//   - then the other way: the candidate sits out, or comes back in. The planner names what it
-//     could try without -- every unit that ran rows but the one that ran the most (an
-//     accelerator by its device key, or kCpuUnit, the CPU devices together), fewest rows first,
-//     whose rows the others take over most cheaply -- and, if any, a unit the split gives
-//     nothing (the CPU devices starved by an estimate they can no longer correct). Trials
-//     alternate, where both can be had, between trying the first of those out and bringing
-//     back in a unit a decision keeps out, the unit kept out last first: every trial risks a
-//     decision on noise, and the next one can undo it. Under 20% jitter a GPU of a twelfth
-//     of the pass was taken out on noise and, 5% short of kMargin's gain, stayed out while
-//     the trials went on to other units
-//     (Planner.AcceleratorsThatHelpAreNotKeptOutUnderJitter). The starved unit is tried back
-//     in only where no unit can be tried out: on two H200s, BiCGStab's second trial went to
-//     the starved cores instead of a GPU, and no run of 100 steps ended on one GPU
-//     (docs/results/tsar/trials-compose/2026-11-27-h200x2-a3b1fcb.txt). While a unit is
-//     tried out, so sit the units the baseline gave no rows (PassPlanner::keep_idle_units_out,
-//     also_out): its rows go to the units that ran, and the trial changes one thing. A
-//     region's first pass that way pays for moving rows and is not compared, nor is any pass
-//     that moved rows; up to kTrialPasses steady passes a region are, within kTrialPasses +
-//     kUnsteadyPasses;
-//   - decisions compose: a unit the trial's way wins without stays out (with the units that
-//     sat out beside it), and later trials try the other units without it, or it back in.
-//     One unit out at a time had kept a GPU in every short loop on two GPUs once the cores
-//     were out (docs/results/tsar/starved-cores-trial/2026-11-27-h200x2-4748ff4.txt), and
-//     tried the cores out again and again while they ran a few rows beside both GPUs
-//     (docs/results/tsar/trial-one-change/2026-11-27-h200x2-526ec76.txt);
-//   - each pass is compared with its own region's baseline (time per iteration over the
-//     baseline's median), and the regions' ratios are weighed by their share of the time step:
-//     each region's baseline median times the iterations it ran while the baseline was taken.
-//     A time step gains what its loops gain together: on two GPUs BiCGStab's two
-//     matrix-vector loops, a half of its step, ran in 0.6 of their time on one GPU while the
-//     four other loops ran alike, and a median over the loops' ratios called that no gain
-//     (docs/results/tsar/two-gpu-halos/2026-11-27-h200x2-80d1d62.txt). Of one region the
-//     weighted ratio is its own ratio;
-//   - a trial whose first round of compared passes is slower by more than kMargin ends there:
-//     a device that helps costs one slower pass beside the move (not a trial back in of a unit
-//     a trial took out: below); any trial ends once the rounds to come could not make it win
-//     (cannot_win), so that one which clearly loses costs no more passes for having five
-//     rounds: on one GPU BiCGStab's trials bringing back the cores a trial took out ran all
-//     five, and the runs slowed
-//     (docs/results/archive/tsar/trial-rank-test/2026-11-28-h200x2-c949a06.txt);
-//   - a round is the k-th compared pass of every region (a time step's loops), its ratio the
-//     regions' ratios weighed as above, and the baseline's rounds likewise; it counts once
-//     every region with a baseline has run it (a region whose pass moved rows, or copied in
-//     what the program wrote, runs it a step later: the rounds so far are not the step's
-//     light loops alone, ParticipationTrial.AStepIsNotJudgedByTheLoopsThatRanFirst); the
-//     other way is
-//     taken when its median round is under 1 - kMargin and its rounds lie below the
-//     baseline's by a one-sided rank test at kAlpha (schedule/rank_test.hpp; staying as
-//     decided is the safe side: two ways that run alike switch with a chance of at most
-//     kAlpha, however many loops the step has). Five rounds a side: of three, the test at
-//     kAlpha asks every trial round to beat every baseline round, and on two GPUs BiCGStab's
-//     trials of a GPU out, their median rounds 8-15% faster, lost on one round
-//     (docs/results/tsar/trial-decisions-two-gpus/); five rounds find a 10% gain under 8%
-//     noise about half the time, three about a third, at the same chance of switching on
-//     noise (ParticipationTrial.FiveRoundsASideFindAGainThreeMiss). The way that gives every unit
-//     its share is the default, though: a trial back in of a unit a trial out took out is taken
-//     where its median round is under 1. Held to kMargin, a unit taken out on noise where the ways
-//     lie within kMargin of each other stayed out for good, and a run's way depended on its noise
-//     (Planner.CoresThatHelpAreNotKeptOutUnderJitter, seeds 17, 25 and 32). A starved unit,
-//     which the split gave nothing, must gain kMargin;
-//   - a trial starts after at least kWarmupPasses passes a region (the first) or kHoldPasses
-//     (the next), and once the passes since the start or the last trial took 1 / kTrialShare
-//     times what it is expected to cost: what the last trial cost beyond its baseline (its
-//     moves, its slower passes), and what the planner predicts it costs by its own times --
-//     moving the candidate's rows there and back by the link, and the passes without the
-//     candidate at the others' rate, as predicted for the candidate the baseline's rows name
-//     (a trial not paid for by then holds on). The regions of a data environment move the same rows
-//     (the buffers their loops share) once, and each runs its own passes without the
-//     candidate: the trial's moves are the largest region's prediction, its slower passes the
-//     sum of theirs. Each trial in a row that changed nothing doubles both the passes and the
-//     share's wait, up to 2^kMaxLosses: a decision that keeps holding costs ever less (cores
-//     that run half of each pass lost 2.5% of a run to trials without them at a fixed share),
-//     and a unit whose speed changed is still tried within 2^kMaxLosses holds. Trials cost at
-//     most about kTrialShare of a run, however
-//     costly a move or a device's absence: moving half of a Jacobi sweep's 268 MB grid from
-//     one GPU to the other took a 10 ms pass, some 30 of its 0.3 ms passes, so a short run
-//     of it never tries
-//     (docs/results/archive/tsar/participation-trials/2026-11-26-h200x2-440c5bd.txt).
+// A trial, in order:
+//   1. Hold: at least kWarmupPasses passes a region before the first trial, kHoldPasses before
+//      the next, and until the passes held since the last trial paid 1 / kTrialShare times
+//      what the next is expected to cost: the last trial's cost beyond its baseline, and each
+//      region's planner's prediction (moving the candidate's rows there and back by the link,
+//      its passes at the others' rate). A data environment's regions move shared rows once
+//      (the largest prediction) and each runs its own passes (summed). Each trial in a row that
+//      changed nothing doubles the hold and the budget, up to 2^kMaxLosses. The budget is
+//      checked again once the baseline is taken, whose last rows name the candidate
+//      (docs/results/tsar/trial-host-writes/). Trials cost at most about kTrialShare of a run
+//      however costly a move (a Jacobi grid moved between two GPUs costs more than a short run
+//      gains: docs/results/archive/tsar/participation-trials/).
+//   2. Baseline: kBaselinePasses steady passes as decided -- passes that moved no rows between
+//      memories and did not copy in again rows the program wrote; a split still settling, or
+//      the program's own update, is not what the decided way costs.
+//   3. Candidate (choose): either a unit to try out -- every unit that ran rows but the one
+//      that ran the most (an accelerator by its key, or kCpuUnit for the CPU devices
+//      together), fewest rows first -- or a unit a decision keeps out, brought back in (the
+//      last kept out first). Trials alternate between the two where both exist: a decision
+//      taken on noise is undone by the next (Planner.AcceleratorsThatHelpAreNotKeptOutUnderJitter).
+//      A unit the split starves (no rows, by an estimate it can no longer correct) is tried
+//      back in only when nothing can be tried out (docs/results/tsar/trials-compose/). While a
+//      unit is tried out the units that ran no baseline rows sit out too (also_out), so the
+//      trial changes one thing.
+//   4. The other way: its first pass a region pays the move and is not compared, nor is any
+//      pass that moved rows; up to kTrialPasses steady passes a region are compared, within
+//      kTrialPasses + kUnsteadyPasses.
+//   5. Decision. Each pass is compared with its region's baseline median (time per
+//      iteration), and the regions' ratios are weighed by their share of the time step (the
+//      baseline median times the iterations run meanwhile): a step gains what its loops gain
+//      together (docs/results/tsar/two-gpu-halos/). A round is the k-th compared pass of every
+//      region; it counts once every region with a baseline has run it, so a step is not judged
+//      by its light loops alone (ParticipationTrial.AStepIsNotJudgedByTheLoopsThatRanFirst).
+//      The trial ends
+//        - "first round slower": its first round is slower than 1 + kMargin (a unit that helps
+//          costs one slow pass beside the move); not for a unit a trial took out, coming back;
+//        - "cannot win": the rounds to come could not make it win
+//          (docs/results/archive/tsar/trial-rank-test/);
+//        - "faster" / "not faster" after kTrialPasses rounds: the other way is taken when its
+//          median round is under 1 - kMargin and its rounds lie below the baseline's by a
+//          one-sided rank test at kAlpha (schedule/rank_test.hpp). Staying is the safe side:
+//          two ways that run alike switch with a chance of at most kAlpha, however many loops
+//          the step has. Five rounds a side find a 10% gain under 8% noise about half the time,
+//          three a third, at the same chance of switching on noise
+//          (ParticipationTrial.FiveRoundsASideFindAGainThreeMiss;
+//          docs/results/tsar/trial-decisions-two-gpus/);
+//        - "too few steady passes": the rounds did not come within the passes allowed.
+//      The way that gives every unit its share is the default: bringing back a unit a trial
+//      took out needs only a median round under 1. Held to kMargin, a unit taken out on noise
+//      stayed out where the two ways run within kMargin of each other
+//      (Planner.CoresThatHelpAreNotKeptOutUnderJitter). A starved unit must gain kMargin.
+//   6. Decisions compose: a unit the trial's way wins without stays out (with the units that
+//      sat out beside it), and later trials try the others without it, or it back in. One unit
+//      out at a time kept a GPU in every short loop on two GPUs once the cores were out
+//      (docs/results/tsar/starved-cores-trial/, docs/results/tsar/trial-one-change/).
 //
-// The regions of one data environment share one trial (each a slot): the loops of a time step
-// keep its rows where they are, so a unit sits out of all of them or of none, and the trial
-// measures the step as all of them run it. A region on its own has a trial of its own.
+// The regions of one data environment share one trial (a slot each): a time step's loops keep
+// its rows where they are, so a unit sits out all of them or none, and the trial measures the
+// step as they all run it. A region on its own has a trial of its own.
 //
 // Pure logic: pass times in, a decision out. SharedTrial adds the lock its planners take.
 
