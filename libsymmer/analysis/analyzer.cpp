@@ -176,25 +176,20 @@ void Analyzer::account_symptoms(const std::map<std::string, Symptom>& symptoms, 
   };
   for (const auto& [metric, symptom] : symptoms) {
     SymptomTotal& s = symptom_totals_[metric];
-    if (!symptom.present) {
-      s.active = false;
-      continue;
-    }
+    if (!symptom.present) continue;
     s.max_severity = std::max(s.max_severity, symptom.severity);
-    if (!s.active) {
-      // It shows over the whole evidence span: it began at least that long ago.
-      double span_s = 0.0;
-      for (const auto& w : history_) {
-        span_s += w.duration_s();
-        s.wait_s += idle_s(w);
-      }
-      s.duration_s += span_s;
-      if (s.onset_s < 0) s.onset_s = std::max(0.0, t - span_s);
-      s.active = true;
-    } else {
-      s.duration_s += history_.back().duration_s();
-      s.wait_s += idle_s(history_.back());
+    // It shows over the whole evidence span: it began at least that long ago. A window an
+    // earlier evaluation counted is not counted again (told by its middle: consecutive
+    // windows' edges may differ by a rounding).
+    double span_s = 0.0;
+    for (const auto& w : history_) {
+      if (w.start_ns + w.duration_ns / 2 < s.counted_until_ns) continue;
+      span_s += w.duration_s();
+      s.wait_s += idle_s(w);
     }
+    s.duration_s += span_s;
+    if (s.onset_s < 0) s.onset_s = std::max(0.0, t - span_s);
+    s.counted_until_ns = history_.back().start_ns + history_.back().duration_ns;
     s.last_s = t;
   }
 }

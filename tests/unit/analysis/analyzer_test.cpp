@@ -314,6 +314,31 @@ TEST(Analyzer, SymptomTimeIsHowLongItLastedAndWhatTheRanksWaited) {
   EXPECT_NEAR(*s.wait_s, waited, 0.02 * waited);
 }
 
+// A symptom that comes and goes (its evidence span dips under the threshold for a window or
+// two, then rises again) counts each window once: its time never exceeds the run's, nor its
+// waiting what the ranks waited.
+TEST(Analyzer, ASymptomThatComesBackCountsEachWindowOnce) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  auto config = quiet();
+  config.advice_only = true;
+  Harness h(testing::paired_job({0.040, 0.010}, {1.0, 1.0}), node, config);
+  double waited = 0.0;
+  h.disturb = [&](WindowSample& w) {
+    for (const auto& r : w.ranks) waited += static_cast<double>(r.idle_ns) * 1e-9;
+  };
+  for (int cycle = 0; cycle < 10; ++cycle) {
+    h.job.demand = {0.040, 0.010};
+    h.run(20);
+    h.job.demand = {0.040, 0.040};  // 5 of the span's 6 windows balanced: absent once
+    h.run(5);
+  }
+  const Report& r = h.analyzer->finish(h.now);
+  const auto& s = r.symptoms().at("idleness");
+  EXPECT_LE(s.duration_s, h.job_time + 1e-9);
+  ASSERT_TRUE(s.wait_s);
+  EXPECT_LE(*s.wait_s, waited + 1e-9);
+}
+
 TEST(Analyzer, CorruptWindowsAreRejectedOnceAndChangeNothing) {
   const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
   Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, quiet());

@@ -67,7 +67,7 @@ class Analyzer {
   };
   // How long a symptom lasted and the waiting time of the job's ranks while it did.
   struct SymptomTotal {
-    bool active = false;
+    std::uint64_t counted_until_ns = 0;  // end of the last window counted
     double onset_s = -1.0, last_s = -1.0, duration_s = 0.0, wait_s = 0.0, max_severity = 0.0;
   };
   // Progress after a completed plan: the slowest rank's calls and the seconds they took.
