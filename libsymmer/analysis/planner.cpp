@@ -147,7 +147,7 @@ PlanningRound Planner::plan(const MetricContext& context, const std::vector<int>
         for (const auto& m : p.moves)
           if (const auto k = kept_.find({m.local_rank, m.to_core});
               k != kept_.end() && now < k->second.until)
-            reversal_bar = std::max(reversal_bar, options_.min_gain + k->second.observed_gain);
+            reversal_bar = std::max(reversal_bar, options_.min_gain + k->second.margin);
         bool overlap = false;
         for (const auto& m : p.moves)
           overlap = overlap || used_ranks.count(m.local_rank) != 0 ||
@@ -246,10 +246,14 @@ std::optional<PlanEvaluation> Planner::observe(const WindowSample& window, TimeP
     }
     e.rollback = std::move(back);
   } else {
+    // Its reversal must gain more than it did, and more than the model overestimated it by:
+    // the model that misjudged this move misjudges its reverse alike.
+    const double overestimate =
+        e.conclusive ? std::max(0.0, plan.predicted_gain - e.observed_gain) : 0.0;
     for (const auto& m : plan.moves)
       if (m.from_core >= 0)
         kept_[{m.local_rank, m.from_core}] = {now + options_.rollback_ban,
-                                              std::max(0.0, e.observed_gain)};
+                                              std::max(0.0, e.observed_gain) + overestimate};
   }
   watched_.reset();
   return e;

@@ -100,7 +100,9 @@ void Report::note_rejection(const nlohmann::json& e, double t) {
   else if (verdict == "overlap")
     reason = "a plan of a higher-priority metric moves the same rank or place";
   else if (verdict == "reversal")
-    reason = "it would undo a move that helped, for less than that move gained";
+    reason =
+        "it would undo a kept move for less than that move gained plus what its "
+        "prediction overestimated";
   else if (verdict == "no_better_core") {
     reason = "no better core: no free place of the rank's size in the domain offers more";
     const double resolution =

@@ -201,6 +201,32 @@ TEST(Planner, TargetsOutsideTheAllowedCoresAreRefused) {
   EXPECT_EQ(round.decisions.front().verdict, Verdict::kNotAllowed);
 }
 
+// A metric whose proposals the test changes between rounds, as measurements change them; it
+// prices any move at its first proposal's gain.
+std::vector<std::unique_ptr<Metric>> scripted(std::shared_ptr<std::vector<Proposal>> proposals) {
+  class Scripted final : public Metric {
+   public:
+    explicit Scripted(std::shared_ptr<std::vector<Proposal>> p) : p_(std::move(p)) {}
+    std::string_view name() const override { return "idleness"; }
+    MetricResult evaluate(const MetricContext&) const override {
+      MetricResult r;
+      r.symptom.present = true;
+      r.proposals = *p_;
+      for (auto& x : r.proposals) x.metric = "idleness";
+      return r;
+    }
+    double predict(const MetricContext&, std::span<const Move>) const override {
+      return p_->empty() ? 0.0 : p_->front().gain;
+    }
+
+   private:
+    std::shared_ptr<std::vector<Proposal>> p_;
+  };
+  std::vector<std::unique_ptr<Metric>> m;
+  m.push_back(std::make_unique<Scripted>(std::move(proposals)));
+  return m;
+}
+
 WindowSample slowed(WindowSample w, double factor) {
   for (auto& r : w.ranks)
     r.calls = static_cast<std::uint64_t>(static_cast<double>(r.calls) * factor);
@@ -258,27 +284,7 @@ TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
   const std::vector<Move> back = {{0, 1, 0}, {1, 0, 1}};
   // What the metric proposes changes between rounds, as measurements do.
   auto proposals = std::make_shared<std::vector<Proposal>>(1, proposal(v(kSwap01), 0.2));
-  class Scripted final : public Metric {
-   public:
-    explicit Scripted(std::shared_ptr<std::vector<Proposal>> p) : p_(std::move(p)) {}
-    std::string_view name() const override { return "idleness"; }
-    MetricResult evaluate(const MetricContext&) const override {
-      MetricResult r;
-      r.symptom.present = true;
-      r.proposals = *p_;
-      for (auto& x : r.proposals) x.metric = "idleness";
-      return r;
-    }
-    double predict(const MetricContext&, std::span<const Move>) const override {
-      return p_->empty() ? 0.0 : p_->front().gain;
-    }
-
-   private:
-    std::shared_ptr<std::vector<Proposal>> p_;
-  };
-  std::vector<std::unique_ptr<Metric>> m;
-  m.push_back(std::make_unique<Scripted>(proposals));
-  Planner planner(o, std::move(m));
+  Planner planner(o, scripted(proposals));
   auto round = planner.plan(f.context(), {}, f.t0);
   ASSERT_TRUE(round.plan);
   planner.applied(*round.plan, f.t0);
@@ -300,6 +306,35 @@ TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
   // After rollback_ban the reverse is an ordinary move again.
   *proposals = {proposal(back, 0.10)};
   EXPECT_TRUE(planner.plan(f.context(), {}, f.t0 + 70s).plan);
+}
+
+// A swap predicted to gain 20% that changed nothing measurable is kept (within the rollback
+// tolerance); the same model then prices its reverse at 20% too. Undoing it on that figure
+// would swap the pair back and forth every hold-off for the whole run.
+TEST(Planner, AMoveThatGainedNothingIsNotUndoneOnTheSameModelsWord) {
+  Fixture f;
+  PlannerOptions o;
+  o.hold_off = 1s;
+  o.rollback_ban = 60s;
+  const std::vector<Move> back = {{0, 1, 0}, {1, 0, 1}};
+  auto proposals = std::make_shared<std::vector<Proposal>>(1, proposal(v(kSwap01), 0.2));
+  Planner planner(o, scripted(proposals));
+  auto round = planner.plan(f.context(), {}, f.t0);
+  ASSERT_TRUE(round.plan);
+  planner.applied(*round.plan, f.t0);
+  std::optional<PlanEvaluation> e;
+  for (int i = 0; i < 10 && !e; ++i) e = planner.observe(slowed(f.w, 0.97), f.t0 + 1s);
+  ASSERT_TRUE(e);
+  ASSERT_FALSE(e->harmful);  // 3% slower: within the tolerance, kept
+
+  *proposals = {proposal(back, 0.2)};
+  round = planner.plan(f.context(), {}, f.t0 + 10s);
+  EXPECT_FALSE(round.plan) << "the pair swapped back on a 20% prediction";
+  ASSERT_EQ(round.decisions.size(), 1u);
+  EXPECT_EQ(round.decisions.front().verdict, Verdict::kReversal);
+  // A change the model prices beyond its error on the move is still made.
+  *proposals = {proposal(back, 0.4)};
+  EXPECT_TRUE(planner.plan(f.context(), {}, f.t0 + 11s).plan);
 }
 
 TEST(Planner, EvaluationWaitsForEnoughCalls) {

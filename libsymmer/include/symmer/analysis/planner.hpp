@@ -19,11 +19,12 @@
 // show it dropped by more than rollback_tolerance, it returns the reverse plan and bans those
 // moves. Rollbacks are exempt from the hold-off (they repair, they do not explore).
 //
-// Hysteresis against flapping: once a plan is judged helpful, a proposal that sends one of its
-// ranks back to the core it left (within rollback_ban) must predict more than min_gain plus
-// the gain the plan was observed to bring; otherwise it is refused as a reversal. Noisy
-// capability estimates (a shared, busy machine) would else swap the same pair back and forth
-// every hold-off.
+// Hysteresis against flapping: once a plan is kept, a proposal that sends one of its ranks
+// back to the core it left (within rollback_ban) must predict more than min_gain plus the gain
+// the plan was observed to bring plus what its prediction overestimated that gain by;
+// otherwise it is refused as a reversal. Noisy capability estimates (a shared, busy machine),
+// or a model that prices a swap and its reverse alike, would else swap the same pair back and
+// forth every hold-off.
 
 #include <chrono>
 #include <cstdint>
@@ -72,7 +73,7 @@ enum class Verdict {
   kNumaRefused,     ///< crosses NUMA nodes under NumaPolicy::kRefuse
   kNotAllowed,      ///< a target core outside the allowed set
   kOverlap,         ///< touches a rank or core of a higher-priority accepted proposal
-  kReversal,        ///< undoes a move that helped, for less than that move gained
+  kReversal,        ///< undoes a kept move for less than its margin (see above)
 };
 
 /// "accepted", "low_confidence", ... (stable strings for the decision log).
@@ -179,9 +180,9 @@ class Planner {
   std::map<std::pair<int, int>, TimePoint> banned_;  // (rank, core) -> until
   struct Kept {
     TimePoint until;
-    double observed_gain = 0.0;
+    double margin = 0.0;  // what undoing it must gain beyond min_gain
   };
-  std::map<std::pair<int, int>, Kept> kept_;  // (rank, core it left in a helpful plan)
+  std::map<std::pair<int, int>, Kept> kept_;  // (rank, core it left in a kept plan)
   std::optional<Watched> watched_;
   std::uint64_t next_id_ = 1;
 };
