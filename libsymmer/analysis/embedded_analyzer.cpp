@@ -42,25 +42,37 @@ constexpr auto kOpenRetry = std::chrono::milliseconds(50);
 constexpr int kLeasePeriods = 3;
 constexpr auto kMinLease = std::chrono::seconds(2);
 
-// Runs the calling thread on `pus` (false when the kernel refuses, e.g. outside the cpuset).
-bool bind_this_thread(const std::vector<int>& pus) {
-  const cpu_set_t set = topology::cpu_set_of(pus);
+// The CPUs the job was started on: its launcher's (the parent process's) mask, which taskset,
+// numactl or the batch system set on mpiexec. The thread never leaves them: the kernel bounds
+// it only by the cpuset, not by a mask the user gave the whole job. Without the parent's mask,
+// this thread's own.
+cpu_set_t launcher_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(getppid(), sizeof set, &set) != 0) sched_getaffinity(0, sizeof set, &set);
+  return set;
+}
+
+// Runs the calling thread on those of `pus` the launcher's mask holds (false when none is, or
+// the kernel refuses, e.g. outside the cpuset).
+bool bind_this_thread(const std::vector<int>& pus, const cpu_set_t& launcher) {
+  cpu_set_t set = topology::cpu_set_of(pus);
+  CPU_AND(&set, &set, &launcher);
   return CPU_COUNT(&set) > 0 && sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
 // The thread starts bound where local rank 0 is, and its start-up (topology discovery, the
-// first samples) would come out of that rank's time: it goes anywhere else first. The kernel
-// keeps only the CPUs of the job's cpuset and refuses (EINVAL) when none is left, in which case
-// the thread stays; the scheduler then places it on idle CPUs until the first window tells
-// which cores no rank uses (spare_pus).
-void leave_rank_cores() {
+// first samples) would come out of that rank's time: it goes to the launcher's other CPUs
+// first, if any. The kernel keeps only the CPUs of the job's cpuset and refuses (EINVAL) when
+// none is left, in which case the thread stays; the scheduler then places it on idle CPUs until
+// the first window tells which cores no rank uses (spare_pus).
+void leave_rank_cores(const cpu_set_t& launcher) {
   cpu_set_t own;
   if (sched_getaffinity(0, sizeof own, &own) != 0) return;
   cpu_set_t others;
   CPU_ZERO(&others);
   for (int pu = 0; pu < CPU_SETSIZE; ++pu)
-    if (!CPU_ISSET(pu, &own)) CPU_SET(pu, &others);
-  sched_setaffinity(0, sizeof others, &others);
+    if (CPU_ISSET(pu, &launcher) && !CPU_ISSET(pu, &own)) CPU_SET(pu, &others);
+  if (CPU_COUNT(&others) > 0) sched_setaffinity(0, sizeof others, &others);
 }
 
 // CPU time of the calling thread: what the analysis costs the node.
@@ -96,7 +108,8 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
   void run() noexcept {
     tid_.store(static_cast<int>(gettid()), std::memory_order_relaxed);
     try {
-      leave_rank_cores();
+      const cpu_set_t launcher = launcher_cpus();
+      leave_rank_cores(launcher);
       setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
       // hwloc only: the analysis needs no GPU ordinals, and initialising the CUDA driver (a
       // good part of a second of CPU) is not the job's to pay. (hwloc's x86 discovery visits
@@ -178,7 +191,8 @@ class EmbeddedAnalyzerThread final : public EmbeddedAnalyzer {
         ++windows_;
         // Off the ranks' cores when the job leaves one free: the analysis then takes no time
         // from any rank. Every window, since ranks move.
-        if (const auto spare = analysis->spare_pus(); !spare.empty()) bind_this_thread(spare);
+        if (const auto spare = analysis->spare_pus(); !spare.empty())
+          bind_this_thread(spare, launcher);
       }
       if (analysis) analysis->finish(Clock::now(), cost());
     } catch (const std::exception& e) {

@@ -19,7 +19,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../support'))
 from symmer_testing.cases import Cases, Failure, Skip, check  # noqa: E402
 from symmer_testing.mpi_jobs import (JobFolder, Noise, cpu_list, cpus_allowed,  # noqa: E402
-                                     descendants, json_lines, last_cpu, last_json_line)
+                                     descendants, json_lines, last_cpu, last_json_line,
+                                     threads_named)
 
 CASES = Cases()
 case = CASES.case
@@ -134,8 +135,18 @@ def hybrid_rank_keeps_its_set(env):
 @case
 def taskset_domain_is_respected(env):
     # The whole job confined to CPU 1 by its user, ranks unbound inside it, CPU 1 noisy: a
-    # cleaner CPU 0 exists, but nothing of the job may run there.
-    seen, watch = rank_sets(env)
+    # cleaner CPU 0 exists, but nothing of the job may run there: no rank, and not symmer's
+    # own analyzer thread in rank 0's process either.
+    seen, watch_ranks = rank_sets(env)
+    analyzer = set()
+
+    def watch(ranks):
+        watch_ranks(ranks)
+        for r in ranks:
+            for tid in threads_named(r, 'symmer-analyze'):
+                if cpus := cpus_allowed(r, tid):
+                    analyzer.add(cpus)
+
     result, events, p = env.run(
         ['taskset', '-c', '1'] + env.symmer_run(env.args.mpiexec, '-n', 2, '-bind-to', 'none',
                                                 *env.bench('--iterations', 100, '--work-ms', 5,
@@ -146,6 +157,9 @@ def taskset_domain_is_respected(env):
         for s in sets:
             check(cpu_list(s) <= {1}, f'rank pid {pid} was allowed CPUs {s} outside the mask 1; '
                   f'all: {seen}; decisions: {env.kinds(events, "plan")}')
+    check(analyzer, 'the analyzer thread was never seen while the job ran')
+    for s in analyzer:
+        check(cpu_list(s) <= {1}, f'the analyzer thread was allowed CPUs {s} outside the mask 1')
     check(not env.kinds(events, 'actuation'), f'a move was made: {env.kinds(events, "actuation")}')
 
 
