@@ -148,10 +148,12 @@ void print_report(const fs::path& log, std::uintmax_t from, std::uint64_t job_id
     std::cerr << "symmerd analysed this job; its decisions for it:\n" << report.to_text() << std::flush;
     return;
   }
+  // Nothing logged: nobody analysed the job, and an empty report would say nothing was seen.
+  std::error_code ec;
   std::ifstream in(log);
-  if (!in) {
-    std::cerr << "symmer-run: no report: the analyzer wrote no decision log (" << log.string()
-              << "); was it on (--analyzer embedded) and the job an MPI job?\n";
+  if (!in || fs::file_size(log, ec) <= from || ec) {
+    std::cerr << "symmer-run: no report: the job's analyzer logged nothing (it was off or "
+                 "disabled, or the job ended before MPI_Init)\n";
     return;
   }
   in.seekg(static_cast<std::streamoff>(from));
@@ -247,8 +249,20 @@ int main(int argc, char** argv) {
   RunOptions opts;
   add_run_options(app, opts);
   symmer::add_version_flag(app, "symmer-run");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Bad options exit 2, as the manual page says; CLI11's own codes differ by error.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   std::vector<std::string> command = app.remaining();
+  // An option symmer-run does not know would else be taken for the command.
+  if (!command.empty() && command.front().size() > 1 && command.front().front() == '-' &&
+      command.front() != "--") {
+    std::cerr << "symmer-run: unknown option " << command.front()
+              << " (symmer-run's options come before the command; see --help)\n";
+    return 2;
+  }
   if (!command.empty() && command.front() == "--") command.erase(command.begin());
   if (command.empty()) {
     std::cerr << "symmer-run: no command given (try: symmer-run mpiexec -n 2 ./app)\n";

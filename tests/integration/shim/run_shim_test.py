@@ -532,6 +532,18 @@ def launcher(t):
     check(rc == 3, f'exit status not passed through: {rc}')
     rc, out, err = run([run_bin, '/nonexistent/program'], t.env(preload=False))
     check(rc == 127 and 'cannot run /nonexistent/program' in err, f'missing program: rc {rc}, {err}')
+    # Bad options: one message naming what was wrong, exit status 2 (the manual page's).
+    for bad, named in ((['--frobnicate'], '--frobnicate'), (['--domain', 'nodes'], 'nodes')):
+        rc, out, err = run([run_bin, *bad, t.args.mpiexec, '-n', '2', app], t.env(preload=False))
+        check(rc == 2 and named in err and 'cannot run' not in err,
+              f'symmer-run {" ".join(bad)}: rc {rc}, {err}')
+    # --report where nobody analysed the job (analyzer off; a launcher that does not exist):
+    # it says so, never an empty report that claims nothing was seen.
+    for options, command in ((['--analyzer', 'off'], [t.args.mpiexec]), ([], ['/nonexistent/mpiexec'])):
+        rc, out, err = run([run_bin, '--report', *options, *command, '-n', '2', '-bind-to', 'core',
+                            app], t.env(preload=False))
+        check('no report:' in err and 'symptoms:' not in err,
+              f'symmer-run --report {" ".join(options + command)}: rc {rc}, {err}')
 
 
 @case
