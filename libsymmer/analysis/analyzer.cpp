@@ -257,22 +257,28 @@ void Analyzer::log_round(const PlanningRound& round, TimePoint now) {
            {"evidence", symptom.evidence}},
           now);
   }
-  // A symptom without any remedy to weigh: say so once (the report names it).
+  // A symptom without any remedy to weigh: say so once (the report names it). With no rank
+  // placed (all launched unbound with several threads each) that, not the cores, is why.
+  const auto& ranks = history_.back().ranks;
+  const bool unplaced =
+      !ranks.empty() &&
+      std::all_of(ranks.begin(), ranks.end(), [](const RankWindow& r) { return r.core < 0; });
+  const char* verdict = unplaced ? "unplaced" : "no_better_core";
   for (const auto& [metric, symptom] : round.symptoms) {
     if (!symptom.present) continue;
     // clang 14 cannot capture a structured binding: name it.
     const bool proposed =
         std::any_of(round.decisions.begin(), round.decisions.end(),
                     [&m = metric](const Decision& d) { return d.proposal.metric == m; });
-    if (!proposed && changed("decision:" + metric, "no_better_core"))
+    if (!proposed && changed("decision:" + metric, verdict))
       log({{"event", "decision"},
            {"metric", metric},
            {"moves", nlohmann::json::array()},
-           {"verdict", "no_better_core"},
+           {"verdict", verdict},
            {"gain", 0.0},
            {"confidence", 0.0},
-           {"evidence", {{"symptom", symptom.evidence},
-                         {"free_places", free_keys(history_.back()).size()}}}},
+           {"evidence",
+            {{"symptom", symptom.evidence}, {"free_places", free_keys(history_.back()).size()}}}},
           now);
   }
   // The best proposal of each source, and every accepted one.

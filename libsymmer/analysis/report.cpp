@@ -103,6 +103,11 @@ void Report::note_rejection(const nlohmann::json& e, double t) {
     reason =
         "it would undo a kept move for less than that move gained plus what its "
         "prediction overestimated";
+  else if (verdict == "unplaced")
+    reason =
+        "no rank has a place: each was launched unbound with several threads, so which cores "
+        "they use is unknown; bind the ranks (e.g. mpiexec -bind-to core:N) to let symmer move "
+        "them";
   else if (verdict == "no_better_core") {
     reason = "no better core: no free place of the rank's size in the domain offers more";
     const double resolution =

@@ -133,6 +133,19 @@ def hybrid_rank_keeps_its_set(env):
 
 
 @case
+def unbound_hybrid_ranks_are_the_reason_given(env):
+    # Two ranks of two threads each, launched unbound: symmer cannot tell which cores their
+    # threads use and moves neither; the report says that, not that no core was better.
+    result, events, p = env.run(
+        env.symmer_run(env.args.mpiexec, '-n', 2, '-bind-to', 'none',
+                       *env.bench('--iterations', 100, '--work-ms', 5, '--ratio', 4)),
+        OMP_NUM_THREADS=2)
+    check(not env.kinds(events, 'actuation'), f'a move was made: {events}')
+    check('idleness: no rank has a place' in p.stderr and 'no better core' not in p.stderr,
+          f'report:\n{p.stderr}')
+
+
+@case
 def taskset_domain_is_respected(env):
     # The whole job confined to CPU 1 by its user, ranks unbound inside it, CPU 1 noisy: a
     # cleaner CPU 0 exists, but nothing of the job may run there: no rank, and not symmer's

@@ -284,6 +284,24 @@ TEST(Analyzer, AComputeBoundRankLeavesADegradedCoreEvenWhenNobodyWaits) {
   EXPECT_THAT(alone.analyzer->finish(alone.now).to_text(), ::testing::HasSubstr("no better core"));
 }
 
+// Ranks launched unbound with several threads each have no place: nothing moves them, and the
+// report gives that as the reason, not that no core was better.
+TEST(Analyzer, RanksWithoutAPlaceAreTheReasonGivenWhenNothingMoves) {
+  const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:2 pu:1");
+  Harness h(testing::paired_job({0.040, 0.010}, {0.5, 1.0}), node, quiet());
+  h.disturb = [](WindowSample& w) {
+    for (auto& r : w.ranks) {
+      r.core = -1;
+      r.cores.clear();
+    }
+  };
+  h.run(20);
+  EXPECT_TRUE(h.ranks->log.empty());
+  const std::string text = h.analyzer->finish(h.now).to_text();
+  EXPECT_THAT(text, ::testing::HasSubstr("idleness: no rank has a place"));
+  EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("no better core")));
+}
+
 // Nothing is placed outside the job's domain, however clean the cores there are.
 TEST(Analyzer, PlacementsStayInsideTheDomain) {
   const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:4 pu:1");
