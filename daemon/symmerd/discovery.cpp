@@ -242,6 +242,9 @@ void Daemon::drop(const std::string& key, const std::string& why, TimePoint now)
   if (it == state_.jobs.end()) return;
   spdlog::info("symmerd: job {} {}", segment::job_id_text(it->second->job_id()), why);
   it->second->tick(now);
+  // Its summary reaches the decisions (and symmer-run --report) before the job goes.
+  it->second->finish(now);
+  collect_events();
   state_.jobs.erase(it);
   state_.overrides.erase(key);
 }

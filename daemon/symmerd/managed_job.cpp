@@ -109,8 +109,11 @@ ManagedJob::ManagedJob(std::string path, const DirectoryFd& log_dir,
   build_analyzer(now);
 }
 
-ManagedJob::~ManagedJob() {
-  if (analyzer_) analyzer_->finish(analysis::Clock::now());
+ManagedJob::~ManagedJob() { finish(analysis::Clock::now()); }
+
+void ManagedJob::finish(TimePoint now) {
+  if (analyzer_ && !finished_) analyzer_->finish(now);
+  finished_ = true;
 }
 
 void ManagedJob::build_analyzer(TimePoint now) {

@@ -89,6 +89,9 @@ class ManagedJob {
   void analyze(const std::vector<int>& allowed_cores, analysis::TimePoint now);
   /// Advances moves in flight; true while some are.
   bool tick(analysis::TimePoint now);
+  /// Ends the analysis of a job that goes: its summary event (what each symptom lasted, the
+  /// time recovered) joins the new events.
+  void finish(analysis::TimePoint now);
   /// True while the analyzer or the coscheduler has moves in flight.
   bool busy() const { return analyzer_busy_ || coschedule_running_.has_value(); }
   /// True when local rank `r` moved (by the coscheduler) within the hold-off.
@@ -140,6 +143,7 @@ class ManagedJob {
   std::unique_ptr<analysis::Analyzer> analyzer_;
   bool analyzer_busy_ = false;
   bool rebuild_pending_ = false;  // new settings wait for the analyzer's moves to finish
+  bool finished_ = false;         // the analyzer wrote its summary
   bool claimed_ = false;
   analysis::SegmentSample previous_;
   std::optional<analysis::WindowSample> window_;

@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "symmer/analysis/report.hpp"
@@ -115,28 +117,41 @@ int run_child(std::vector<char*>& args) {
   return 1;
 }
 
+// symmerd logs a job's summary (its totals) once it sees the job gone, within a period or at
+// once through inotify: how long the report waits for it at most.
+constexpr int kSummaryTries = 30;
+constexpr auto kSummaryRetry = std::chrono::milliseconds(100);
+
 /// symmerd's decisions for job `job_id` of this user (symmerctl beside this launcher asks the
-/// daemon); empty when no daemon answers or it made none.
+/// daemon); empty when no daemon answers or it made none. Waits a while for the job's summary.
 std::vector<nlohmann::json> daemon_decisions(std::uint64_t job_id) {
   std::error_code ec;
   const fs::path ctl = fs::read_symlink("/proc/self/exe", ec).parent_path() / "symmerctl";
   if (ec || !fs::exists(ctl, ec)) return {};
   const std::string cmd = "'" + ctl.string() + "' decisions --json --limit 100000 2>/dev/null";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return {};
-  std::string text;
-  std::array<char, 4096> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
-  ::pclose(pipe);
-  const auto reply = nlohmann::json::parse(text, nullptr, false);
-  if (!reply.is_object() || reply.value("mode", "") == "embedded") return {};
   char prefix[64];
   std::snprintf(prefix, sizeof prefix, "symmer-%u-%016llx-", static_cast<unsigned>(::geteuid()),
                 static_cast<unsigned long long>(job_id));
-  std::vector<nlohmann::json> out;
-  for (const auto& e : reply.value("decisions", nlohmann::json::array()))
-    if (e.is_object() && e.value("job", "").rfind(prefix, 0) == 0) out.push_back(e);
-  return out;
+  for (int attempt = 1;; ++attempt) {
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    if (pipe == nullptr) return {};
+    std::string text;
+    std::array<char, 4096> buf{};
+    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;)
+      text.append(buf.data(), n);
+    ::pclose(pipe);
+    const auto reply = nlohmann::json::parse(text, nullptr, false);
+    if (!reply.is_object() || reply.value("mode", "") == "embedded") return {};
+    std::vector<nlohmann::json> out;
+    bool summarised = false;
+    for (const auto& e : reply.value("decisions", nlohmann::json::array()))
+      if (e.is_object() && e.value("job", "").rfind(prefix, 0) == 0) {
+        out.push_back(e);
+        summarised = summarised || e.value("event", "") == "summary";
+      }
+    if (out.empty() || summarised || attempt == kSummaryTries) return out;
+    std::this_thread::sleep_for(kSummaryRetry);
+  }
 }
 
 /// Prints the report of the events appended to `log` after byte `from`, or of symmerd's

@@ -12,6 +12,7 @@ fast the machine is. Affinities are checked independently of the daemon, in /pro
 """
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -230,7 +231,8 @@ def decisions(env, **filters):
 @case
 def report_shows_the_daemons_decisions(env):
     # A job under symmer-run --report while symmerd analyses it: the embedded analyzer stands
-    # by, so the report must be the daemon's decisions for the job.
+    # by, so the report must be the daemon's decisions for the job, down to the summary the
+    # daemon logs once the job is gone (its totals, and how long it watched the job).
     env.start_daemon()
     stop = os.path.join(env.tmp, 'stop-report')
     cmd = [os.path.join(env.build, 'bin', 'symmer-run'), '--report', env.args.mpiexec, '-n', '1',
@@ -246,6 +248,13 @@ def report_shows_the_daemons_decisions(env):
     check(p.returncode == 0, f'job failed ({p.returncode}):\n{out}\n{err}')
     check('symmerd analysed this job' in err and 'symmer report' in err,
           f'the report is not the daemon\'s:\n{err}')
+    summaries = decisions(env, event='summary')
+    check(len(summaries) == 1, f'the daemon logged {len(summaries)} summaries for the job')
+    # The report's span ends at its latest event: the summary's time, as printed (6 digits).
+    observed = re.search(r'symmer report \(([0-9.e+-]+) s observed', err)
+    end = summaries[0]['t_s']
+    check(observed and abs(float(observed.group(1)) - end) <= 1e-5 * end,
+          f"the report ends before the daemon's summary ({end} s):\n{err}")
 
 
 @case
