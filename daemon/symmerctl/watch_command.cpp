@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `symmerctl watch`: a live per-core and per-rank view, refreshed in place.
+#include <unistd.h>
+
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -26,6 +28,9 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
   cmd.add_option("--count", o->count, "stop after this many refreshes (default: until Ctrl-C)")
       ->check(CLI::NonNegativeNumber);
   return [o] {
+    // A terminal is redrawn in place; a pipe or file gets one refresh after another, as
+    // `top -b` writes, so a log of it reads without control codes.
+    const bool terminal = isatty(STDOUT_FILENO) != 0;
     for (int i = 0; o->count == 0 || i < o->count; ++i) {
       if (i > 0) std::this_thread::sleep_for(std::chrono::duration<double>(o->interval));
       nlohmann::json status, cores, ranks;
@@ -45,8 +50,8 @@ symmer::ctl::CommandRun setup(CLI::App& cmd) {
         ranks = symmer::ctl::local_ranks(o->dir, half);
         head = "no symmerd (embedded mode): " + status["jobs"].dump() + " job(s)";
       }
-      std::cout << "\033[H\033[2J"  // home + clear: redraw in place
-                << head << "\n\n"
+      const char* start = terminal ? "\033[H\033[2J" : i > 0 ? "\n" : "";  // home + clear
+      std::cout << start << head << "\n\n"
                 << symmer::ctl::cores_table(cores) << "\n"
                 << symmer::ctl::ranks_table(ranks) << std::flush;
     }

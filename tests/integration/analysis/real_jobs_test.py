@@ -275,7 +275,7 @@ def symmerctl_reads_an_embedded_job(env):
             return
         time.sleep(1.0)  # a few windows: decisions published
         for what in (['status'], ['jobs'], ['cores'], ['ranks'], ['decisions', '--limit', '500'],
-                     ['watch', '--count', '1', '--interval', '0.2']):
+                     ['watch', '--count', '2', '--interval', '0.2']):
             q = subprocess.run([ctl, *what, *no_daemon, '--dir', env.folder.shm],
                                capture_output=True, text=True, timeout=60, env=env.env())
             outputs[what[0]] = q
@@ -296,8 +296,10 @@ def symmerctl_reads_an_embedded_job(env):
     check('CPUS' in ranks and 'Linux CPU numbers' in ranks and 'symmer-idleness' in ranks,
           f'ranks:\n{ranks}')
     check('config' in outputs['decisions'].stdout, f'decisions:\n{outputs["decisions"].stdout}')
-    check('embedded' in outputs['watch'].stdout and 'RANK' in outputs['watch'].stdout,
-          f'watch:\n{outputs["watch"].stdout}')
+    watched = outputs['watch'].stdout
+    check('embedded' in watched and 'RANK' in watched, f'watch:\n{watched}')
+    # Into a pipe: one refresh after another, no terminal control codes.
+    check(watched.count('no symmerd') == 2 and '\033' not in watched, f'watch:\n{watched!r}')
 
 
 if __name__ == '__main__':
