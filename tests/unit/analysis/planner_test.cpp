@@ -276,36 +276,50 @@ TEST(Planner, KeepsAPlanThatHelped) {
   EXPECT_NEAR(e->observed_gain, 0.2, 0.02);  // 1 - 1/1.25
 }
 
-TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
-  Fixture f;
+// The swap of ranks 0 and 1, predicted at 20%, planned and applied at t0 (hold-off 1 s,
+// rollback_ban 60 s) and judged on windows `speed` times as fast; `proposals`: what the metric
+// proposes from then on, as measurements change it. `e`: the judgement.
+std::unique_ptr<Planner> judged_scripted_swap(const Fixture& f, double speed,
+                                              std::shared_ptr<std::vector<Proposal>> proposals,
+                                              std::optional<PlanEvaluation>& e) {
   PlannerOptions o;
   o.hold_off = 1s;
   o.rollback_ban = 60s;
-  const std::vector<Move> back = {{0, 1, 0}, {1, 0, 1}};
-  // What the metric proposes changes between rounds, as measurements do.
-  auto proposals = std::make_shared<std::vector<Proposal>>(1, proposal(v(kSwap01), 0.2));
-  Planner planner(o, scripted(proposals));
-  auto round = planner.plan(f.context(), {}, f.t0);
-  ASSERT_TRUE(round.plan);
-  planner.applied(*round.plan, f.t0);
+  *proposals = {proposal(v(kSwap01), 0.2)};
+  auto planner = std::make_unique<Planner>(o, scripted(std::move(proposals)));
+  const auto round = planner->plan(f.context(), {}, f.t0);
+  if (!round.plan) {
+    ADD_FAILURE() << "the swap was not planned";
+    return planner;
+  }
+  planner->applied(*round.plan, f.t0);
+  for (int i = 0; i < 10 && !e; ++i) e = planner->observe(slowed(f.w, speed), f.t0 + 1s);
+  return planner;
+}
+
+const std::vector<Move> kSwap01Back = {{0, 1, 0}, {1, 0, 1}};
+
+TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
+  Fixture f;
+  auto proposals = std::make_shared<std::vector<Proposal>>();
   std::optional<PlanEvaluation> e;
-  for (int i = 0; i < 10 && !e; ++i) e = planner.observe(slowed(f.w, 1.25), f.t0 + 1s);
+  const auto planner = judged_scripted_swap(f, 1.25, proposals, e);
   ASSERT_TRUE(e);
   ASSERT_FALSE(e->harmful);  // it helped: 20% observed
 
   // Noisy figures later make the reverse look 10% better: not enough to undo 20%.
-  *proposals = {proposal(back, 0.10)};
-  round = planner.plan(f.context(), {}, f.t0 + 10s);
+  *proposals = {proposal(kSwap01Back, 0.10)};
+  auto round = planner->plan(f.context(), {}, f.t0 + 10s);
   EXPECT_FALSE(round.plan);
   ASSERT_EQ(round.decisions.size(), 1u);
   EXPECT_EQ(round.decisions.front().verdict, Verdict::kReversal);
   // A real change (the noise moved to the other core) is predicted to gain far more.
-  *proposals = {proposal(back, 0.40)};
-  round = planner.plan(f.context(), {}, f.t0 + 11s);
+  *proposals = {proposal(kSwap01Back, 0.40)};
+  round = planner->plan(f.context(), {}, f.t0 + 11s);
   EXPECT_TRUE(round.plan);
   // After rollback_ban the reverse is an ordinary move again.
-  *proposals = {proposal(back, 0.10)};
-  EXPECT_TRUE(planner.plan(f.context(), {}, f.t0 + 70s).plan);
+  *proposals = {proposal(kSwap01Back, 0.10)};
+  EXPECT_TRUE(planner->plan(f.context(), {}, f.t0 + 70s).plan);
 }
 
 // A swap predicted to gain 20% that changed nothing measurable is kept (within the rollback
@@ -313,28 +327,20 @@ TEST(Planner, UndoesAHelpfulMoveOnlyForMoreThanItGained) {
 // would swap the pair back and forth every hold-off for the whole run.
 TEST(Planner, AMoveThatGainedNothingIsNotUndoneOnTheSameModelsWord) {
   Fixture f;
-  PlannerOptions o;
-  o.hold_off = 1s;
-  o.rollback_ban = 60s;
-  const std::vector<Move> back = {{0, 1, 0}, {1, 0, 1}};
-  auto proposals = std::make_shared<std::vector<Proposal>>(1, proposal(v(kSwap01), 0.2));
-  Planner planner(o, scripted(proposals));
-  auto round = planner.plan(f.context(), {}, f.t0);
-  ASSERT_TRUE(round.plan);
-  planner.applied(*round.plan, f.t0);
+  auto proposals = std::make_shared<std::vector<Proposal>>();
   std::optional<PlanEvaluation> e;
-  for (int i = 0; i < 10 && !e; ++i) e = planner.observe(slowed(f.w, 0.97), f.t0 + 1s);
+  const auto planner = judged_scripted_swap(f, 0.97, proposals, e);
   ASSERT_TRUE(e);
   ASSERT_FALSE(e->harmful);  // 3% slower: within the tolerance, kept
 
-  *proposals = {proposal(back, 0.2)};
-  round = planner.plan(f.context(), {}, f.t0 + 10s);
+  *proposals = {proposal(kSwap01Back, 0.2)};
+  auto round = planner->plan(f.context(), {}, f.t0 + 10s);
   EXPECT_FALSE(round.plan) << "the pair swapped back on a 20% prediction";
   ASSERT_EQ(round.decisions.size(), 1u);
   EXPECT_EQ(round.decisions.front().verdict, Verdict::kReversal);
   // A change the model prices beyond its error on the move is still made.
-  *proposals = {proposal(back, 0.4)};
-  EXPECT_TRUE(planner.plan(f.context(), {}, f.t0 + 11s).plan);
+  *proposals = {proposal(kSwap01Back, 0.4)};
+  EXPECT_TRUE(planner->plan(f.context(), {}, f.t0 + 11s).plan);
 }
 
 TEST(Planner, EvaluationWaitsForEnoughCalls) {
