@@ -136,6 +136,21 @@ TEST(SplitMath, MatchesTheRemainderRuleAndIsNearTheIntegerOptimum) {
   }
 }
 
+TEST(SplitMath, EqualDevicesOfANodeGetTheRemainderRulesShares) {
+  // A node's cores planned at their common rate: up to 64 of them, at times whose inverses
+  // are not exact in binary, some retired, every n up to 200. The rule's integer form gives
+  // each n / d and the remainder to the first ones.
+  for (const double t : {1e-9 / 3.0, 0.7, 3.0}) {
+    for (std::size_t devices = 1; devices <= 64; devices += (devices < 8 ? 1 : 7)) {
+      std::vector<double> p(devices, t);
+      if (devices > 2) p[1] = kInf;
+      for (std::int64_t n = 0; n <= 200; ++n)
+        ASSERT_EQ(split(n, p), reference_split(n, p))
+            << "t=" << t << " d=" << devices << " n=" << n;
+    }
+  }
+}
+
 TEST(SplitMath, TwoDevicesMatchTheReducedFormWithinOneIteration) {
   // Thesis eq. 4.6: i_c = I * p_g / (p_g + p_c).
   for (std::int64_t n : {1, 7, 100, 12345}) {

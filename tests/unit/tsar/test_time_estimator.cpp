@@ -3,8 +3,10 @@
 // re-train it quickly, and unmeasured devices get priors in the measured devices' unit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "schedule/split_math.hpp"
@@ -72,6 +74,29 @@ TEST(TimeEstimator, SpikySequenceNeverCollapsesTheSplit) {
     tsar::core::split_iterations(1000, tpi, counts);
     EXPECT_GT(counts[0], 400) << "pass " << pass;
     EXPECT_GT(counts[1], 400) << "pass " << pass;
+  }
+}
+
+TEST(TimeEstimator, EstimateAndScatterAreThoseOfTheLastSamplesSorted) {
+  // Noisy samples within the re-training factor, with repeats: after each, the estimate is the
+  // lower median of the last kHistory samples and the scatter their spread over it, as a sort
+  // of those samples gives them.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> level(0, 6);
+  TimeEstimator e;
+  std::vector<double> all;
+  for (int i = 0; i < 500; ++i) {
+    const double sample = 1.0 + 0.05 * level(rng);
+    e.add(sample);
+    all.push_back(sample);
+    const std::size_t kept = std::min<std::size_t>(all.size(), TimeEstimator::kHistory);
+    std::vector<double> last(all.end() - static_cast<std::ptrdiff_t>(kept), all.end());
+    std::sort(last.begin(), last.end());
+    const double median = last[(kept - 1) / 2];
+    ASSERT_EQ(e.estimate(), median) << "sample " << i;
+    const double scatter =
+        kept >= TimeEstimator::kScatterSamples ? (last.back() - last.front()) / median : 0.0;
+    ASSERT_EQ(e.scatter(), scatter) << "sample " << i;
   }
 }
 

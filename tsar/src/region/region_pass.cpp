@@ -284,7 +284,9 @@ void Region::choose_participants() {
   cpu_participants_.clear();
   const auto add = [&](std::size_t w) {
     Worker& x = workers_[w];
-    x.taking_part = true;
+    // Its line holds what the worker reads every pass (its device): stored only when it
+    // changes, so a steady pass takes no worker's line away from it.
+    if (!x.taking_part) x.taking_part = true;
     (x.device->description().accelerator ? participants_ : cpu_participants_)
         .push_back(static_cast<int>(w));
   };

@@ -80,6 +80,9 @@ void PassPlanner::regroup() {
     if (is_cpu(w) && cores(w) > 1) teams_.push_back(w);
     if (!host_memory_[w]) linked_.push_back(w);
   }
+  single_cores_ = accelerators_.empty();
+  for (const std::size_t w : cpu_workers_)
+    single_cores_ = single_cores_ && device(w).description().cores.size() == 1;
   ++groups_epoch_;
   ++cpu_epoch_;
 }
@@ -376,15 +379,9 @@ void PassPlanner::choose_share_mode(std::int64_t n, SubPassPlan& plan) {
   share_mode_ = balance_cpu_ ? ShareMode::kSteal : ShareMode::kOwn;
   // The probe decides for cores alone, each its own device: next to accelerators the split
   // is what balances, and a team forks all its cores per chunk.
-  int cores = 0;
+  const auto cores = static_cast<std::int64_t>(cpu_workers_.size());
   probed_pass_ =
-      balance_cpu_ && !plan.chunked && plan.lo == 0 && plan.hi == n && !any_accelerator();
-  for (std::size_t w = 0; w < devices_.size() && probed_pass_; ++w) {
-    if (!active_[w]) continue;
-    probed_pass_ = is_cpu(w) && device(w).description().cores.size() == 1;
-    ++cores;
-  }
-  probed_pass_ = probed_pass_ && cores >= 2;
+      balance_cpu_ && !plan.chunked && plan.lo == 0 && plan.hi == n && single_cores_ && cores >= 2;
   if (!probed_pass_) return;
   share_mode_ = share_probe_.mode();
   if (share_mode_ != ShareMode::kChunks) return;

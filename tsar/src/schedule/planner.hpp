@@ -287,6 +287,9 @@ class PassPlanner {
   /// than one core (teams); active devices with their own memory (linked_). Per-pass work
   /// walks these, not every worker: a pass that is all an accelerator's touches no core.
   std::vector<std::size_t> accelerators_, cpu_workers_, teams_, linked_;
+  /// Every active worker is a CPU device of one core (regroup): a region the sharing probe
+  /// decides for.
+  bool single_cores_ = false;
   std::uint64_t groups_epoch_ = 0;  ///< grows with every regroup
   /// Grows with every change of a CPU device's estimator (changing) and every regroup: what
   /// is worked out from the CPU devices' estimators alone (the pool, cpu_aggregates, the

@@ -11,6 +11,30 @@ namespace {
 
 bool usable(double p) { return p > 0.0 && std::isfinite(p); }
 
+/// Where every usable device has the same time -- cores planned at their common rate, every
+/// pass of a CPU-only region -- the split below comes to n / d each and the remainder to the
+/// first devices in device order (ties go in device order): that, without the divisions,
+/// the long double products and the sort. Returns false where the times differ.
+bool split_equally(std::int64_t n, std::span<const double> tpi, std::span<std::int64_t> out) {
+  double time = 0.0;
+  std::int64_t devices = 0;
+  for (const double p : tpi) {
+    if (!usable(p)) continue;
+    if (devices > 0 && p != time) return false;
+    time = p;
+    ++devices;
+  }
+  if (devices == 0) return false;  // the general path says why
+  const std::int64_t each = n / devices;
+  std::int64_t extra = n % devices;
+  for (std::size_t j = 0; j < tpi.size(); ++j) {
+    if (!usable(tpi[j])) continue;
+    out[j] = each + (extra > 0 ? 1 : 0);
+    extra -= extra > 0 ? 1 : 0;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<double> split_fractions(std::span<const double> tpi) {
@@ -38,6 +62,7 @@ void split_iterations(std::int64_t n, std::span<const double> tpi, std::span<std
   if (out.size() != tpi.size()) throw std::invalid_argument("split_iterations: size mismatch");
   std::fill(out.begin(), out.end(), 0);
   if (n <= 0) return;
+  if (split_equally(n, tpi, out)) return;
   // The devices with a usable time, in device order; every step below walks these alone
   // (beside a GPU, cores sitting out a pass have infinite times: they cost one test each).
   auto& usable_at = scratch.usable;

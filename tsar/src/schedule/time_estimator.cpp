@@ -32,30 +32,45 @@ void TimeEstimator::add(double sample) {
       count_ = keep;
       streak_ = 0;
       ++retrains_;
-      update_median();
+      sorted_ = 0;
+      for (int k = 0; k < keep; ++k) insert_sorted(ring_[k]);
     }
   }
+  // The planner learns every core's sample every pass: the sorted window is edited in place
+  // (the sample leaving it out, the new one in), not sorted anew.
+  if (count_ >= kHistory) remove_sorted(ring_[count_ % kHistory]);
   ring_[count_ % kHistory] = sample;
   ++count_;
+  insert_sorted(sample);
   update_median();
 }
 
+void TimeEstimator::insert_sorted(double sample) {
+  int k = sorted_++;
+  for (; k > 0 && sorted_window_[k - 1] > sample; --k) sorted_window_[k] = sorted_window_[k - 1];
+  sorted_window_[k] = sample;
+}
+
+void TimeEstimator::remove_sorted(double sample) {
+  int k = 0;
+  while (k < sorted_ - 1 && sorted_window_[k] != sample) ++k;
+  for (--sorted_; k < sorted_; ++k) sorted_window_[k] = sorted_window_[k + 1];
+}
+
 void TimeEstimator::update_median() {
-  const int n = static_cast<int>(std::min<std::int64_t>(count_, kHistory));
-  std::array<double, kHistory> sorted{};
-  for (int i = 0; i < n; ++i) {  // insertion sort of at most kHistory values
-    int k = i;
-    for (; k > 0 && sorted[k - 1] > ring_[i]; --k) sorted[k] = sorted[k - 1];
-    sorted[k] = ring_[i];
-  }
-  median_ = sorted[(n - 1) / 2];
+  const int n = sorted_;
+  median_ = sorted_window_[(n - 1) / 2];
   // The planner reads the scatter of every core every pass: worked out here, once per sample.
-  scatter_ = n >= kScatterSamples && median_ > 0.0 ? (sorted[n - 1] - sorted[0]) / median_ : 0.0;
+  scatter_ = n >= kScatterSamples && median_ > 0.0
+                 ? (sorted_window_[n - 1] - sorted_window_[0]) / median_
+                 : 0.0;
 }
 
 void TimeEstimator::reset() {
   ++version_;
   ring_ = {};
+  sorted_window_ = {};
+  sorted_ = 0;
   count_ = 0;
   streak_ = 0;
   median_ = 0.0;

@@ -50,8 +50,12 @@ class TimeEstimator {
 
  private:
   void update_median();
+  void insert_sorted(double sample);
+  void remove_sorted(double sample);
 
   std::array<double, kHistory> ring_{};
+  std::array<double, kHistory> sorted_window_{};  ///< the kept samples in ascending order
+  int sorted_ = 0;                                ///< how many: min(count_, kHistory)
   double median_ = 0.0;
   double scatter_ = 0.0;
   std::int64_t count_ = 0;
