@@ -11,7 +11,9 @@
 //   accel_pass_us       the cores and the accelerator sharing the pass
 //   accel_only_pass_us  the accelerator with every iteration (the cores' workers stay asleep)
 // each with the planner's part of it (schedule_us: planning, learning, the copy engine's
-// exchange).
+// exchange). And a pass over every core of a loop whose length changes each pass, a few
+// microseconds of work a core, against OpenMP's static schedule over the same body:
+//   cores_pass_us, cores_pass_omp_static_us, cores_pass_work_us (the work alone)
 // Usage: tsar-bench-overhead [--passes N] [--chunks N] [--only accel|accel-only|accel-idle]
 //   (TSAR_DEVICES picks the devices). --only runs one accelerator phase alone, so a profiler
 //   (valgrind --tool=callgrind) counts the instructions of that kind of pass and no other.
@@ -26,6 +28,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -100,6 +103,81 @@ double omp_dynamic_dispatch_seconds(int threads, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) opaque();
     return seconds_since(t0) * threads / static_cast<double>(n);
   });
+}
+
+/// Passes over every core of a loop whose length changes from pass to pass, as a triangular
+/// loop's do (Gram-Schmidt's 640): kCoreSpins empty steps an iteration, kRowsPerCore
+/// iterations a core, a few microseconds of work each. What TSAR's pass costs beyond that work
+/// on every core -- planning, learning, waking, the barrier -- against OpenMP's static schedule
+/// over the same body and lengths.
+struct CoresPasses {
+  double tsar = 0.0;      ///< TSAR's median seconds a pass
+  double omp = 0.0;       ///< OpenMP static's
+  double work = 0.0;      ///< one core running its share alone (the pass's work)
+  double schedule = 0.0;  ///< the planner's part of TSAR's passes (schedule_seconds)
+};
+
+constexpr std::int64_t kCoreSpins = 64;
+constexpr std::int64_t kRowsPerCore = 64;
+
+inline void spin_rows(std::int64_t begin, std::int64_t end) {
+  for (std::int64_t i = begin; i < end; ++i)
+    for (std::int64_t k = 0; k < kCoreSpins; ++k) opaque();
+}
+
+CoresPasses cores_passes(tsar::Region& region, int passes) {
+  const int cores = region.num_devices();
+  const std::int64_t longest = kRowsPerCore * cores;
+  // Lengths from longest down by up to one row a core, so the split's sizes change every pass.
+  const auto length = [&](int p) { return longest - p % cores; };
+  const auto body = [](const tsar::Chunk& c) { spin_rows(c.begin(), c.end()); };
+  const auto tsar_run = [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) region.parallel_for(length(p), body);
+    return seconds_since(t0) / passes;
+  };
+  const auto omp_run = [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) {
+      const std::int64_t n = length(p);
+#pragma omp parallel for schedule(static) num_threads(cores)
+      for (std::int64_t i = 0; i < n; ++i) spin_rows(i, i + 1);
+    }
+    return seconds_since(t0) / passes;
+  };
+  // Alternated, so both see the same state of the node, with a pause after each block: an
+  // idle libgomp team spins for milliseconds after its region (GOMP_SPINCOUNT), and TSAR's
+  // workers pinned under those spinning threads would start late the whole next block (their
+  // rows then run on the leader), as TSAR's idle workers spin 2 ms before they sleep.
+  const auto settle = [] { std::this_thread::sleep_for(std::chrono::milliseconds(100)); };
+  tsar_run();  // warm-up: the split settles, the pool and OpenMP's team start
+  settle();
+  omp_run();
+  settle();
+  CoresPasses out;
+  const std::int64_t first = region.passes();
+  std::vector<double> t, o;
+  for (int r = 0; r < 5; ++r) {
+    t.push_back(tsar_run());
+    settle();
+    o.push_back(omp_run());
+    settle();
+  }
+  std::sort(t.begin(), t.end());
+  std::sort(o.begin(), o.end());
+  out.tsar = t[2];
+  out.omp = o[2];
+  out.work = median_of(5, [&] {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) spin_rows(0, length(p) / cores);
+    return seconds_since(t0) / passes;
+  });
+  const std::int64_t last = region.passes();
+  const std::int64_t from = std::max(first, last - 4096);
+  for (std::int64_t p = from; p < last; ++p)
+    out.schedule += region.pass_stats(p).pass.schedule_seconds;
+  out.schedule /= static_cast<double>(std::max<std::int64_t>(1, last - from));
+  return out;
 }
 
 /// A pass with an accelerator: its median seconds, the mean of the planner's part of the timed
@@ -249,6 +327,10 @@ int main(int argc, char** argv) {
     const double pass = tsar_pass_seconds(adaptive, n, passes);
     const double pass_team = omp_team_pass_seconds(adaptive, n, passes);
     const double omp_pass = omp_static_pass_seconds(devices, n, passes);
+    // The CPU devices alone: on a GPU node the default list has the GPUs too, whose priors
+    // would give them rows this host-only body runs on their control cores.
+    tsar::Region every_core("overhead-cores", "adaptive", TSAR_DEVICE_CPU);
+    const CoresPasses on_cores = cores_passes(every_core, std::max(10, passes / 10));
     const double dispatch = tsar_dispatch_seconds(chunked, chunks);
     const double omp_dispatch = omp_dynamic_dispatch_seconds(devices, chunks);
     AccelPasses with{}, all{};
@@ -270,6 +352,10 @@ int main(int argc, char** argv) {
     std::printf("adaptive pass, OpenMP team      %8.3f us  (tsar_next/tsar_loop in omp parallel)\n",
                 pass_team * 1e6);
     std::printf("OpenMP static parallel for      %8.3f us\n", omp_pass * 1e6);
+    std::printf(
+        "pass over every core            %8.3f us  (OpenMP static %.3f us, work %.3f us, "
+        "planner %.3f us)\n",
+        on_cores.tsar * 1e6, on_cores.omp * 1e6, on_cores.work * 1e6, on_cores.schedule * 1e6);
     std::printf("chunk dispatch, all devices     %8.1f ns per chunk per device\n", dispatch * 1e9);
     std::printf("chunk dispatch, one device      %8.1f ns\n", dispatch1 * 1e9);
     std::printf("OpenMP dynamic,1 dispatch       %8.1f ns per iteration per thread\n",
@@ -286,6 +372,11 @@ int main(int argc, char** argv) {
                              {"pass_one_device_us", pass1 * 1e6},
                              {"pass_omp_team_us", pass_team * 1e6},
                              {"omp_static_pass_us", omp_pass * 1e6},
+                             {"cores_pass_us", on_cores.tsar * 1e6},
+                             {"cores_pass_omp_static_us", on_cores.omp * 1e6},
+                             {"cores_pass_work_us", on_cores.work * 1e6},
+                             {"cores_pass_schedule_us", on_cores.schedule * 1e6},
+                             {"cores_pass_over_omp_static", on_cores.tsar / on_cores.omp},
                              {"chunk_dispatch_ns", dispatch * 1e9},
                              {"chunk_dispatch_one_device_ns", dispatch1 * 1e9},
                              {"omp_dynamic1_dispatch_ns", omp_dispatch * 1e9},
