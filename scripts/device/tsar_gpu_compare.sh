@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Interleaved comparison on a GPU node, from a bundle: this bundle's TSAR ("new": bin/, lib/)
-# against a baseline ("base"), alternating new, base, new, base... so the node's drift falls on
-# both alike. The baseline is bundle/base/ (scripts/bundle.sh --base-build: another commit's
-# benchmarks and libtsar) or bundle/lib-base/ (--base-lib: its libtsar alone, swapped under
+# against a baseline ("base"), alternating new, base, base, new, new, base... so the node's drift
+# and the place in a pair fall on both alike (the second process of each pair ran some suite
+# kernels 16-38% faster, every runtime alike: docs/results/tsar/per-core-cuts-suite/). The
+# baseline is bundle/base/ (scripts/bundle.sh --base-build: another commit's benchmarks and
+# libtsar) or bundle/lib-base/ (--base-lib: its libtsar alone, swapped under
 # this bundle's programs through LD_LIBRARY_PATH; only where the two commits' tsar.h agree).
 # Each run of tsar-bench-gpu (default schedule) prints one JSON line here, wrapped as
 #   {"run": R, "lib": "new"|"base", "status": S, "seconds": T, "bench": {...its line...}}
@@ -44,7 +46,9 @@ fi
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/# gpu: /'
 echo "# cores: $(nproc); node: $(uname -n); started $(date -u +%FT%TZ)"
 for ((r = 1; r <= runs; ++r)); do
-  for who in new base; do
+  order="new base"
+  ((r % 2 == 0)) && order="base new"
+  for who in $order; do
     start=$SECONDS
     [[ -z ${TRIALS:-} ]] || export TSAR_TRACE=$TRIALS/trace.jsonl
     line=$(side $who tsar-bench-gpu --schedules adaptive "$@" 2>/dev/null | tail -n 1)
