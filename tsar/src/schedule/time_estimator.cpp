@@ -37,11 +37,13 @@ void TimeEstimator::add(double sample) {
     }
   }
   // The planner learns every core's sample every pass: the sorted window is edited in place
-  // (the sample leaving it out, the new one in), not sorted anew.
-  if (count_ >= kHistory) remove_sorted(ring_[count_ % kHistory]);
+  // (the sample leaving it replaced by the new one), not sorted anew.
+  if (count_ >= kHistory)
+    replace_sorted(ring_[count_ % kHistory], sample);
+  else
+    insert_sorted(sample);
   ring_[count_ % kHistory] = sample;
   ++count_;
-  insert_sorted(sample);
   update_median();
 }
 
@@ -51,10 +53,14 @@ void TimeEstimator::insert_sorted(double sample) {
   sorted_window_[k] = sample;
 }
 
-void TimeEstimator::remove_sorted(double sample) {
+void TimeEstimator::replace_sorted(double leaving, double sample) {
   int k = 0;
-  while (k < sorted_ - 1 && sorted_window_[k] != sample) ++k;
-  for (--sorted_; k < sorted_; ++k) sorted_window_[k] = sorted_window_[k + 1];
+  while (k < sorted_ - 1 && sorted_window_[k] != leaving) ++k;
+  // The gap moves toward the new sample's place, one neighbour at a time.
+  for (; k + 1 < sorted_ && sorted_window_[k + 1] < sample; ++k)
+    sorted_window_[k] = sorted_window_[k + 1];
+  for (; k > 0 && sorted_window_[k - 1] > sample; --k) sorted_window_[k] = sorted_window_[k - 1];
+  sorted_window_[k] = sample;
 }
 
 void TimeEstimator::update_median() {

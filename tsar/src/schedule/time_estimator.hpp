@@ -51,7 +51,7 @@ class TimeEstimator {
  private:
   void update_median();
   void insert_sorted(double sample);
-  void remove_sorted(double sample);
+  void replace_sorted(double leaving, double sample);
 
   std::array<double, kHistory> ring_{};
   std::array<double, kHistory> sorted_window_{};  ///< the kept samples in ascending order
