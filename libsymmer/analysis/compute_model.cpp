@@ -34,28 +34,68 @@ double capability_from(const WindowSample& w, int from, int to) {
   return now;
 }
 
-// Seconds per MPI call of a rank: ranks that do not advance in lockstep (independent pairs)
-// compute all through a window alike; per call, the slow pair shows. Every rank's figures are
-// scaled to the same number of calls (the mean), so lockstep jobs keep their window figures.
-// A rank without calls in the window (inside one long call) has no figures.
-double per_progress(const WindowSample& w, const RankWindow& r, std::uint64_t ns) {
-  if (r.calls == 0) return 0.0;
+// Ranks that exchange messages in the window advance together: each waits for the others'
+// data every iteration, however many calls its own path through an iteration makes (a sender
+// that posts, waits and receives a token makes more than one whose receiver was ready). Groups
+// that exchange nothing may not: independent pairs compute all through a window alike, and per
+// call the slow pair shows. So a rank's figures are scaled by its group's calls, not its own:
+// every group to the mean calls of the ranks with calls, and lockstep jobs keep their window
+// figures. Returns, per local rank, what its window seconds are multiplied by (0: a rank
+// without calls, inside one long call, has no figures).
+std::map<int, double> progress_scales(const WindowSample& w) {
+  std::map<int, int> group;  // local rank -> representative (union-find)
+  for (const auto& r : w.ranks) group[r.local_rank] = r.local_rank;
+  const auto find = [&](int x) {
+    while (group[x] != x) x = group[x] = group[group[x]];
+    return x;
+  };
+  const auto join = [&](int a, int b) {
+    if (group.count(a) == 0 || group.count(b) == 0) return;  // a peer gone
+    group[find(a)] = find(b);
+  };
+  for (const auto& r : w.ranks) {
+    for (const auto& [peer, bytes] : r.bytes_to_local)
+      if (bytes > 0) join(r.local_rank, peer);
+    for (const auto& [peer, ns] : r.late_sender_wait_local)
+      if (ns > 0) join(r.local_rank, peer);
+  }
+  std::map<int, std::pair<double, int>> calls;  // representative -> calls, ranks with calls
   double total = 0.0;
-  int n = 0;
-  for (const auto& x : w.ranks)
-    if (x.calls > 0) total += static_cast<double>(x.calls), ++n;
-  const double mean = total / n;
-  return static_cast<double>(ns) * 1e-9 * mean / static_cast<double>(r.calls);
+  int with_calls = 0;
+  for (const auto& r : w.ranks) {
+    if (r.calls == 0) continue;
+    auto& [sum, n] = calls[find(r.local_rank)];
+    sum += static_cast<double>(r.calls);
+    ++n;
+    total += static_cast<double>(r.calls);
+    ++with_calls;
+  }
+  std::map<int, double> scales;
+  for (const auto& r : w.ranks) {
+    if (r.calls == 0) {
+      scales[r.local_rank] = 0.0;
+      continue;
+    }
+    const auto& [sum, n] = calls[find(r.local_rank)];
+    scales[r.local_rank] = (total / with_calls) / (sum / n);
+  }
+  return scales;
 }
 
 }  // namespace
 
-ComputeModel::ComputeModel(const WindowSample& window) : window_(window) {
+ComputeModel::ComputeModel(const WindowSample& window)
+    : window_(window), scales_(progress_scales(window)) {
   for (const auto& r : window.ranks) current_[r.local_rank] = r.core;
   const auto occ = occupancy(current_);
   for (const auto& r : window.ranks)
     demand_[r.local_rank] =
-        per_progress(window, r, r.compute_ns) * effective(window.capability(r.core), occ, r.core);
+        per_progress(r, r.compute_ns) * effective(window.capability(r.core), occ, r.core);
+}
+
+double ComputeModel::per_progress(const RankWindow& r, std::uint64_t ns) const {
+  const auto it = scales_.find(r.local_rank);
+  return static_cast<double>(ns) * 1e-9 * (it == scales_.end() ? 0.0 : it->second);
 }
 
 double ComputeModel::demand(int local_rank) const {
@@ -83,7 +123,7 @@ double ComputeModel::critical_path(const std::map<int, int>& cores) const {
 
 double ComputeModel::critical_path() const {
   double cp = 0.0;
-  for (const auto& r : window_.ranks) cp = std::max(cp, per_progress(window_, r, r.compute_ns));
+  for (const auto& r : window_.ranks) cp = std::max(cp, per_progress(r, r.compute_ns));
   return cp;
 }
 
@@ -91,7 +131,7 @@ double ComputeModel::comm_floor() const {
   if (window_.ranks.empty()) return 0.0;
   double floor = std::numeric_limits<double>::max();
   for (const auto& r : window_.ranks)
-    if (r.calls > 0) floor = std::min(floor, per_progress(window_, r, r.idle_ns));
+    if (r.calls > 0) floor = std::min(floor, per_progress(r, r.idle_ns));
   return floor == std::numeric_limits<double>::max() ? 0.0 : floor;
 }
 

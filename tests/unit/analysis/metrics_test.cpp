@@ -134,6 +134,25 @@ TEST(IdlenessMetric, SymmetricJobOnANoisyCoreHasNoSwapThatHelps) {
   EXPECT_TRUE(result.proposals.empty());
 }
 
+TEST(IdlenessMetric, PairsWhoseRanksMakeUnequalCallsPerIterationStillHaveNoSwapThatHelps) {
+  // As the last, but the ranks exchange data every iteration and the one on the clean core
+  // makes a third more calls per iteration (symmer-outofsync's sender posts, waits and receives
+  // a token where the ready path receives and sends): the pair advances together, so its
+  // ranks' compute per call says nothing of their work. Read per call, the rank on the noisy
+  // core looked a third heavier, and the swap and its reverse each 25-30% better (a 2-rank run
+  // swapped back and forth every hold-off).
+  auto job = testing::paired_job({0.010, 0.010}, {0.5, 1.0});
+  job.bytes = 1 << 20;
+  Evidence ev(job, two_cores());
+  for (auto& w : ev.windows) w.ranks[1].calls = w.ranks[1].calls * 4 / 3;
+  ev.all = aggregate(ev.windows);
+  ev.first = aggregate(std::span(ev.windows).first(2));
+  ev.second = aggregate(std::span(ev.windows).last(2));
+  const auto result = IdlenessMetric().evaluate(ev.context(two_cores()));
+  EXPECT_TRUE(result.symptom.present);
+  EXPECT_TRUE(result.proposals.empty()) << "predicted " << result.proposals.front().gain;
+}
+
 TEST(IdlenessMetric, UsesAFreeCleanCoreWhenThereIsOne) {
   // Two equal ranks, one on a noisy core, two idle clean cores: move it there.
   const auto node = NodeModel::from_synthetic("pack:1 l3:1 core:4 pu:1");

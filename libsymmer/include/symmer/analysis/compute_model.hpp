@@ -14,6 +14,7 @@
 // a larger difference only the excess counts. A rank's own imbalance on equal cores then
 // predicts no gain from moving it, however the ticks fell.
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -43,7 +44,11 @@ class ComputeModel {
   double gain(const std::map<int, int>& cores) const;
 
  private:
+  /// Seconds `ns` of rank r's window, per unit of progress (compute_model.cpp).
+  double per_progress(const RankWindow& r, std::uint64_t ns) const;
+
   const WindowSample& window_;
+  std::map<int, double> scales_;  ///< per local rank: window seconds to progress
   std::map<int, double> demand_;
   std::map<int, int> current_;
 };
