@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "symmer/analysis/capability_metric.hpp"
+
 namespace symmer::analysis {
 namespace {
 
@@ -21,8 +23,8 @@ std::string moves_text(const nlohmann::json& moves) {
       out += "CPUs " + m.value("from_cpus", std::string("?")) + " -> " +
              m.value("to_cpus", std::string("?"));
     else
-      out += "L:" + std::to_string(m.value("from_core", -1)) + " -> L:" +
-             std::to_string(m.value("to_core", -1));
+      out += "L:" + std::to_string(m.value("from_core", -1)) +
+             " -> L:" + std::to_string(m.value("to_core", -1));
   }
   return out;
 }
@@ -112,7 +114,14 @@ void Report::note_rejection(const nlohmann::json& e, double t) {
     reason = "no better core: no free place of the rank's size in the domain offers more";
     const double resolution =
         e.value(nlohmann::json::json_pointer("/evidence/symptom/capability_resolution"), 0.0);
-    if (resolution > 0.0)
+    // The note explains a verdict on clean cores whose readings differ by noise; beside a rank
+    // on a degraded core (equal work: whoever sits there is the slow one) it would read as a
+    // claim that the cores are equal.
+    bool degraded = false;
+    for (const auto& r :
+         e.value(nlohmann::json::json_pointer("/evidence/symptom/ranks"), nlohmann::json::array()))
+      degraded = degraded || r.value("capability", 1.0) < CapabilityMetric::kDegraded;
+    if (resolution > 0.0 && !degraded)
       reason += " (capabilities within " + percent(resolution) +
                 " of each other, the figures' resolution, count as equal)";
   } else
@@ -161,7 +170,8 @@ void Report::add(const nlohmann::json& e) {
     proposed_.erase(id);
     if (e.value("rollback", false)) {
       ++rollbacks_;
-      if (PlanLine* undone = line_of(e.value("undoes", std::uint64_t{0}))) undone->rolled_back = true;
+      if (PlanLine* undone = line_of(e.value("undoes", std::uint64_t{0})))
+        undone->rolled_back = true;
       return;
     }
     ++plans_;
@@ -175,8 +185,8 @@ void Report::add(const nlohmann::json& e) {
     faults_.push_back(e.value("message", "?"));
   } else if (kind == "summary") {
     if (e.contains("cpu_s"))
-      cost_ = AnalyzerCost{e.value("cpu_s", 0.0), e.value("startup_cpu_s", 0.0),
-                           e.value("windows", 0)};
+      cost_ =
+          AnalyzerCost{e.value("cpu_s", 0.0), e.value("startup_cpu_s", 0.0), e.value("windows", 0)};
     // The analyzer's own totals are exact: they replace what the events suggested.
     if (const auto& s = e.value("symptoms", nlohmann::json()); s.is_object()) {
       totals_from_summary_ = true;
@@ -224,11 +234,11 @@ nlohmann::json Report::to_json() const {
                         {"reason", r.reason},
                         {"times", r.times},
                         {"first_s", r.first_s}});
-  nlohmann::json j = {{"symptoms", symptoms},      {"plans", plans_},
-                      {"moves", moves_},           {"advised", advised_},
-                      {"rollbacks", rollbacks_},   {"faults", faults_},
-                      {"not_done", rejected},      {"end_s", end_s_}};
-  j["time_recovered_s"] = recovered_ ? nlohmann::json(recovered_->estimate_s) : nlohmann::json(nullptr);
+  nlohmann::json j = {{"symptoms", symptoms}, {"plans", plans_},         {"moves", moves_},
+                      {"advised", advised_},  {"rollbacks", rollbacks_}, {"faults", faults_},
+                      {"not_done", rejected}, {"end_s", end_s_}};
+  j["time_recovered_s"] =
+      recovered_ ? nlohmann::json(recovered_->estimate_s) : nlohmann::json(nullptr);
   j["reaction_s"] = reaction_s_ ? nlohmann::json(*reaction_s_) : nlohmann::json(nullptr);
   if (cost_)
     j["analyzer"] = {{"cpu_s", cost_->cpu_s},
@@ -301,16 +311,15 @@ std::string Report::to_text() const {
       o << buf;
     }
   } else {
-    o << "  time recovered: none estimated (" << (plans_ == 0 ? "no move made" : "no kept move measured")
-      << ")\n";
+    o << "  time recovered: none estimated ("
+      << (plans_ == 0 ? "no move made" : "no kept move measured") << ")\n";
   }
   if (cost_) {
-    std::snprintf(buf, sizeof buf,
-                  "  analysis cost: %.3f s CPU (%.3f s start-up, %d windows, %.2f ms each)\n",
-                  cost_->cpu_s, cost_->startup_cpu_s, cost_->windows,
-                  cost_->windows > 0
-                      ? 1e3 * (cost_->cpu_s - cost_->startup_cpu_s) / cost_->windows
-                      : 0.0);
+    std::snprintf(
+        buf, sizeof buf,
+        "  analysis cost: %.3f s CPU (%.3f s start-up, %d windows, %.2f ms each)\n", cost_->cpu_s,
+        cost_->startup_cpu_s, cost_->windows,
+        cost_->windows > 0 ? 1e3 * (cost_->cpu_s - cost_->startup_cpu_s) / cost_->windows : 0.0);
     o << buf;
   }
   for (const auto& f : faults_) o << "  fault: " << f << "\n";

@@ -11,9 +11,11 @@ namespace symmer::analysis {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(Report, SummarisesALog) {
-  std::istringstream log(R"({"event":"config","config":{"min_gain":0.05,"min_confidence":0.6},"t_s":0}
+  std::istringstream log(
+      R"({"event":"config","config":{"min_gain":0.05,"min_confidence":0.6},"t_s":0}
 {"event":"symptom","metric":"idleness","present":true,"severity":0.4,"t_s":1.0}
 not json at all
 {"event":"plan","plan":1,"t_s":1.2}
@@ -89,6 +91,19 @@ TEST(Report, EveryPlanNotMadeHasOneLineWithItsReason) {
   EXPECT_THAT(text, HasSubstr("locality: r1: L:1 -> L:5: outside the domain"));
   EXPECT_THAT(text, HasSubstr("moves made: 0"));
   EXPECT_THAT(text, HasSubstr("time recovered: none estimated (no move made)"));
+}
+
+TEST(Report, TheResolutionNoteStaysOffARankOnADegradedCore) {
+  // Equal work on a noisy and a clean core: no swap helps whoever sits where, and the cores are
+  // not equal; the note that readings within the resolution count as equal would say they were.
+  std::istringstream log(
+      R"({"event":"decision","metric":"idleness","moves":[],"verdict":"no_better_core","evidence":{"symptom":{"capability_resolution":0.017,"ranks":[{"rank":0,"capability":1.0},{"rank":1,"capability":0.65}]}},"t_s":0.3}
+{"event":"summary","t_s":12}
+)");
+  const std::string text = summarize(log).to_text();
+  EXPECT_THAT(text, HasSubstr("idleness: no better core: no free place of the rank's size in the "
+                              "domain offers more"));
+  EXPECT_THAT(text, Not(HasSubstr("capabilities within")));
 }
 
 TEST(Report, ListsEveryMoveWithItsPredictionAndOutcome) {
