@@ -67,6 +67,16 @@ double tsar_pass_seconds(tsar::Region& region, std::int64_t n, int passes) {
   });
 }
 
+/// The mean of the planner's part (schedule_seconds) of the region's passes from `first` on,
+/// of those still kept (the last 4096).
+double mean_schedule_seconds(const tsar::Region& region, std::int64_t first) {
+  const std::int64_t last = region.passes();
+  const std::int64_t from = std::max(first, last - 4096);
+  double sum = 0.0;
+  for (std::int64_t p = from; p < last; ++p) sum += region.pass_stats(p).pass.schedule_seconds;
+  return sum / static_cast<double>(std::max<std::int64_t>(1, last - from));
+}
+
 /// The mean number of devices that ran rows in the region's last passes (up to 4096 kept).
 double devices_that_ran(const tsar::Region& region) {
   const std::int64_t last = region.passes();
@@ -185,11 +195,7 @@ CoresPasses cores_passes(tsar::Region& region, int passes) {
     for (int p = 0; p < passes; ++p) spin_rows(0, length(p) / cores);
     return seconds_since(t0) / passes;
   });
-  const std::int64_t last = region.passes();
-  const std::int64_t from = std::max(first, last - 4096);
-  for (std::int64_t p = from; p < last; ++p)
-    out.schedule += region.pass_stats(p).pass.schedule_seconds;
-  out.schedule /= static_cast<double>(std::max<std::int64_t>(1, last - from));
+  out.schedule = mean_schedule_seconds(region, first);
   return out;
 }
 
@@ -238,12 +244,8 @@ AccelPasses accel_passes(const std::string& devices, double core_tpi, double acc
     for (int p = 0; p < passes; ++p) region.parallel_for(n, body);
     return seconds_since(t0) / passes;
   });
-  const std::int64_t last = region.passes();
-  const std::int64_t from = std::max(first, last - 4096);
-  for (std::int64_t p = from; p < last; ++p)
-    out.schedule_seconds += region.pass_stats(p).pass.schedule_seconds;
-  out.schedule_seconds /= static_cast<double>(std::max<std::int64_t>(1, last - from));
-  out.passes = last;
+  out.schedule_seconds = mean_schedule_seconds(region, first);
+  out.passes = region.passes();
   return out;
 }
 
